@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config'
+
+// Unit and integration tests run on real SQLite files and real loopback HTTP; e2e tests
+// drive Debian's Chromium against the built renderer served by the web shell.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/bench/**', 'node_modules/**'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    reporters: ['default'],
+  },
+})
