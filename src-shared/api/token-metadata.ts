@@ -1,0 +1,132 @@
+import { z } from 'zod'
+import { WalletAddress } from './base58'
+import { Integer, IntegerAmount } from './numbers'
+
+// POST {rest_url}/v0/token-metadata (interface 4.3, 2.12). Deprecated in favour of DAS (interface 9.2).
+// Each part carries an `error` string, empty when fine (interface 7.1). When a part failed its
+// payload cannot be there, so the payload objects are accepted as null (inferred, uncertain).
+
+/**
+ * POST /v0/token-metadata body: at most 100 mint accounts (interface 4.3, 8).
+ * @deprecated The service replaced token-metadata with the DAS methods (interface 9.2).
+ */
+export const TokenMetadataRequest = z.strictObject({
+  mintAccounts: z.array(WalletAddress).min(1).max(100),
+  includeOffChain: z.boolean().optional(),
+  disableCache: z.boolean().optional(),
+})
+/** @deprecated Use DAS getAssetBatch (interface 9.2). */
+export type TokenMetadataRequest = z.input<typeof TokenMetadataRequest>
+
+/** On-chain account info part (interface 2.12). */
+export const OnChainAccountInfo = z.object({
+  accountInfo: z
+    .object({
+      key: z.string(),
+      isSigner: z.boolean(),
+      isWritable: z.boolean(),
+      lamports: IntegerAmount,
+      data: z.object({
+        parsed: z.object({
+          info: z.object({
+            decimals: Integer,
+            freezeAuthority: z.string(),
+            isInitialized: z.boolean(),
+            mintAuthority: z.string(),
+            supply: z.string(),
+          }),
+          type: z.string(),
+        }),
+        program: z.string(),
+        space: Integer,
+      }),
+      owner: z.string(),
+      executable: z.boolean(),
+      rentEpoch: IntegerAmount,
+    })
+    .nullable(),
+  error: z.string(),
+})
+
+/** On-chain metadata part (interface 2.12). */
+export const OnChainMetadata = z.object({
+  metadata: z
+    .object({
+      key: z.string(),
+      mint: z.string(),
+      updateAuthority: z.string(),
+      data: z.object({
+        name: z.string(),
+        symbol: z.string(),
+        uri: z.string(),
+        sellerFeeBasisPoints: Integer,
+        creators: z.array(z.object({ address: z.string(), share: z.string(), verified: z.boolean() })),
+      }),
+      tokenStandard: z.string(),
+      primarySaleHappened: z.boolean(),
+      isMutable: z.boolean(),
+      editionNonce: Integer,
+      collection: z.object({ key: z.string(), verified: z.boolean() }),
+      collectionDetails: z.object({ size: Integer }),
+      uses: z.object({ useMethod: z.string(), remaining: Integer, total: Integer }),
+    })
+    .nullable(),
+  error: z.string(),
+})
+
+/** Off-chain metadata part, fetched from the metadata uri (interface 2.12, 4.3 includeOffChain). */
+export const OffChainMetadata = z.object({
+  metadata: z
+    .object({
+      name: z.string(),
+      symbol: z.string(),
+      attributes: z.array(z.object({ traitType: z.string(), value: z.string() })),
+      sellerFeeBasisPoints: Integer,
+      image: z.string(),
+      properties: z.object({
+        category: z.string(),
+        files: z.array(z.object({ uri: z.string(), type: z.string() })),
+        creators: z.array(z.object({ address: z.string(), share: z.string() })),
+      }),
+    })
+    .nullable(),
+  uri: z.string(),
+  error: z.string(),
+})
+
+/** Legacy token-list entry (interface 2.12); most mints are not in the old list, hence nullable (uncertain). */
+export const LegacyMetadata = z
+  .object({
+    chainId: Integer,
+    address: z.string(),
+    symbol: z.string(),
+    name: z.string(),
+    decimals: Integer,
+    logoURI: z.string(),
+    tags: z.array(z.string()),
+    extensions: z.record(z.string(), z.unknown()),
+  })
+  .nullable()
+
+/**
+ * Token metadata record, one per requested mint (interface 2.12).
+ * @deprecated The service replaced token-metadata with the DAS methods (interface 9.2).
+ */
+export const TokenMetadataRecord = z.object({
+  account: z.string(),
+  onChainAccountInfo: OnChainAccountInfo,
+  onChainMetadata: OnChainMetadata,
+  // Only filled when includeOffChain=true (interface 4.3).
+  offChainMetadata: OffChainMetadata.optional(),
+  legacyMetadata: LegacyMetadata,
+})
+/** @deprecated Use DAS assets (interface 9.2). */
+export type TokenMetadataRecord = z.infer<typeof TokenMetadataRecord>
+
+/**
+ * Token-metadata response: array of records (interface 4.3).
+ * @deprecated The service replaced token-metadata with the DAS methods (interface 9.2).
+ */
+export const TokenMetadataResponse = z.array(TokenMetadataRecord)
+/** @deprecated Use DAS getAssetBatch (interface 9.2). */
+export type TokenMetadataResponse = z.infer<typeof TokenMetadataResponse>

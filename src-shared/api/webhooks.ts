@@ -1,0 +1,87 @@
+import { z } from 'zod'
+import { WalletAddress } from './base58'
+import { WebhookTransactionType, WebhookType } from './enums'
+
+// Webhook management under {rest_url}/v0/webhooks (interface 4.4, 2.13; list/get/create/
+// update/delete from the facts file). 100 credits per management call (facts).
+
+/** Webhook limits: 5 webhooks on the free plan, 50 on paid plans, 100,000 addresses each (facts). */
+export const WEBHOOK_LIMITS = { freePlanWebhooks: 5, paidPlanWebhooks: 50, addressesPerWebhook: 100_000 } as const
+
+/** Webhook id: a UUIDv4 (interface 4.4). */
+export const WebhookId = z.uuidv4()
+export type WebhookId = z.infer<typeof WebhookId>
+
+/** Webhook (interface 2.13; `webhookType`, `encoding`, `txnStatus` named by the facts file). */
+export const Webhook = z.object({
+  webhookID: z.string(),
+  wallet: z.string(),
+  webhookURL: z.string(),
+  // Applies to enhanced webhooks only (interface 2.13), so other kinds may omit it.
+  transactionTypes: z.array(WebhookTransactionType).optional(),
+  accountAddresses: z.array(z.string()),
+  authHeader: z.string().optional(),
+  active: z.boolean(),
+  webhookType: WebhookType,
+  // Values undocumented (facts).
+  encoding: z.string().optional(),
+  txnStatus: z.string().optional(),
+})
+export type Webhook = z.infer<typeof Webhook>
+
+const webhookFields = {
+  webhookURL: z.url({ protocol: /^https?$/ }),
+  transactionTypes: z.array(WebhookTransactionType).min(1),
+  accountAddresses: z.array(WalletAddress).min(1).max(WEBHOOK_LIMITS.addressesPerWebhook),
+  webhookType: WebhookType,
+  authHeader: z.string().min(1).optional(),
+  encoding: z.string().min(1).optional(),
+  txnStatus: z.string().min(1).optional(),
+}
+
+/** GET /v0/webhooks: no parameters (facts). */
+export const ListWebhooksRequest = z.strictObject({})
+export type ListWebhooksRequest = z.input<typeof ListWebhooksRequest>
+
+/** List response: array of webhooks (facts). */
+export const ListWebhooksResponse = z.array(Webhook)
+export type ListWebhooksResponse = z.infer<typeof ListWebhooksResponse>
+
+/** GET /v0/webhooks/{webhookID} (facts). */
+export const GetWebhookRequest = z.strictObject({ webhookID: WebhookId })
+export type GetWebhookRequest = z.input<typeof GetWebhookRequest>
+
+/** The webhook read (facts). */
+export const GetWebhookResponse = Webhook
+
+/** POST /v0/webhooks body (facts). */
+export const CreateWebhookRequest = z.strictObject(webhookFields)
+export type CreateWebhookRequest = z.input<typeof CreateWebhookRequest>
+
+/** The created webhook (facts). */
+export const CreateWebhookResponse = Webhook
+
+/** PUT /v0/webhooks/{webhookID}: the id plus the fields to change (facts). */
+export const UpdateWebhookRequest = z.strictObject({
+  webhookID: WebhookId,
+  ...z.strictObject(webhookFields).partial().shape,
+})
+export type UpdateWebhookRequest = z.input<typeof UpdateWebhookRequest>
+
+/** The updated webhook (facts). */
+export const UpdateWebhookResponse = Webhook
+
+/** DELETE /v0/webhooks/{webhookID} (facts). */
+export const DeleteWebhookRequest = z.strictObject({ webhookID: WebhookId })
+export type DeleteWebhookRequest = z.input<typeof DeleteWebhookRequest>
+
+/** Delete response: body undocumented; an empty body reads as null, a JSON object is tolerated (facts). */
+export const DeleteWebhookResponse = z.union([z.null(), z.object({}), z.boolean()])
+export type DeleteWebhookResponse = z.infer<typeof DeleteWebhookResponse>
+
+/** PATCH /v0/webhooks/{webhookID} body `{ active }` with the id from the path (interface 4.4). */
+export const ToggleWebhookRequest = z.strictObject({ webhookID: WebhookId, active: z.boolean() })
+export type ToggleWebhookRequest = z.input<typeof ToggleWebhookRequest>
+
+/** The updated webhook (interface 4.4). */
+export const ToggleWebhookResponse = Webhook
