@@ -1,0 +1,40 @@
+import { resolve } from 'node:path'
+import { defineConfig } from 'electron-vite'
+import { svelte } from '@sveltejs/vite-plugin-svelte'
+
+const root = import.meta.dirname
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      // p-queue is ESM-only: bundle it; better-sqlite3 stays external (native addon).
+      externalizeDeps: { exclude: ['p-queue'] },
+      rolldownOptions: {
+        input: { index: resolve(root, 'src-main/shell/electron/main.ts') },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // A sandboxed preload can only require('electron'): bundle everything else, as CommonJS.
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { index: resolve(root, 'src-main/shell/electron/preload.ts') },
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(root, 'src-renderer'),
+    plugins: [svelte({ configFile: resolve(root, 'svelte.config.js') })],
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      rolldownOptions: {
+        input: { index: resolve(root, 'src-renderer/index.html') },
+      },
+    },
+  },
+})

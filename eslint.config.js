@@ -1,0 +1,53 @@
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import svelte from 'eslint-plugin-svelte'
+import globals from 'globals'
+import svelteConfig from './svelte.config.js'
+
+// The layer rules of STYLE.md, enforced: the renderer knows only src-shared; the main
+// process never reaches into the renderer; src-shared runs in both, so it imports neither.
+const layerRules = (forbidden, message) => ({
+  'no-restricted-imports': ['error', { patterns: forbidden.map((group) => ({ group, message })) }],
+})
+
+export default tseslint.config(
+  { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'resources/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...svelte.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['**/*.svelte', '**/*.svelte.ts'],
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        extraFileExtensions: ['.svelte'],
+        parser: tseslint.parser,
+        svelteConfig,
+      },
+    },
+  },
+  {
+    files: ['src-renderer/**'],
+    rules: layerRules(['**/src-main/**', 'electron', 'node:*'], 'The renderer talks to main only through src-shared/ipc.'),
+  },
+  {
+    files: ['src-main/**'],
+    rules: layerRules(['**/src-renderer/**'], 'The main process never imports the renderer.'),
+  },
+  {
+    files: ['src-shared/**'],
+    rules: layerRules(['**/src-main/**', '**/src-renderer/**', 'node:*', 'electron'], 'src-shared runs in both processes: no Node, no DOM, no app code.'),
+  },
+  {
+    files: ['src-main/**'],
+    ignores: ['src-main/shell/electron/**'],
+    rules: layerRules(['**/src-renderer/**', 'electron'], 'The core never imports electron; only src-main/shell/electron does.'),
+  },
+)

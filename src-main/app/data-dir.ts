@@ -1,0 +1,30 @@
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+
+/** Folder name under the OS's per-user app-data folder; Electron derives the same from productName. */
+export const APP_DIR_NAME = 'Heliograph'
+
+/** File name of the SQLite mirror inside the data folder. */
+export const DATABASE_FILE = 'heliograph.sqlite'
+
+/**
+ * The per-user data folder, matching Electron's `app.getPath('userData')` so the desktop
+ * app, the web shell and the CLI share one mirror.
+ *
+ * @example
+ * defaultDataDir() // '/home/ana/.config/Heliograph' on Linux
+ */
+export function defaultDataDir(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+  home: string = homedir(),
+): string {
+  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), APP_DIR_NAME)
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', APP_DIR_NAME)
+  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), APP_DIR_NAME)
+}
+
+/** Path of the mirror inside a data folder. */
+export function databasePath(dataDir: string): string {
+  return join(dataDir, DATABASE_FILE)
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod'
+import { AppError, InvalidInputError, type ErrorPayload } from '../../src-shared/ipc/ipc-errors'
+
+/**
+ * Describes a zod failure in the words of its messages, naming the field when there is
+ * one: `label: Label is longer than 64 characters.`
+ */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.join('.')
+      return path === '' || issue.message.toLowerCase().startsWith(path.toLowerCase())
+        ? issue.message
+        : `${path}: ${issue.message}`
+    })
+    .join(' ')
+}
+
+/** The input of a channel as an InvalidInputError whose message says what was wrong. */
+export function invalidInput(channel: string, error: z.ZodError): InvalidInputError {
+  return new InvalidInputError(describeZodError(error), {
+    channel,
+    issues: error.issues.map((i) => ({ path: i.path.map(String), message: i.message })),
+  })
+}
+
+/**
+ * Turns anything thrown by a handler into the wire form, removing every secret the core
+ * knows of (the API key) from message and details. Unexpected errors keep their message
+ * but not their stack: stacks name local paths and are no use to the renderer.
+ */
+export function toErrorPayload(error: unknown, redact: (text: string) => string): ErrorPayload {
+  if (error instanceof AppError || (error instanceof Error && 'details' in error)) {
+    const details = (error as AppError).details
+    return {
+      name: error.name,
+      message: redact(error.message),
+      ...(details === undefined ? {} : { details: JSON.parse(redact(JSON.stringify(details))) }),
+    }
+  }
+  if (error instanceof Error) return { name: error.name || 'Error', message: redact(error.message) }
+  return { name: 'Error', message: redact(String(error)) }
+}

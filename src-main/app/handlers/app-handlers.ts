@@ -1,0 +1,9 @@
+import type { HandlerContext } from './handler-context'
+import type { HandlerTable } from './handler-table'
+
+/** Handlers of the `app:*` channels. */
+export function appHandlers(ctx: HandlerContext): Pick<HandlerTable, 'app:info'> {
+  return {
+    'app:info': async () => ctx.info,
+  }
+}

@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { readAppVersion } from '../app/app-version'
+import { createCore, type Core } from '../app/core'
+import { defaultDataDir } from '../app/data-dir'
+import type { Channel, ChannelInput, ChannelOutput } from '../../src-shared/ipc/contract'
+import { rebuildError } from '../../src-shared/ipc/ipc-errors'
+
+/** Root of the project (where package.json and out/ live), from this file's place in src-main/cli. */
+export const PROJECT_ROOT = resolve(import.meta.dirname, '../..')
+
+/** The built renderer served by the web shell. */
+export const RENDERER_DIR = resolve(PROJECT_ROOT, 'out/renderer')
+
+/** Options every command takes. */
+export interface GlobalOptions {
+  dataDir?: string
+}
+
+/** Builds the core for one command run, in the given or the default data folder. */
+export async function openCore(options: GlobalOptions, shell: 'web' | 'electron' = 'web'): Promise<Core> {
+  return createCore({
+    dataDir: resolve(options.dataDir ?? defaultDataDir()),
+    shell,
+    version: readAppVersion(new URL('../../package.json', import.meta.url)),
+    apiKey: process.env.HELIOGRAPH_API_KEY,
+  })
+}
+
+/** Calls a channel through the same dispatcher the shells use; throws the rebuilt error. */
+export async function callCore<C extends Channel>(core: Core, channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+  const envelope = await core.dispatch(channel, input)
+  if (!envelope.ok) throw rebuildError(envelope.error)
+  return envelope.result as ChannelOutput<C>
+}
+
+/** Whether `npm run build` has produced the renderer. */
+export function isRendererBuilt(): boolean {
+  return existsSync(resolve(RENDERER_DIR, 'index.html'))
+}

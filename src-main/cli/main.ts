@@ -1,0 +1,5 @@
+// `heliograph` / `npm run cli -- <command>`: the same core as the app, for headless use
+// and scripting. Errors go to stderr with a non-zero exit code.
+import { runCli } from './program'
+
+process.exitCode = await runCli(process.argv.slice(2))

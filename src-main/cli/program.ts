@@ -1,0 +1,35 @@
+import { Command, CommanderError } from 'commander'
+import { readAppVersion } from '../app/app-version'
+import { registerServeCommand } from './serve-command'
+import { registerWatchCommand } from './watch-command'
+
+/** Builds the command-line program (exported so tests can run it in-process). */
+export function buildProgram(): Command {
+  const program = new Command('heliograph')
+    .description('Watch Solana wallets from a local mirror.')
+    .version(readAppVersion(new URL('../../package.json', import.meta.url)))
+    .option('--data-dir <dir>', 'folder of the local mirror (default: the per-user app-data folder)')
+    .enablePositionalOptions(false)
+    .showHelpAfterError()
+  registerWatchCommand(program)
+  registerServeCommand(program)
+  return program
+}
+
+/** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = buildProgram().exitOverride()
+  program.commands.forEach(function override(command: Command): void {
+    command.exitOverride()
+    command.commands.forEach(override)
+  })
+  try {
+    await program.parseAsync(argv, { from: 'user' })
+    return 0
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode
+    console.error(`heliograph: ${error instanceof Error ? error.message : String(error)}`)
+    return 1
+  }
+}
+

@@ -1,0 +1,41 @@
+import type { Command } from 'commander'
+import { AppError } from '../../src-shared/ipc/ipc-errors'
+import { startWebShell } from '../shell/web/web-shell'
+import { isRendererBuilt, openCore, RENDERER_DIR, type GlobalOptions } from './cli-core'
+
+/** Parses a TCP port, naming the option when it is not one. */
+export function parsePort(text: string): number {
+  const port = Number(text)
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new AppError(`--port must be a whole number from 0 to 65535 (got “${text}”).`)
+  }
+  return port
+}
+
+/** Starts the web shell and prints its URL; runs until interrupted. */
+export async function serveWebShell(options: GlobalOptions & { port?: number }): Promise<void> {
+  if (!isRendererBuilt()) {
+    throw new AppError('The renderer is not built yet: run `npm run build` first.')
+  }
+  const core = await openCore(options, 'web')
+  const shell = await startWebShell({ core, rendererDir: RENDERER_DIR, port: options.port ?? 0 })
+  console.log(`Heliograph web shell: ${shell.url}`)
+  const stop = async (): Promise<void> => {
+    await shell.close()
+    await core.close()
+    process.exit(0)
+  }
+  process.once('SIGINT', () => void stop())
+  process.once('SIGTERM', () => void stop())
+}
+
+/** `serve [--port N]`: the web shell, for machines where Electron cannot run. */
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the app on 127.0.0.1 for a browser (prints the URL to open)')
+    .option('--port <n>', 'port to listen on (default: a free one)', parsePort)
+    .action(async (opts: { port?: number }) => {
+      await serveWebShell({ ...program.opts<GlobalOptions>(), ...opts })
+    })
+}

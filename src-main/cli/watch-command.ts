@@ -1,0 +1,58 @@
+import type { Command } from 'commander'
+import { callCore, openCore, type GlobalOptions } from './cli-core'
+
+async function withCore<T>(options: GlobalOptions, work: (core: Awaited<ReturnType<typeof openCore>>) => Promise<T>): Promise<T> {
+  const core = await openCore(options)
+  try {
+    return await work(core)
+  } finally {
+    await core.close()
+  }
+}
+
+/** `watch add|list|rename|remove`: manage the watchlist from a terminal or a script. */
+export function registerWatchCommand(program: Command): void {
+  const watch = program.command('watch').description('manage the watchlist')
+  const globals = (): GlobalOptions => program.opts<GlobalOptions>()
+
+  watch
+    .command('add <address>')
+    .description('start watching a wallet')
+    .option('--label <label>', 'a name for the wallet')
+    .action(async (address: string, opts: { label?: string }) => {
+      const wallet = await withCore(globals(), (core) =>
+        callCore(core, 'watchlist:add', { address, label: opts.label }),
+      )
+      console.log(`Watching ${wallet.address}${wallet.label ? ` (${wallet.label})` : ''}`)
+    })
+
+  watch
+    .command('list')
+    .description('list watched wallets')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const wallets = await withCore(globals(), (core) => callCore(core, 'watchlist:list', undefined))
+      if (opts.json) {
+        console.log(JSON.stringify(wallets, null, 2))
+        return
+      }
+      if (wallets.length === 0) console.log('No wallets on the watchlist.')
+      for (const w of wallets) console.log(`${w.address}  ${w.label ?? ''}`.trimEnd())
+    })
+
+  watch
+    .command('rename <address> <label>')
+    .description('set a wallet’s label ("" clears it)')
+    .action(async (address: string, label: string) => {
+      const wallet = await withCore(globals(), (core) => callCore(core, 'watchlist:rename', { address, label }))
+      console.log(`Renamed ${wallet.address} to ${wallet.label ?? '(no label)'}`)
+    })
+
+  watch
+    .command('remove <address>')
+    .description('stop watching a wallet')
+    .action(async (address: string) => {
+      await withCore(globals(), (core) => callCore(core, 'watchlist:remove', { address }))
+      console.log(`Removed ${address}`)
+    })
+}

@@ -1,0 +1,78 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { Kysely, SqliteDialect } from 'kysely'
+import { Migrator } from 'kysely/migration'
+import { StorageError } from '../../src-shared/ipc/ipc-errors'
+import { migrations } from './migrations'
+import type { Database } from './schema'
+
+/** An open mirror: the typed Kysely handle and the raw connection for prepared hot paths. */
+export interface OpenDatabase {
+  db: Kysely<Database>
+  sqlite: BetterSqlite3.Database
+  path: string
+  close(): Promise<void>
+}
+
+/**
+ * Opens (creating if needed) the SQLite mirror at `path`, applies pending migrations and
+ * returns it ready for use.
+ *
+ * @example
+ * const { db, close } = await openDatabase('/tmp/x/heliograph.sqlite')
+ * await db.selectFrom('wallets').selectAll().execute()
+ * await close()
+ */
+export async function openDatabase(path: string): Promise<OpenDatabase> {
+  let sqlite: BetterSqlite3.Database
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+    sqlite = new BetterSqlite3(path, { timeout: 5_000 })
+    // WAL: readers (the UI) never wait for the sync engine's page transactions.
+    sqlite.pragma('journal_mode = WAL')
+    sqlite.pragma('foreign_keys = ON')
+    // NORMAL is durable across application crashes in WAL mode; only power loss can
+    // drop the last commits, which a re-sync refetches.
+    sqlite.pragma('synchronous = NORMAL')
+  } catch (error) {
+    throw describeStorageError(error, `open the database at ${path}`)
+  }
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  try {
+    await migrateToLatest(db)
+  } catch (error) {
+    await db.destroy()
+    throw error
+  }
+  return { db, sqlite, path, close: () => db.destroy() }
+}
+
+/** Applies every pending migration, forward only; fails with the migration's name. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
+  const { error, results } = await migrator.migrateToLatest()
+  const failed = results?.find((r) => r.status === 'Error')
+  if (error !== undefined) {
+    const which = failed ? ` (migration ${failed.migrationName})` : ''
+    throw describeStorageError(error, `migrate the database${which}`)
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}
+
+/**
+ * Turns SQLite's terse codes into a message a person can act on, keeping the code in
+ * `details`. Locked, full and read-only are the ones people actually meet.
+ */
+export function describeStorageError(error: unknown, doing: string): StorageError {
+  const code = (error as { code?: string }).code ?? ''
+  const raw = error instanceof Error ? error.message : String(error)
+  const reason = code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')
+    ? 'the database is locked by another process; close other Heliograph windows or commands and try again'
+    : code.startsWith('SQLITE_FULL')
+      ? 'the disk is full; free some space and try again (nothing was lost)'
+      : code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code === 'EACCES'
+        ? 'the data folder is not writable; check its permissions'
+        : raw
+  return new StorageError(`Could not ${doing}: ${reason}.`, { code })
+}

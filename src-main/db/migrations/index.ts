@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely/migration'
+import * as m0001 from './0001-initial'
+
+/**
+ * Every migration in order. Listed here rather than read from the folder so the bundled
+ * main process carries them; names are their file names, which sort in apply order.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': m0001,
+}

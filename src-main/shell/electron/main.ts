@@ -1,0 +1,91 @@
+// The desktop shell: one sandboxed window over the core. Binds transports only; all
+// behaviour lives in the core (src-main/app).
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { app, BrowserWindow, ipcMain, net, protocol, shell } from 'electron'
+import { CHANNELS } from '../../../src-shared/ipc/contract'
+import { EVENT_CHANNEL } from '../../../src-shared/ipc/bridge'
+import { createCore, type Core } from '../../app/core'
+import { APP_ENTRY_URL, APP_HOST, APP_ORIGIN, APP_SCHEME, originOf } from './app-origin'
+import { decideNavigation, isExternalWebUrl } from './navigation-policy'
+import { isTrustedSender } from './sender-check'
+import { buildWindowOptions } from './window-options'
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+])
+
+const devServerUrl = process.env.ELECTRON_RENDERER_URL
+const appOrigins = [APP_ORIGIN, ...(devServerUrl ? [originOf(devServerUrl) ?? ''] : [])]
+const rendererDir = join(import.meta.dirname, '../renderer')
+
+function dataDirFromArgs(argv: string[]): string | undefined {
+  const index = argv.indexOf('--data-dir')
+  return index >= 0 ? argv[index + 1] : argv.find((a) => a.startsWith('--data-dir='))?.slice(11)
+}
+
+function serveRenderer(): void {
+  protocol.handle(APP_SCHEME, (request) => {
+    const url = new URL(request.url)
+    if (url.host !== APP_HOST) return new Response('Not found', { status: 404 })
+    const path = join(rendererDir, decodeURIComponent(url.pathname))
+    if (!path.startsWith(rendererDir)) return new Response('Bad path', { status: 400 })
+    return net.fetch(pathToFileURL(path).toString())
+  })
+}
+
+function bindContract(core: Core): void {
+  for (const channel of CHANNELS) {
+    ipcMain.handle(channel, (event, input: unknown) => {
+      if (!isTrustedSender(event.senderFrame?.url, appOrigins)) {
+        return { ok: false, error: { name: 'AppError', message: 'Refused: the request did not come from Heliograph.' } }
+      }
+      return core.dispatch(channel, input)
+    })
+  }
+}
+
+function createWindow(core: Core): BrowserWindow {
+  const window = new BrowserWindow(buildWindowOptions(join(import.meta.dirname, '../preload/index.cjs')))
+  window.once('ready-to-show', () => window.show())
+  window.webContents.setWindowOpenHandler(({ url }) => {
+    if (isExternalWebUrl(url)) void shell.openExternal(url)
+    return { action: 'deny' }
+  })
+  window.webContents.on('will-navigate', (event, url) => {
+    const decision = decideNavigation(url, appOrigins)
+    if (decision === 'allow') return
+    event.preventDefault()
+    if (decision === 'open-externally') void shell.openExternal(url)
+  })
+  const unsubscribe = core.events.subscribe((name, payload) => {
+    if (!window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, name, payload)
+  })
+  window.on('closed', unsubscribe)
+  void window.loadURL(devServerUrl ?? APP_ENTRY_URL)
+  return window
+}
+
+async function main(): Promise<void> {
+  await app.whenReady()
+  serveRenderer()
+  const core = await createCore({
+    dataDir: dataDirFromArgs(process.argv) ?? app.getPath('userData'),
+    shell: 'electron',
+    version: app.getVersion(),
+  })
+  bindContract(core)
+  createWindow(core)
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow(core)
+  })
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+  app.on('will-quit', () => void core.close())
+}
+
+main().catch((error: unknown) => {
+  console.error('Heliograph could not start:', error instanceof Error ? error.message : error)
+  app.exit(1)
+})

@@ -1,0 +1,10 @@
+import { z } from 'zod'
+
+/** A request from the page: run `channel` with `input`, answer under `id`. */
+export const InvokeMessage = z.object({
+  type: z.literal('invoke'),
+  id: z.number().int(),
+  channel: z.string(),
+  input: z.unknown(),
+})
+export type InvokeMessage = z.infer<typeof InvokeMessage>

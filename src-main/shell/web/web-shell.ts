@@ -1,0 +1,130 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { WebSocketServer, type WebSocket } from 'ws'
+import type { Core } from '../../app/core'
+import { checkAccess, newLaunchToken, TOKEN_COOKIE } from './web-access'
+import { InvokeMessage } from './web-protocol'
+import { serveRendererFile } from './static-files'
+
+/** Path of the WebSocket that carries the IPC contract. */
+export const IPC_SOCKET_PATH = '/ipc'
+
+export interface WebShellOptions {
+  core: Core
+  /** Folder of the built renderer (out/renderer). */
+  rendererDir: string
+  /** Port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number
+  /** Fixed token for tests; a random one per launch otherwise. */
+  token?: string
+}
+
+export interface RunningWebShell {
+  /** The URL to open, carrying the launch token. */
+  url: string
+  port: number
+  token: string
+  close(): Promise<void>
+}
+
+function contentSecurityPolicy(port: number): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    // Svelte sets element styles (widths of progress bars) as attributes.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'none'",
+  ].join('; ')
+}
+
+/**
+ * Serves the built renderer and the IPC contract on 127.0.0.1 only, for machines where
+ * Electron cannot run. Every request must carry the launch token (in the URL the first
+ * time, then as a cookie) and, when the browser sends one, our own Origin.
+ *
+ * @example
+ * const shell = await startWebShell({ core, rendererDir: 'out/renderer' })
+ * console.log(shell.url) // http://127.0.0.1:49152/?token=…
+ */
+export async function startWebShell(options: WebShellOptions): Promise<RunningWebShell> {
+  const token = options.token ?? newLaunchToken()
+  const { core } = options
+  let port = 0
+
+  const server: Server = createServer((request, response) => {
+    const verdict = checkAccess(request, port, token)
+    if (verdict !== null) {
+      response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
+      response.end(`Forbidden (${verdict}): open the URL that Heliograph printed at start.`)
+      return
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405).end()
+      return
+    }
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1')
+    void serveRendererFile(options.rendererDir, url.pathname, response, {
+      'content-security-policy': contentSecurityPolicy(port),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'set-cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+    }).catch(() => {
+      if (!response.headersSent) response.writeHead(500)
+      response.end()
+    })
+  })
+
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 })
+  server.on('upgrade', (request: IncomingMessage, socket, head) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1')
+    const verdict = url.pathname === IPC_SOCKET_PATH ? checkAccess(request, port, token) : 'bad-host'
+    // A WebSocket handshake from a browser always carries Origin: require it.
+    if (verdict !== null || request.headers.origin === undefined) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
+      return
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => serveContract(ws, core))
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+  })
+  port = (server.address() as AddressInfo).port
+
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    close: async () => {
+      for (const client of sockets.clients) client.terminate()
+      sockets.close()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+function serveContract(ws: WebSocket, core: Core): void {
+  const unsubscribe = core.events.subscribe((event, payload) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'event', event, payload }))
+  })
+  ws.on('close', unsubscribe)
+  ws.on('message', (data) => {
+    let message: ReturnType<typeof InvokeMessage.parse>
+    try {
+      message = InvokeMessage.parse(JSON.parse(String(data)))
+    } catch {
+      ws.close(1003, 'Malformed message')
+      return
+    }
+    void core.dispatch(message.channel, message.input).then((envelope) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'reply', id: message.id, envelope }))
+    })
+  })
+}

@@ -1,0 +1,80 @@
+import type { HeliographBridge } from '../../../src-shared/ipc/bridge'
+import type { EventName } from '../../../src-shared/ipc/contract'
+import type { Envelope } from '../../../src-shared/ipc/envelope'
+
+/** Connection state of the web shell's socket, for the status bar. */
+export type SocketState = 'connecting' | 'open' | 'closed'
+
+interface Pending {
+  resolve: (envelope: Envelope<unknown>) => void
+  message: string
+}
+
+/**
+ * The web shell's transport: the contract over one WebSocket to the page's own origin.
+ * Requests made while connecting wait; a dropped socket reconnects with growing delays
+ * and requests in flight fail with a TransportError envelope (the user can retry).
+ */
+export function createWebSocketBridge(
+  onState: (state: SocketState) => void = () => {},
+): HeliographBridge {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ipc`
+  const pending = new Map<number, Pending>()
+  const listeners = new Map<string, Set<(payload: unknown) => void>>()
+  const queue: string[] = []
+  let socket: WebSocket
+  let nextId = 1
+  let retryMs = 250
+
+  function connect(): void {
+    onState('connecting')
+    socket = new WebSocket(url)
+    socket.addEventListener('open', () => {
+      retryMs = 250
+      onState('open')
+      for (const message of queue.splice(0)) socket.send(message)
+    })
+    socket.addEventListener('message', (event) => {
+      const message = JSON.parse(String(event.data)) as
+        | { type: 'reply'; id: number; envelope: Envelope<unknown> }
+        | { type: 'event'; event: string; payload: unknown }
+      if (message.type === 'reply') {
+        pending.get(message.id)?.resolve(message.envelope)
+        pending.delete(message.id)
+      } else {
+        for (const listener of listeners.get(message.event) ?? []) listener(message.payload)
+      }
+    })
+    socket.addEventListener('close', () => {
+      onState('closed')
+      for (const [id, request] of pending) {
+        request.resolve({
+          ok: false,
+          error: { name: 'TransportError', message: 'Lost the connection to Heliograph; try again.' },
+        })
+        pending.delete(id)
+      }
+      setTimeout(connect, retryMs)
+      retryMs = Math.min(retryMs * 2, 5_000)
+    })
+  }
+  connect()
+
+  return {
+    invoke(channel, input) {
+      const id = nextId++
+      const message = JSON.stringify({ type: 'invoke', id, channel, input })
+      return new Promise((resolve) => {
+        pending.set(id, { resolve: resolve as Pending['resolve'], message })
+        if (socket.readyState === WebSocket.OPEN) socket.send(message)
+        else queue.push(message)
+      })
+    },
+    on(event: EventName, listener) {
+      const set = listeners.get(event) ?? new Set()
+      set.add(listener as (payload: unknown) => void)
+      listeners.set(event, set)
+      return () => set.delete(listener as (payload: unknown) => void)
+    },
+  }
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod'
+import { AppInfo } from './app-schemas'
+import {
+  WatchAddInput,
+  WatchedWallet,
+  WatchRemoveInput,
+  WatchRenameInput,
+} from './watchlist-schemas'
+
+/**
+ * The IPC contract: every request the renderer can make, with the schema its input must
+ * match and the schema its result will match. Both shells bind the same handler table to
+ * it and the renderer's client is typed by it, so a new channel is one entry here, one
+ * handler and one call site.
+ */
+export const contract = {
+  'app:info': { input: z.void(), output: AppInfo },
+  'watchlist:list': { input: z.void(), output: z.array(WatchedWallet) },
+  'watchlist:add': { input: WatchAddInput, output: WatchedWallet },
+  'watchlist:rename': { input: WatchRenameInput, output: WatchedWallet },
+  'watchlist:remove': { input: WatchRemoveInput, output: z.void() },
+} as const
+
+/** Every channel name, e.g. `'watchlist:add'`. */
+export type Channel = keyof typeof contract
+
+/** What a caller passes to a channel (before parsing: trimming etc. happen in main). */
+export type ChannelInput<C extends Channel> = z.input<(typeof contract)[C]['input']>
+
+/** What a channel answers (after parsing). */
+export type ChannelOutput<C extends Channel> = z.output<(typeof contract)[C]['output']>
+
+/** Channel names as a list, for allow-lists in the preload and the web shell. */
+export const CHANNELS = Object.keys(contract) as Channel[]
+
+/** Tells whether a string names a channel of the contract. */
+export function isChannel(name: unknown): name is Channel {
+  return typeof name === 'string' && Object.hasOwn(contract, name)
+}
+
+/**
+ * Push events from main to the renderer: name → payload schema. The renderer subscribes;
+ * it never sends these.
+ */
+export const events = {
+  'watchlist:changed': z.array(WatchedWallet),
+} as const
+
+/** Every event name. */
+export type EventName = keyof typeof events
+
+/** The payload of an event. */
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>
+
+/** Event names as a list, for the preload's allow-list. */
+export const EVENT_NAMES = Object.keys(events) as EventName[]
+
+/** Tells whether a string names a push event. */
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.hasOwn(events, name)
+}
