@@ -33,7 +33,10 @@ export type Signature = z.infer<typeof Signature>
 export const Domain = z
   .string()
   .max(253)
-  .regex(/^(?:[a-z0-9](?:[a-z0-9-_]*[a-z0-9])?\.)+[a-z0-9-]{2,}$/i, 'expected a domain such as name.sol')
+  .regex(
+    /^(?:[a-z0-9](?:[a-z0-9-_]*[a-z0-9])?\.)+[a-z0-9-]{2,}$/i,
+    'expected a domain such as name.sol',
+  )
 export type Domain = z.infer<typeof Domain>
 
 /** An address or a domain: what identity and batch-identity accept (interface 4.1, facts). */

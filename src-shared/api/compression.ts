@@ -75,13 +75,17 @@ export const GetCompressedTokenBalancesByOwnerV2Params = z.strictObject({
   mint: WalletAddress.nullable().optional(),
   ...pagingParams,
 })
-export type GetCompressedTokenBalancesByOwnerV2Params = z.input<typeof GetCompressedTokenBalancesByOwnerV2Params>
+export type GetCompressedTokenBalancesByOwnerV2Params = z.input<
+  typeof GetCompressedTokenBalancesByOwnerV2Params
+>
 
 /** getCompressedTokenBalancesByOwnerV2 result; cursor = mint (interface 4.2, facts). */
 export const GetCompressedTokenBalancesByOwnerV2Result = compressionEnvelope(
   z.object({ items: z.array(CompressedTokenBalance), cursor: NullableCursor }),
 )
-export type GetCompressedTokenBalancesByOwnerV2Result = z.infer<typeof GetCompressedTokenBalancesByOwnerV2Result>
+export type GetCompressedTokenBalancesByOwnerV2Result = z.infer<
+  typeof GetCompressedTokenBalancesByOwnerV2Result
+>
 
 /** getCompressedBalanceByOwner params (interface 4.2). */
 export const GetCompressedBalanceByOwnerParams = z.strictObject({ owner: WalletAddress })
@@ -93,7 +97,10 @@ export type GetCompressedBalanceByOwnerResult = z.infer<typeof GetCompressedBala
 
 /** getCompressedAccount params: address or hash (interface 4.2). */
 export const GetCompressedAccountParams = z
-  .strictObject({ address: Base58Hash.nullable().optional(), hash: Base58Hash.nullable().optional() })
+  .strictObject({
+    address: Base58Hash.nullable().optional(),
+    hash: Base58Hash.nullable().optional(),
+  })
   .refine((p) => (p.address ?? null) !== null || (p.hash ?? null) !== null, {
     message: 'give address or hash',
     path: ['address'],
@@ -114,16 +121,23 @@ export const GetMultipleCompressedAccountsParams = z
     message: 'give exactly one of addresses or hashes',
     path: ['hashes'],
   })
-export type GetMultipleCompressedAccountsParams = z.input<typeof GetMultipleCompressedAccountsParams>
+export type GetMultipleCompressedAccountsParams = z.input<
+  typeof GetMultipleCompressedAccountsParams
+>
 
 /** getMultipleCompressedAccounts result; missing entries are null (interface 4.2, facts). */
 export const GetMultipleCompressedAccountsResult = compressionEnvelope(
   z.object({ items: z.array(CompressedAccount.nullable()) }),
 )
-export type GetMultipleCompressedAccountsResult = z.infer<typeof GetMultipleCompressedAccountsResult>
+export type GetMultipleCompressedAccountsResult = z.infer<
+  typeof GetMultipleCompressedAccountsResult
+>
 
 /** getCompressionSignaturesForOwner / ForTokenOwner params (interface 4.2). */
-export const GetCompressionSignaturesParams = z.strictObject({ owner: WalletAddress, ...pagingParams })
+export const GetCompressionSignaturesParams = z.strictObject({
+  owner: WalletAddress,
+  ...pagingParams,
+})
 export type GetCompressionSignaturesParams = z.input<typeof GetCompressionSignaturesParams>
 
 /** Signature listing; slot desc then signature desc (interface 4.2, facts). */
@@ -143,7 +157,9 @@ export const GetCompressionSignaturesForTokenOwnerResult = GetCompressionSignatu
 
 /** getTransactionWithCompressionInfo params (interface 4.2). */
 export const GetTransactionWithCompressionInfoParams = z.strictObject({ signature: Signature })
-export type GetTransactionWithCompressionInfoParams = z.input<typeof GetTransactionWithCompressionInfoParams>
+export type GetTransactionWithCompressionInfoParams = z.input<
+  typeof GetTransactionWithCompressionInfoParams
+>
 
 /** Token data attached to a compressed account (interface 2.9). */
 export const CompressedTokenData = z.object({
@@ -170,7 +186,9 @@ export const GetTransactionWithCompressionInfoResult = z.object({
   }),
   transaction: z.record(z.string(), z.unknown()),
 })
-export type GetTransactionWithCompressionInfoResult = z.infer<typeof GetTransactionWithCompressionInfoResult>
+export type GetTransactionWithCompressionInfoResult = z.infer<
+  typeof GetTransactionWithCompressionInfoResult
+>
 
 /** getValidityProof params: hashes and/or new addresses with trees (interface 4.2, facts). */
 export const GetValidityProofParams = z

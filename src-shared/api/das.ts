@@ -138,7 +138,10 @@ export const AssetSortField = z.enum(['created', 'recent_action', 'updated', 'no
 export const SortDirection = z.enum(['asc', 'desc'])
 
 /** `sortBy` object (facts, DAS). */
-export const AssetSortBy = z.strictObject({ sortBy: AssetSortField, sortDirection: SortDirection.optional() })
+export const AssetSortBy = z.strictObject({
+  sortBy: AssetSortField,
+  sortDirection: SortDirection.optional(),
+})
 export type AssetSortBy = z.infer<typeof AssetSortBy>
 
 /** Display options of listings (facts, DAS `options`). */
@@ -171,7 +174,10 @@ function pageNotCombinedWithCursors(p: {
   after?: string | undefined
   cursor?: string | undefined
 }): boolean {
-  return p.page === undefined || (p.before === undefined && p.after === undefined && p.cursor === undefined)
+  return (
+    p.page === undefined ||
+    (p.before === undefined && p.after === undefined && p.cursor === undefined)
+  )
 }
 const pageRule = { message: 'page cannot be combined with before, after or cursor', path: ['page'] }
 

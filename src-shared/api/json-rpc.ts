@@ -8,7 +8,12 @@ export const JsonRpcVersion = z.literal('2.0')
 
 /** Request envelope `{ jsonrpc, id, method, params }` for one method (interface 4.2). */
 export function jsonRpcRequestSchema<M extends string, P extends z.ZodType>(method: M, params: P) {
-  return z.strictObject({ jsonrpc: JsonRpcVersion, id: JsonRpcId, method: z.literal(method), params })
+  return z.strictObject({
+    jsonrpc: JsonRpcVersion,
+    id: JsonRpcId,
+    method: z.literal(method),
+    params,
+  })
 }
 
 /** Request envelope with any method and params, for routing before the method is known (interface 4.2). */

@@ -14,4 +14,6 @@ export const NonNegativeInteger = z.int().nonnegative()
 export const IntegerAmount = z.number().refine(Number.isInteger, { message: 'expected an integer' })
 
 /** Integer amount in the smallest unit, as a decimal string (facts: `amountRaw (string)`). */
-export const RawAmountString = z.string().regex(/^-?\d+$/, 'expected an integer amount as a decimal string')
+export const RawAmountString = z
+  .string()
+  .regex(/^-?\d+$/, 'expected an integer amount as a decimal string')

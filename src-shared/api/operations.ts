@@ -24,7 +24,10 @@ interface Billing {
 }
 
 /** A REST operation: `{name}` segments of `path` are filled from the request; the rest goes to the query (GET, DELETE) or the JSON body. */
-export interface RestOperation<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> extends Billing {
+export interface RestOperation<
+  Req extends z.ZodType = z.ZodType,
+  Res extends z.ZodType = z.ZodType,
+> extends Billing {
   readonly transport: 'wallet-rest' | 'v0-rest'
   readonly httpMethod: HttpMethod
   readonly path: string
@@ -34,8 +37,10 @@ export interface RestOperation<Req extends z.ZodType = z.ZodType, Res extends z.
 }
 
 /** A JSON-RPC operation: the request schema is the envelope's `params`, the response schema its `result`. */
-export interface JsonRpcOperation<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType>
-  extends Billing {
+export interface JsonRpcOperation<
+  Req extends z.ZodType = z.ZodType,
+  Res extends z.ZodType = z.ZodType,
+> extends Billing {
   readonly transport: 'json-rpc'
   readonly rpcMethod: string
   readonly request: Req
@@ -51,7 +56,14 @@ function walletRest<Req extends z.ZodType, Res extends z.ZodType>(
   request: Req,
   response: Res,
 ) {
-  return { transport: 'wallet-rest', httpMethod, path, request, response, ...FAMILY_BILLING.wallet } as const
+  return {
+    transport: 'wallet-rest',
+    httpMethod,
+    path,
+    request,
+    response,
+    ...FAMILY_BILLING.wallet,
+  } as const
 }
 
 function v0Rest<Req extends z.ZodType, Res extends z.ZodType>(
@@ -76,22 +88,42 @@ function jsonRpc<M extends string, Req extends z.ZodType, Res extends z.ZodType>
 /** The operation registry: every operation of the interface (plus balance-at and getSignaturesForAddress). */
 export const OPERATIONS = {
   // Wallet REST, interface 4.1 (balance-at: facts).
-  'wallet.balances': walletRest('GET', '/v1/wallet/{wallet}/balances', wallet.BalancesQuery, wallet.BalancesResponse),
-  'wallet.history': walletRest('GET', '/v1/wallet/{wallet}/history', wallet.HistoryQuery, wallet.HistoryResponse),
+  'wallet.balances': walletRest(
+    'GET',
+    '/v1/wallet/{wallet}/balances',
+    wallet.BalancesQuery,
+    wallet.BalancesResponse,
+  ),
+  'wallet.history': walletRest(
+    'GET',
+    '/v1/wallet/{wallet}/history',
+    wallet.HistoryQuery,
+    wallet.HistoryResponse,
+  ),
   'wallet.transfers': walletRest(
     'GET',
     '/v1/wallet/{wallet}/transfers',
     wallet.TransfersQuery,
     wallet.TransfersResponse,
   ),
-  'wallet.identity': walletRest('GET', '/v1/wallet/{wallet}/identity', wallet.IdentityQuery, wallet.IdentityResponse),
+  'wallet.identity': walletRest(
+    'GET',
+    '/v1/wallet/{wallet}/identity',
+    wallet.IdentityQuery,
+    wallet.IdentityResponse,
+  ),
   'wallet.batchIdentity': walletRest(
     'POST',
     '/v1/wallet/batch-identity',
     wallet.BatchIdentityRequest,
     wallet.BatchIdentityResponse,
   ),
-  'wallet.fundedBy': walletRest('GET', '/v1/wallet/{wallet}/funded-by', wallet.FundedByQuery, wallet.FundedByResponse),
+  'wallet.fundedBy': walletRest(
+    'GET',
+    '/v1/wallet/{wallet}/funded-by',
+    wallet.FundedByQuery,
+    wallet.FundedByResponse,
+  ),
   'wallet.balanceAt': walletRest(
     'GET',
     '/v1/wallet/{wallet}/balance-at',
@@ -100,7 +132,12 @@ export const OPERATIONS = {
   ),
 
   // DAS JSON-RPC, interface 4.2.
-  'das.getAssetBatch': jsonRpc('getAssetBatch', das.GetAssetBatchParams, das.GetAssetBatchResult, FAMILY_BILLING.das),
+  'das.getAssetBatch': jsonRpc(
+    'getAssetBatch',
+    das.GetAssetBatchParams,
+    das.GetAssetBatchResult,
+    FAMILY_BILLING.das,
+  ),
   'das.getAssetsByAuthority': jsonRpc(
     'getAssetsByAuthority',
     das.GetAssetsByAuthorityParams,
@@ -281,7 +318,9 @@ export function pathParamNames(pathTemplate: string): string[] {
 
 /** Fills a path template; values are URI-encoded. */
 export function fillPath(pathTemplate: string, values: Record<string, unknown>): string {
-  return pathTemplate.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(values[name])))
+  return pathTemplate.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(values[name])),
+  )
 }
 
 /** The JSON-RPC operation serving a method name, for routing a request envelope. */

@@ -52,12 +52,13 @@ export const PLANS = ['free', 'developer', 'business', 'professional'] as const
 export type Plan = (typeof PLANS)[number]
 
 /** Requests per second per plan and endpoint class (facts, "Limits and errors"). */
-export const PLAN_RATE_LIMITS_RPS: Readonly<Record<Plan, Readonly<Record<EndpointClass, number>>>> = {
-  free: { rpc: 10, 'das-enhanced': 2, photon: 2, 'validity-proof': 1 },
-  developer: { rpc: 50, 'das-enhanced': 10, photon: 10, 'validity-proof': 5 },
-  business: { rpc: 200, 'das-enhanced': 50, photon: 50, 'validity-proof': 10 },
-  professional: { rpc: 500, 'das-enhanced': 100, photon: 100, 'validity-proof': 20 },
-}
+export const PLAN_RATE_LIMITS_RPS: Readonly<Record<Plan, Readonly<Record<EndpointClass, number>>>> =
+  {
+    free: { rpc: 10, 'das-enhanced': 2, photon: 2, 'validity-proof': 1 },
+    developer: { rpc: 50, 'das-enhanced': 10, photon: 10, 'validity-proof': 5 },
+    business: { rpc: 200, 'das-enhanced': 50, photon: 50, 'validity-proof': 10 },
+    professional: { rpc: 500, 'das-enhanced': 100, photon: 100, 'validity-proof': 20 },
+  }
 
 /** Monthly credits per plan (facts, "Limits and errors"). */
 export const PLAN_MONTHLY_CREDITS: Readonly<Record<Plan, number>> = {

@@ -41,7 +41,10 @@ export const PriorityFeeRequest = z
       r.transaction === undefined ||
       r.options?.transactionEncoding !== 'Base58' ||
       Base58String.safeParse(r.transaction).success,
-    { message: 'transaction is not base58 but transactionEncoding is Base58', path: ['transaction'] },
+    {
+      message: 'transaction is not base58 but transactionEncoding is Base58',
+      path: ['transaction'],
+    },
   )
 export type PriorityFeeRequest = z.input<typeof PriorityFeeRequest>
 

@@ -4,7 +4,10 @@ import type { z } from 'zod'
 // object into a query string (client) and back into typed values (simulator), by the schema.
 
 /** Writes the defined, non-path fields of a request as query parameters. */
-export function encodeQuery(fields: Record<string, unknown>, skip: readonly string[] = []): URLSearchParams {
+export function encodeQuery(
+  fields: Record<string, unknown>,
+  skip: readonly string[] = [],
+): URLSearchParams {
   const params = new URLSearchParams()
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined || value === null || skip.includes(key)) continue

@@ -60,7 +60,9 @@ export const OnChainMetadata = z.object({
         symbol: z.string(),
         uri: z.string(),
         sellerFeeBasisPoints: Integer,
-        creators: z.array(z.object({ address: z.string(), share: z.string(), verified: z.boolean() })),
+        creators: z.array(
+          z.object({ address: z.string(), share: z.string(), verified: z.boolean() }),
+        ),
       }),
       tokenStandard: z.string(),
       primarySaleHappened: z.boolean(),

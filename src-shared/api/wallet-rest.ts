@@ -42,7 +42,10 @@ export type PagePagination = z.infer<typeof PagePagination>
  * by the interface; null is also accepted because the last page (hasMore=false) has no next
  * cursor to give. Uncertain: the interface shows no last page.
  */
-export const CursorPagination = z.object({ hasMore: z.boolean(), nextCursor: z.string().nullable() })
+export const CursorPagination = z.object({
+  hasMore: z.boolean(),
+  nextCursor: z.string().nullable(),
+})
 export type CursorPagination = z.infer<typeof CursorPagination>
 
 /** Path parameter `{wallet}` of every wallet endpoint (interface 4.1). */
@@ -102,7 +105,10 @@ export const HistoryEntry = z.object({
 export type HistoryEntry = z.infer<typeof HistoryEntry>
 
 /** History response (interface 4.1). */
-export const HistoryResponse = z.object({ data: z.array(HistoryEntry), pagination: CursorPagination })
+export const HistoryResponse = z.object({
+  data: z.array(HistoryEntry),
+  pagination: CursorPagination,
+})
 export type HistoryResponse = z.infer<typeof HistoryResponse>
 
 /** GET /v1/wallet/{wallet}/transfers: path + query (interface 4.1); the cursor is opaque (facts). */
@@ -132,7 +138,10 @@ export const TransferEntry = z.object({
 export type TransferEntry = z.infer<typeof TransferEntry>
 
 /** Transfers response (interface 4.1). */
-export const TransfersResponse = z.object({ data: z.array(TransferEntry), pagination: CursorPagination })
+export const TransfersResponse = z.object({
+  data: z.array(TransferEntry),
+  pagination: CursorPagination,
+})
 export type TransfersResponse = z.infer<typeof TransfersResponse>
 
 /** GET /v1/wallet/{wallet}/identity; `{wallet}` is an address or a domain (interface 4.1, facts). */
@@ -155,7 +164,9 @@ export const IdentityResponse = Identity
 export type IdentityResponse = Identity
 
 /** POST /v1/wallet/batch-identity body: up to 100 addresses or domains (interface 8, facts). */
-export const BatchIdentityRequest = z.strictObject({ addresses: z.array(AddressOrDomain).min(1).max(100) })
+export const BatchIdentityRequest = z.strictObject({
+  addresses: z.array(AddressOrDomain).min(1).max(100),
+})
 export type BatchIdentityRequest = z.input<typeof BatchIdentityRequest>
 
 /** Batch-identity response: a bare array of identities (facts; unknown-address form undocumented). */

@@ -6,7 +6,11 @@ import { WebhookTransactionType, WebhookType } from './enums'
 // update/delete from the facts file). 100 credits per management call (facts).
 
 /** Webhook limits: 5 webhooks on the free plan, 50 on paid plans, 100,000 addresses each (facts). */
-export const WEBHOOK_LIMITS = { freePlanWebhooks: 5, paidPlanWebhooks: 50, addressesPerWebhook: 100_000 } as const
+export const WEBHOOK_LIMITS = {
+  freePlanWebhooks: 5,
+  paidPlanWebhooks: 50,
+  addressesPerWebhook: 100_000,
+} as const
 
 /** Webhook id: a UUIDv4 (interface 4.4). */
 export const WebhookId = z.uuidv4()
