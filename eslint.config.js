@@ -7,7 +7,7 @@ import svelteConfig from './svelte.config.js'
 // The layer rules of STYLE.md, enforced: the renderer knows only src-shared; the main
 // process never reaches into the renderer; src-shared runs in both, so it imports neither.
 const layerRules = (forbidden, message) => ({
-  'no-restricted-imports': ['error', { patterns: forbidden.map((group) => ({ group, message })) }],
+  'no-restricted-imports': ['error', { patterns: [{ group: forbidden, message }] }],
 })
 
 export default tseslint.config(
@@ -18,7 +18,10 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
@@ -35,7 +38,10 @@ export default tseslint.config(
   },
   {
     files: ['src-renderer/**'],
-    rules: layerRules(['**/src-main/**', 'electron', 'node:*'], 'The renderer talks to main only through src-shared/ipc.'),
+    rules: layerRules(
+      ['**/src-main/**', 'electron', 'node:*'],
+      'The renderer talks to main only through src-shared/ipc.',
+    ),
   },
   {
     files: ['src-main/**'],
@@ -43,11 +49,17 @@ export default tseslint.config(
   },
   {
     files: ['src-shared/**'],
-    rules: layerRules(['**/src-main/**', '**/src-renderer/**', 'node:*', 'electron'], 'src-shared runs in both processes: no Node, no DOM, no app code.'),
+    rules: layerRules(
+      ['**/src-main/**', '**/src-renderer/**', 'node:*', 'electron'],
+      'src-shared runs in both processes: no Node, no DOM, no app code.',
+    ),
   },
   {
     files: ['src-main/**'],
     ignores: ['src-main/shell/electron/**'],
-    rules: layerRules(['**/src-renderer/**', 'electron'], 'The core never imports electron; only src-main/shell/electron does.'),
+    rules: layerRules(
+      ['**/src-renderer/**', 'electron'],
+      'The core never imports electron; only src-main/shell/electron does.',
+    ),
   },
 )

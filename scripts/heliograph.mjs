@@ -12,9 +12,13 @@ const bundledNode = join(root, 'node_modules', 'node', 'bin', 'node')
 const major = Number(process.versions.node.split('.')[0])
 
 if (major < 22 && existsSync(bundledNode)) {
-  const result = spawnSync(bundledNode, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    stdio: 'inherit',
-  })
+  const result = spawnSync(
+    bundledNode,
+    [fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+    },
+  )
   process.exit(result.status ?? 1)
 }
 const { register } = await import('tsx/esm/api')

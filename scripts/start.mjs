@@ -31,6 +31,8 @@ const electron = electronBinary()
 if (electron !== null) {
   run(electron, ['.', ...args])
 } else {
-  console.log('Electron binary not installed here; starting the web shell instead (open the URL below).')
+  console.log(
+    'Electron binary not installed here; starting the web shell instead (open the URL below).',
+  )
   run(process.execPath, ['--import', 'tsx', join(root, 'src-main/cli/main.ts'), ...args, 'serve'])
 }

@@ -56,7 +56,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   }
   const secrets = [config.apiKey].filter((s): s is string => typeof s === 'string' && s.length > 0)
   const redact = (text: string): string =>
-    secrets.reduce((out, secret) => out.split(secret).join('***'), text)
+    secrets
+      .reduce((out, secret) => out.split(secret).join('***'), text)
       .replace(/(api-key=)[^&\s"']+/gi, '$1***')
 
   const ctx: HandlerContext = {

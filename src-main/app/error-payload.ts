@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import { AppError, InvalidInputError, type ErrorPayload } from '../../src-shared/ipc/ipc-errors'
 
 /**

@@ -18,7 +18,10 @@ export interface GlobalOptions {
 }
 
 /** Builds the core for one command run, in the given or the default data folder. */
-export async function openCore(options: GlobalOptions, shell: 'web' | 'electron' = 'web'): Promise<Core> {
+export async function openCore(
+  options: GlobalOptions,
+  shell: 'web' | 'electron' = 'web',
+): Promise<Core> {
   return createCore({
     dataDir: resolve(options.dataDir ?? defaultDataDir()),
     shell,
@@ -28,7 +31,11 @@ export async function openCore(options: GlobalOptions, shell: 'web' | 'electron'
 }
 
 /** Calls a channel through the same dispatcher the shells use; throws the rebuilt error. */
-export async function callCore<C extends Channel>(core: Core, channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+export async function callCore<C extends Channel>(
+  core: Core,
+  channel: C,
+  input: ChannelInput<C>,
+): Promise<ChannelOutput<C>> {
   const envelope = await core.dispatch(channel, input)
   if (!envelope.ok) throw rebuildError(envelope.error)
   return envelope.result as ChannelOutput<C>

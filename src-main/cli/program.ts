@@ -8,7 +8,10 @@ export function buildProgram(): Command {
   const program = new Command('heliograph')
     .description('Watch Solana wallets from a local mirror.')
     .version(readAppVersion(new URL('../../package.json', import.meta.url)))
-    .option('--data-dir <dir>', 'folder of the local mirror (default: the per-user app-data folder)')
+    .option(
+      '--data-dir <dir>',
+      'folder of the local mirror (default: the per-user app-data folder)',
+    )
     .enablePositionalOptions(false)
     .showHelpAfterError()
   registerWatchCommand(program)
@@ -32,4 +35,3 @@ export async function runCli(argv: string[]): Promise<number> {
     return 1
   }
 }
-

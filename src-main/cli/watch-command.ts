@@ -1,7 +1,10 @@
 import type { Command } from 'commander'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 
-async function withCore<T>(options: GlobalOptions, work: (core: Awaited<ReturnType<typeof openCore>>) => Promise<T>): Promise<T> {
+async function withCore<T>(
+  options: GlobalOptions,
+  work: (core: Awaited<ReturnType<typeof openCore>>) => Promise<T>,
+): Promise<T> {
   const core = await openCore(options)
   try {
     return await work(core)
@@ -31,7 +34,9 @@ export function registerWatchCommand(program: Command): void {
     .description('list watched wallets')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
-      const wallets = await withCore(globals(), (core) => callCore(core, 'watchlist:list', undefined))
+      const wallets = await withCore(globals(), (core) =>
+        callCore(core, 'watchlist:list', undefined),
+      )
       if (opts.json) {
         console.log(JSON.stringify(wallets, null, 2))
         return
@@ -44,7 +49,9 @@ export function registerWatchCommand(program: Command): void {
     .command('rename <address> <label>')
     .description('set a wallet’s label ("" clears it)')
     .action(async (address: string, label: string) => {
-      const wallet = await withCore(globals(), (core) => callCore(core, 'watchlist:rename', { address, label }))
+      const wallet = await withCore(globals(), (core) =>
+        callCore(core, 'watchlist:rename', { address, label }),
+      )
       console.log(`Renamed ${wallet.address} to ${wallet.label ?? '(no label)'}`)
     })
 

@@ -67,12 +67,15 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
 export function describeStorageError(error: unknown, doing: string): StorageError {
   const code = (error as { code?: string }).code ?? ''
   const raw = error instanceof Error ? error.message : String(error)
-  const reason = code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')
-    ? 'the database is locked by another process; close other Heliograph windows or commands and try again'
-    : code.startsWith('SQLITE_FULL')
-      ? 'the disk is full; free some space and try again (nothing was lost)'
-      : code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code === 'EACCES'
-        ? 'the data folder is not writable; check its permissions'
-        : raw
+  const reason =
+    code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')
+      ? 'the database is locked by another process; close other Heliograph windows or commands and try again'
+      : code.startsWith('SQLITE_FULL')
+        ? 'the disk is full; free some space and try again (nothing was lost)'
+        : code.startsWith('SQLITE_READONLY') ||
+            code.startsWith('SQLITE_CANTOPEN') ||
+            code === 'EACCES'
+          ? 'the data folder is not writable; check its permissions'
+          : raw
   return new StorageError(`Could not ${doing}: ${reason}.`, { code })
 }

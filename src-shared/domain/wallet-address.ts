@@ -41,5 +41,7 @@ export const WalletAddressInput = z
 
 /** Shortens an address for display: `7xKX…gAsU`. */
 export function shortAddress(address: string, keep = 4): string {
-  return address.length <= keep * 2 + 1 ? address : `${address.slice(0, keep)}…${address.slice(-keep)}`
+  return address.length <= keep * 2 + 1
+    ? address
+    : `${address.slice(0, keep)}…${address.slice(-keep)}`
 }

@@ -14,7 +14,10 @@ async function announceChange(ctx: HandlerContext): Promise<void> {
 /** Handlers of the `watchlist:*` channels. */
 export function watchlistHandlers(
   ctx: HandlerContext,
-): Pick<HandlerTable, 'watchlist:list' | 'watchlist:add' | 'watchlist:rename' | 'watchlist:remove'> {
+): Pick<
+  HandlerTable,
+  'watchlist:list' | 'watchlist:add' | 'watchlist:rename' | 'watchlist:remove'
+> {
   return {
     'watchlist:list': () => listWatchedWallets(ctx.db),
     'watchlist:add': async (input) => {

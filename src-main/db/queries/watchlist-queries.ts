@@ -27,7 +27,10 @@ export async function listWatchedWallets(db: Kysely<Database>): Promise<WatchedW
 }
 
 /** One watched wallet, or NotFoundError naming the address. */
-export async function getWatchedWallet(db: Kysely<Database>, address: string): Promise<WatchedWallet> {
+export async function getWatchedWallet(
+  db: Kysely<Database>,
+  address: string,
+): Promise<WatchedWallet> {
   const row = await db
     .selectFrom('wallets')
     .select(COLUMNS)
@@ -90,7 +93,9 @@ export async function renameWatchedWallet(
     .where('address', '=', input.address)
     .executeTakeFirst()
   if (result.numUpdatedRows === 0n) {
-    throw new NotFoundError(`Wallet ${input.address} is not on the watchlist.`, { address: input.address })
+    throw new NotFoundError(`Wallet ${input.address} is not on the watchlist.`, {
+      address: input.address,
+    })
   }
   return getWatchedWallet(db, input.address)
 }

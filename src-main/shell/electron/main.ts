@@ -38,7 +38,13 @@ function bindContract(core: Core): void {
   for (const channel of CHANNELS) {
     ipcMain.handle(channel, (event, input: unknown) => {
       if (!isTrustedSender(event.senderFrame?.url, appOrigins)) {
-        return { ok: false, error: { name: 'AppError', message: 'Refused: the request did not come from Heliograph.' } }
+        return {
+          ok: false,
+          error: {
+            name: 'AppError',
+            message: 'Refused: the request did not come from Heliograph.',
+          },
+        }
       }
       return core.dispatch(channel, input)
     })
@@ -46,7 +52,9 @@ function bindContract(core: Core): void {
 }
 
 function createWindow(core: Core): BrowserWindow {
-  const window = new BrowserWindow(buildWindowOptions(join(import.meta.dirname, '../preload/index.cjs')))
+  const window = new BrowserWindow(
+    buildWindowOptions(join(import.meta.dirname, '../preload/index.cjs')),
+  )
   window.once('ready-to-show', () => window.show())
   window.webContents.setWindowOpenHandler(({ url }) => {
     if (isExternalWebUrl(url)) void shell.openExternal(url)

@@ -7,7 +7,10 @@ export type NavigationDecision = 'allow' | 'open-externally' | 'deny'
  * The page may only navigate within the app; http(s) links go to the system browser;
  * every other scheme (file:, javascript:, custom handlers) is dropped.
  */
-export function decideNavigation(targetUrl: string, appOrigins: readonly string[]): NavigationDecision {
+export function decideNavigation(
+  targetUrl: string,
+  appOrigins: readonly string[],
+): NavigationDecision {
   const origin = originOf(targetUrl)
   if (origin !== null && origin !== 'file://' && appOrigins.includes(origin)) return 'allow'
   return isExternalWebUrl(targetUrl) ? 'open-externally' : 'deny'

@@ -8,7 +8,10 @@ import type { Envelope } from '../../../src-shared/ipc/envelope'
 const bridge = {
   invoke: (channel, input) => {
     if (!isChannel(channel)) {
-      return Promise.resolve({ ok: false, error: { name: 'InvalidInputError', message: `Unknown channel “${String(channel)}”.` } })
+      return Promise.resolve({
+        ok: false,
+        error: { name: 'InvalidInputError', message: `Unknown channel “${String(channel)}”.` },
+      })
     }
     return ipcRenderer.invoke(channel, input) as Promise<Envelope<never>>
   },

@@ -9,7 +9,10 @@ import { originOf } from './app-origin'
  * isTrustedSender('app://heliograph/index.html', ['app://heliograph']) // true
  * isTrustedSender('https://evil.example/', ['app://heliograph'])        // false
  */
-export function isTrustedSender(senderFrameUrl: string | undefined | null, allowedOrigins: readonly string[]): boolean {
+export function isTrustedSender(
+  senderFrameUrl: string | undefined | null,
+  allowedOrigins: readonly string[],
+): boolean {
   if (!senderFrameUrl) return false
   const origin = originOf(senderFrameUrl)
   return origin !== null && origin !== 'file://' && allowedOrigins.includes(origin)

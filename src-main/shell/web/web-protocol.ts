@@ -5,6 +5,7 @@ export const InvokeMessage = z.object({
   type: z.literal('invoke'),
   id: z.number().int(),
   channel: z.string(),
-  input: z.unknown(),
+  // Absent for channels whose input is void (JSON drops undefined).
+  input: z.unknown().optional(),
 })
 export type InvokeMessage = z.infer<typeof InvokeMessage>

@@ -82,7 +82,8 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 })
   server.on('upgrade', (request: IncomingMessage, socket, head) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1')
-    const verdict = url.pathname === IPC_SOCKET_PATH ? checkAccess(request, port, token) : 'bad-host'
+    const verdict =
+      url.pathname === IPC_SOCKET_PATH ? checkAccess(request, port, token) : 'bad-host'
     // A WebSocket handshake from a browser always carries Origin: require it.
     if (verdict !== null || request.headers.origin === undefined) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
@@ -124,7 +125,8 @@ function serveContract(ws: WebSocket, core: Core): void {
       return
     }
     void core.dispatch(message.channel, message.input).then((envelope) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'reply', id: message.id, envelope }))
+      if (ws.readyState === ws.OPEN)
+        ws.send(JSON.stringify({ type: 'reply', id: message.id, envelope }))
     })
   })
 }

@@ -1,18 +1,30 @@
 import { BRIDGE_GLOBAL, type HeliographBridge } from '../../../src-shared/ipc/bridge'
-import type { Channel, ChannelInput, ChannelOutput, EventName, EventPayload } from '../../../src-shared/ipc/contract'
+import type {
+  Channel,
+  ChannelInput,
+  ChannelOutput,
+  EventName,
+  EventPayload,
+} from '../../../src-shared/ipc/contract'
 import { rebuildError } from '../../../src-shared/ipc/ipc-errors'
 import { createWebSocketBridge, type SocketState } from './websocket-bridge'
 
 /** The renderer's typed view of the contract: results, or thrown AppError subclasses. */
 export interface ContractClient {
-  call<C extends Channel>(channel: C, ...input: ChannelInput<C> extends void ? [] : [ChannelInput<C>]): Promise<ChannelOutput<C>>
+  call<C extends Channel>(
+    channel: C,
+    ...input: ChannelInput<C> extends void ? [] : [ChannelInput<C>]
+  ): Promise<ChannelOutput<C>>
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void
   /** Which shell hosts the page. */
   transport: 'electron' | 'websocket'
 }
 
 /** Wraps a bridge so calls resolve to results and failures throw rebuilt errors. */
-export function createContractClient(bridge: HeliographBridge, transport: ContractClient['transport']): ContractClient {
+export function createContractClient(
+  bridge: HeliographBridge,
+  transport: ContractClient['transport'],
+): ContractClient {
   return {
     transport,
     async call(channel, ...input) {
@@ -28,8 +40,11 @@ export function createContractClient(bridge: HeliographBridge, transport: Contra
  * Picks the transport at start: the Electron preload's bridge when present, otherwise the
  * web shell's WebSocket.
  */
-export function connectContractClient(onSocketState?: (state: SocketState) => void): ContractClient {
-  const electronBridge = (globalThis as Record<string, unknown>)[BRIDGE_GLOBAL] as HeliographBridge | undefined
+export function connectContractClient(
+  onSocketState?: (state: SocketState) => void,
+): ContractClient {
+  const electronBridge = (globalThis as Record<string, unknown>)[BRIDGE_GLOBAL] as
+    HeliographBridge | undefined
   if (electronBridge) return createContractClient(electronBridge, 'electron')
   return createContractClient(createWebSocketBridge(onSocketState), 'websocket')
 }

@@ -50,7 +50,10 @@ export function createWebSocketBridge(
       for (const [id, request] of pending) {
         request.resolve({
           ok: false,
-          error: { name: 'TransportError', message: 'Lost the connection to Heliograph; try again.' },
+          error: {
+            name: 'TransportError',
+            message: 'Lost the connection to Heliograph; try again.',
+          },
         })
         pending.delete(id)
       }

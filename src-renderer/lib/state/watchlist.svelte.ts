@@ -2,7 +2,11 @@ import type { WatchedWallet } from '../../../src-shared/ipc/watchlist-schemas'
 import { client } from './connection.svelte'
 
 /** The watchlist as the page shows it; kept current by the `watchlist:changed` event. */
-export const watchlist = $state<{ wallets: WatchedWallet[]; loaded: boolean; error: string | null }>({
+export const watchlist = $state<{
+  wallets: WatchedWallet[]
+  loaded: boolean
+  error: string | null
+}>({
   wallets: [],
   loaded: false,
   error: null,

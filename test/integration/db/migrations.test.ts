@@ -1,0 +1,55 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { openDatabase } from '../../../src-main/db/database'
+import { migrations } from '../../../src-main/db/migrations'
+import { makeTempDir } from '../../helpers/temp-dir'
+
+const MIGRATIONS_DIR = join(import.meta.dirname, '../../../src-main/db/migrations')
+
+describe('migrations', () => {
+  it('every numbered file is registered, in order, and nothing else is', () => {
+    const files = readdirSync(MIGRATIONS_DIR)
+      .filter((f) => /^\d{4}-.+\.ts$/.test(f))
+      .map((f) => f.replace(/\.ts$/, ''))
+      .sort()
+    expect(Object.keys(migrations)).toEqual(files)
+    files.forEach((name, i) => expect(name.startsWith(String(i + 1).padStart(4, '0'))).toBe(true))
+  })
+
+  it('are frozen: they import only kysely, never app code or the typed Database', () => {
+    for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}-/.test(f))) {
+      const imports = [
+        ...readFileSync(join(MIGRATIONS_DIR, file), 'utf8').matchAll(/from\s+'([^']+)'/g),
+      ].map((m) => m[1])
+      expect(
+        imports.every((source) => source === 'kysely'),
+        `${file} imports ${imports.join(', ')}`,
+      ).toBe(true)
+    }
+  })
+
+  it('apply on a fresh file, record themselves, and are a no-op on reopen', async () => {
+    const temp = makeTempDir()
+    try {
+      const path = join(temp.dir, 'mirror.sqlite')
+      const first = await openDatabase(path)
+      const applied = first.sqlite
+        .prepare('select name from kysely_migration order by name')
+        .all() as { name: string }[]
+      expect(applied.map((r) => r.name)).toEqual(Object.keys(migrations))
+      expect(first.sqlite.pragma('journal_mode', { simple: true })).toBe('wal')
+      expect(first.sqlite.pragma('foreign_keys', { simple: true })).toBe(1)
+      await first.close()
+      const second = await openDatabase(path)
+      const again = second.sqlite.prepare('select count(*) as n from kysely_migration').get() as {
+        n: number
+      }
+      expect(again.n).toBe(Object.keys(migrations).length)
+      expect(second.sqlite.pragma('integrity_check', { simple: true })).toBe('ok')
+      await second.close()
+    } finally {
+      temp.remove()
+    }
+  })
+})

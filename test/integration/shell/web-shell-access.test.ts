@@ -1,0 +1,149 @@
+import { request } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { startTestWebShell } from '../../helpers/web-shell-fixture'
+import { testAddress } from '../../helpers/wallets'
+
+type Fixture = Awaited<ReturnType<typeof startTestWebShell>>
+
+/** A raw GET with exactly the headers given (fetch would add or forbid some). */
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        let body = ''
+        res.on('data', (chunk) => (body += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+      },
+    )
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+/** Opens the IPC socket; resolves 'open' or the HTTP status of a refused handshake. */
+function openSocket(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+): Promise<WebSocket | number> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, { headers })
+    ws.on('open', () => resolve(ws))
+    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
+    ws.on('error', () => resolve(-1))
+  })
+}
+
+describe('web shell: only the page it handed out may talk to it', () => {
+  let fx: Fixture
+  let origin: string
+  beforeAll(async () => {
+    fx = await startTestWebShell()
+    origin = `http://127.0.0.1:${fx.shell.port}`
+  })
+  afterAll(() => fx.stop())
+
+  it('listens on 127.0.0.1 and prints a URL carrying the token', () => {
+    expect(fx.shell.url).toBe(`http://127.0.0.1:${fx.shell.port}/?token=${fx.shell.token}`)
+    expect(fx.shell.token.length).toBeGreaterThanOrEqual(40)
+  })
+
+  it('serves the page with the token, sets the cookie and a strict CSP', async () => {
+    const res = await get(fx.shell.port, `/?token=${fx.shell.token}`)
+    expect(res.status).toBe(200)
+    expect(res.headers['content-type']).toMatch(/text\/html/)
+    expect(String(res.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/)
+    expect(String(res.headers['content-security-policy'])).toMatch(/script-src 'self'/)
+    expect(res.body).toContain('<div id="app">')
+  })
+
+  it('serves built assets with their content type when the cookie is present', async () => {
+    const page = await get(fx.shell.port, `/?token=${fx.shell.token}`)
+    const script = /src="\.?(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1]
+    expect(script).toBeDefined()
+    const res = await get(fx.shell.port, script as string, {
+      cookie: `heliograph_token=${fx.shell.token}`,
+    })
+    expect(res.status).toBe(200)
+    expect(res.headers['content-type']).toMatch(/text\/javascript/)
+  })
+
+  it('refuses HTTP without the token, with a wrong token, a foreign Origin or a foreign Host', async () => {
+    expect((await get(fx.shell.port, '/')).status).toBe(403)
+    expect((await get(fx.shell.port, '/?token=wrong')).status).toBe(403)
+    expect(
+      (await get(fx.shell.port, `/?token=${fx.shell.token}`, { origin: 'https://evil.example' }))
+        .status,
+    ).toBe(403)
+    expect(
+      (await get(fx.shell.port, `/?token=${fx.shell.token}`, { host: 'evil.example' })).status,
+    ).toBe(403)
+  })
+
+  it('refuses the WebSocket without the token, with a foreign Origin, or without an Origin', async () => {
+    expect(await openSocket(fx.shell.port, '/ipc', { origin })).toBe(403)
+    expect(
+      await openSocket(fx.shell.port, `/ipc?token=${fx.shell.token}`, {
+        origin: 'https://evil.example',
+      }),
+    ).toBe(403)
+    expect(await openSocket(fx.shell.port, `/ipc?token=${fx.shell.token}`, {})).toBe(403)
+  })
+
+  it('carries the contract over the WebSocket with the token and our Origin', async () => {
+    const ws = await openSocket(fx.shell.port, `/ipc?token=${fx.shell.token}`, { origin })
+    expect(ws).toBeInstanceOf(WebSocket)
+    const socket = ws as WebSocket
+    const messages: unknown[] = []
+    const replies = new Promise<void>((resolve) => {
+      socket.on('message', (data) => {
+        messages.push(JSON.parse(String(data)))
+        if (messages.filter((m) => (m as { type: string }).type === 'reply').length === 2) resolve()
+      })
+    })
+    const address = testAddress(11)
+    socket.send(
+      JSON.stringify({
+        type: 'invoke',
+        id: 1,
+        channel: 'watchlist:add',
+        input: { address, label: 'Via socket' },
+      }),
+    )
+    socket.send(
+      JSON.stringify({
+        type: 'invoke',
+        id: 2,
+        channel: 'watchlist:add',
+        input: { address: 'bad' },
+      }),
+    )
+    await replies
+    socket.close()
+    expect(messages).toContainEqual({
+      type: 'reply',
+      id: 1,
+      envelope: { ok: true, result: expect.objectContaining({ address, label: 'Via socket' }) },
+    })
+    expect(messages).toContainEqual({
+      type: 'reply',
+      id: 2,
+      envelope: { ok: false, error: expect.objectContaining({ name: 'InvalidInputError' }) },
+    })
+    expect(messages).toContainEqual({
+      type: 'event',
+      event: 'watchlist:changed',
+      payload: [expect.objectContaining({ address })],
+    })
+  })
+})
