@@ -1,0 +1,51 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import {
+  HISTORY_TRANSACTION_TYPES,
+  HistoryTransactionType,
+  WEBHOOK_TRANSACTION_TYPES,
+  WebhookTransactionType,
+} from '../../../src-shared/api/enums'
+
+// The enumerations are committed literals; when the interface text is at hand, they are
+// compared with it value for value so none is missed or invented.
+const SPEC = process.env.HELIOGRAPH_SERVICE_INTERFACE ?? '/work/shared/spec/service-interface.md'
+const hasSpec = existsSync(SPEC)
+
+describe('webhook transaction types (interface 4.5)', () => {
+  it('has 572 distinct values from ANY to WITHDRAW_UNSTAKED_DEPOSITS', () => {
+    expect(WEBHOOK_TRANSACTION_TYPES).toHaveLength(572)
+    expect(new Set(WEBHOOK_TRANSACTION_TYPES).size).toBe(572)
+    expect(WEBHOOK_TRANSACTION_TYPES[0]).toBe('ANY')
+    expect(WEBHOOK_TRANSACTION_TYPES.at(-1)).toBe('WITHDRAW_UNSTAKED_DEPOSITS')
+    expect(WebhookTransactionType.safeParse('COMPRESSED_NFT_MINT').success).toBe(true)
+    expect(WebhookTransactionType.safeParse('any').success).toBe(false)
+  })
+
+  it.skipIf(!hasSpec)('equals the list in the interface text', () => {
+    const text = readFileSync(SPEC, 'utf8')
+    const section = text.split('### 4.5 Webhook transaction types')[1]?.split('\n## ')[0] ?? ''
+    const values = section
+      .split('\n')
+      .slice(1)
+      .join(' ')
+      .split('|')
+      .map((v) => v.trim())
+      .filter(Boolean)
+    expect([...WEBHOOK_TRANSACTION_TYPES]).toEqual(values)
+  })
+})
+
+describe('history type filter (interface 4.1)', () => {
+  it('has the 31 listed values', () => {
+    expect(HISTORY_TRANSACTION_TYPES).toHaveLength(31)
+    expect(new Set(HISTORY_TRANSACTION_TYPES).size).toBe(31)
+    expect(HistoryTransactionType.safeParse('EXECUTE_TRANSACTION').success).toBe(true)
+    expect(HistoryTransactionType.safeParse('ANY').success).toBe(false)
+  })
+
+  it.skipIf(!hasSpec)('equals the list in the interface text', () => {
+    const line = /^type values: (.+)$/m.exec(readFileSync(SPEC, 'utf8'))?.[1] ?? ''
+    expect([...HISTORY_TRANSACTION_TYPES]).toEqual(line.split('|').map((v) => v.trim()))
+  })
+})

@@ -1,0 +1,335 @@
+import { describe, expect, it } from 'vitest'
+import type { z } from 'zod'
+import { WalletAddress } from '../../../src-shared/api/base58'
+import * as compression from '../../../src-shared/api/compression'
+import * as das from '../../../src-shared/api/das'
+import { formatIssuePath } from '../../../src-shared/api/issue-path'
+import * as priorityFee from '../../../src-shared/api/priority-fee'
+import * as rpc from '../../../src-shared/api/rpc'
+import * as tokenMetadata from '../../../src-shared/api/token-metadata'
+import * as wallet from '../../../src-shared/api/wallet-rest'
+import * as webhooks from '../../../src-shared/api/webhooks'
+import { HASH, SIG, USDC_MINT, WALLET, WEBHOOK_ID } from './interface-samples'
+
+// Bounds of interface section 8 and the facts file, each checked at and just past the limit.
+
+function verdict(schema: z.ZodType, input: unknown): 'ok' | string[] {
+  const result = schema.safeParse(input)
+  return result.success ? 'ok' : result.error.issues.map((i) => formatIssuePath(i.path))
+}
+
+const addresses = (n: number) => Array.from({ length: n }, () => WALLET)
+
+describe('wallet path parameter: base58, 32 to 44 characters (interface 4.1, 8)', () => {
+  const base = '1'.repeat(20) + 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+  it.each([32, 33, 43, 44])('accepts %i characters', (n) => {
+    expect(verdict(WalletAddress, base.slice(0, n))).toBe('ok')
+  })
+  it.each([0, 31, 45])('rejects %i characters', (n) => {
+    expect(verdict(WalletAddress, base.slice(0, n))).not.toBe('ok')
+  })
+  it.each(['0', 'O', 'I', 'l', '-', ' '])('rejects the non-base58 character %j', (ch) => {
+    expect(verdict(WalletAddress, ch + WALLET.slice(1))).not.toBe('ok')
+  })
+  it('is checked in every wallet request', () => {
+    expect(verdict(wallet.HistoryQuery, { wallet: 'not-an-address' })).toEqual(['wallet'])
+    expect(verdict(wallet.BalancesQuery, { wallet: WALLET.slice(0, 31) })).toEqual(['wallet'])
+    expect(verdict(wallet.TransfersQuery, { wallet: WALLET + 'x' })).toEqual(['wallet'])
+    expect(verdict(wallet.FundedByQuery, { wallet: 'O'.repeat(40) })).toEqual(['wallet'])
+  })
+})
+
+describe('wallet REST limits (interface 4.1, 8)', () => {
+  it.each([
+    ['balances', wallet.BalancesQuery],
+    ['history', wallet.HistoryQuery],
+    ['transfers', wallet.TransfersQuery],
+  ] as const)('%s limit: 1 and 100 pass, 0, 101 and 2.5 fail', (_, schema) => {
+    expect(verdict(schema, { wallet: WALLET, limit: 1 })).toBe('ok')
+    expect(verdict(schema, { wallet: WALLET, limit: 100 })).toBe('ok')
+    expect(verdict(schema, { wallet: WALLET, limit: 0 })).toEqual(['limit'])
+    expect(verdict(schema, { wallet: WALLET, limit: 101 })).toEqual(['limit'])
+    expect(verdict(schema, { wallet: WALLET, limit: 2.5 })).toEqual(['limit'])
+  })
+  it('balances page is 1-based', () => {
+    expect(verdict(wallet.BalancesQuery, { wallet: WALLET, page: 1 })).toBe('ok')
+    expect(verdict(wallet.BalancesQuery, { wallet: WALLET, page: 0 })).toEqual(['page'])
+  })
+  it('history type takes only the listed values and before/after take signatures', () => {
+    expect(
+      verdict(wallet.HistoryQuery, {
+        wallet: WALLET,
+        type: 'SWAP',
+        before: SIG,
+        tokenAccounts: 'all',
+      }),
+    ).toBe('ok')
+    expect(verdict(wallet.HistoryQuery, { wallet: WALLET, type: 'ANY' })).toEqual(['type'])
+    expect(verdict(wallet.HistoryQuery, { wallet: WALLET, tokenAccounts: 'some' })).toEqual([
+      'tokenAccounts',
+    ])
+    expect(verdict(wallet.HistoryQuery, { wallet: WALLET, after: 'short' })).toEqual(['after'])
+  })
+  it('rejects an unknown parameter rather than sending it', () => {
+    expect(verdict(wallet.HistoryQuery, { wallet: WALLET, limt: 5 })).not.toBe('ok')
+  })
+  it('batch identity: 1 to 100 addresses or domains', () => {
+    expect(verdict(wallet.BatchIdentityRequest, { addresses: addresses(100) })).toBe('ok')
+    expect(verdict(wallet.BatchIdentityRequest, { addresses: ['toly.sol', WALLET] })).toBe('ok')
+    expect(verdict(wallet.BatchIdentityRequest, { addresses: addresses(101) })).toEqual([
+      'addresses',
+    ])
+    expect(verdict(wallet.BatchIdentityRequest, { addresses: [] })).toEqual(['addresses'])
+  })
+  it('identity takes an address or a domain (facts)', () => {
+    expect(verdict(wallet.IdentityQuery, { wallet: 'toly.sol' })).toBe('ok')
+    expect(verdict(wallet.IdentityQuery, { wallet: WALLET })).toBe('ok')
+    expect(verdict(wallet.IdentityQuery, { wallet: 'no spaces.sol' })).not.toBe('ok')
+  })
+  it('balance-at takes exactly one of time, datetime or slot (facts)', () => {
+    expect(verdict(wallet.BalanceAtQuery, { wallet: WALLET, mint: USDC_MINT, slot: 5 })).toBe('ok')
+    expect(verdict(wallet.BalanceAtQuery, { wallet: WALLET, mint: USDC_MINT })).toEqual(['time'])
+    expect(
+      verdict(wallet.BalanceAtQuery, { wallet: WALLET, mint: USDC_MINT, slot: 5, time: 9 }),
+    ).toEqual(['time'])
+  })
+})
+
+describe('DAS bounds (interface 4.2, 8; facts)', () => {
+  it('getAssetBatch: up to 1,000 ids', () => {
+    expect(verdict(das.GetAssetBatchParams, { ids: addresses(1000) })).toBe('ok')
+    expect(verdict(das.GetAssetBatchParams, { ids: addresses(1001) })).toEqual(['ids'])
+    expect(verdict(das.GetAssetBatchParams, { ids: [] })).toEqual(['ids'])
+  })
+  it('getAssetsByOwner: page >= 1, limit <= 1000', () => {
+    expect(
+      verdict(das.GetAssetsByOwnerParams, { ownerAddress: WALLET, page: 1, limit: 1000 }),
+    ).toBe('ok')
+    expect(verdict(das.GetAssetsByOwnerParams, { ownerAddress: WALLET, page: 0 })).toEqual(['page'])
+    expect(verdict(das.GetAssetsByOwnerParams, { ownerAddress: WALLET, limit: 1001 })).toEqual([
+      'limit',
+    ])
+  })
+  it.each(['before', 'after', 'cursor'])(
+    'getAssetsByOwner: page cannot be combined with %s',
+    (key) => {
+      expect(verdict(das.GetAssetsByOwnerParams, { ownerAddress: WALLET, [key]: ASSET })).toBe('ok')
+      expect(
+        verdict(das.GetAssetsByOwnerParams, { ownerAddress: WALLET, page: 2, [key]: ASSET }),
+      ).toEqual(['page'])
+    },
+  )
+  it('getAssetsByOwner: displayOptions is an alias of options, not both', () => {
+    expect(
+      verdict(das.GetAssetsByOwnerParams, {
+        ownerAddress: WALLET,
+        displayOptions: { showFungible: true },
+      }),
+    ).toBe('ok')
+    expect(
+      verdict(das.GetAssetsByOwnerParams, {
+        ownerAddress: WALLET,
+        options: {},
+        displayOptions: {},
+      }),
+    ).toEqual(['displayOptions'])
+  })
+  it('getAssetsByOwner: sortBy values and unknown fields (facts: rejected)', () => {
+    const sortBy = { sortBy: 'recent_action', sortDirection: 'desc' }
+    expect(verdict(das.GetAssetsByOwnerParams, { ownerAddress: WALLET, sortBy })).toBe('ok')
+    expect(
+      verdict(das.GetAssetsByOwnerParams, { ownerAddress: WALLET, sortBy: { sortBy: 'price' } }),
+    ).toEqual(['sortBy.sortBy'])
+    expect(
+      verdict(das.GetAssetsByOwnerParams, {
+        ownerAddress: WALLET,
+        options: { showEverything: true },
+      }),
+    ).not.toBe('ok')
+  })
+  it('getAssetsByAuthority: same paging rules', () => {
+    expect(
+      verdict(das.GetAssetsByAuthorityParams, { authorityAddress: WALLET, page: 1, limit: 1000 }),
+    ).toBe('ok')
+    expect(
+      verdict(das.GetAssetsByAuthorityParams, { authorityAddress: WALLET, page: 1, after: ASSET }),
+    ).toEqual(['page'])
+  })
+  it('getTokenAccounts: owner and/or mint, page not with cursor', () => {
+    expect(verdict(das.GetTokenAccountsParams, { owner: WALLET })).toBe('ok')
+    expect(verdict(das.GetTokenAccountsParams, { mint: USDC_MINT, limit: 1000 })).toBe('ok')
+    expect(verdict(das.GetTokenAccountsParams, { limit: 10 })).toEqual(['owner'])
+    expect(verdict(das.GetTokenAccountsParams, { owner: WALLET, page: 1, cursor: 'abc' })).toEqual([
+      'page',
+    ])
+    expect(verdict(das.GetTokenAccountsParams, { owner: WALLET, limit: 1001 })).toEqual(['limit'])
+  })
+})
+
+const ASSET = HASH
+
+describe('compression bounds (interface 4.2; facts)', () => {
+  it('limit 1000 passes, 1001 fails', () => {
+    expect(
+      verdict(compression.GetCompressionSignaturesParams, { owner: WALLET, limit: 1000 }),
+    ).toBe('ok')
+    expect(
+      verdict(compression.GetCompressionSignaturesParams, { owner: WALLET, limit: 1001 }),
+    ).toEqual(['limit'])
+    expect(
+      verdict(compression.GetCompressedAccountsByOwnerParams, { owner: WALLET, limit: 1001 }),
+    ).toEqual(['limit'])
+  })
+  it('at most 5 filters', () => {
+    const filter = { memcmp: { offset: 0, bytes: '3Mc6vR' } }
+    expect(
+      verdict(compression.GetCompressedAccountsByOwnerParams, { owner: WALLET, filters: [filter] }),
+    ).toBe('ok')
+    expect(
+      verdict(compression.GetCompressedAccountsByOwnerParams, {
+        owner: WALLET,
+        filters: Array(6).fill(filter),
+      }),
+    ).toEqual(['filters'])
+  })
+  it('getCompressedAccount needs an address or a hash', () => {
+    expect(verdict(compression.GetCompressedAccountParams, { hash: HASH })).toBe('ok')
+    expect(verdict(compression.GetCompressedAccountParams, { address: null, hash: null })).toEqual([
+      'address',
+    ])
+  })
+  it('getMultipleCompressedAccounts: hashes or addresses, not both, <= 1000', () => {
+    expect(
+      verdict(compression.GetMultipleCompressedAccountsParams, { hashes: addresses(1000) }),
+    ).toBe('ok')
+    expect(
+      verdict(compression.GetMultipleCompressedAccountsParams, { hashes: addresses(1001) }),
+    ).toEqual(['hashes'])
+    expect(
+      verdict(compression.GetMultipleCompressedAccountsParams, {
+        hashes: [HASH],
+        addresses: [HASH],
+      }),
+    ).toEqual(['hashes'])
+  })
+  it('getValidityProof needs at least one hash or new address', () => {
+    expect(verdict(compression.GetValidityProofParams, { hashes: [HASH] })).toBe('ok')
+    expect(
+      verdict(compression.GetValidityProofParams, {
+        newAddressesWithTrees: [{ address: HASH, tree: WALLET }],
+      }),
+    ).toBe('ok')
+    expect(verdict(compression.GetValidityProofParams, { hashes: [] })).toEqual(['hashes'])
+  })
+})
+
+describe('getSignaturesForAddress (Solana RPC)', () => {
+  it('limit 1 to 1000', () => {
+    expect(verdict(rpc.GetSignaturesForAddressParams, [WALLET])).toBe('ok')
+    expect(verdict(rpc.GetSignaturesForAddressParams, [WALLET, { limit: 1000, before: SIG }])).toBe(
+      'ok',
+    )
+    expect(verdict(rpc.GetSignaturesForAddressParams, [WALLET, { limit: 1001 }])).not.toBe('ok')
+    expect(verdict(rpc.GetSignaturesForAddressParams, [WALLET, { limit: 0 }])).not.toBe('ok')
+  })
+})
+
+describe('getPriorityFeeEstimate (interface 4.2; facts)', () => {
+  const withOptions = (options: object) => [{ transaction: 'AQAB', options }]
+  it('lookbackSlots 1 to 150', () => {
+    expect(
+      verdict(priorityFee.GetPriorityFeeEstimateParams, withOptions({ lookbackSlots: 1 })),
+    ).toBe('ok')
+    expect(
+      verdict(priorityFee.GetPriorityFeeEstimateParams, withOptions({ lookbackSlots: 150 })),
+    ).toBe('ok')
+    expect(
+      verdict(priorityFee.GetPriorityFeeEstimateParams, withOptions({ lookbackSlots: 0 })),
+    ).toEqual(['[0].options.lookbackSlots'])
+    expect(
+      verdict(priorityFee.GetPriorityFeeEstimateParams, withOptions({ lookbackSlots: 151 })),
+    ).toEqual(['[0].options.lookbackSlots'])
+  })
+  it('encodings and priority levels are the enumerated ones', () => {
+    const all = {
+      transactionEncoding: 'Base64',
+      priorityLevel: 'VeryHigh',
+      includeAllPriorityFeeLevels: true,
+      includeVote: false,
+      recommended: true,
+      evaluateEmptySlotAsZero: true,
+    }
+    expect(verdict(priorityFee.GetPriorityFeeEstimateParams, withOptions(all))).toBe('ok')
+    expect(
+      verdict(priorityFee.GetPriorityFeeEstimateParams, withOptions({ priorityLevel: 'Max' })),
+    ).toEqual(['[0].options.priorityLevel'])
+    expect(
+      verdict(
+        priorityFee.GetPriorityFeeEstimateParams,
+        withOptions({ transactionEncoding: 'Hex' }),
+      ),
+    ).toEqual(['[0].options.transactionEncoding'])
+  })
+  it('needs a transaction or account keys, in an array of one', () => {
+    expect(verdict(priorityFee.GetPriorityFeeEstimateParams, [{ accountKeys: [WALLET] }])).toBe(
+      'ok',
+    )
+    expect(verdict(priorityFee.GetPriorityFeeEstimateParams, [{}])).toEqual(['[0].transaction'])
+    expect(verdict(priorityFee.GetPriorityFeeEstimateParams, { transaction: 'AQAB' })).not.toBe(
+      'ok',
+    )
+  })
+})
+
+describe('token metadata (interface 4.3, 8)', () => {
+  it('at most 100 mint accounts', () => {
+    expect(verdict(tokenMetadata.TokenMetadataRequest, { mintAccounts: addresses(100) })).toBe('ok')
+    expect(verdict(tokenMetadata.TokenMetadataRequest, { mintAccounts: addresses(101) })).toEqual([
+      'mintAccounts',
+    ])
+  })
+})
+
+describe('webhooks (interface 4.4; facts)', () => {
+  it('webhookID is a UUIDv4', () => {
+    expect(verdict(webhooks.ToggleWebhookRequest, { webhookID: WEBHOOK_ID, active: false })).toBe(
+      'ok',
+    )
+    // version nibble 1, not 4
+    expect(
+      verdict(webhooks.ToggleWebhookRequest, {
+        webhookID: '9f1c2b3a-4d5e-1f60-8a7b-1c2d3e4f5a6b',
+        active: true,
+      }),
+    ).toEqual(['webhookID'])
+    expect(verdict(webhooks.GetWebhookRequest, { webhookID: 'webhook-1' })).toEqual(['webhookID'])
+  })
+  it('toggle body is { active } (interface 4.4)', () => {
+    expect(
+      verdict(webhooks.ToggleWebhookRequest, { webhookID: WEBHOOK_ID, active: 'yes' }),
+    ).toEqual(['active'])
+  })
+  it('create takes only the enumerated transaction types and kinds', () => {
+    const create = {
+      webhookURL: 'https://hooks.example.invalid/in',
+      transactionTypes: ['NFT_SALE', 'SWAP'],
+      accountAddresses: [WALLET],
+      webhookType: 'enhanced',
+    }
+    expect(verdict(webhooks.CreateWebhookRequest, create)).toBe('ok')
+    expect(
+      verdict(webhooks.CreateWebhookRequest, { ...create, transactionTypes: ['NOT_A_TYPE'] }),
+    ).toEqual(['transactionTypes[0]'])
+    expect(verdict(webhooks.CreateWebhookRequest, { ...create, webhookType: 'pager' })).toEqual([
+      'webhookType',
+    ])
+    expect(verdict(webhooks.CreateWebhookRequest, { ...create, webhookURL: 'ftp://x' })).toEqual([
+      'webhookURL',
+    ])
+  })
+  it('update needs only the id', () => {
+    expect(
+      verdict(webhooks.UpdateWebhookRequest, { webhookID: WEBHOOK_ID, accountAddresses: [WALLET] }),
+    ).toBe('ok')
+  })
+})

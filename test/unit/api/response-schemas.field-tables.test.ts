@@ -1,0 +1,555 @@
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import * as compression from '../../../src-shared/api/compression'
+import * as das from '../../../src-shared/api/das'
+import { formatIssuePath } from '../../../src-shared/api/issue-path'
+import * as priorityFee from '../../../src-shared/api/priority-fee'
+import * as rpc from '../../../src-shared/api/rpc'
+import * as tokenMetadata from '../../../src-shared/api/token-metadata'
+import * as wallet from '../../../src-shared/api/wallet-rest'
+import * as webhooks from '../../../src-shared/api/webhooks'
+import * as s from './interface-samples'
+
+// Each table restates an interface field table (section cited in the title): for every
+// field, whether it must be present, whether JSON null is allowed, and a value of the wrong
+// type. The harness removes / nulls / corrupts each field of a valid body inside the full
+// response and checks the verdict and the reported path.
+
+type Verdict = { required: boolean; nullable: boolean; wrong: unknown }
+const req = (wrong: unknown): Verdict => ({ required: true, nullable: false, wrong })
+const opt = (wrong: unknown): Verdict => ({ required: false, nullable: false, wrong })
+const reqNull = (wrong: unknown): Verdict => ({ required: true, nullable: true, wrong })
+const optNull = (wrong: unknown): Verdict => ({ required: false, nullable: true, wrong })
+/** A field the interface lists with no concrete type: any value, even none. */
+const NO_WRONG_TYPE = Symbol('no wrong type')
+const untyped: Verdict = { required: false, nullable: true, wrong: NO_WRONG_TYPE }
+
+interface FieldTable {
+  title: string
+  schema: z.ZodType
+  body: unknown
+  /** Path from the response root to the object whose fields the table lists. */
+  at: (string | number)[]
+  /** The object schema of that object, to check the table covers all its fields. */
+  objectSchema: z.ZodObject
+  fields: Record<string, Verdict>
+}
+
+const rpcAt = (...path: (string | number)[]) => path
+
+const tables: FieldTable[] = [
+  {
+    title: 'interface 2.1 balance entry',
+    schema: wallet.BalancesResponse,
+    body: s.balancesBody,
+    at: ['balances', 1],
+    objectSchema: wallet.WalletBalance,
+    fields: {
+      mint: req(1),
+      balance: req('1'),
+      decimals: req(1.5),
+      tokenProgram: req(1),
+      symbol: req(1),
+      name: req(1),
+      pricePerToken: req('1'),
+      usdValue: req('1'),
+      logoUri: req(1),
+    },
+  },
+  {
+    title: 'interface 2.2 NFT entry',
+    schema: wallet.BalancesResponse,
+    body: s.balancesBody,
+    at: ['nfts', 0],
+    objectSchema: wallet.WalletNft,
+    fields: {
+      mint: req(1),
+      compressed: req('true'),
+      name: req(1),
+      imageUri: req(1),
+      collectionName: req(1),
+      collectionAddress: req(1),
+    },
+  },
+  {
+    title: 'interface 4.1 balances response',
+    schema: wallet.BalancesResponse,
+    body: s.balancesBody,
+    at: [],
+    objectSchema: wallet.BalancesResponse,
+    fields: { balances: req({}), totalUsdValue: req('1'), pagination: req([]), nfts: opt({}) },
+  },
+  {
+    title: 'interface 2.3 page pagination',
+    schema: wallet.BalancesResponse,
+    body: s.balancesBody,
+    at: ['pagination'],
+    objectSchema: wallet.PagePagination,
+    fields: { page: req('1'), limit: req('1'), hasMore: req(0) },
+  },
+  {
+    title: 'interface 2.4 history entry (error string|null, timestamp nullable: facts)',
+    schema: wallet.HistoryResponse,
+    body: s.historyBody,
+    at: ['data', 1],
+    objectSchema: wallet.HistoryEntry,
+    fields: {
+      signature: req(1),
+      slot: req('1'),
+      fee: req('0.1'),
+      feePayer: req(1),
+      balanceChanges: req({}),
+      timestamp: reqNull(1.5),
+      error: reqNull(42),
+    },
+  },
+  {
+    title: 'interface 2.4 balance change',
+    schema: wallet.HistoryResponse,
+    body: s.historyBody,
+    at: ['data', 1, 'balanceChanges', 1],
+    objectSchema: wallet.BalanceChange,
+    fields: { mint: req(1), amount: req('1'), decimals: req('6') },
+  },
+  {
+    title: 'interface 2.3 cursor pagination (nextCursor null on the last page)',
+    schema: wallet.HistoryResponse,
+    body: s.historyBody,
+    at: ['pagination'],
+    objectSchema: wallet.CursorPagination,
+    fields: { hasMore: req('no'), nextCursor: reqNull(5) },
+  },
+  {
+    title: 'interface 2.5 transfer entry (symbol nullable: facts)',
+    schema: wallet.TransfersResponse,
+    body: s.transfersBody,
+    at: ['data', 0],
+    objectSchema: wallet.TransferEntry,
+    fields: {
+      signature: req(1),
+      timestamp: req('1'),
+      direction: req('sideways'),
+      counterparty: req(1),
+      mint: req(1),
+      amount: req('1'),
+      amountRaw: req(15200000),
+      decimals: req(null),
+      symbol: reqNull(1),
+    },
+  },
+  {
+    title: 'facts: identity',
+    schema: wallet.IdentityResponse,
+    body: s.identityBody,
+    at: [],
+    objectSchema: wallet.Identity,
+    fields: {
+      address: req(1),
+      type: req(1),
+      name: req(1),
+      category: req(1),
+      tags: req('tag'),
+      domainNames: opt('x.sol'),
+    },
+  },
+  {
+    title: 'facts: funded-by',
+    schema: wallet.FundedByResponse,
+    body: s.fundedByBody,
+    at: [],
+    objectSchema: wallet.FundedBy,
+    fields: {
+      funder: req(1),
+      funderName: reqNull(1),
+      funderType: reqNull(1),
+      mint: req(1),
+      symbol: req(1),
+      amount: req('2'),
+      amountRaw: req(2),
+      decimals: req('9'),
+      signature: req(1),
+      timestamp: req('1'),
+      date: req(1),
+      slot: req('1'),
+      explorerUrl: req(1),
+    },
+  },
+  {
+    title: 'facts: balance-at',
+    schema: wallet.BalanceAtResponse,
+    body: s.balanceAtBody,
+    at: [],
+    objectSchema: wallet.BalanceAtResponse,
+    fields: {
+      wallet: req(1),
+      mint: req(1),
+      isNative: req('false'),
+      balance: req(10.5),
+      balanceRaw: req(10500000),
+      decimals: req('6'),
+      requested: req('now'),
+      asOf: reqNull('slot'),
+    },
+  },
+  {
+    title: 'interface 2.11 asset',
+    schema: das.GetAssetBatchResult,
+    body: [s.asset],
+    at: [0],
+    objectSchema: das.Asset,
+    fields: {
+      interface: req('V9_NFT'),
+      id: req(1),
+      content: req('x'),
+      authorities: req({}),
+      compression: req([]),
+      grouping: req({}),
+      royalty: req(1),
+      creators: req({}),
+      ownership: req('me'),
+      supply: opt(5),
+      token_info: opt(5),
+      inscription: opt(5),
+      spl20: opt(5),
+      plugins: opt(5),
+      is_agent: opt('yes'),
+      agent_token: opt(1),
+      asset_signer: opt(1),
+      mutable: opt('yes'),
+      burnt: opt('no'),
+    },
+  },
+  {
+    title: 'interface 2.11 asset ownership',
+    schema: das.GetAssetBatchResult,
+    body: [s.asset],
+    at: [0, 'ownership'],
+    objectSchema: das.Asset.shape.ownership,
+    fields: {
+      frozen: req('no'),
+      delegated: req('no'),
+      delegate: reqNull(1),
+      ownership_model: req(1),
+      owner: req(1),
+    },
+  },
+  {
+    title: 'interface 2.11 asset royalty',
+    schema: das.GetAssetBatchResult,
+    body: [s.asset],
+    at: [0, 'royalty'],
+    objectSchema: das.Asset.shape.royalty,
+    fields: {
+      royalty_model: req(1),
+      target: reqNull(1),
+      percent: req('5%'),
+      basis_points: req(0.5),
+      primary_sale_happened: req('yes'),
+      locked: req('no'),
+    },
+  },
+  {
+    title: 'interface 2.11 asset compression',
+    schema: das.GetAssetBatchResult,
+    body: [s.asset],
+    at: [0, 'compression'],
+    objectSchema: das.Asset.shape.compression,
+    fields: {
+      eligible: req(1),
+      compressed: req(1),
+      data_hash: req(1),
+      creator_hash: req(1),
+      asset_hash: req(1),
+      tree: req(1),
+      seq: req('1'),
+      leaf_id: req('1'),
+    },
+  },
+  {
+    title: 'interface 2.11 asset content (metadata and last_indexed_slot can be absent)',
+    schema: das.GetAssetsByOwnerResult,
+    body: s.assetListResult,
+    at: ['items', 0, 'content'],
+    objectSchema: das.AssetContent,
+    fields: {
+      last_indexed_slot: opt('1'),
+      $schema: req(1),
+      json_uri: req(1),
+      files: req({}),
+      metadata: opt('m'),
+    },
+  },
+  {
+    title: 'interface 2.11 listing envelope',
+    schema: das.GetAssetsByOwnerResult,
+    body: s.assetListResult,
+    at: [],
+    objectSchema: das.AssetList,
+    fields: {
+      last_indexed_slot: req('1'),
+      total: req('1'),
+      limit: req('1'),
+      page: opt('1'),
+      cursor: optNull(1),
+      before: optNull(1),
+      after: optNull(1),
+      items: req({}),
+    },
+  },
+  {
+    title: 'interface 2.3b token account',
+    schema: das.GetTokenAccountsResult,
+    body: s.tokenAccountsResult,
+    at: ['token_accounts', 0],
+    objectSchema: das.TokenAccount,
+    fields: {
+      address: req(1),
+      mint: req(1),
+      owner: req(1),
+      amount: req('1'),
+      delegated_amount: req(0.5),
+      frozen: req('no'),
+      // "present in the response schema with no concrete type" (interface 2.3b)
+      burnt: untyped,
+    },
+  },
+  {
+    title: 'interface 2.3b token-account envelope',
+    schema: das.GetTokenAccountsResult,
+    body: s.tokenAccountsResult,
+    at: [],
+    objectSchema: das.GetTokenAccountsResult,
+    fields: {
+      last_indexed_slot: req('1'),
+      total: req('1'),
+      limit: req('1'),
+      page: opt('1'),
+      cursor: optNull(1),
+      token_accounts: req({}),
+    },
+  },
+  {
+    title: 'interface 2.6 compressed account (address nullable)',
+    schema: compression.GetCompressedAccountsByOwnerResult,
+    body: s.compressedAccountsByOwnerResult,
+    at: ['value', 'items', 0],
+    objectSchema: compression.CompressedAccount,
+    fields: {
+      hash: req(1),
+      lamports: req('1'),
+      leafIndex: req('1'),
+      owner: req(1),
+      seq: req('1'),
+      slotCreated: req('1'),
+      tree: req(1),
+      address: reqNull(1),
+      data: req('AQID'),
+    },
+  },
+  {
+    title: 'interface 2.8 compression signature item',
+    schema: compression.GetCompressionSignaturesResult,
+    body: s.compressionSignaturesResult,
+    at: ['value', 'items', 0],
+    objectSchema: compression.CompressionSignature,
+    fields: { blockTime: req('1'), signature: req(1), slot: req('1'), error: optNull(1) },
+  },
+  {
+    title: 'interface 2.10 validity proof',
+    schema: compression.GetValidityProofResult,
+    body: s.validityProofResult,
+    at: ['value'],
+    objectSchema: compression.ValidityProof,
+    fields: {
+      compressedProof: req('abc'),
+      leafIndices: req(['1']),
+      leaves: req([1]),
+      merkleTrees: req([1]),
+      rootIndices: req(['1']),
+      roots: req([1]),
+    },
+  },
+  {
+    title: 'Solana RPC getSignaturesForAddress item',
+    schema: rpc.GetSignaturesForAddressResult,
+    body: s.signaturesForAddressResult,
+    at: [1],
+    objectSchema: rpc.SignatureInfo,
+    fields: {
+      signature: req(1),
+      slot: req('1'),
+      err: reqNull(42),
+      memo: reqNull(1),
+      blockTime: reqNull('1'),
+      confirmationStatus: reqNull('done'),
+    },
+  },
+  {
+    title: 'interface 4.2 priority-fee result (levels: facts)',
+    schema: priorityFee.GetPriorityFeeEstimateResult,
+    body: s.priorityFeeResult,
+    at: [],
+    objectSchema: priorityFee.GetPriorityFeeEstimateResult,
+    fields: { priorityFeeEstimate: req('1'), priorityFeeLevels: opt(1) },
+  },
+  {
+    title: 'interface 2.12 token metadata record',
+    schema: tokenMetadata.TokenMetadataResponse,
+    body: [s.tokenMetadataRecord],
+    at: [0],
+    objectSchema: tokenMetadata.TokenMetadataRecord,
+    fields: {
+      account: req(1),
+      onChainAccountInfo: req('x'),
+      onChainMetadata: req('x'),
+      offChainMetadata: opt('x'),
+      legacyMetadata: reqNull('x'),
+    },
+  },
+  {
+    title: 'interface 2.13 webhook (webhookType, encoding, txnStatus: facts)',
+    schema: webhooks.ListWebhooksResponse,
+    body: [s.webhook],
+    at: [0],
+    objectSchema: webhooks.Webhook,
+    fields: {
+      webhookID: req(1),
+      wallet: req(1),
+      webhookURL: req(1),
+      transactionTypes: opt(['NOT_A_TYPE']),
+      accountAddresses: req('x'),
+      authHeader: opt(1),
+      active: req('true'),
+      webhookType: req('smoke-signal'),
+      encoding: opt(1),
+      txnStatus: opt(1),
+    },
+  },
+]
+
+// JSON round trip, not structuredClone: samples share sub-objects, a mutation must hit one place.
+function clone<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T
+}
+
+function objectAt(root: unknown, path: (string | number)[]): Record<string, unknown> {
+  let current: unknown = root
+  for (const key of path) current = (current as Record<string | number, unknown>)[key]
+  if (typeof current !== 'object' || current === null)
+    throw new Error(`no object at ${path.join('.')}`)
+  return current as Record<string, unknown>
+}
+
+function rejectionPaths(schema: z.ZodType, body: unknown): string[] {
+  const result = schema.safeParse(body)
+  return result.success ? [] : result.error.issues.map((i) => formatIssuePath(i.path))
+}
+
+describe.each(tables)('$title', (table) => {
+  const fieldPath = (field: string) => formatIssuePath([...table.at, field])
+
+  it('accepts the interface-shaped body as is', () => {
+    expect(rejectionPaths(table.schema, table.body)).toEqual([])
+  })
+
+  it('lists every field the schema declares, and nothing it does not', () => {
+    expect(Object.keys(table.fields).sort()).toEqual(Object.keys(table.objectSchema.shape).sort())
+  })
+
+  it('accepts an extra unknown field (the service adds fields over time)', () => {
+    const body = clone(table.body)
+    objectAt(body, table.at).someFutureField = { nested: [1, 2, 3] }
+    expect(rejectionPaths(table.schema, body)).toEqual([])
+  })
+
+  for (const [field, verdict] of Object.entries(table.fields)) {
+    it(`${field}: missing is ${verdict.required ? 'rejected' : 'accepted'}`, () => {
+      const body = clone(table.body)
+      delete objectAt(body, table.at)[field]
+      const paths = rejectionPaths(table.schema, body)
+      if (verdict.required) expect(paths).toContain(fieldPath(field))
+      else expect(paths).toEqual([])
+    })
+
+    it(`${field}: null is ${verdict.nullable ? 'accepted' : 'rejected'}`, () => {
+      const body = clone(table.body)
+      objectAt(body, table.at)[field] = null
+      const paths = rejectionPaths(table.schema, body)
+      if (verdict.nullable) expect(paths).toEqual([])
+      else
+        expect(paths.some((p) => p === fieldPath(field) || p.startsWith(fieldPath(field)))).toBe(
+          true,
+        )
+    })
+
+    it.skipIf(verdict.wrong === NO_WRONG_TYPE)(
+      `${field}: a value of the wrong type is rejected`,
+      () => {
+        const body = clone(table.body)
+        objectAt(body, table.at)[field] = clone(verdict.wrong)
+        const paths = rejectionPaths(table.schema, body)
+        expect(paths.some((p) => p === fieldPath(field) || p.startsWith(fieldPath(field)))).toBe(
+          true,
+        )
+      },
+    )
+  }
+})
+
+describe('nullable values inside envelopes', () => {
+  it('getCompressedAccount value may be null (facts)', () => {
+    expect(
+      compression.GetCompressedAccountResult.safeParse({ context: { slot: 1 }, value: null })
+        .success,
+    ).toBe(true)
+  })
+  it('getMultipleCompressedAccounts items may be null (facts)', () => {
+    expect(
+      rejectionPaths(
+        compression.GetMultipleCompressedAccountsResult,
+        s.multipleCompressedAccountsResult,
+      ),
+    ).toEqual([])
+  })
+  it('compression cursors may be null (facts) but not missing', () => {
+    const body = clone(s.compressedTokenBalancesResult) as { value: Record<string, unknown> }
+    body.value.cursor = null
+    expect(rejectionPaths(compression.GetCompressedTokenBalancesByOwnerV2Result, body)).toEqual([])
+    delete body.value.cursor
+    expect(rejectionPaths(compression.GetCompressedTokenBalancesByOwnerV2Result, body)).toEqual([
+      'value.cursor',
+    ])
+  })
+  it('context.slot is required in every compression envelope (interface 2.6)', () => {
+    expect(
+      rejectionPaths(compression.GetCompressedBalanceByOwnerResult, { context: {}, value: 1 }),
+    ).toEqual(['context.slot'])
+  })
+  it('getTransactionWithCompressionInfo accepts the 2.9 shape and rejects a bad nested account', () => {
+    expect(
+      rejectionPaths(
+        compression.GetTransactionWithCompressionInfoResult,
+        s.transactionWithCompressionInfoResult,
+      ),
+    ).toEqual([])
+    const body = clone(s.transactionWithCompressionInfoResult)
+    ;(body.compression_info.openedAccounts[0]!.account as Record<string, unknown>).lamports = '1'
+    expect(rejectionPaths(compression.GetTransactionWithCompressionInfoResult, body)).toEqual([
+      'compression_info.openedAccounts[0].account.lamports',
+    ])
+  })
+  it('token-metadata parts carry an error string, empty for none (interface 7.1)', () => {
+    const body = clone([s.tokenMetadataRecord])
+    ;(body[0]!.onChainMetadata as Record<string, unknown>).error = null
+    expect(rejectionPaths(tokenMetadata.TokenMetadataResponse, body)).toEqual([
+      '[0].onChainMetadata.error',
+    ])
+  })
+  it('reports the deep path of a drifted history amount', () => {
+    const body = clone(s.historyBody)
+    ;(body.data[1]!.balanceChanges[1] as Record<string, unknown>).amount = '15.2'
+    expect(rejectionPaths(wallet.HistoryResponse, body)).toEqual([
+      'data[1].balanceChanges[1].amount',
+    ])
+  })
+})
