@@ -55,15 +55,21 @@ export async function startRecordedServer(initial: Handler): Promise<RecordedSer
         json,
       }
       requests.push(recorded)
-      void Promise.resolve(handler(recorded)).then((reply) => {
-        if ('raw' in reply) return reply.raw(res, req)
-        const text = 'json' in reply ? JSON.stringify(reply.json) : reply.text
-        res.writeHead(reply.status ?? 200, {
-          'content-type': 'json' in reply ? 'application/json' : 'text/plain',
-          ...reply.headers,
+      void Promise.resolve()
+        .then(() => handler(recorded))
+        .catch(
+          (error: unknown) =>
+            ({ status: 599, text: `test handler failed: ${String(error)}` }) as Reply,
+        )
+        .then((reply) => {
+          if ('raw' in reply) return reply.raw(res, req)
+          const text = 'json' in reply ? JSON.stringify(reply.json) : reply.text
+          res.writeHead(reply.status ?? 200, {
+            'content-type': 'json' in reply ? 'application/json' : 'text/plain',
+            ...reply.headers,
+          })
+          res.end(text)
         })
-        res.end(text)
-      })
     })
   })
   server.on('connection', (socket) => {
