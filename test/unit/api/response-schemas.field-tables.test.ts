@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import type { z } from 'zod'
 import * as compression from '../../../src-shared/api/compression'
 import * as das from '../../../src-shared/api/das'
 import { formatIssuePath } from '../../../src-shared/api/issue-path'
@@ -34,8 +34,6 @@ interface FieldTable {
   objectSchema: z.ZodObject
   fields: Record<string, Verdict>
 }
-
-const rpcAt = (...path: (string | number)[]) => path
 
 const tables: FieldTable[] = [
   {
