@@ -109,6 +109,7 @@ export type ServiceClient = ServiceMethods & {
   ): Promise<BatchOutcomes<E>>
 }
 
+/** A failure inside the client, with whether the request left it (for the credit report). */
 type Failure = { error: ServiceError; sent: boolean }
 
 interface Exchange {
@@ -136,12 +137,12 @@ export function createServiceClient(
   const redact = createRedactor([settings.apiKey])
   let nextId = 1
 
+  /** Reports one call to `onCall` (and a failure to `log`). */
   function report(
     name: OperationName,
     startedMs: number,
     outcome: { ok: boolean; sent: boolean; error?: ServiceError; httpStatus?: number },
   ) {
-    if (!options.onCall) return
     const op: Operation = OPERATIONS[name]
     const entry: CallReport = {
       operation: name,
@@ -149,10 +150,13 @@ export function createServiceClient(
       status: outcome.ok ? 'ok' : 'error',
       durationMs: Math.max(0, performance.now() - startedMs),
     }
-    if (outcome.error) entry.errorName = outcome.error.name
+    if (outcome.error) {
+      entry.errorName = outcome.error.name
+      options.log?.(redact(`${name} failed: ${outcome.error.message}`))
+    }
     const status = outcome.httpStatus ?? outcome.error?.httpStatus
     if (status !== undefined) entry.httpStatus = status
-    options.onCall(entry)
+    options.onCall?.(entry)
   }
 
   function validateRequest(name: OperationName, input: unknown): unknown {
@@ -493,19 +497,21 @@ export function createServiceClient(
     const started = performance.now()
     const op: Operation = OPERATIONS[name]
     if (op === undefined) throw new TypeError(`unknown operation ${String(name)}`)
+    let result: { value: unknown; httpStatus: number }
     try {
       const valid = validateRequest(name, input)
-      const { value, httpStatus } =
+      result =
         op.transport === 'json-rpc'
           ? await callJsonRpc(name, op, valid, callOptions)
           : await callRest(name, op, valid as Record<string, unknown>, callOptions)
-      report(name, started, { ok: true, sent: true, httpStatus })
-      return value as OperationOutput<N>
     } catch (thrown) {
       const failure = asFailure(thrown)
       report(name, started, { ok: false, sent: failure.sent, error: failure.error })
       throw failure.error
     }
+    // Reported outside the try: an exception from the hook reaches the caller as itself.
+    report(name, started, { ok: true, sent: true, httpStatus: result.httpStatus })
+    return result.value as OperationOutput<N>
   }
 
   async function batch<const E extends readonly BatchEntry[]>(

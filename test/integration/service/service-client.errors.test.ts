@@ -338,3 +338,23 @@ describe('errors cross IPC as plain JSON', () => {
     expect((rebuilt as RateLimitedError).retryAfterMs).toBe(2000)
   })
 })
+
+describe('log lines', () => {
+  it('one line per exchange and per failure, URL redacted', async () => {
+    const lines: string[] = []
+    const client = createServiceClient(singleOriginServiceSettings(server.url, KEY), {
+      log: (line) => lines.push(line),
+    })
+    await client.das.getAssetBatch({ ids: [s.ASSET_ID] })
+    server.setHandler(() => ({ status: 404, json: { error: 'none' } }))
+    try {
+      await client.webhooks.get({ webhookID: s.WEBHOOK_ID }).catch(() => undefined)
+    } finally {
+      server.setHandler(recordedHandler())
+    }
+    expect(lines).toHaveLength(3)
+    expect(lines[0]).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/\?api-key=\*\*\* -> 200 in \d+ ms$/)
+    expect(lines[1]).toMatch(/^GET .*\/v0\/webhooks\/[\w-]+\?api-key=\*\*\* -> 404/)
+    expect(lines[2]).toContain('webhooks.get failed: webhooks.get: HTTP 404')
+  })
+})
