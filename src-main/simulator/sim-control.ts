@@ -1,0 +1,219 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { z } from 'zod'
+import type { ApiKeys } from './api-keys'
+import type { SimChain, SimWallet } from './chain/sim-chain'
+import { historyEntry, nftEntry, ownedCollectibles, transferEntries, compressedAccount } from './chain/views'
+import { formatRawAmount, rawToNumber, SOL_MINT_INDEX } from './chain/mints'
+import type { CreditCounter } from './credit-counter'
+import type { FaultInjector } from './fault-injector'
+import { FaultSpec } from './fault-injector'
+import type { LiveActivity } from './live-activity'
+import type { RateLimiter } from './rate-limiter'
+import { describeZodError, readBody, sendJson, SimRequestError } from './routes/http-io'
+import type { WebhookDeliveries } from './webhook-deliveries'
+import { PROFILE_IDS } from './chain/wallet-profiles'
+
+// The /__sim/ control surface: only on the simulator, no key needed, never charged. Tests
+// and demos use it to list wallets, read credits, move the clock, add activity, inject
+// faults, run live mode and read the full truth of a wallet cheaply.
+
+export interface ControlDeps {
+  chain: SimChain
+  keys: ApiKeys
+  credits: CreditCounter
+  faults: FaultInjector
+  limiter: RateLimiter
+  live: LiveActivity
+  webhooks: WebhookDeliveries
+  /** Appends activity and tells webhooks. */
+  addActivity: (wallet: SimWallet, count: number) => string[]
+}
+
+/** Largest range one truth request returns (the whale is read in slices). */
+const TRUTH_PAGE_MAX = 10_000
+
+const ClockBody = z.union([
+  z.strictObject({ advanceSec: z.number().min(0) }),
+  z.strictObject({ setSec: z.number().int().min(0) }),
+])
+const ActivityBody = z.strictObject({ wallet: z.string().min(1), count: z.int().min(1).max(10_000).default(1) })
+const LiveBody = z.strictObject({
+  action: z.enum(['start', 'stop']),
+  wallets: z.array(z.string().min(1)).optional(),
+  everySec: z.number().min(1).optional(),
+})
+
+function resolveWallet(chain: SimChain, text: string): SimWallet {
+  const wallet = chain.walletByAddress(text) ?? chain.wallets.find((w) => w.profile.id === text)
+  if (!wallet) throw new SimRequestError(404, -32004, `wallet: ${text} is neither a profile wallet address nor one of ${PROFILE_IDS.join(', ')}`)
+  return wallet
+}
+
+async function readJson<S extends z.ZodType>(req: IncomingMessage, schema: S): Promise<z.output<S>> {
+  const text = await readBody(req)
+  let body: unknown
+  try {
+    body = text.trim() === '' ? {} : JSON.parse(text)
+  } catch {
+    throw new SimRequestError(400, -32700, 'body: not valid JSON')
+  }
+  const parsed = schema.safeParse(body)
+  if (!parsed.success) throw new SimRequestError(400, -32602, describeZodError(parsed.error))
+  return parsed.data
+}
+
+function range(chain: SimChain, wallet: SimWallet, url: URL): { from: number; to: number } {
+  const count = chain.txCount(wallet)
+  const from = Math.max(0, Number(url.searchParams.get('from') ?? 0) || 0)
+  const limit = Math.min(TRUTH_PAGE_MAX, Math.max(0, Number(url.searchParams.get('limit') ?? TRUTH_PAGE_MAX) || 0))
+  return { from, to: Math.min(count, from + limit) }
+}
+
+function truthSummary(chain: SimChain, wallet: SimWallet) {
+  const raw = chain.balancesNow(wallet)
+  const compressed = chain.collectibles(wallet).compressed.map((i) => compressedAccount(chain, wallet, chain.tx(wallet, i)))
+  return {
+    address: wallet.address,
+    profile: wallet.profile.id,
+    txCount: chain.txCount(wallet),
+    balances: wallet.profile.tradedMints.map((m) => {
+      const mint = chain.mints[m]
+      const amount = raw[m] ?? 0n
+      return { mint: mint?.address, symbol: mint?.symbol, decimals: mint?.decimals, amountRaw: amount.toString(), amount: rawToNumber(amount, mint?.decimals ?? 0), text: formatRawAmount(amount, mint?.decimals ?? 0) }
+    }),
+    solLamports: (raw[SOL_MINT_INDEX] ?? 0n).toString(),
+    nfts: ownedCollectibles(chain, wallet).map((tx) => nftEntry(chain, tx)),
+    compressed: {
+      accounts: compressed.map((c) => ({ ...c.account, tokenData: c.tokenData })),
+      signatures: chain
+        .collectibles(wallet)
+        .compressed.map((i) => chain.signatureOf(wallet, i))
+        .reverse(),
+    },
+  }
+}
+
+/** Handles a /__sim/ request; false when the path is not part of the control surface. */
+export async function handleControl(req: IncomingMessage, res: ServerResponse, url: URL, deps: ControlDeps): Promise<boolean> {
+  const { chain } = deps
+  const method = req.method ?? 'GET'
+  const path = url.pathname.replace(/\/+$/, '')
+  try {
+    if (path === '/__sim/wallets' && method === 'GET') {
+      sendJson(res, 200, {
+        seed: chain.seed,
+        wallets: chain.wallets.map((w) => ({
+          address: w.address,
+          profile: w.profile.id,
+          label: w.profile.label,
+          txCount: chain.txCount(w),
+          domain: w.profile.domain ?? null,
+          tokenAccounts: w.profile.tradedMints.filter((m) => m !== SOL_MINT_INDEX).map((m) => ({ mint: chain.mints[m]?.address, address: chain.tokenAccountAddress(w, m) })),
+        })),
+        mints: chain.mints.map((m) => ({ address: m.address, symbol: m.symbol, name: m.name, decimals: m.decimals, priceUsd: m.priceUsd })),
+      })
+      return true
+    }
+    if (path === '/__sim/credits') {
+      if (method === 'DELETE') {
+        deps.credits.reset()
+        sendJson(res, 200, { keys: {} })
+        return true
+      }
+      const key = url.searchParams.get('key')
+      sendJson(res, 200, key !== null ? { key, ...deps.credits.forKey(key) } : { keys: deps.credits.snapshot() })
+      return true
+    }
+    if (path === '/__sim/clock') {
+      if (method === 'POST') {
+        const body = await readJson(req, ClockBody)
+        if ('advanceSec' in body) chain.clock.advance(body.advanceSec)
+        else chain.clock.set(body.setSec)
+      }
+      sendJson(res, 200, { nowSec: chain.clock.nowSec(), slot: chain.currentSlot(), mode: chain.clock.mode })
+      return true
+    }
+    if (path === '/__sim/activity' && method === 'POST') {
+      const body = await readJson(req, ActivityBody)
+      const wallet = resolveWallet(chain, body.wallet)
+      const signatures = deps.addActivity(wallet, body.count)
+      sendJson(res, 200, { wallet: wallet.address, added: signatures.length, txCount: chain.txCount(wallet), signatures })
+      return true
+    }
+    if (path === '/__sim/faults') {
+      if (method === 'POST') {
+        const spec = await readJson(req, FaultSpec)
+        sendJson(res, 200, deps.faults.add(spec))
+        return true
+      }
+      if (method === 'DELETE') deps.faults.clear()
+      sendJson(res, 200, { faults: deps.faults.list() })
+      return true
+    }
+    if (path === '/__sim/live') {
+      if (method === 'POST') {
+        const body = await readJson(req, LiveBody)
+        const wallets = body.wallets?.map((w) => resolveWallet(chain, w))
+        if (body.action === 'start') deps.live.start(wallets ?? chain.wallets.filter((w) => w.profile.id !== 'whale' && w.profile.id !== 'empty'), body.everySec)
+        else deps.live.stop(wallets)
+      }
+      sendJson(res, 200, { running: deps.live.state() })
+      return true
+    }
+    if (path === '/__sim/plan') {
+      sendJson(res, 200, { plan: deps.limiter.plan, keys: deps.keys.list() })
+      return true
+    }
+    if (path === '/__sim/webhooks/deliveries' && method === 'GET') {
+      sendJson(res, 200, { pending: deps.webhooks.pendingCount(), attempts: deps.webhooks.log })
+      return true
+    }
+    if (path === '/__sim/webhooks/flush' && method === 'POST') {
+      deps.webhooks.processDue()
+      await deps.webhooks.idle()
+      sendJson(res, 200, { pending: deps.webhooks.pendingCount(), attempts: deps.webhooks.log.length })
+      return true
+    }
+    const truth = /^\/__sim\/truth\/([^/]+)(?:\/([a-z-]+))?$/.exec(path)
+    if (truth && method === 'GET') {
+      const wallet = resolveWallet(chain, decodeURIComponent(truth[1] ?? ''))
+      const what = truth[2]
+      if (what === undefined) {
+        sendJson(res, 200, truthSummary(chain, wallet))
+        return true
+      }
+      if (what === 'history' || what === 'signatures' || what === 'transfers') {
+        const { from, to } = range(chain, wallet, url)
+        const out: unknown[] = []
+        for (let i = from; i < to; i++) {
+          if (what === 'signatures') out.push(chain.signatureOf(wallet, i))
+          else {
+            const tx = chain.tx(wallet, i)
+            if (what === 'history') out.push({ index: i, type: tx.type, directRef: tx.directRef, ...historyEntry(chain, wallet, tx) })
+            else out.push(...transferEntries(chain, tx))
+          }
+        }
+        // Ascending by index (oldest first) so slices concatenate.
+        sendJson(res, 200, { txCount: chain.txCount(wallet), from, to, [what === 'history' ? 'entries' : what]: out })
+        return true
+      }
+      if (what === 'compression-signatures') {
+        const txs = chain.collectibles(wallet).compressed.map((i) => chain.tx(wallet, i)).reverse()
+        sendJson(res, 200, {
+          owner: txs.map((tx) => tx.signature),
+          tokenOwner: txs.filter((tx) => (tx.compressed?.tokenMint ?? null) !== null).map((tx) => tx.signature),
+        })
+        return true
+      }
+    }
+    if (path.startsWith('/__sim')) {
+      sendJson(res, 404, { error: `no control endpoint ${method} ${path}` })
+      return true
+    }
+    return false
+  } catch (e) {
+    const error = e instanceof SimRequestError ? e : new SimRequestError(500, -32603, e instanceof Error ? e.message : String(e))
+    sendJson(res, error.status, { error: error.message })
+    return true
+  }
+}

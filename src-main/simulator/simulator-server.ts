@@ -1,0 +1,241 @@
+import { createServer } from 'node:http'
+import type { ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { PLANS } from '../../src-shared/api/prices'
+import { ApiKeys, DEFAULT_KEYS } from './api-keys'
+import type { ClockOptions } from './chain/clock'
+import { SimChain } from './chain/sim-chain'
+import type { SimWallet } from './chain/sim-chain'
+import { CreditCounter } from './credit-counter'
+import { FaultInjector } from './fault-injector'
+import { LiveActivity } from './live-activity'
+import { RateLimiter } from './rate-limiter'
+import type { RatePlan } from './rate-limiter'
+import { sendJson } from './routes/http-io'
+import { handleJsonRpc, handleRest } from './service-handler'
+import type { ServiceDeps } from './service-handler'
+import { handleControl } from './sim-control'
+import { WebhookDeliveries } from './webhook-deliveries'
+
+// Entry point of the simulated data service: one loopback HTTP server serving the wallet
+// REST paths, the v0 REST paths, JSON-RPC at POST / and the /__sim/ control surface.
+
+export interface SimulatorOptions {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number
+  /** Interface to bind; loopback by default. */
+  host?: string
+  /** Seed of the synthetic chain (default 42). */
+  seed?: number
+  /** Rate-limit plan (default 'off'). */
+  plan?: RatePlan
+  /** Start live mode: true for the default wallets, or a list of addresses/profile ids. */
+  live?: boolean | readonly string[]
+  /** Accepted API keys (default ['demo']). */
+  keys?: readonly string[]
+  /** Keys on the free plan (accepted too; 403 on identity and funded-by). */
+  freePlanKeys?: readonly string[]
+  /** Clock start and mode ('real' by default; tests use 'manual'). */
+  clock?: ClockOptions
+}
+
+export interface RunningSimulator {
+  /** Base URL, e.g. http://127.0.0.1:54321 (REST paths and JSON-RPC at `/`). */
+  readonly url: string
+  readonly port: number
+  readonly host: string
+  readonly chain: SimChain
+  readonly credits: CreditCounter
+  readonly faults: FaultInjector
+  readonly limiter: RateLimiter
+  readonly live: LiveActivity
+  readonly webhooks: WebhookDeliveries
+  readonly keys: ApiKeys
+  /** Appends `count` transactions to a wallet (as POST /__sim/activity does). */
+  addActivity(wallet: SimWallet, count: number): string[]
+  close(): Promise<void>
+}
+
+/** Starts the simulator and resolves once it listens. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const chain = new SimChain({ seed: options.seed ?? 42, clock: options.clock ?? {} })
+  const keys = new ApiKeys(chain.seed, options.keys ?? DEFAULT_KEYS, options.freePlanKeys ?? [])
+  const credits = new CreditCounter()
+  const limiter = new RateLimiter(options.plan ?? 'off')
+  const faults = new FaultInjector(chain.seed)
+  const webhooks = new WebhookDeliveries(chain, chain.clock, keys, credits)
+  const live = new LiveActivity(chain, (wallet, txs) => webhooks.onActivity(wallet, txs))
+  const heldOpen = new Set<ServerResponse>()
+  const addActivity = (wallet: SimWallet, count: number): string[] => {
+    const txs = chain.appendActivity(wallet, count)
+    webhooks.onActivity(wallet, txs)
+    return txs.map((tx) => tx.signature)
+  }
+  const service: ServiceDeps = { chain, keys, credits, limiter, faults, webhooks, heldOpen }
+  const control = { chain, keys, credits, faults, limiter, live, webhooks, addActivity }
+
+  const stopClockListener = chain.clock.onChange((now) => {
+    live.tick(now)
+    webhooks.processDue()
+  })
+  // In real-time mode the clock moves by itself: look for due work every second.
+  const timer =
+    chain.clock.mode === 'real'
+      ? setInterval(() => {
+          live.tick(chain.clock.nowSec())
+          webhooks.processDue()
+        }, 1_000)
+      : null
+  timer?.unref()
+
+  if (options.live) {
+    const chosen =
+      options.live === true
+        ? chain.wallets.filter((w) => w.profile.id !== 'whale' && w.profile.id !== 'empty')
+        : options.live.map((text) => chain.walletByAddress(text) ?? chain.walletByProfile(text as SimWallet['profile']['id']))
+    live.start(chosen)
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://simulator.local')
+    void (async () => {
+      try {
+        if (url.pathname.startsWith('/__sim')) {
+          if (await handleControl(req, res, url, control)) return
+        }
+        if (req.method === 'POST' && url.pathname === '/') return await handleJsonRpc(req, res, url, service)
+        if (await handleRest(req, res, url, service)) return
+        sendJson(res, 404, { error: `no such endpoint: ${req.method ?? ''} ${url.pathname}` })
+      } catch (e) {
+        if (!res.headersSent) sendJson(res, 500, { error: e instanceof Error ? e.message : 'Internal server error' })
+        else res.destroy()
+      }
+    })()
+  })
+  const host = options.host ?? '127.0.0.1'
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const port = (server.address() as AddressInfo).port
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    host,
+    chain,
+    credits,
+    faults,
+    limiter,
+    live,
+    webhooks,
+    keys,
+    addActivity,
+    async close() {
+      if (timer) clearInterval(timer)
+      stopClockListener()
+      live.stop()
+      for (const res of heldOpen) res.destroy()
+      heldOpen.clear()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await webhooks.idle()
+    },
+  }
+}
+
+export interface SimulatorCliArgs {
+  port: number
+  seed: number
+  plan: RatePlan
+  live: boolean
+  keys: string[]
+  freePlanKeys: string[]
+  host: string
+}
+
+const CLI_USAGE =
+  'usage: simulator [--port N] [--seed N] [--plan free|developer|business|professional|off] [--live] [--keys a,b] [--free-plan-keys c,d] [--host H]'
+
+/** Parses `[--port N] [--seed N] [--plan P] [--live] [--keys a,b] [--free-plan-keys c] [--host H]`; throws with usage on bad input. */
+export function parseSimulatorArgs(argv: readonly string[]): SimulatorCliArgs {
+  const args: SimulatorCliArgs = { port: 0, seed: 42, plan: 'off', live: false, keys: [...DEFAULT_KEYS], freePlanKeys: [], host: '127.0.0.1' }
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i] ?? ''
+    const [name, inline] = flag.includes('=') ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)] : [flag, undefined]
+    const value = (): string => {
+      const v = inline ?? argv[++i]
+      if (v === undefined || v === '') throw new Error(`${name} needs a value\n${CLI_USAGE}`)
+      return v
+    }
+    const integer = (min: number, max: number): number => {
+      const text = value()
+      const n = Number(text)
+      if (!/^\d+$/.test(text) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got ${text}\n${CLI_USAGE}`)
+      return n
+    }
+    switch (name) {
+      case '--port':
+        args.port = integer(0, 65_535)
+        break
+      case '--seed':
+        args.seed = integer(0, 0xffffffff)
+        break
+      case '--plan': {
+        const plan = value()
+        if (plan !== 'off' && !(PLANS as readonly string[]).includes(plan)) throw new Error(`--plan must be one of ${[...PLANS, 'off'].join(', ')}\n${CLI_USAGE}`)
+        args.plan = plan as RatePlan
+        break
+      }
+      case '--live':
+        args.live = true
+        break
+      case '--keys':
+        args.keys = value().split(',').map((k) => k.trim()).filter((k) => k !== '')
+        break
+      case '--free-plan-keys':
+        args.freePlanKeys = value().split(',').map((k) => k.trim()).filter((k) => k !== '')
+        break
+      case '--host':
+        args.host = value()
+        break
+      default:
+        throw new Error(`unknown option ${flag}\n${CLI_USAGE}`)
+    }
+  }
+  return args
+}
+
+/** Runs the simulator until SIGINT/SIGTERM, printing one line once it listens. */
+export async function runSimulatorCli(argv: readonly string[]): Promise<RunningSimulator> {
+  const args = parseSimulatorArgs(argv)
+  const sim = await startSimulator({
+    port: args.port,
+    host: args.host,
+    seed: args.seed,
+    plan: args.plan,
+    live: args.live,
+    keys: args.keys,
+    freePlanKeys: args.freePlanKeys,
+    clock: { mode: 'real' },
+  })
+  process.stdout.write(`simulator listening on ${sim.url}\n`)
+  const stop = () => {
+    process.off('SIGINT', stop)
+    process.off('SIGTERM', stop)
+    void sim.close().then(() => process.exit(0))
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  return sim
+}
+
+// `npx tsx src-main/simulator/simulator-server.ts [...]` runs it directly.
+if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  runSimulatorCli(process.argv.slice(2)).catch((e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`)
+    process.exit(2)
+  })
+}
