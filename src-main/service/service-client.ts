@@ -137,6 +137,15 @@ export function createServiceClient(
   const redact = createRedactor([settings.apiKey])
   let nextId = 1
 
+  /**
+   * Whether a call costs credits: every request the service accepted, whatever happened
+   * after; not one refused at the door for a bad key or the rate limit (no work was done),
+   * nor one that never left the client. The simulator charges by the same rule.
+   */
+  function isBilled(outcome: { sent: boolean; error?: ServiceError }): boolean {
+    return outcome.sent && !(outcome.error instanceof AuthError || outcome.error instanceof RateLimitedError)
+  }
+
   /** Reports one call to `onCall` (and a failure to `log`). */
   function report(
     name: OperationName,
@@ -146,7 +155,7 @@ export function createServiceClient(
     const op: Operation = OPERATIONS[name]
     const entry: CallReport = {
       operation: name,
-      credits: outcome.sent ? creditsPerCall(op.priceKey, settings.creditOverrides) : 0,
+      credits: isBilled(outcome) ? creditsPerCall(op.priceKey, settings.creditOverrides) : 0,
       status: outcome.ok ? 'ok' : 'error',
       durationMs: Math.max(0, performance.now() - startedMs),
     }

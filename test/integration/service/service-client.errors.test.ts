@@ -90,18 +90,20 @@ describe('HTTP statuses (facts, "Limits and errors")', () => {
         status: 'error',
         errorName: name,
         httpStatus: status,
-        credits: 100,
+        // Refused at the door (bad key) costs nothing; anything accepted costs the price.
+        credits: status === 401 ? 0 : 100,
       }),
     ])
   })
 
-  it('HTTP 429 carries Retry-After in seconds', async () => {
-    const { error } = await failure(
+  it('HTTP 429 carries Retry-After in seconds and costs no credits', async () => {
+    const { error, reports } = await failure(
       () => ({ status: 429, headers: { 'retry-after': '7' }, json: {} }),
       history,
     )
     expect(error).toBeInstanceOf(RateLimitedError)
     expect((error as RateLimitedError).retryAfterMs).toBe(7000)
+    expect(reports).toEqual([expect.objectContaining({ errorName: 'RateLimitedError', credits: 0 })])
   })
 
   it('HTTP 429 on the JSON-RPC endpoint, Retry-After as an HTTP date', async () => {

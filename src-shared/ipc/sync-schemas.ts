@@ -1,0 +1,104 @@
+import { z } from 'zod'
+import { WalletAddressInput } from '../domain/wallet-address'
+
+/** The streams kept per wallet (mirrors src-main's STREAM_NAMES; checked by a test). */
+export const StreamName = z.enum(['history', 'transfers', 'balances', 'compressed-owner', 'compressed-token-owner'])
+export type StreamName = z.infer<typeof StreamName>
+
+/** How a stream stands, in words the UI shows. */
+export const StreamState = z.enum(['idle', 'syncing', 'ok', 'paused', 'error', 'offline', 'budget', 'cancelled'])
+export type StreamState = z.infer<typeof StreamState>
+
+/** One stream's row, for Activity and `cli status`. */
+export const StreamStatus = z.object({
+  stream: StreamName,
+  state: StreamState,
+  itemsStored: z.number().int(),
+  pagesFetched: z.number().int(),
+  creditsSpent: z.number().int(),
+  isBackfillComplete: z.boolean(),
+  newestKey: z.string().nullable(),
+  backfillCursor: z.string().nullable(),
+  depthLimitCount: z.number().int().nullable(),
+  depthLimitSinceSec: z.number().int().nullable(),
+  lastSuccessSec: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  isPaused: z.boolean(),
+})
+export type StreamStatus = z.infer<typeof StreamStatus>
+
+/** A wallet's overall sync state (worst of its streams, or "syncing"). */
+export const WalletSyncState = z.enum(['never', 'syncing', 'up-to-date', 'paused', 'error', 'offline', 'budget'])
+export type WalletSyncState = z.infer<typeof WalletSyncState>
+
+/** A wallet's sync status with its streams. */
+export const WalletSyncStatus = z.object({
+  address: z.string(),
+  label: z.string().nullable(),
+  state: WalletSyncState,
+  message: z.string().nullable(),
+  streams: z.array(StreamStatus),
+})
+export type WalletSyncStatus = z.infer<typeof WalletSyncStatus>
+
+/** Progress pushed after every committed page (`sync:progress`). */
+export const SyncProgress = z.object({
+  address: z.string(),
+  stream: StreamName,
+  phase: z.enum(['new-items', 'backfill', 'gap', 'snapshot', 'done']),
+  pages: z.number().int(),
+  items: z.number().int(),
+  creditsSpent: z.number().int(),
+  estimatedRemainingPages: z.number().int().nullable(),
+})
+export type SyncProgress = z.infer<typeof SyncProgress>
+
+/** New activity found by a sync (`sync:activity`), for a notification or toast. */
+export const ActivityNotice = z.object({
+  address: z.string(),
+  label: z.string().nullable(),
+  newTransactions: z.number().int(),
+  /** One line, e.g. "+12.5 USDC to Trading wallet". */
+  summary: z.string(),
+  atSec: z.number().int(),
+})
+export type ActivityNotice = z.infer<typeof ActivityNotice>
+
+/** The user's limit on how deep a backfill goes: a number of transactions and/or a date. */
+export const DepthLimit = z.object({
+  maxTransactions: z.number().int().min(1).max(10_000_000).nullable(),
+  sinceSec: z.number().int().min(0).nullable(),
+})
+export type DepthLimit = z.infer<typeof DepthLimit>
+
+/** Input of `sync:start`: one wallet, or every watched wallet when omitted. */
+export const SyncStartInput = z.object({ address: WalletAddressInput.optional() })
+
+/** Input of the per-wallet sync channels. */
+export const SyncWalletInput = z.object({ address: WalletAddressInput })
+
+/** Input of `sync:set-depth`. */
+export const SyncDepthInput = z.object({ address: WalletAddressInput, depth: DepthLimit })
+
+/** A sync's estimated cost, shown before it runs. */
+export const SyncEstimate = z.object({
+  address: z.string(),
+  /** Upper bound of credits, or null when the backfill has no depth limit and its size is unknown. */
+  maxCredits: z.number().int().nullable(),
+  lines: z.array(z.object({ stream: StreamName, calls: z.number().int().nullable(), credits: z.number().int().nullable(), note: z.string() })),
+  summary: z.string(),
+})
+export type SyncEstimate = z.infer<typeof SyncEstimate>
+
+/** Credits for the UI: spent today and this month, budgets and what is left. */
+export const CreditsOverview = z.object({
+  todayCredits: z.number(),
+  monthCredits: z.number(),
+  totalCredits: z.number(),
+  totalCalls: z.number(),
+  dailyBudget: z.number().nullable(),
+  monthlyBudget: z.number().nullable(),
+  byOperation: z.array(z.object({ operation: z.string(), calls: z.number(), credits: z.number(), errors: z.number() })),
+  byDay: z.array(z.object({ day: z.string(), endpointClass: z.string(), credits: z.number() })),
+})
+export type CreditsOverview = z.infer<typeof CreditsOverview>
