@@ -138,12 +138,16 @@ export function createServiceClient(
   let nextId = 1
 
   /**
-   * Whether a call costs credits: every request the service accepted, whatever happened
-   * after; not one refused at the door for a bad key or the rate limit (no work was done),
-   * nor one that never left the client. The simulator charges by the same rule.
+   * Whether a call costs credits: the service charges for the work it answered with a
+   * success status, even when the body then proves garbled or off-schema; refusals (4xx,
+   * 429, JSON-RPC error objects), server errors and calls with no answer cost nothing.
+   * The facts file gives no rule; this one is shared with the simulator's credit counter,
+   * so the ledger and the service's counter agree call for call.
    */
-  function isBilled(outcome: { sent: boolean; error?: ServiceError }): boolean {
-    return outcome.sent && !(outcome.error instanceof AuthError || outcome.error instanceof RateLimitedError)
+  function isBilled(outcome: { httpStatus?: number; error?: ServiceError }): boolean {
+    const status = outcome.httpStatus ?? outcome.error?.httpStatus
+    const answered = status !== undefined && status >= 200 && status < 300
+    return answered && (outcome.error === undefined || outcome.error instanceof InvalidResponseError)
   }
 
   /** Reports one call to `onCall` (and a failure to `log`). */

@@ -90,8 +90,8 @@ describe('HTTP statuses (facts, "Limits and errors")', () => {
         status: 'error',
         errorName: name,
         httpStatus: status,
-        // Refused at the door (bad key) costs nothing; anything accepted costs the price.
-        credits: status === 401 ? 0 : 100,
+        // Only answered work is billed: refusals and server errors cost nothing.
+        credits: 0,
       }),
     ])
   })
