@@ -108,25 +108,27 @@ function isObject(value: unknown): value is Container {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** The first field of the first object found depth-first through arrays and objects (the item level when there is one). */
-function locateFirstField(value: unknown): { parent: Container; key: string } | null {
+/** The first field of the first listed item (data[0], items[0], …), else of the body itself. */
+function locateFirstField(value: unknown, isItem = false): { parent: Container; key: string } | null {
   if (Array.isArray(value)) {
     for (const item of value) {
-      const found = locateFirstField(item)
+      const found = locateFirstField(item, true)
       if (found) return found
     }
     return null
   }
   if (!isObject(value)) return null
-  // Prefer descending into the listing (data, items, balances, value, result) so the drift hits an item.
-  for (const [key, child] of Object.entries(value)) {
-    if (Array.isArray(child) && child.length > 0) {
-      const found = locateFirstField(child)
-      if (found) return found
-    }
-    if (isObject(child) && (key === 'value' || key === 'result')) {
-      const found = locateFirstField(child)
-      if (found) return found
+  if (!isItem) {
+    // Descend into the listing (data, items, balances) or the envelope (value, result) so the drift hits an item.
+    for (const [key, child] of Object.entries(value)) {
+      if (Array.isArray(child) && child.length > 0) {
+        const found = locateFirstField(child)
+        if (found) return found
+      }
+      if (isObject(child) && (key === 'value' || key === 'result')) {
+        const found = locateFirstField(child)
+        if (found) return found
+      }
     }
   }
   const first = Object.keys(value)[0]
