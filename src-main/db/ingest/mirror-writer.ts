@@ -1,0 +1,357 @@
+import type BetterSqlite3 from 'better-sqlite3'
+import type { HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '../../../src-shared/api/wallet-rest'
+import { decimalText, rawFromDecimalText } from '../../../src-shared/domain/exact-amount'
+import { describeStorageError } from '../database'
+
+/** The streams the engine keeps per wallet. */
+export const STREAM_NAMES = ['history', 'transfers', 'balances', 'compressed-owner', 'compressed-token-owner'] as const
+export type StreamName = (typeof STREAM_NAMES)[number]
+
+/** A stream's row as the engine reads it. */
+export interface StreamRow {
+  walletId: number
+  stream: StreamName
+  state: string
+  newestKey: string | null
+  backfillCursor: string | null
+  gapCursor: string | null
+  isBackfillComplete: boolean
+  depthLimitCount: number | null
+  depthLimitSinceSec: number | null
+  itemsStored: number
+  pagesFetched: number
+  isPaused: boolean
+  lastError: string | null
+}
+
+/**
+ * What a committed page changes in its stream's row. `undefined` leaves a column as it
+ * is; `null` clears it.
+ */
+export interface StreamPatch {
+  state?: string
+  newestKey?: string | null
+  backfillCursor?: string | null
+  gapCursor?: string | null
+  isBackfillComplete?: boolean
+  lastError?: string | null
+  isPaused?: boolean
+  /** Counted in the same transaction as the page's rows. */
+  addPages?: number
+  addCredits?: number
+  succeededAtSec?: number
+}
+
+/** A compression signature item (interface 2.8) as the writer needs it. */
+export interface CompressedSignatureItem {
+  signature: string
+  slot: number
+  blockTime: number
+  error?: string | null | undefined
+}
+
+/**
+ * The hot write path of the sync engine: every statement is compiled once, and each
+ * fetched page is written with its stream's cursor in one transaction, so a crash at any
+ * point leaves either the whole page and its cursor, or neither (DESIGN, "Sync rules").
+ * Re-writing a page is a no-op: every row has a natural unique key.
+ */
+export class MirrorWriter {
+  readonly #sqlite: BetterSqlite3.Database
+  readonly #s: ReturnType<typeof prepareStatements>
+
+  constructor(sqlite: BetterSqlite3.Database) {
+    this.#sqlite = sqlite
+    this.#s = prepareStatements(sqlite)
+  }
+
+  /** The internal id of a watched wallet, or null when it is not watched (any more). */
+  walletId(address: string): number | null {
+    const row = this.#s.walletId.get(address) as { id: number } | undefined
+    return row?.id ?? null
+  }
+
+  /** A stream's row, created on first use. */
+  stream(walletId: number, stream: StreamName): StreamRow {
+    this.#s.ensureStream.run(walletId, stream)
+    const r = this.#s.readStream.get(walletId, stream) as Record<string, unknown>
+    return {
+      walletId,
+      stream,
+      state: r.state as string,
+      newestKey: r.newest_key as string | null,
+      backfillCursor: r.backfill_cursor as string | null,
+      gapCursor: r.gap_cursor as string | null,
+      isBackfillComplete: r.is_backfill_complete === 1,
+      depthLimitCount: r.depth_limit_count as number | null,
+      depthLimitSinceSec: r.depth_limit_since_sec as number | null,
+      itemsStored: r.items_stored as number,
+      pagesFetched: r.pages_fetched as number,
+      isPaused: r.is_paused === 1,
+      lastError: r.last_error as string | null,
+    }
+  }
+
+  /** Applies a patch to a stream row outside any page (state changes, errors). */
+  patchStream(walletId: number, stream: StreamName, patch: StreamPatch, addItems = 0): void {
+    this.#write(`update the ${stream} stream`, () => this.#patch(walletId, stream, patch, addItems))
+  }
+
+  /**
+   * Writes one page of history (transactions and their balance changes) and the stream's
+   * new cursor in one transaction. Returns how many transactions were new.
+   */
+  applyHistoryPage(walletId: number, entries: readonly HistoryEntry[], patch: StreamPatch): number {
+    return this.#write('store a page of history', () => {
+      let inserted = 0
+      for (const entry of entries) {
+        const time = entry.timestamp
+        const row = this.#s.insertTransaction.get({
+          walletId,
+          signature: entry.signature,
+          slot: entry.slot,
+          blockTimeSec: time,
+          fee: entry.fee,
+          feeText: decimalText(entry.fee),
+          feePayer: entry.feePayer,
+          error: entry.error,
+          isFailed: entry.error === null ? 0 : 1,
+          changeCount: entry.balanceChanges.length,
+        }) as { id: number } | undefined
+        if (row === undefined) continue
+        inserted += 1
+        entry.balanceChanges.forEach((change, ordinal) => {
+          const amountText = decimalText(change.amount)
+          this.#s.insertBalanceChange.run({
+            transactionId: row.id,
+            walletId,
+            ordinal,
+            mint: change.mint,
+            amount: change.amount,
+            amountText,
+            amountRaw: rawFromDecimalText(amountText, change.decimals),
+            decimals: change.decimals,
+            blockTimeSec: time,
+            slot: entry.slot,
+          })
+        })
+      }
+      this.#patch(walletId, 'history', patch, inserted)
+      return inserted
+    })
+  }
+
+  /** Writes one page of transfers with the stream's cursor; returns how many were new. */
+  applyTransfersPage(walletId: number, entries: readonly TransferEntry[], patch: StreamPatch): number {
+    return this.#write('store a page of transfers', () => {
+      let inserted = 0
+      for (const t of entries) {
+        const result = this.#s.insertTransfer.run({
+          walletId,
+          signature: t.signature,
+          blockTimeSec: t.timestamp,
+          direction: t.direction,
+          counterparty: t.counterparty,
+          mint: t.mint,
+          amount: t.amount,
+          amountText: decimalText(t.amount),
+          amountRaw: t.amountRaw,
+          decimals: t.decimals,
+          symbol: t.symbol,
+        })
+        inserted += result.changes
+      }
+      this.#patch(walletId, 'transfers', patch, inserted)
+      return inserted
+    })
+  }
+
+  /** Whether a transfer with this signature is already stored for the wallet. */
+  hasTransferSignature(walletId: number, signature: string): boolean {
+    return this.#s.hasTransfer.get(walletId, signature) !== undefined
+  }
+
+  /**
+   * Stores a complete balances snapshot (all pages) as one point in time, and refreshes
+   * the mint metadata cache from it.
+   */
+  applyBalancesSnapshot(
+    walletId: number,
+    takenAtSec: number,
+    balances: readonly WalletBalance[],
+    nfts: readonly WalletNft[],
+    patch: StreamPatch,
+  ): number {
+    return this.#write('store a balances snapshot', () => {
+      const totalUsd = balances.reduce((sum, b) => sum + b.usdValue, 0)
+      const { id } = this.#s.insertSnapshot.get({
+        walletId,
+        takenAtSec,
+        totalUsd,
+        tokenCount: balances.length,
+        nftCount: nfts.length,
+      }) as { id: number }
+      for (const b of balances) {
+        this.#s.insertSnapshotItem.run({
+          snapshotId: id,
+          mint: b.mint,
+          balance: b.balance,
+          balanceText: decimalText(b.balance),
+          decimals: b.decimals,
+          priceUsd: b.pricePerToken,
+          usdValue: b.usdValue,
+          tokenProgram: b.tokenProgram,
+        })
+        this.#s.upsertMint.run({
+          mint: b.mint,
+          symbol: b.symbol,
+          name: b.name,
+          decimals: b.decimals,
+          logoUri: b.logoUri,
+          tokenProgram: b.tokenProgram,
+          priceUsd: b.pricePerToken,
+          updatedAtSec: takenAtSec,
+        })
+      }
+      for (const n of nfts) {
+        this.#s.insertSnapshotNft.run({
+          snapshotId: id,
+          mint: n.mint,
+          name: n.name,
+          imageUri: n.imageUri,
+          collectionName: n.collectionName,
+          collectionAddress: n.collectionAddress,
+          isCompressed: n.compressed ? 1 : 0,
+        })
+      }
+      this.#patch(walletId, 'balances', patch, balances.length + nfts.length)
+      return id
+    })
+  }
+
+  /** Writes one page of compression signatures with the stream's cursor; returns how many were new. */
+  applyCompressedSignaturesPage(
+    walletId: number,
+    stream: 'compressed-owner' | 'compressed-token-owner',
+    items: readonly CompressedSignatureItem[],
+    patch: StreamPatch,
+  ): number {
+    const kind = stream === 'compressed-owner' ? 'owner' : 'token-owner'
+    return this.#write('store a page of compression signatures', () => {
+      let inserted = 0
+      for (const item of items) {
+        inserted += this.#s.insertCompressedSignature.run({
+          walletId,
+          kind,
+          signature: item.signature,
+          slot: item.slot,
+          blockTimeSec: item.blockTime,
+          error: item.error ?? null,
+        }).changes
+      }
+      this.#patch(walletId, stream, patch, inserted)
+      return inserted
+    })
+  }
+
+  /** Whether a compression signature is already stored for the wallet and kind. */
+  hasCompressedSignature(walletId: number, stream: 'compressed-owner' | 'compressed-token-owner', signature: string): boolean {
+    const kind = stream === 'compressed-owner' ? 'owner' : 'token-owner'
+    return this.#s.hasCompressedSignature.get(walletId, kind, signature) !== undefined
+  }
+
+  #patch(walletId: number, stream: StreamName, patch: StreamPatch, addItems: number): void {
+    const has = (key: keyof StreamPatch): number => (patch[key] === undefined ? 0 : 1)
+    this.#s.patchStream.run({
+      walletId,
+      stream,
+      setState: has('state'),
+      state: patch.state ?? null,
+      setNewest: has('newestKey'),
+      newestKey: patch.newestKey ?? null,
+      setBackfill: has('backfillCursor'),
+      backfillCursor: patch.backfillCursor ?? null,
+      setGap: has('gapCursor'),
+      gapCursor: patch.gapCursor ?? null,
+      setComplete: has('isBackfillComplete'),
+      isBackfillComplete: patch.isBackfillComplete ? 1 : 0,
+      setError: has('lastError'),
+      lastError: patch.lastError ?? null,
+      errorAtSec: patch.lastError ? Math.floor(Date.now() / 1000) : null,
+      setPaused: has('isPaused'),
+      isPaused: patch.isPaused ? 1 : 0,
+      addPages: patch.addPages ?? 0,
+      addCredits: patch.addCredits ?? 0,
+      addItems,
+      succeededAtSec: patch.succeededAtSec ?? null,
+    })
+  }
+
+  #write<T>(doing: string, work: () => T): T {
+    try {
+      return this.#sqlite.transaction(work).immediate()
+    } catch (error) {
+      throw describeStorageError(error, doing)
+    }
+  }
+}
+
+function prepareStatements(sqlite: BetterSqlite3.Database) {
+  return {
+    walletId: sqlite.prepare('select id from wallets where address = ?'),
+    ensureStream: sqlite.prepare('insert into sync_streams (wallet_id, stream) values (?, ?) on conflict do nothing'),
+    readStream: sqlite.prepare('select * from sync_streams where wallet_id = ? and stream = ?'),
+    patchStream: sqlite.prepare(`
+      update sync_streams set
+        state = case when @setState then @state else state end,
+        newest_key = case when @setNewest then @newestKey else newest_key end,
+        backfill_cursor = case when @setBackfill then @backfillCursor else backfill_cursor end,
+        gap_cursor = case when @setGap then @gapCursor else gap_cursor end,
+        is_backfill_complete = case when @setComplete then @isBackfillComplete else is_backfill_complete end,
+        last_error = case when @setError then @lastError else last_error end,
+        last_error_at_sec = case when @setError then @errorAtSec else last_error_at_sec end,
+        is_paused = case when @setPaused then @isPaused else is_paused end,
+        pages_fetched = pages_fetched + @addPages,
+        credits_spent = credits_spent + @addCredits,
+        items_stored = items_stored + @addItems,
+        last_success_sec = coalesce(@succeededAtSec, last_success_sec)
+      where wallet_id = @walletId and stream = @stream`),
+    insertTransaction: sqlite.prepare(`
+      insert into transactions (wallet_id, signature, slot, block_time_sec, fee, fee_text, fee_payer, error, is_failed, change_count)
+      values (@walletId, @signature, @slot, @blockTimeSec, @fee, @feeText, @feePayer, @error, @isFailed, @changeCount)
+      on conflict (wallet_id, signature) do nothing
+      returning id`),
+    insertBalanceChange: sqlite.prepare(`
+      insert into balance_changes (transaction_id, wallet_id, ordinal, mint, amount, amount_text, amount_raw, decimals, block_time_sec, slot)
+      values (@transactionId, @walletId, @ordinal, @mint, @amount, @amountText, @amountRaw, @decimals, @blockTimeSec, @slot)`),
+    insertTransfer: sqlite.prepare(`
+      insert into transfers (wallet_id, signature, block_time_sec, direction, counterparty, mint, amount, amount_text, amount_raw, decimals, symbol)
+      values (@walletId, @signature, @blockTimeSec, @direction, @counterparty, @mint, @amount, @amountText, @amountRaw, @decimals, @symbol)
+      on conflict do nothing`),
+    hasTransfer: sqlite.prepare('select 1 from transfers where wallet_id = ? and signature = ? limit 1'),
+    insertSnapshot: sqlite.prepare(`
+      insert into balance_snapshots (wallet_id, taken_at_sec, total_usd, token_count, nft_count)
+      values (@walletId, @takenAtSec, @totalUsd, @tokenCount, @nftCount) returning id`),
+    insertSnapshotItem: sqlite.prepare(`
+      insert into balance_snapshot_items (snapshot_id, mint, balance, balance_text, decimals, price_usd, usd_value, token_program)
+      values (@snapshotId, @mint, @balance, @balanceText, @decimals, @priceUsd, @usdValue, @tokenProgram)
+      on conflict do nothing`),
+    insertSnapshotNft: sqlite.prepare(`
+      insert into balance_snapshot_nfts (snapshot_id, mint, name, image_uri, collection_name, collection_address, is_compressed)
+      values (@snapshotId, @mint, @name, @imageUri, @collectionName, @collectionAddress, @isCompressed)
+      on conflict do nothing`),
+    upsertMint: sqlite.prepare(`
+      insert into mints (mint, symbol, name, decimals, logo_uri, token_program, price_usd, updated_at_sec)
+      values (@mint, @symbol, @name, @decimals, @logoUri, @tokenProgram, @priceUsd, @updatedAtSec)
+      on conflict (mint) do update set symbol = excluded.symbol, name = excluded.name, decimals = excluded.decimals,
+        logo_uri = excluded.logo_uri, token_program = excluded.token_program, price_usd = excluded.price_usd,
+        updated_at_sec = excluded.updated_at_sec`),
+    insertCompressedSignature: sqlite.prepare(`
+      insert into compressed_signatures (wallet_id, kind, signature, slot, block_time_sec, error)
+      values (@walletId, @kind, @signature, @slot, @blockTimeSec, @error)
+      on conflict do nothing`),
+    hasCompressedSignature: sqlite.prepare(
+      'select 1 from compressed_signatures where wallet_id = ? and kind = ? and signature = ? limit 1',
+    ),
+  }
+}

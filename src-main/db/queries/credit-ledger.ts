@@ -1,0 +1,109 @@
+import type BetterSqlite3 from 'better-sqlite3'
+import { sql, type Kysely } from 'kysely'
+import type { Database } from '../schema'
+
+/** One row of the ledger: a call to the service and what it cost. */
+export interface LedgerEntry {
+  atMs: number
+  operation: string
+  endpointClass: string
+  walletAddress: string | null
+  credits: number
+  status: 'ok' | 'error'
+  errorName: string | null
+  durationMs: number
+  httpStatus: number | null
+}
+
+/**
+ * Compiles the ledger insert once; every service call lands here, so it skips Kysely's
+ * per-call compile (DESIGN: prepared statements on hot paths).
+ */
+export function prepareLedgerInsert(sqlite: BetterSqlite3.Database): (entry: LedgerEntry) => void {
+  const insert = sqlite.prepare(
+    `insert into credit_ledger (at_ms, operation, endpoint_class, wallet_address, credits, status, error_name, duration_ms, http_status)
+     values (@atMs, @operation, @endpointClass, @walletAddress, @credits, @status, @errorName, @durationMs, @httpStatus)`,
+  )
+  return (entry) => {
+    insert.run(entry)
+  }
+}
+
+/** Credits recorded at or after `sinceMs`. */
+export function creditsSpentSince(sqlite: BetterSqlite3.Database, sinceMs: number): number {
+  const row = sqlite.prepare('select coalesce(sum(credits), 0) as total from credit_ledger where at_ms >= ?').get(sinceMs) as {
+    total: number
+  }
+  return row.total
+}
+
+/** Start of the UTC day and month holding `nowMs`: the budget periods. */
+export function budgetPeriodStarts(nowMs: number): { dayStartMs: number; monthStartMs: number } {
+  const now = new Date(nowMs)
+  return {
+    dayStartMs: Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()),
+    monthStartMs: Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1),
+  }
+}
+
+/** Ledger totals for the UI and `cli credits`. */
+export interface CreditSummary {
+  todayCredits: number
+  monthCredits: number
+  totalCredits: number
+  totalCalls: number
+  byOperation: { operation: string; calls: number; credits: number; errors: number }[]
+  /** Credits per UTC day and endpoint class, oldest first, for the last `days` days. */
+  byDay: { day: string; endpointClass: string; credits: number }[]
+}
+
+/**
+ * Summarises the ledger.
+ *
+ * @example
+ * const s = await summarizeCredits(db, Date.now(), 30)
+ * s.todayCredits // 1200
+ */
+export async function summarizeCredits(db: Kysely<Database>, nowMs: number, days = 30): Promise<CreditSummary> {
+  const { dayStartMs, monthStartMs } = budgetPeriodStarts(nowMs)
+  const totals = await db
+    .selectFrom('credit_ledger')
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>('credits'), eb.lit(0)).as('total'),
+      eb.fn.countAll<number>().as('calls'),
+      sql<number>`coalesce(sum(case when at_ms >= ${dayStartMs} then credits end), 0)`.as('today'),
+      sql<number>`coalesce(sum(case when at_ms >= ${monthStartMs} then credits end), 0)`.as('month'),
+    ])
+    .executeTakeFirstOrThrow()
+  const byOperation = await db
+    .selectFrom('credit_ledger')
+    .select((eb) => [
+      'operation',
+      eb.fn.countAll<number>().as('calls'),
+      eb.fn.sum<number>('credits').as('credits'),
+      sql<number>`sum(case when status = 'error' then 1 else 0 end)`.as('errors'),
+    ])
+    .groupBy('operation')
+    .orderBy('credits', 'desc')
+    .execute()
+  const sinceMs = dayStartMs - (days - 1) * 86_400_000
+  const byDay = await db
+    .selectFrom('credit_ledger')
+    .select((eb) => [
+      sql<string>`strftime('%Y-%m-%d', at_ms / 1000, 'unixepoch')`.as('day'),
+      'endpoint_class as endpointClass',
+      eb.fn.sum<number>('credits').as('credits'),
+    ])
+    .where('at_ms', '>=', sinceMs)
+    .groupBy(['day', 'endpoint_class'])
+    .orderBy('day')
+    .execute()
+  return {
+    todayCredits: Number(totals.today),
+    monthCredits: Number(totals.month),
+    totalCredits: Number(totals.total),
+    totalCalls: Number(totals.calls),
+    byOperation: byOperation.map((r) => ({ ...r, calls: Number(r.calls), credits: Number(r.credits), errors: Number(r.errors) })),
+    byDay: byDay.map((r) => ({ ...r, credits: Number(r.credits) })),
+  }
+}

@@ -1,0 +1,83 @@
+import type { StreamName, StreamPatch } from '../../db/ingest/mirror-writer'
+import type { StreamContext, StreamResult } from './stream-context'
+
+/** How one newest-first, cursor-paged stream is fetched and stored. */
+export interface CursorStreamSpec<T> {
+  stream: StreamName
+  /** Fetches a page; `nextCursor` null means there is no older page. */
+  fetchPage(cursor: string | undefined): Promise<{ items: T[]; nextCursor: string | null }>
+  /** Whether an item is already in the mirror. */
+  isKnown(item: T): boolean
+  keyOf(item: T): string
+  /** Writes the items and the patch in one transaction; returns how many were new. */
+  apply(items: T[], patch: StreamPatch): number
+  /** Whether an item is older than the user's depth limit (a date); the backfill stops there. */
+  isBeyondDepth?(item: T): boolean
+}
+
+/**
+ * Syncs a newest-first stream that pages with an opaque cursor (transfers, compression
+ * signatures). New items: walk down from the top and stop at the first known item. If
+ * that walk is cut short, its cursor is saved as the gap cursor with each page, and the
+ * next run closes the gap before anything else — so new and old items always meet.
+ * Then the backfill continues from its own cursor to the end.
+ */
+export async function syncCursorStream<T>(ctx: StreamContext, spec: CursorStreamSpec<T>): Promise<StreamResult> {
+  const { writer, walletId } = ctx
+  const result: StreamResult = { stream: spec.stream, pages: 0, newItems: 0 }
+  let row = writer.stream(walletId, spec.stream)
+  if (row.newestKey === null && row.isBackfillComplete) {
+    // Nothing was ever found: look again from the top.
+    writer.patchStream(walletId, spec.stream, { isBackfillComplete: false, backfillCursor: null })
+    row = writer.stream(walletId, spec.stream)
+  }
+
+  const page = async (cursor: string | undefined): Promise<{ items: T[]; nextCursor: string | null }> => {
+    const fetched = await spec.fetchPage(cursor)
+    result.pages += 1
+    return fetched
+  }
+  const report = (phase: 'new-items' | 'backfill' | 'gap'): void =>
+    ctx.report({ stream: spec.stream, phase, pages: result.pages, items: result.newItems, estimatedRemainingPages: null })
+
+  // Walks down from `cursor` (undefined = the top) until a known item or the end.
+  const walkDown = async (cursor: string | undefined, phase: 'new-items' | 'gap'): Promise<void> => {
+    let isFirstPage = phase === 'new-items'
+    for (;;) {
+      const { items, nextCursor } = await page(cursor)
+      const knownAt = items.findIndex((item) => spec.isKnown(item))
+      const fresh = knownAt === -1 ? items : items.slice(0, knownAt)
+      const closed = knownAt !== -1 || nextCursor === null
+      result.newItems += spec.apply(fresh, {
+        ...(isFirstPage && items[0] ? { newestKey: spec.keyOf(items[0]) } : {}),
+        gapCursor: closed ? null : nextCursor,
+        addPages: 1,
+        succeededAtSec: ctx.nowSec(),
+      })
+      report(phase)
+      if (closed) return
+      cursor = nextCursor as string
+      isFirstPage = false
+    }
+  }
+
+  if (row.gapCursor !== null) await walkDown(row.gapCursor, 'gap')
+  if (row.newestKey !== null) await walkDown(undefined, 'new-items')
+  row = writer.stream(walletId, spec.stream)
+
+  while (!row.isBackfillComplete) {
+    const { items, nextCursor } = await page(row.backfillCursor ?? undefined)
+    const beyond = spec.isBeyondDepth !== undefined && items.some((item) => spec.isBeyondDepth?.(item))
+    const countReached = row.depthLimitCount !== null && row.itemsStored + items.length >= row.depthLimitCount
+    result.newItems += spec.apply(items, {
+      ...(row.newestKey === null && items[0] ? { newestKey: spec.keyOf(items[0]) } : {}),
+      backfillCursor: nextCursor,
+      isBackfillComplete: nextCursor === null || items.length === 0 || beyond || countReached,
+      addPages: 1,
+      succeededAtSec: ctx.nowSec(),
+    })
+    report('backfill')
+    row = writer.stream(walletId, spec.stream)
+  }
+  return result
+}

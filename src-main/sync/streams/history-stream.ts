@@ -1,0 +1,87 @@
+import type { HistoryEntry } from '../../../src-shared/api/wallet-rest'
+import type { StreamRow } from '../../db/ingest/mirror-writer'
+import type { StreamContext, StreamResult } from './stream-context'
+
+/** History page size: the interface's maximum (4.1), so every 100 credits buys 100 items. */
+export const HISTORY_PAGE_LIMIT = 100
+
+/**
+ * Keeps a wallet's history complete. New items come with `after` = the newest stored
+ * signature: pages ascend (interface 4.1) and every page moves the cursor forward, so it
+ * costs ⌈new/100⌉ calls (one when nothing is new) — never more than walking down from
+ * the newest until a known signature, which needs that extra known item. Then the
+ * backfill walks newest → oldest with `before` until the end or the depth limit.
+ */
+export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
+  const { writer, walletId } = ctx
+  const result: StreamResult = { stream: 'history', pages: 0, newItems: 0 }
+  let row = writer.stream(walletId, 'history')
+
+  if (row.newestKey === null && row.isBackfillComplete) {
+    // Nothing was ever found (an empty wallet): look again from the top.
+    writer.patchStream(walletId, 'history', { isBackfillComplete: false, backfillCursor: null })
+    row = writer.stream(walletId, 'history')
+  }
+
+  if (row.newestKey !== null) {
+    let after = row.newestKey
+    for (;;) {
+      const page = await ctx.call('wallet.history', { wallet: ctx.address, after, limit: HISTORY_PAGE_LIMIT })
+      const newest = page.data.at(-1)?.signature
+      result.newItems += writer.applyHistoryPage(walletId, page.data, {
+        ...(newest === undefined ? {} : { newestKey: newest }),
+        addPages: 1,
+        succeededAtSec: ctx.nowSec(),
+      })
+      result.pages += 1
+      ctx.report({ stream: 'history', phase: 'new-items', pages: result.pages, items: result.newItems, estimatedRemainingPages: null })
+      if (!page.pagination.hasMore || newest === undefined) break
+      after = newest
+    }
+    row = writer.stream(walletId, 'history')
+  }
+
+  while (!row.isBackfillComplete) {
+    const before = row.backfillCursor ?? undefined
+    const page = await ctx.call('wallet.history', {
+      wallet: ctx.address,
+      limit: HISTORY_PAGE_LIMIT,
+      ...(before === undefined ? {} : { before }),
+    })
+    const data = page.data
+    const oldest = data.at(-1)
+    const stored = row.itemsStored
+    const reachedEnd = !page.pagination.hasMore || oldest === undefined
+    const complete = reachedEnd || isDepthReached(row, data, stored)
+    result.newItems += writer.applyHistoryPage(walletId, data, {
+      ...(row.newestKey === null && data[0] ? { newestKey: data[0].signature } : {}),
+      backfillCursor: page.pagination.nextCursor ?? oldest?.signature ?? null,
+      isBackfillComplete: complete,
+      addPages: 1,
+      succeededAtSec: ctx.nowSec(),
+    })
+    result.pages += 1
+    row = writer.stream(walletId, 'history')
+    ctx.report({
+      stream: 'history',
+      phase: 'backfill',
+      pages: result.pages,
+      items: result.newItems,
+      estimatedRemainingPages: remainingPages(row),
+    })
+  }
+  return result
+}
+
+/** Whether this page takes the backfill to the user's depth limit (a count or a date). */
+function isDepthReached(row: StreamRow, page: readonly HistoryEntry[], storedBefore: number): boolean {
+  if (row.depthLimitCount !== null && storedBefore + page.length >= row.depthLimitCount) return true
+  const oldestTime = page.at(-1)?.timestamp
+  return row.depthLimitSinceSec !== null && oldestTime !== null && oldestTime !== undefined && oldestTime < row.depthLimitSinceSec
+}
+
+function remainingPages(row: StreamRow): number | null {
+  if (row.isBackfillComplete) return 0
+  if (row.depthLimitCount === null) return null
+  return Math.max(0, Math.ceil((row.depthLimitCount - row.itemsStored) / HISTORY_PAGE_LIMIT))
+}

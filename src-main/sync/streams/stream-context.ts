@@ -1,0 +1,31 @@
+import type { OperationInput, OperationName, OperationOutput } from '../../../src-shared/api/operations'
+import type { MirrorWriter, StreamName } from '../../db/ingest/mirror-writer'
+
+/** Progress of one stream, reported after every committed page. */
+export interface StreamProgress {
+  stream: StreamName
+  phase: 'new-items' | 'backfill' | 'gap' | 'snapshot' | 'done'
+  pages: number
+  items: number
+  /** Pages still to fetch when that can be known (a depth-limited backfill), else null. */
+  estimatedRemainingPages: number | null
+}
+
+/** What a stream needs to run: the wallet, the writer and a metered, shaped service call. */
+export interface StreamContext {
+  walletId: number
+  address: string
+  writer: MirrorWriter
+  /** Calls the service through the rate shaper and the credit meter, bound to the sync's signal. */
+  call<N extends OperationName>(operation: N, input: OperationInput<N>): Promise<OperationOutput<N>>
+  report(progress: StreamProgress): void
+  nowSec(): number
+  signal: AbortSignal
+}
+
+/** A stream's tally for one run. */
+export interface StreamResult {
+  stream: StreamName
+  pages: number
+  newItems: number
+}

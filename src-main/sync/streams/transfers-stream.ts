@@ -1,0 +1,26 @@
+import type { TransferEntry } from '../../../src-shared/api/wallet-rest'
+import { syncCursorStream } from './cursor-stream'
+import type { StreamContext, StreamResult } from './stream-context'
+
+/** Transfers page size: the interface's maximum (4.1; default 50), so each call buys the most. */
+export const TRANSFERS_PAGE_LIMIT = 100
+
+/** Keeps a wallet's transfers complete: newest first, opaque cursor, stop at the first known. */
+export function syncTransfers(ctx: StreamContext): Promise<StreamResult> {
+  const sinceSec = ctx.writer.stream(ctx.walletId, 'transfers').depthLimitSinceSec
+  return syncCursorStream<TransferEntry>(ctx, {
+    stream: 'transfers',
+    fetchPage: async (cursor) => {
+      const page = await ctx.call('wallet.transfers', {
+        wallet: ctx.address,
+        limit: TRANSFERS_PAGE_LIMIT,
+        ...(cursor === undefined ? {} : { cursor }),
+      })
+      return { items: page.data, nextCursor: page.pagination.hasMore ? page.pagination.nextCursor : null }
+    },
+    isKnown: (t) => ctx.writer.hasTransferSignature(ctx.walletId, t.signature),
+    keyOf: (t) => t.signature,
+    apply: (items, patch) => ctx.writer.applyTransfersPage(ctx.walletId, items, patch),
+    ...(sinceSec === null ? {} : { isBeyondDepth: (t: TransferEntry) => t.timestamp < sinceSec }),
+  })
+}

@@ -1,0 +1,253 @@
+import {
+  getOperation,
+  type OperationInput,
+  type OperationName,
+  type OperationOutput,
+} from '../../src-shared/api/operations'
+import { creditsPerCall } from '../../src-shared/api/prices'
+import type { ActivityNotice, StreamState, SyncProgress } from '../../src-shared/ipc/sync-schemas'
+import { MirrorWriter, STREAM_NAMES, type StreamName } from '../db/ingest/mirror-writer'
+import type { ServiceClient } from '../service/service-client'
+import { InvalidResponseError, ServiceError } from '../service/service-errors'
+import { callAttribution } from './call-attribution'
+import { BudgetExceededError, type CreditMeter } from './credit-meter'
+import { OfflineError, type RateShaper } from './rate-shaper'
+import { syncBalances } from './streams/balances-stream'
+import { syncCompressedSignatures } from './streams/compressed-signatures-stream'
+import { syncHistory } from './streams/history-stream'
+import type { StreamContext, StreamProgress, StreamResult } from './streams/stream-context'
+import { syncTransfers } from './streams/transfers-stream'
+import type BetterSqlite3 from 'better-sqlite3'
+
+/** What the engine tells the shells. */
+export type SyncEvent =
+  | { type: 'progress'; progress: SyncProgress }
+  | { type: 'wallet-state'; address: string; state: 'syncing' | 'done'; outcome?: WalletSyncOutcome }
+  | { type: 'activity'; notice: ActivityNotice }
+  | { type: 'network'; state: 'online' | 'offline' }
+
+/** How one stream's run ended. */
+export interface StreamOutcome {
+  stream: StreamName
+  state: StreamState
+  pages: number
+  newItems: number
+  error?: string
+}
+
+/** How a wallet's sync ended. */
+export interface WalletSyncOutcome {
+  address: string
+  streams: StreamOutcome[]
+  /** The worst stream state: a budget stop or going offline affects the whole run. */
+  state: StreamState
+  newTransactions: number
+}
+
+export interface SyncEngineOptions {
+  sqlite: BetterSqlite3.Database
+  client: ServiceClient
+  shaper: RateShaper
+  meter: CreditMeter
+  emit?: (event: SyncEvent) => void
+  nowSec?: () => number
+}
+
+/** Options of one wallet's sync. */
+export interface SyncWalletOptions {
+  /** Streams to run; all by default. */
+  streams?: readonly StreamName[]
+  signal?: AbortSignal
+}
+
+const STATE_RANK: Record<StreamState, number> = {
+  idle: 0,
+  ok: 1,
+  syncing: 2,
+  cancelled: 3,
+  paused: 4,
+  error: 5,
+  offline: 6,
+  budget: 7,
+}
+
+/**
+ * The sync engine: runs a wallet's streams against the service through the rate shaper
+ * and the credit meter, writing each page with its cursor in one transaction. Policy
+ * lives here; storage in db/, the wire in service/.
+ */
+export class SyncEngine {
+  readonly writer: MirrorWriter
+  readonly #options: SyncEngineOptions
+  readonly #running = new Map<string, AbortController>()
+  readonly #nowSec: () => number
+
+  constructor(options: SyncEngineOptions) {
+    this.#options = options
+    this.writer = new MirrorWriter(options.sqlite)
+    this.#nowSec = options.nowSec ?? (() => Math.floor(Date.now() / 1000))
+  }
+
+  /** Whether a wallet is syncing now. */
+  isSyncing(address: string): boolean {
+    return this.#running.has(address)
+  }
+
+  /** Addresses syncing now. */
+  syncingAddresses(): string[] {
+    return [...this.#running.keys()]
+  }
+
+  /** Cancels one wallet's sync, or every running sync. Committed pages stay. */
+  cancel(address?: string): void {
+    for (const [key, controller] of this.#running) {
+      if (address === undefined || key === address) controller.abort(new CancelledError())
+    }
+  }
+
+  /**
+   * Syncs one watched wallet: its streams run side by side, each stopping on its own
+   * error (a schema mismatch pauses only that stream). A budget stop or cancellation
+   * stops them all.
+   *
+   * @example
+   * const outcome = await engine.syncWallet('86xC…2MMY')
+   * outcome.state // 'ok'
+   */
+  async syncWallet(address: string, options: SyncWalletOptions = {}): Promise<WalletSyncOutcome> {
+    const walletId = this.writer.walletId(address)
+    if (walletId === null) throw new Error(`Wallet ${address} is not on the watchlist.`)
+    if (this.#running.has(address)) throw new Error(`Wallet ${address} is already syncing.`)
+    const controller = new AbortController()
+    const onOuterAbort = (): void => controller.abort(options.signal?.reason ?? new CancelledError())
+    options.signal?.addEventListener('abort', onOuterAbort, { once: true })
+    this.#running.set(address, controller)
+    this.#emit({ type: 'wallet-state', address, state: 'syncing' })
+
+    const streams = (options.streams ?? STREAM_NAMES).filter((s) => !this.writer.stream(walletId, s).isPaused)
+    try {
+      const outcomes = await Promise.all(streams.map((stream) => this.#runStream(walletId, address, stream, controller)))
+      const state = outcomes.reduce<StreamState>((worst, o) => (STATE_RANK[o.state] > STATE_RANK[worst] ? o.state : worst), 'ok')
+      const newTransactions = outcomes.find((o) => o.stream === 'history')?.newItems ?? 0
+      const outcome: WalletSyncOutcome = { address, streams: outcomes, state, newTransactions }
+      this.#emit({ type: 'wallet-state', address, state: 'done', outcome })
+      return outcome
+    } finally {
+      options.signal?.removeEventListener('abort', onOuterAbort)
+      this.#running.delete(address)
+    }
+  }
+
+  /** Clears a stream's pause and error so the next sync runs it again. */
+  retryStream(address: string, stream: StreamName): void {
+    const walletId = this.writer.walletId(address)
+    if (walletId === null) return
+    this.writer.patchStream(walletId, stream, { isPaused: false, lastError: null, state: 'idle' })
+  }
+
+  async #runStream(walletId: number, address: string, stream: StreamName, controller: AbortController): Promise<StreamOutcome> {
+    let credits = 0
+    const ctx: StreamContext = {
+      walletId,
+      address,
+      writer: this.writer,
+      signal: controller.signal,
+      nowSec: this.#nowSec,
+      call: (operation, input) => {
+        const promise = this.#call(operation, input, address, controller.signal)
+        credits += creditsPerCall(getOperation(operation).priceKey)
+        return promise
+      },
+      report: (progress: StreamProgress) =>
+        this.#emit({ type: 'progress', progress: { address, ...progress, creditsSpent: credits } }),
+    }
+    this.writer.patchStream(walletId, stream, { state: 'syncing' })
+    try {
+      const result = await runStream(ctx, stream)
+      this.writer.patchStream(walletId, stream, { state: 'ok', lastError: null })
+      ctx.report({ stream, phase: 'done', pages: result.pages, items: result.newItems, estimatedRemainingPages: 0 })
+      return { stream, state: 'ok', pages: result.pages, newItems: result.newItems }
+    } catch (error) {
+      const { state, message, stopsAll } = describeStreamFailure(error, stream, address)
+      if (stopsAll) controller.abort(error)
+      this.writer.patchStream(walletId, stream, {
+        state,
+        lastError: state === 'cancelled' ? null : message,
+        ...(state === 'paused' ? { isPaused: true } : {}),
+      })
+      return { stream, state, pages: 0, newItems: 0, error: message }
+    }
+  }
+
+  #call<N extends OperationName>(operation: N, input: OperationInput<N>, address: string, signal: AbortSignal): Promise<OperationOutput<N>> {
+    const op = getOperation(operation)
+    return this.#options.shaper.run(
+      op.endpointClass,
+      async (attemptSignal) => {
+        const release = this.#options.meter.reserve(creditsPerCall(op.priceKey))
+        try {
+          return await callAttribution.run({ walletAddress: address }, () =>
+            this.#options.client.call(operation, input, attemptSignal ? { signal: attemptSignal } : {}),
+          )
+        } finally {
+          release()
+        }
+      },
+      signal,
+    )
+  }
+
+  #emit(event: SyncEvent): void {
+    this.#options.emit?.(event)
+  }
+}
+
+/** Raised into streams when the user cancels. */
+export class CancelledError extends Error {
+  override name = 'CancelledError'
+  constructor() {
+    super('Sync cancelled.')
+  }
+}
+
+function runStream(ctx: StreamContext, stream: StreamName): Promise<StreamResult> {
+  switch (stream) {
+    case 'history':
+      return syncHistory(ctx)
+    case 'transfers':
+      return syncTransfers(ctx)
+    case 'balances':
+      return syncBalances(ctx)
+    case 'compressed-owner':
+    case 'compressed-token-owner':
+      return syncCompressedSignatures(ctx, stream)
+  }
+}
+
+/**
+ * Turns a stream's failure into its state and a message in plain words. Bad data pauses
+ * just that stream, naming operation, wallet and field (DESIGN, "Data rules").
+ */
+export function describeStreamFailure(
+  error: unknown,
+  stream: StreamName,
+  address: string,
+): { state: StreamState; message: string; stopsAll: boolean } {
+  if (error instanceof CancelledError || (error instanceof ServiceError && error.name === 'AbortedError')) {
+    return { state: 'cancelled', message: 'Cancelled.', stopsAll: false }
+  }
+  if (error instanceof BudgetExceededError) return { state: 'budget', message: error.message, stopsAll: true }
+  if (error instanceof OfflineError) return { state: 'offline', message: error.message, stopsAll: false }
+  if (error instanceof InvalidResponseError && error.fieldPath !== undefined) {
+    const expected = typeof error.details.expected === 'string' ? `: expected ${error.details.expected}` : ''
+    return {
+      state: 'paused',
+      message:
+        `${error.operation} sent data Heliograph does not accept for wallet ${address} ` +
+        `(field ${error.fieldPath}${expected}). Nothing from it was stored; the ${stream} stream is paused — retry once the service is fixed.`,
+      stopsAll: false,
+    }
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return { state: 'error', message, stopsAll: false }
+}

@@ -1,0 +1,74 @@
+import type BetterSqlite3 from 'better-sqlite3'
+import { getOperation } from '../../src-shared/api/operations'
+import { ENDPOINT_CLASSES, PLAN_RATE_LIMITS_RPS, type EndpointClass, type Plan } from '../../src-shared/api/prices'
+import { createServiceClient, type ServiceClient } from '../service/service-client'
+import type { ServiceSettings } from '../service/service-settings'
+import { callAttribution } from './call-attribution'
+import { CreditMeter, type CreditBudget } from './credit-meter'
+import { RateShaper, type RateShaperOptions } from './rate-shaper'
+import { SyncEngine, type SyncEvent } from './sync-engine'
+
+/** Requests per second: a plan of the facts file, custom numbers, or unpaced ('off'). */
+export type RateSetting = Plan | 'off' | { custom: Record<EndpointClass, number> }
+
+/** The per-class rates a setting stands for. */
+export function ratesFor(setting: RateSetting): Record<EndpointClass, number> {
+  if (setting === 'off') return Object.fromEntries(ENDPOINT_CLASSES.map((c) => [c, Infinity])) as Record<EndpointClass, number>
+  if (typeof setting === 'string') return { ...PLAN_RATE_LIMITS_RPS[setting] }
+  return { ...setting.custom }
+}
+
+export interface SyncRuntimeOptions {
+  sqlite: BetterSqlite3.Database
+  service: ServiceSettings
+  rate: RateSetting
+  budget: () => CreditBudget
+  emit?: (event: SyncEvent) => void
+  retry?: RateShaperOptions['retry']
+  nowSec?: () => number
+}
+
+/** The parts of a running sync: engine, and what it is built from. */
+export interface SyncRuntime {
+  engine: SyncEngine
+  client: ServiceClient
+  shaper: RateShaper
+  meter: CreditMeter
+}
+
+/**
+ * Builds the sync engine over a service: the client reports every call to the credit
+ * meter (attributed to the wallet whose stream made it), the shaper paces per class.
+ */
+export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
+  const meter = new CreditMeter(options.sqlite, options.budget)
+  const client = createServiceClient(options.service, {
+    onCall: (report) => {
+      meter.record({
+        atMs: Date.now(),
+        operation: report.operation,
+        endpointClass: getOperation(report.operation).endpointClass,
+        walletAddress: callAttribution.getStore()?.walletAddress ?? null,
+        credits: report.credits,
+        status: report.status,
+        errorName: report.errorName ?? null,
+        durationMs: Math.round(report.durationMs),
+        httpStatus: report.httpStatus ?? null,
+      })
+    },
+  })
+  const shaper = new RateShaper({
+    rpsByClass: ratesFor(options.rate),
+    ...(options.retry ? { retry: options.retry } : {}),
+    onNetworkState: (state) => options.emit?.({ type: 'network', state }),
+  })
+  const engine = new SyncEngine({
+    sqlite: options.sqlite,
+    client,
+    shaper,
+    meter,
+    ...(options.emit ? { emit: options.emit } : {}),
+    ...(options.nowSec ? { nowSec: options.nowSec } : {}),
+  })
+  return { engine, client, shaper, meter }
+}

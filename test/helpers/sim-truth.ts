@@ -1,0 +1,35 @@
+import type { HistoryEntry, TransferEntry } from '../../src-shared/api/wallet-rest'
+
+/** The simulator's full truth of a wallet, read from /__sim/truth (never charged). */
+export interface WalletTruth {
+  txCount: number
+  history: HistoryEntry[]
+  transfers: TransferEntry[]
+  compressedOwner: string[]
+  compressedTokenOwner: string[]
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const response = await fetch(url)
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`)
+  return (await response.json()) as T
+}
+
+/** Reads every history entry, transfer and compression signature of a wallet. */
+export async function readWalletTruth(simUrl: string, address: string): Promise<WalletTruth> {
+  const base = `${simUrl}/__sim/truth/${address}`
+  const { txCount } = await getJson<{ txCount: number }>(base)
+  const history: HistoryEntry[] = []
+  const transfers: TransferEntry[] = []
+  for (let from = 0; from < txCount; from += 10_000) {
+    history.push(...(await getJson<{ entries: HistoryEntry[] }>(`${base}/history?from=${from}&limit=10000`)).entries)
+    transfers.push(...(await getJson<{ transfers: TransferEntry[] }>(`${base}/transfers?from=${from}&limit=10000`)).transfers)
+  }
+  const compressed = await getJson<{ owner: string[]; tokenOwner: string[] }>(`${base}/compression-signatures`)
+  return { txCount, history, transfers, compressedOwner: compressed.owner, compressedTokenOwner: compressed.tokenOwner }
+}
+
+/** Credits the simulator charged the `demo` key. */
+export async function simulatorCredits(simUrl: string, key = 'demo'): Promise<number> {
+  return (await getJson<{ total: number }>(`${simUrl}/__sim/credits?key=${encodeURIComponent(key)}`)).total
+}

@@ -1,0 +1,66 @@
+import { join } from 'node:path'
+import { openDatabase, type OpenDatabase } from '../../src-main/db/database'
+import { addWatchedWallet } from '../../src-main/db/queries/watchlist-queries'
+import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
+import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src-main/simulator/simulator-server'
+import type { CreditBudget } from '../../src-main/sync/credit-meter'
+import type { RetryLimits } from '../../src-main/sync/retry-policy'
+import { createSyncRuntime, type RateSetting, type SyncRuntime } from '../../src-main/sync/sync-runtime'
+import type { SyncEvent } from '../../src-main/sync/sync-engine'
+import { makeTempDir } from './temp-dir'
+
+/** Retries that stay quick in tests while keeping the same policy. */
+export const FAST_RETRIES: Partial<RetryLimits> = { baseDelayMs: 5, maxDelayMs: 50 }
+
+export interface SyncFixture {
+  sim: RunningSimulator
+  database: OpenDatabase
+  runtime: SyncRuntime
+  events: SyncEvent[]
+  budget: CreditBudget
+  dataDir: string
+  /** Puts a profile wallet (by profile id) on the watchlist; returns its address. */
+  watch(profile: string): Promise<string>
+  stop(): Promise<void>
+}
+
+/**
+ * A real simulator on loopback, a real SQLite mirror in a temp folder, and the sync
+ * engine between them: the setting of every sync test.
+ */
+export async function startSyncFixture(
+  options: { sim?: SimulatorOptions; rate?: RateSetting; retry?: Partial<RetryLimits>; budget?: CreditBudget } = {},
+): Promise<SyncFixture> {
+  const temp = makeTempDir('heliograph-sync-')
+  const sim = await startSimulator({ seed: 7, ...options.sim })
+  const database = await openDatabase(join(temp.dir, 'heliograph.sqlite'))
+  const events: SyncEvent[] = []
+  const budget: CreditBudget = options.budget ?? { dailyCredits: null, monthlyCredits: null }
+  const runtime = createSyncRuntime({
+    sqlite: database.sqlite,
+    service: singleOriginServiceSettings(sim.url, 'demo', { timeoutMs: 2_000 }),
+    rate: options.rate ?? 'off',
+    budget: () => budget,
+    emit: (e) => events.push(e),
+    retry: { ...FAST_RETRIES, ...options.retry },
+  })
+  return {
+    sim,
+    database,
+    runtime,
+    events,
+    budget,
+    dataDir: temp.dir,
+    async watch(profile) {
+      const wallet = sim.chain.walletByProfile(profile as never)
+      await addWatchedWallet(database.db, { address: wallet.address, label: profile }, 1_700_000_000)
+      return wallet.address
+    },
+    async stop() {
+      runtime.engine.cancel()
+      await database.close()
+      await sim.close()
+      temp.remove()
+    },
+  }
+}
