@@ -36,7 +36,7 @@ interface CachedBlock {
   signatures: (string | undefined)[]
 }
 
-const BLOCK_CACHE_LIMIT = 2_048
+const BLOCK_CACHE_LIMIT = 512
 
 export interface SimChainOptions {
   seed?: number

@@ -5,6 +5,10 @@ import type { SimulatorOptions, RunningSimulator } from '../../../src-main/simul
 import { startSimulator } from '../../../src-main/simulator/simulator-server'
 import type { ProfileId } from '../../../src-main/simulator/chain/wallet-profiles'
 
+// Bodies of raw calls are read loosely on purpose: these tests inspect malformed answers too.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type LooseJson = any
+
 /** A simulator on a manual clock plus a client of the shared service client pointed at it. */
 export async function startTestSimulator(options: SimulatorOptions = {}): Promise<{ sim: RunningSimulator; client: ServiceClient; address: (p: ProfileId) => string }> {
   const sim = await startSimulator({ seed: 7, clock: { mode: 'manual' }, ...options })
@@ -13,7 +17,7 @@ export async function startTestSimulator(options: SimulatorOptions = {}): Promis
 }
 
 /** Raw JSON-RPC call, for inputs the typed client would refuse to send. */
-export async function rawRpc(url: string, method: string, params: unknown, key = 'demo'): Promise<{ status: number; body: any; headers: Headers }> {
+export async function rawRpc(url: string, method: string, params: unknown, key = 'demo'): Promise<{ status: number; body: LooseJson; headers: Headers }> {
   const res = await fetch(`${url}/?api-key=${key}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -23,7 +27,7 @@ export async function rawRpc(url: string, method: string, params: unknown, key =
 }
 
 /** Raw GET with the key header. */
-export async function rawGet(url: string, path: string, key: string | null = 'demo'): Promise<{ status: number; body: any; headers: Headers }> {
+export async function rawGet(url: string, path: string, key: string | null = 'demo'): Promise<{ status: number; body: LooseJson; headers: Headers }> {
   const res = await fetch(`${url}${path}`, { headers: key === null ? {} : { 'x-api-key': key } })
   const text = await res.text()
   let body: unknown = text

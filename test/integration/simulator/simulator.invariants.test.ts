@@ -184,7 +184,7 @@ describe('live activity', () => {
     expect(added.txCount).toBe(before + 3)
     const newer = await client.wallet.history({ wallet: wallet.address, after: newestBefore.signature })
     expect(newer.data.map((e) => e.signature)).toEqual(added.signatures)
-    expect(newer.data[0]!.timestamp).toBeGreaterThan(newestBefore.timestamp)
+    expect(newer.data[0]!.timestamp ?? 0).toBeGreaterThan(newestBefore.timestamp ?? 0)
     const probe = await client.rpc.getSignaturesForAddress([wallet.address, { limit: 1 }])
     const tokenProbes = await Promise.all(
       wallet.profile.tradedMints.filter((m) => m !== 0).map((m) => client.rpc.getSignaturesForAddress([sim.chain.tokenAccountAddress(wallet, m), { limit: 1 }])),
