@@ -17,6 +17,7 @@ export interface Database {
   watch_schedule: WatchScheduleTable
   token_accounts: TokenAccountsTable
   wallet_probe: WalletProbeTable
+  wallet_views: WalletViewsTable
 }
 
 export interface WalletsTable {
@@ -182,4 +183,11 @@ export interface WalletProbeTable {
   wallet_id: number
   newest_signature: string | null
   token_accounts_checked_sec: number | null
+}
+
+/** When the person last looked at a wallet page, and the newest block time they saw (0003). */
+export interface WalletViewsTable {
+  wallet_id: number
+  seen_through_sec: number
+  viewed_at_sec: number
 }

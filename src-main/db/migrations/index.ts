@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely/migration'
 import * as m0001 from './0001-initial'
 import * as m0002 from './0002-mirror'
+import * as m0003 from './0003-review-indexes'
 
 /**
  * Every migration in order. Listed here rather than read from the folder so the bundled
@@ -9,4 +10,5 @@ import * as m0002 from './0002-mirror'
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-mirror': m0002,
+  '0003-review-indexes': m0003,
 }

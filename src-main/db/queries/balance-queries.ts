@@ -1,0 +1,107 @@
+import type { Kysely } from 'kysely'
+import type {
+  CurrentBalances,
+  NftItem,
+  PortfolioPoint,
+} from '../../../src-shared/ipc/review-schemas'
+import type { Database } from '../schema'
+
+/** Most points the portfolio chart gets; snapshots beyond it are thinned evenly. */
+export const MAX_SERIES_POINTS = 2_000
+
+async function latestSnapshot(db: Kysely<Database>, walletId: number) {
+  return db
+    .selectFrom('balance_snapshots')
+    .select(['id', 'taken_at_sec', 'total_usd', 'nft_count'])
+    .where('wallet_id', '=', walletId)
+    .orderBy('taken_at_sec', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+}
+
+/**
+ * The wallet's tokens from its latest balances snapshot, largest USD value first, with
+ * mint metadata and each token's share of the total.
+ */
+export async function fetchCurrentBalances(
+  db: Kysely<Database>,
+  walletId: number,
+): Promise<CurrentBalances> {
+  const snapshot = await latestSnapshot(db, walletId)
+  if (!snapshot) return { takenAtSec: null, totalUsd: 0, rows: [], nftCount: 0 }
+  const items = await db
+    .selectFrom('balance_snapshot_items as i')
+    .leftJoin('mints as m', 'm.mint', 'i.mint')
+    .select([
+      'i.mint',
+      'm.symbol',
+      'm.name',
+      'm.logo_uri',
+      'i.balance',
+      'i.balance_text',
+      'i.decimals',
+      'i.price_usd',
+      'i.usd_value',
+    ])
+    .where('i.snapshot_id', '=', snapshot.id)
+    .orderBy('i.usd_value', 'desc')
+    .orderBy('i.mint')
+    .execute()
+  const total = snapshot.total_usd
+  return {
+    takenAtSec: snapshot.taken_at_sec,
+    totalUsd: total,
+    nftCount: snapshot.nft_count,
+    rows: items.map((r) => ({
+      mint: r.mint,
+      symbol: r.symbol,
+      name: r.name,
+      logoUri: r.logo_uri,
+      amount: r.balance,
+      amountText: r.balance_text,
+      decimals: r.decimals,
+      priceUsd: r.price_usd,
+      usdValue: r.usd_value,
+      share: total > 0 ? r.usd_value / total : 0,
+    })),
+  }
+}
+
+/** The NFTs of the latest balances snapshot, by collection then name. */
+export async function listCurrentNfts(db: Kysely<Database>, walletId: number): Promise<NftItem[]> {
+  const snapshot = await latestSnapshot(db, walletId)
+  if (!snapshot) return []
+  const rows = await db
+    .selectFrom('balance_snapshot_nfts')
+    .select(['mint', 'name', 'image_uri', 'collection_name', 'is_compressed'])
+    .where('snapshot_id', '=', snapshot.id)
+    .orderBy('collection_name')
+    .orderBy('name')
+    .execute()
+  return rows.map((r) => ({
+    mint: r.mint,
+    name: r.name,
+    imageUri: r.image_uri,
+    collectionName: r.collection_name,
+    isCompressed: r.is_compressed === 1,
+  }))
+}
+
+/** Total USD value at each balances snapshot, oldest first (thinned to MAX_SERIES_POINTS). */
+export async function fetchPortfolioSeries(
+  db: Kysely<Database>,
+  walletId: number,
+): Promise<PortfolioPoint[]> {
+  const rows = await db
+    .selectFrom('balance_snapshots')
+    .select(['taken_at_sec', 'total_usd'])
+    .where('wallet_id', '=', walletId)
+    .orderBy('taken_at_sec')
+    .orderBy('id')
+    .execute()
+  const step = Math.max(1, Math.ceil(rows.length / MAX_SERIES_POINTS))
+  // Thinning keeps the newest point so the chart ends at the current value.
+  const kept = rows.filter((_, i) => i % step === 0 || i === rows.length - 1)
+  return kept.map((r) => ({ atSec: r.taken_at_sec, totalUsd: r.total_usd }))
+}

@@ -1,0 +1,296 @@
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely'
+import type {
+  HistoryChange,
+  HistoryCursor,
+  HistoryFilters,
+  HistoryPage,
+  HistoryRow,
+  MintOption,
+  RowCount,
+  SortOrder,
+} from '../../../src-shared/ipc/review-schemas'
+import type { Database } from '../schema'
+
+/** What `fetchHistoryPage` needs besides the wallet. */
+export interface HistoryQuery {
+  order: SortOrder
+  filters: HistoryFilters
+  cursor: HistoryCursor | null
+  limit: number
+}
+
+// Base58 is ASCII up to 'z': every signature starting with `p` sorts in [p, p + DEL).
+const PREFIX_END = '\u007f'
+
+/**
+ * A page of a wallet's history in keyset order (block time, slot, signature), newest or
+ * oldest first, filtered in SQLite. Rows without a block time sort below every dated row,
+ * as SQLite orders NULL; they are read in a second pass so both passes stay on an index.
+ *
+ * @example
+ * const page = await fetchHistoryPage(db, walletId, { order: 'newest', filters, cursor: null, limit: 100 })
+ * const next = await fetchHistoryPage(db, walletId, { ...query, cursor: page.nextCursor })
+ */
+export async function fetchHistoryPage(
+  db: Kysely<Database>,
+  walletId: number,
+  query: HistoryQuery,
+): Promise<HistoryPage> {
+  const want = query.limit + 1
+  const found: TxRow[] = []
+  for (const pass of passesFor(query)) {
+    if (found.length >= want) break
+    found.push(...(await selectTransactions(db, walletId, query, pass, want - found.length)))
+  }
+  const hasMore = found.length > query.limit
+  const page = found.slice(0, query.limit)
+  const changes = await selectChanges(
+    db,
+    page.map((r) => r.id),
+  )
+  const rows: HistoryRow[] = page.map((r) => ({
+    signature: r.signature,
+    slot: r.slot,
+    blockTimeSec: r.block_time_sec,
+    fee: r.fee,
+    feeText: r.fee_text,
+    feePayer: r.fee_payer,
+    isFailed: r.is_failed === 1,
+    error: r.error,
+    changes: changes.get(r.id) ?? [],
+  }))
+  const last = page.at(-1)
+  return {
+    rows,
+    nextCursor:
+      hasMore && last
+        ? { blockTimeSec: last.block_time_sec, slot: last.slot, signature: last.signature }
+        : null,
+  }
+}
+
+/**
+ * How many transactions match the filters, counting at most `cap` so that a wallet with
+ * a million rows still answers at once.
+ */
+export async function countHistory(
+  db: Kysely<Database>,
+  walletId: number,
+  filters: HistoryFilters,
+  cap = 10_000,
+): Promise<RowCount> {
+  const query = { order: 'newest', filters, cursor: null, limit: cap } as const
+  let count = 0
+  for (const pass of passesFor(query)) {
+    const inner = baseQuery(db, walletId, filters, pass, 'newest')
+      .select(sql<number>`1`.as('one'))
+      .limit(cap + 1 - count)
+    const row = await db
+      .selectFrom(inner.as('matches'))
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+    count += Number(row.n)
+    if (count > cap) break
+  }
+  return { count: Math.min(count, cap), isCapped: count > cap }
+}
+
+/** The mints that occur in a wallet's balance changes, for the mint filter (by symbol). */
+export async function listHistoryMints(
+  db: Kysely<Database>,
+  walletId: number,
+): Promise<MintOption[]> {
+  // A skip-scan over (wallet_id, mint, …): one probe per distinct mint, not one per row.
+  const rows = await db
+    .selectFrom('balance_changes as bc')
+    .leftJoin('mints as m', 'm.mint', 'bc.mint')
+    .select(['bc.mint', 'm.symbol', 'm.name'])
+    .where('bc.wallet_id', '=', walletId)
+    .groupBy('bc.mint')
+    .execute()
+  return rows.sort((a, b) =>
+    (a.symbol ?? a.mint).localeCompare(b.symbol ?? b.mint, 'en', { sensitivity: 'base' }),
+  )
+}
+
+interface TxRow {
+  id: number
+  signature: string
+  slot: number
+  block_time_sec: number | null
+  fee: number
+  fee_text: string
+  fee_payer: string
+  error: string | null
+  is_failed: number
+}
+
+/** One pass of a page: dated rows, or rows without a block time; with its keyset bound. */
+interface Pass {
+  isUndated: boolean
+  after: HistoryCursor | null
+}
+
+function passesFor(query: Pick<HistoryQuery, 'order' | 'filters' | 'cursor'>): Pass[] {
+  const { order, filters, cursor } = query
+  // A date range never matches an undated row.
+  const canBeUndated = filters.fromSec === null && filters.toSec === null
+  const dated: Pass = { isUndated: false, after: cursor?.blockTimeSec == null ? null : cursor }
+  const undated: Pass = { isUndated: true, after: cursor?.blockTimeSec === null ? cursor : null }
+  const cursorIsUndated = cursor !== null && cursor.blockTimeSec === null
+  if (order === 'newest') {
+    // Dated rows first, then undated ones (NULL sorts lowest).
+    const passes: Pass[] = cursorIsUndated ? [] : [dated]
+    if (canBeUndated) passes.push(undated)
+    return passes
+  }
+  const passes: Pass[] = []
+  if (canBeUndated && (cursor === null || cursorIsUndated)) passes.push(undated)
+  passes.push(cursorIsUndated ? { isUndated: false, after: null } : dated)
+  return passes
+}
+
+/** The filtered rows of one pass, without columns yet. */
+function baseQuery(
+  db: Kysely<Database>,
+  walletId: number,
+  filters: HistoryFilters,
+  pass: Pass,
+  order: SortOrder,
+) {
+  const { time, slot, isMintDriven } = sortColumns(filters)
+
+  let q = isMintDriven
+    ? db
+        .selectFrom('balance_changes as bc')
+        .innerJoin('transactions as t', 't.id', 'bc.transaction_id')
+        .where('bc.wallet_id', '=', walletId)
+        .where('bc.mint', '=', filters.mint as string)
+    : db.selectFrom('transactions as t').where('t.wallet_id', '=', walletId)
+
+  const sign = filters.direction === 'in' ? sql`>` : sql`<`
+  if (isMintDriven && filters.direction !== 'any') {
+    q = q.where(sql<SqlBool>`bc.amount ${sign} 0`)
+  } else if (!isMintDriven && (filters.mint !== null || filters.direction !== 'any')) {
+    const mint = filters.mint === null ? sql`` : sql` and d.mint = ${filters.mint}`
+    const amount = filters.direction === 'any' ? sql`` : sql` and d.amount ${sign} 0`
+    q = q.where(
+      sql<SqlBool>`exists (select 1 from balance_changes as d where d.transaction_id = t.id${mint}${amount})`,
+    )
+  }
+  if (filters.isFailedOnly) q = q.where('t.is_failed', '=', 1)
+  if (filters.signature !== '') {
+    q = q
+      .where('t.signature', '>=', filters.signature)
+      .where('t.signature', '<', filters.signature + PREFIX_END)
+  }
+  if (pass.isUndated) {
+    q = q.where(sql<SqlBool>`${time} is null`)
+  } else {
+    if (filters.fromSec !== null) q = q.where(sql<SqlBool>`${time} >= ${filters.fromSec}`)
+    if (filters.toSec !== null) q = q.where(sql<SqlBool>`${time} <= ${filters.toSec}`)
+    // `is not null` keeps the dated pass from also returning undated rows.
+    if (pass.after === null) q = q.where(sql<SqlBool>`${time} is not null`)
+  }
+  return q.where(keysetBound(pass, order, time, slot))
+}
+
+/**
+ * The columns the walk sorts on. With a mint filter the walk is driven by the (wallet,
+ * mint, time, slot) index of balance changes, so a rare mint costs as little as a common
+ * one; otherwise by the (wallet, time, slot, signature) index of transactions (or its
+ * partial twin for failed ones). A signature search instead narrows by the (wallet,
+ * signature) index: the unary `+` keeps SQLite from walking time for it.
+ */
+function sortColumns(filters: HistoryFilters): {
+  time: Expression<unknown>
+  slot: Expression<unknown>
+  isMintDriven: boolean
+} {
+  if (filters.signature !== '') {
+    return { time: sql`+t.block_time_sec`, slot: sql`+t.slot`, isMintDriven: false }
+  }
+  if (filters.mint !== null) {
+    return { time: sql.ref('bc.block_time_sec'), slot: sql.ref('bc.slot'), isMintDriven: true }
+  }
+  return { time: sql.ref('t.block_time_sec'), slot: sql.ref('t.slot'), isMintDriven: false }
+}
+
+/** True for rows after the cursor in the direction of the walk. */
+function keysetBound(
+  pass: Pass,
+  order: SortOrder,
+  time: Expression<unknown>,
+  slot: Expression<unknown>,
+): Expression<SqlBool> {
+  const c = pass.after
+  if (c === null) return sql<SqlBool>`1`
+  const op = order === 'newest' ? sql`<` : sql`>`
+  if (pass.isUndated) return sql<SqlBool>`(${slot}, t.signature) ${op} (${c.slot}, ${c.signature})`
+  // The two-column bound lets SQLite seek the index; the three-column one is exact.
+  const seek = order === 'newest' ? sql`<=` : sql`>=`
+  return sql<SqlBool>`(${time}, ${slot}) ${seek} (${c.blockTimeSec}, ${c.slot}) and (${time}, ${slot}, t.signature) ${op} (${c.blockTimeSec}, ${c.slot}, ${c.signature})`
+}
+
+async function selectTransactions(
+  db: Kysely<Database>,
+  walletId: number,
+  query: HistoryQuery,
+  pass: Pass,
+  limit: number,
+): Promise<TxRow[]> {
+  const { time, slot } = sortColumns(query.filters)
+  const dir = query.order === 'newest' ? sql`desc` : sql`asc`
+  const q = baseQuery(db, walletId, query.filters, pass, query.order)
+    .select([
+      't.id',
+      't.signature',
+      't.slot',
+      't.block_time_sec',
+      't.fee',
+      't.fee_text',
+      't.fee_payer',
+      't.error',
+      't.is_failed',
+    ])
+    .orderBy(sql`${time} ${dir}, ${slot} ${dir}, t.signature ${dir}`)
+    .limit(limit)
+  return q.execute()
+}
+
+async function selectChanges(
+  db: Kysely<Database>,
+  transactionIds: number[],
+): Promise<Map<number, HistoryChange[]>> {
+  const byTransaction = new Map<number, HistoryChange[]>()
+  if (transactionIds.length === 0) return byTransaction
+  const rows = await db
+    .selectFrom('balance_changes as bc')
+    .leftJoin('mints as m', 'm.mint', 'bc.mint')
+    .select([
+      'bc.transaction_id',
+      'bc.mint',
+      'm.symbol',
+      'bc.amount',
+      'bc.amount_text',
+      'bc.amount_raw',
+      'bc.decimals',
+    ])
+    .where('bc.transaction_id', 'in', transactionIds)
+    .orderBy('bc.transaction_id')
+    .orderBy('bc.ordinal')
+    .execute()
+  for (const r of rows) {
+    const list = byTransaction.get(r.transaction_id) ?? []
+    list.push({
+      mint: r.mint,
+      symbol: r.symbol,
+      amount: r.amount,
+      amountText: r.amount_text,
+      amountRaw: r.amount_raw,
+      decimals: r.decimals,
+    })
+    byTransaction.set(r.transaction_id, list)
+  }
+  return byTransaction
+}

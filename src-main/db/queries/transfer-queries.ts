@@ -1,0 +1,99 @@
+import { sql, type Kysely, type SqlBool } from 'kysely'
+import type {
+  SortOrder,
+  TransferCursor,
+  TransferFilters,
+  TransferPage,
+} from '../../../src-shared/ipc/review-schemas'
+import type { Database } from '../schema'
+
+/** What `fetchTransferPage` needs besides the wallet. */
+export interface TransferQuery {
+  order: SortOrder
+  filters: TransferFilters
+  cursor: TransferCursor | null
+  limit: number
+}
+
+const PREFIX_END = '\u007f'
+
+/**
+ * A page of a wallet's transfers in keyset order (block time, signature, id), filtered in
+ * SQLite on the (wallet, time, signature) or (wallet, mint, time) index. A counterparty
+ * that is itself watched carries its label.
+ *
+ * @example
+ * const page = await fetchTransferPage(db, walletId, { order: 'newest', filters, cursor: null, limit: 100 })
+ */
+export async function fetchTransferPage(
+  db: Kysely<Database>,
+  walletId: number,
+  query: TransferQuery,
+): Promise<TransferPage> {
+  const { filters, cursor, order } = query
+  const dir = order === 'newest' ? sql`desc` : sql`asc`
+  let q = db
+    .selectFrom('transfers as t')
+    .leftJoin('mints as m', 'm.mint', 't.mint')
+    .leftJoin('wallets as w', 'w.address', 't.counterparty')
+    .where('t.wallet_id', '=', walletId)
+  if (filters.mint !== null) q = q.where('t.mint', '=', filters.mint)
+  if (filters.direction !== 'any') q = q.where('t.direction', '=', filters.direction)
+  if (filters.counterparty !== '') q = q.where('t.counterparty', '=', filters.counterparty)
+  if (filters.signature !== '') {
+    q = q
+      .where('t.signature', '>=', filters.signature)
+      .where('t.signature', '<', filters.signature + PREFIX_END)
+  }
+  if (filters.fromSec !== null) q = q.where('t.block_time_sec', '>=', filters.fromSec)
+  if (filters.toSec !== null) q = q.where('t.block_time_sec', '<=', filters.toSec)
+  if (cursor !== null) {
+    const op = order === 'newest' ? sql`<` : sql`>`
+    const seek = order === 'newest' ? '<=' : '>='
+    q = q
+      .where('t.block_time_sec', seek, cursor.blockTimeSec)
+      .where(
+        sql<SqlBool>`(t.block_time_sec, t.signature, t.id) ${op} (${cursor.blockTimeSec}, ${cursor.signature}, ${cursor.id})`,
+      )
+  }
+  const rows = await q
+    .select([
+      't.id',
+      't.signature',
+      't.block_time_sec',
+      't.direction',
+      't.counterparty',
+      'w.label as counterparty_label',
+      't.mint',
+      sql<string | null>`coalesce(t.symbol, m.symbol)`.as('symbol'),
+      't.amount',
+      't.amount_text',
+      't.amount_raw',
+      't.decimals',
+    ])
+    .orderBy(sql`t.block_time_sec ${dir}, t.signature ${dir}, t.id ${dir}`)
+    .limit(query.limit + 1)
+    .execute()
+  const page = rows.slice(0, query.limit)
+  const last = page.at(-1)
+  return {
+    rows: page.map((r) => ({
+      id: r.id,
+      signature: r.signature,
+      blockTimeSec: r.block_time_sec,
+      direction: r.direction === 'in' ? 'in' : 'out',
+      counterparty: r.counterparty,
+      counterpartyLabel: r.counterparty_label,
+      mint: r.mint,
+      symbol: r.symbol,
+      amount: r.amount,
+      amountText: r.amount_text,
+      amountRaw: r.amount_raw,
+      decimals: r.decimals,
+    })),
+    nextCursor:
+      rows.length > query.limit && last
+        ? { blockTimeSec: last.block_time_sec, signature: last.signature, id: last.id }
+        : null,
+  }
+}

@@ -1,0 +1,181 @@
+import { sql, type Kysely } from 'kysely'
+import { NATIVE_SOL_MINT } from '../../../src-shared/api/base58'
+import { NotFoundError } from '../../../src-shared/ipc/ipc-errors'
+import type { WalletProfile, WalletSummary } from '../../../src-shared/ipc/review-schemas'
+import type { Database } from '../schema'
+
+/** Above this, the badge says "999+": counting further would cost time on huge wallets. */
+export const NEW_ACTIVITY_CAP = 999
+
+/** The internal id of a watched wallet, or NotFoundError naming the address. */
+export async function walletIdOf(db: Kysely<Database>, address: string): Promise<number> {
+  const row = await db
+    .selectFrom('wallets')
+    .select('id')
+    .where('address', '=', address)
+    .executeTakeFirst()
+  if (!row) throw new NotFoundError(`Wallet ${address} is not on the watchlist.`, { address })
+  return row.id
+}
+
+/**
+ * What the sidebar shows for every watched wallet: total USD of the latest snapshot, how
+ * many transactions are newer than what the person last saw, and the newest activity.
+ * A wallet never opened counts all its history as new (capped).
+ */
+export async function listWalletSummaries(db: Kysely<Database>): Promise<WalletSummary[]> {
+  const wallets = await db
+    .selectFrom('wallets as w')
+    .leftJoin('wallet_views as v', 'v.wallet_id', 'w.id')
+    .select(['w.id', 'w.address', 'v.seen_through_sec'])
+    .orderBy('w.position')
+    .orderBy('w.id')
+    .execute()
+  const summaries: WalletSummary[] = []
+  for (const w of wallets) {
+    const snapshot = await db
+      .selectFrom('balance_snapshots')
+      .select('total_usd')
+      .where('wallet_id', '=', w.id)
+      .orderBy('taken_at_sec', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+    const newest = await newestBlockTime(db, w.id)
+    const seenThrough = w.seen_through_sec ?? -1
+    // Counts along the (wallet, time, …) index and stops at the cap.
+    const { n } = await db
+      .selectFrom(
+        db
+          .selectFrom('transactions')
+          .select(sql<number>`1`.as('one'))
+          .where('wallet_id', '=', w.id)
+          .where('block_time_sec', '>', seenThrough)
+          .limit(NEW_ACTIVITY_CAP + 1)
+          .as('fresh'),
+      )
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+    summaries.push({
+      address: w.address,
+      totalUsd: snapshot?.total_usd ?? null,
+      newActivityCount: Math.min(Number(n), NEW_ACTIVITY_CAP),
+      isNewActivityCapped: Number(n) > NEW_ACTIVITY_CAP,
+      lastActivitySec: newest,
+    })
+  }
+  return summaries
+}
+
+async function newestBlockTime(db: Kysely<Database>, walletId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.max('block_time_sec').as('newest'))
+    .where('wallet_id', '=', walletId)
+    .executeTakeFirst()
+  return row?.newest ?? null
+}
+
+/**
+ * Records that the person has seen the wallet up to its newest transaction, which clears
+ * its new-activity badge.
+ */
+export async function markWalletViewed(
+  db: Kysely<Database>,
+  walletId: number,
+  nowSec: number,
+): Promise<void> {
+  const newest = (await newestBlockTime(db, walletId)) ?? 0
+  await db
+    .insertInto('wallet_views')
+    .values({ wallet_id: walletId, seen_through_sec: newest, viewed_at_sec: nowSec })
+    .onConflict((oc) =>
+      oc.column('wallet_id').doUpdateSet({
+        // Never move backwards: a later view of an older mirror keeps the newer mark.
+        seen_through_sec: sql`max(seen_through_sec, excluded.seen_through_sec)`,
+        viewed_at_sec: sql`excluded.viewed_at_sec`,
+      }),
+    )
+    .execute()
+}
+
+/**
+ * Puts the watchlist in the given order. Addresses not listed keep their relative order
+ * after the listed ones; unknown addresses are an error.
+ */
+export async function reorderWatchlist(db: Kysely<Database>, addresses: string[]): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    const rows = await tx
+      .selectFrom('wallets')
+      .select(['id', 'address'])
+      .orderBy('position')
+      .orderBy('id')
+      .execute()
+    const known = new Set(rows.map((r) => r.address))
+    const unknown = addresses.find((a) => !known.has(a))
+    if (unknown !== undefined) {
+      throw new NotFoundError(`Wallet ${unknown} is not on the watchlist.`, { address: unknown })
+    }
+    const listed = new Set(addresses)
+    const order = [...addresses, ...rows.map((r) => r.address).filter((a) => !listed.has(a))]
+    for (const [position, address] of order.entries()) {
+      await tx.updateTable('wallets').set({ position }).where('address', '=', address).execute()
+    }
+  })
+}
+
+/**
+ * Facts about a wallet from the mirror: how many transactions are stored, the first and
+ * last activity, and who funded it (the oldest incoming SOL transfer), shown only once
+ * the transfers backfill has reached the wallet's start so it is not a guess.
+ */
+export async function fetchWalletProfile(
+  db: Kysely<Database>,
+  walletId: number,
+): Promise<WalletProfile> {
+  const wallet = await db
+    .selectFrom('wallets')
+    .select('address')
+    .where('id', '=', walletId)
+    .executeTakeFirstOrThrow()
+  const span = await db
+    .selectFrom('transactions')
+    .select((eb) => [
+      eb.fn.min('block_time_sec').as('first'),
+      eb.fn.max('block_time_sec').as('last'),
+    ])
+    .where('wallet_id', '=', walletId)
+    .executeTakeFirst()
+  const stream = await db
+    .selectFrom('sync_streams')
+    .select(['stream', 'items_stored', 'is_backfill_complete'])
+    .where('wallet_id', '=', walletId)
+    .where('stream', 'in', ['history', 'transfers'])
+    .execute()
+  const history = stream.find((s) => s.stream === 'history')
+  const transfers = stream.find((s) => s.stream === 'transfers')
+  let fundedBy: WalletProfile['fundedBy'] = null
+  if (transfers?.is_backfill_complete === 1) {
+    const first = await db
+      .selectFrom('transfers as t')
+      .leftJoin('wallets as w', 'w.address', 't.counterparty')
+      .select(['t.counterparty', 'w.label', 't.block_time_sec'])
+      .where('t.wallet_id', '=', walletId)
+      .where('t.mint', '=', NATIVE_SOL_MINT)
+      .where('t.direction', '=', 'in')
+      .orderBy('t.block_time_sec')
+      .orderBy('t.id')
+      .limit(1)
+      .executeTakeFirst()
+    if (first) {
+      fundedBy = { address: first.counterparty, label: first.label, atSec: first.block_time_sec }
+    }
+  }
+  return {
+    address: wallet.address,
+    transactionCount: history?.items_stored ?? 0,
+    firstActivitySec: span?.first ?? null,
+    lastActivitySec: span?.last ?? null,
+    fundedBy,
+  }
+}
