@@ -9,6 +9,7 @@ import { EventBus } from './event-bus'
 import { appHandlers } from './handlers/app-handlers'
 import type { HandlerContext } from './handlers/handler-context'
 import type { HandlerTable } from './handlers/handler-table'
+import { reviewHandlers } from './handlers/review-handlers'
 import { watchlistHandlers } from './handlers/watchlist-handlers'
 
 /** What a shell needs to build the core. */
@@ -66,7 +67,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     info,
     nowSec: config.nowSec ?? (() => Math.floor(Date.now() / 1000)),
   }
-  const handlers: HandlerTable = { ...appHandlers(ctx), ...watchlistHandlers(ctx) }
+  const handlers: HandlerTable = { ...appHandlers(ctx), ...watchlistHandlers(ctx), ...reviewHandlers(ctx) }
 
   async function dispatch(channel: string, input: unknown): Promise<Envelope<unknown>> {
     try {

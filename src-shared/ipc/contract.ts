@@ -1,6 +1,24 @@
 import { z } from 'zod'
 import { AppInfo } from './app-schemas'
 import {
+  CompressedPage,
+  CompressedPageInput,
+  CurrentBalances,
+  HistoryCountInput,
+  HistoryPage,
+  HistoryPageInput,
+  MintOption,
+  NftItem,
+  PortfolioPoint,
+  RowCount,
+  TransferPage,
+  TransferPageInput,
+  WalletInput,
+  WalletProfile,
+  WalletSummary,
+  WatchReorderInput,
+} from './review-schemas'
+import {
   WatchAddInput,
   WatchedWallet,
   WatchRemoveInput,
@@ -19,6 +37,18 @@ export const contract = {
   'watchlist:add': { input: WatchAddInput, output: WatchedWallet },
   'watchlist:rename': { input: WatchRenameInput, output: WatchedWallet },
   'watchlist:remove': { input: WatchRemoveInput, output: z.void() },
+  'watchlist:reorder': { input: WatchReorderInput, output: z.array(WatchedWallet) },
+  'watchlist:summaries': { input: z.void(), output: z.array(WalletSummary) },
+  'wallet:profile': { input: WalletInput, output: WalletProfile },
+  'wallet:mark-viewed': { input: WalletInput, output: z.void() },
+  'history:page': { input: HistoryPageInput, output: HistoryPage },
+  'history:count': { input: HistoryCountInput, output: RowCount },
+  'history:mints': { input: WalletInput, output: z.array(MintOption) },
+  'transfers:page': { input: TransferPageInput, output: TransferPage },
+  'balances:current': { input: WalletInput, output: CurrentBalances },
+  'nfts:list': { input: WalletInput, output: z.array(NftItem) },
+  'portfolio:series': { input: WalletInput, output: z.array(PortfolioPoint) },
+  'compressed:page': { input: CompressedPageInput, output: CompressedPage },
 } as const
 
 /** Every channel name, e.g. `'watchlist:add'`. */
@@ -44,6 +74,7 @@ export function isChannel(name: unknown): name is Channel {
  */
 export const events = {
   'watchlist:changed': z.array(WatchedWallet),
+  'watchlist:summaries': z.array(WalletSummary),
 } as const
 
 /** Every event name. */
