@@ -7,6 +7,7 @@ import { databasePath } from './data-dir'
 import { invalidInput, toErrorPayload } from './error-payload'
 import { EventBus } from './event-bus'
 import { appHandlers } from './handlers/app-handlers'
+import { exportHandlers } from './handlers/export-handlers'
 import type { HandlerContext } from './handlers/handler-context'
 import type { HandlerTable } from './handlers/handler-table'
 import { reviewHandlers } from './handlers/review-handlers'
@@ -67,7 +68,12 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     info,
     nowSec: config.nowSec ?? (() => Math.floor(Date.now() / 1000)),
   }
-  const handlers: HandlerTable = { ...appHandlers(ctx), ...watchlistHandlers(ctx), ...reviewHandlers(ctx) }
+  const handlers: HandlerTable = {
+    ...appHandlers(ctx),
+    ...watchlistHandlers(ctx),
+    ...reviewHandlers(ctx),
+    ...exportHandlers(ctx, database),
+  }
 
   async function dispatch(channel: string, input: unknown): Promise<Envelope<unknown>> {
     try {

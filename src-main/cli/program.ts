@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander'
 import { readAppVersion } from '../app/app-version'
+import { registerExportCommand } from './export-command'
 import { registerServeCommand } from './serve-command'
 import { registerWatchCommand } from './watch-command'
 
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
   registerWatchCommand(program)
   registerServeCommand(program)
+  registerExportCommand(program)
   return program
 }
 

@@ -1,6 +1,15 @@
 import { z } from 'zod'
 import { AppInfo } from './app-schemas'
 import {
+  ExportCancelInput,
+  ExportCancelResult,
+  ExportChoosePathInput,
+  ExportChosenPath,
+  ExportProgress,
+  ExportResult,
+  ExportRunInput,
+} from './export-schemas'
+import {
   CompressedPage,
   CompressedPageInput,
   CurrentBalances,
@@ -49,6 +58,9 @@ export const contract = {
   'nfts:list': { input: WalletInput, output: z.array(NftItem) },
   'portfolio:series': { input: WalletInput, output: z.array(PortfolioPoint) },
   'compressed:page': { input: CompressedPageInput, output: CompressedPage },
+  'export:run': { input: ExportRunInput, output: ExportResult },
+  'export:cancel': { input: ExportCancelInput, output: ExportCancelResult },
+  'export:choose-path': { input: ExportChoosePathInput, output: ExportChosenPath.nullable() },
 } as const
 
 /** Every channel name, e.g. `'watchlist:add'`. */
@@ -75,6 +87,7 @@ export function isChannel(name: unknown): name is Channel {
 export const events = {
   'watchlist:changed': z.array(WatchedWallet),
   'watchlist:summaries': z.array(WalletSummary),
+  'export:progress': ExportProgress,
 } as const
 
 /** Every event name. */

@@ -2,10 +2,15 @@
 // behaviour lives in the core (src-main/app).
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { app, BrowserWindow, ipcMain, net, protocol, shell } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, shell } from 'electron'
 import { CHANNELS } from '../../../src-shared/ipc/contract'
 import { EVENT_CHANNEL } from '../../../src-shared/ipc/bridge'
+import {
+  ExportChoosePathInput,
+  suggestedExportFileName,
+} from '../../../src-shared/ipc/export-schemas'
 import { createCore, type Core } from '../../app/core'
+import { exportHandoffsOf } from '../../export/export-downloads'
 import { APP_ENTRY_URL, APP_HOST, APP_ORIGIN, APP_SCHEME, originOf } from './app-origin'
 import { decideNavigation, isExternalWebUrl } from './navigation-policy'
 import { isTrustedSender } from './sender-check'
@@ -46,9 +51,35 @@ function bindContract(core: Core): void {
           },
         }
       }
+      if (channel === 'export:choose-path') return chooseExportPath(core, input)
       return core.dispatch(channel, input)
     })
   }
+}
+
+/**
+ * `export:choose-path` needs a native save dialog, so the shell answers it: the chosen
+ * path becomes a one-time grant that `export:run` spends (the renderer never names paths).
+ */
+async function chooseExportPath(core: Core, input: unknown): Promise<unknown> {
+  const parsed = ExportChoosePathInput.safeParse(input)
+  if (!parsed.success) return core.dispatch('export:choose-path', input)
+  const { kind, format } = parsed.data
+  const window = BrowserWindow.getFocusedWindow()
+  const options = {
+    title: 'Save export',
+    defaultPath: join(
+      app.getPath('documents'),
+      suggestedExportFileName(kind, format, Math.floor(Date.now() / 1000)),
+    ),
+    filters: [{ name: 'CSV', extensions: ['csv'] }],
+  }
+  const choice = window
+    ? await dialog.showSaveDialog(window, options)
+    : await dialog.showSaveDialog(options)
+  if (choice.canceled || !choice.filePath) return { ok: true, result: null }
+  const grantId = exportHandoffsOf(core.database).grantPath(choice.filePath)
+  return { ok: true, result: { grantId, path: choice.filePath } }
 }
 
 function createWindow(core: Core): BrowserWindow {

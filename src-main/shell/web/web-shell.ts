@@ -5,6 +5,7 @@ import type { Core } from '../../app/core'
 import { checkAccess, newLaunchToken, TOKEN_COOKIE } from './web-access'
 import { InvokeMessage } from './web-protocol'
 import { serveRendererFile } from './static-files'
+import { serveExportDownload } from './export-download-route'
 
 /** Path of the WebSocket that carries the IPC contract. */
 export const IPC_SOCKET_PATH = '/ipc'
@@ -68,6 +69,7 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
       return
     }
     const url = new URL(request.url ?? '/', 'http://127.0.0.1')
+    if (serveExportDownload(core, request.method, url.pathname, response)) return
     void serveRendererFile(options.rendererDir, url.pathname, response, {
       'content-security-policy': contentSecurityPolicy(port),
       'x-content-type-options': 'nosniff',

@@ -1,0 +1,402 @@
+import { BALANCE_AT_NATIVE_SOL_MINT, NATIVE_SOL_MINT } from '../../src-shared/api/base58'
+import { decimalText } from '../../src-shared/domain/exact-amount'
+import type { ExportFormat, ExportKind } from '../../src-shared/ipc/export-schemas'
+import { InvalidInputError } from '../../src-shared/ipc/ipc-errors'
+import {
+  absDecimal,
+  addDecimals,
+  coinTrackerTime,
+  exactAmount,
+  explorerUrl,
+  feeSolText,
+  isoUtc,
+  koinlyTime,
+  negateDecimal,
+  signOfDecimal,
+  textCell,
+} from './csv-cells'
+
+// The column layouts of every export, in one place: each layout says its header, which
+// source rows belong together, and how they become CSV records.
+
+/** A balance-changes row as export-query reads it. */
+export interface BalanceChangeRow {
+  transactionId: number
+  blockTimeSec: number | null
+  slot: number
+  signature: string
+  wallet: string
+  walletLabel: string | null
+  mint: string
+  symbol: string | null
+  amountText: string
+  amountRaw: string | null
+  decimals: number
+  feeText: string
+  feePayer: string
+  isFailed: number
+}
+
+/** A transfers row as export-query reads it. */
+export interface TransferRow {
+  blockTimeSec: number
+  wallet: string
+  walletLabel: string | null
+  signature: string
+  direction: string
+  counterparty: string
+  mint: string
+  symbol: string | null
+  amountText: string
+  amountRaw: string
+  decimals: number
+}
+
+/** A current-balances row as export-query reads it. */
+export interface BalanceRow {
+  takenAtSec: number
+  wallet: string
+  walletLabel: string | null
+  mint: string
+  symbol: string | null
+  name: string | null
+  balanceText: string
+  decimals: number
+  priceUsd: number
+  usdValue: number
+  tokenProgram: string
+}
+
+/** One CSV record: every cell already final text. */
+export type CsvRecord = string[]
+
+/** How source rows of one kind become records in one format. */
+export interface CsvLayout<Row> {
+  header: readonly string[]
+  /** Rows with the same key are adjacent and become records together (one transaction). */
+  groupKey?: (row: Row) => number
+  records(group: readonly Row[]): CsvRecord[]
+}
+
+/**
+ * A column: numbers and times are written as they are; text (labels, symbols, names,
+ * addresses) goes through {@link textCell} against formula injection.
+ */
+interface Column<R> {
+  header: string
+  kind: 'text' | 'value'
+  cell(r: R): string | number | null
+}
+
+const text = <R>(header: string, cell: (r: R) => string | null): Column<R> => ({
+  header,
+  kind: 'text',
+  cell,
+})
+const value = <R>(header: string, cell: (r: R) => string | number | null): Column<R> => ({
+  header,
+  kind: 'value',
+  cell,
+})
+
+function render<R>(columns: readonly Column<R>[], record: R): CsvRecord {
+  return columns.map((c) => {
+    const v = c.cell(record)
+    if (v === null) return ''
+    return c.kind === 'text' ? textCell(String(v)) : String(v)
+  })
+}
+
+function layoutOf<Row, Shaped>(
+  columns: readonly Column<Shaped>[],
+  shape: (group: readonly Row[]) => Shaped[],
+  groupKey?: (row: Row) => number,
+): CsvLayout<Row> {
+  return {
+    header: columns.map((c) => c.header),
+    ...(groupKey ? { groupKey } : {}),
+    records: (group) => shape(group).map((r) => render(columns, r)),
+  }
+}
+
+function isSol(mint: string): boolean {
+  return mint === NATIVE_SOL_MINT || mint === BALANCE_AT_NATIVE_SOL_MINT
+}
+
+/** The symbol a tool should see: the mint cache's symbol, else the mint address itself. */
+function currencyOf(symbol: string | null, mint: string): string {
+  return symbol !== null && symbol.trim() !== '' ? symbol : mint
+}
+
+// ---------------------------------------------------------------- balance changes, full
+
+interface FullChange extends BalanceChangeRow {
+  amount: string
+  fee: string | null
+}
+
+/**
+ * The fee sits on one row per transaction, and only when this wallet paid it: the SOL row
+ * when there is one (its amount already includes the fee, as the chain reports net
+ * balance changes), else the transaction's first row in the export.
+ */
+function feeRowIndex(group: readonly BalanceChangeRow[]): number {
+  const first = group[0]
+  if (first === undefined || first.feePayer !== first.wallet) return -1
+  const solIndex = group.findIndex((r) => isSol(r.mint))
+  return solIndex >= 0 ? solIndex : 0
+}
+
+function shapeFullChanges(group: readonly BalanceChangeRow[]): FullChange[] {
+  const feeAt = feeRowIndex(group)
+  return group.map((r, i) => ({
+    ...r,
+    amount: exactAmount(r.amountRaw, r.decimals, r.amountText),
+    fee: i === feeAt ? feeSolText(r.feeText) : null,
+  }))
+}
+
+const FULL_CHANGE_COLUMNS: Column<FullChange>[] = [
+  value('Time (UTC)', (r) => isoUtc(r.blockTimeSec)),
+  text('Wallet', (r) => r.wallet),
+  text('Wallet label', (r) => r.walletLabel),
+  text('Signature', (r) => r.signature),
+  value('Slot', (r) => r.slot),
+  text('Mint', (r) => r.mint),
+  text('Symbol', (r) => r.symbol),
+  value('Amount', (r) => r.amount),
+  value('Raw amount', (r) => r.amountRaw),
+  value('Decimals', (r) => r.decimals),
+  value('Direction', (r) => (r.amount.startsWith('-') ? 'out' : 'in')),
+  value('Fee (SOL)', (r) => r.fee),
+  text('Fee payer', (r) => r.feePayer),
+  value('Status', (r) => (r.isFailed ? 'failed' : 'ok')),
+  value('Explorer', (r) => explorerUrl(r.signature)),
+]
+
+// ---------------------------------------------------------------- tax-tool records
+
+/** One line of a tax tool's universal layout: what left, what came in, the fee, in SOL. */
+interface TaxRecord {
+  timeSec: number | null
+  sent: { amount: string; currency: string } | null
+  received: { amount: string; currency: string } | null
+  feeSol: string | null
+  /** Nothing moved but the fee (a failed transaction, or a fee-only call). */
+  isFeeOnly: boolean
+  description: string
+  txHash: string
+}
+
+interface Leg {
+  amount: string
+  currency: string
+}
+
+/**
+ * A transaction seen from one wallet, as tax tools expect it: amounts exclude the fee
+ * (the chain's SOL change includes it when the wallet paid, so it is added back), the fee
+ * is its own field in SOL, one outflow with one inflow is one trade row, and anything else
+ * is one row per movement with the fee on the first.
+ */
+function taxRecordsOfTransaction(group: readonly BalanceChangeRow[]): TaxRecord[] {
+  const first = group[0]
+  if (first === undefined) return []
+  const paidFee = first.feePayer === first.wallet ? feeSolText(first.feeText) : null
+  const feeSol = paidFee !== null && signOfDecimal(paidFee) !== 0 ? paidFee : null
+  const legs: Leg[] = group.map((r) => {
+    const amount = exactAmount(r.amountRaw, r.decimals, r.amountText)
+    return {
+      amount: feeSol !== null && isSol(r.mint) ? addDecimals(amount, feeSol) : amount,
+      currency: currencyOf(r.symbol, r.mint),
+    }
+  })
+  const outs = legs.filter((l) => signOfDecimal(l.amount) < 0)
+  const ins = legs.filter((l) => signOfDecimal(l.amount) > 0)
+  const label = first.walletLabel ?? first.wallet
+  const base = {
+    timeSec: first.blockTimeSec,
+    description: first.isFailed ? `${label}: failed transaction` : label,
+    txHash: first.signature,
+  }
+  const asSent = (l: Leg): TaxRecord['sent'] => ({
+    amount: negateDecimal(l.amount),
+    currency: l.currency,
+  })
+  const asReceived = (l: Leg): TaxRecord['received'] => ({ amount: l.amount, currency: l.currency })
+
+  let records: TaxRecord[]
+  const [out] = outs
+  const [inflow] = ins
+  if (outs.length === 1 && ins.length === 1 && out && inflow) {
+    records = [
+      { ...base, sent: asSent(out), received: asReceived(inflow), feeSol: null, isFeeOnly: false },
+    ]
+  } else {
+    records = [
+      ...outs.map((l) => ({
+        ...base,
+        sent: asSent(l),
+        received: null,
+        feeSol: null,
+        isFeeOnly: false,
+      })),
+      ...ins.map((l) => ({
+        ...base,
+        sent: null,
+        received: asReceived(l),
+        feeSol: null,
+        isFeeOnly: false,
+      })),
+    ]
+  }
+  const [head] = records
+  if (head) head.feeSol = feeSol
+  else if (feeSol !== null)
+    records = [{ ...base, sent: null, received: null, feeSol, isFeeOnly: true }]
+  return records
+}
+
+function taxRecordOfTransfer(r: TransferRow): TaxRecord {
+  const leg = {
+    amount: absDecimal(exactAmount(r.amountRaw, r.decimals, r.amountText)),
+    currency: currencyOf(r.symbol, r.mint),
+  }
+  const isOut = r.direction === 'out'
+  return {
+    timeSec: r.blockTimeSec,
+    sent: isOut ? leg : null,
+    received: isOut ? null : leg,
+    feeSol: null,
+    isFeeOnly: false,
+    description: `${r.walletLabel ?? r.wallet} ${isOut ? 'to' : 'from'} ${r.counterparty}`,
+    txHash: r.signature,
+  }
+}
+
+/** Koinly universal layout (facts). A fee-only row is a SOL send labelled `cost`. */
+const KOINLY_COLUMNS: Column<TaxRecord>[] = [
+  value('Date (UTC)', (r) => koinlyTime(r.timeSec)),
+  value('Sent Amount', (r) => (r.isFeeOnly ? r.feeSol : (r.sent?.amount ?? null))),
+  text('Sent Currency', (r) => (r.isFeeOnly ? 'SOL' : (r.sent?.currency ?? null))),
+  value('Received Amount', (r) => r.received?.amount ?? null),
+  text('Received Currency', (r) => r.received?.currency ?? null),
+  value('Fee Amount', (r) => (r.isFeeOnly ? null : r.feeSol)),
+  value('Fee Currency', (r) => (r.isFeeOnly || r.feeSol === null ? null : 'SOL')),
+  value('Net Worth Amount', () => null),
+  value('Net Worth Currency', () => null),
+  value('Label', (r) => (r.isFeeOnly ? 'cost' : null)),
+  text('Description', (r) => r.description),
+  text('TxHash', (r) => r.txHash),
+]
+
+/**
+ * CoinTracker layout (facts). A fee-only row carries only the fee columns; whether
+ * CoinTracker files such a row as a fee is not documented (uncertain).
+ */
+const COINTRACKER_COLUMNS: Column<TaxRecord>[] = [
+  value('Date', (r) => coinTrackerTime(r.timeSec)),
+  value('Received Quantity', (r) => r.received?.amount ?? null),
+  text('Received Currency', (r) => r.received?.currency ?? null),
+  value('Sent Quantity', (r) => r.sent?.amount ?? null),
+  text('Sent Currency', (r) => r.sent?.currency ?? null),
+  value('Fee Amount', (r) => r.feeSol),
+  value('Fee Currency', (r) => (r.feeSol === null ? null : 'SOL')),
+  value('Tag', () => null),
+]
+
+// ---------------------------------------------------------------- transfers, balances
+
+interface FullTransfer extends TransferRow {
+  signed: string
+  signedRaw: string
+}
+
+const FULL_TRANSFER_COLUMNS: Column<FullTransfer>[] = [
+  value('Time (UTC)', (r) => isoUtc(r.blockTimeSec)),
+  text('Wallet', (r) => r.wallet),
+  text('Wallet label', (r) => r.walletLabel),
+  text('Signature', (r) => r.signature),
+  value('Direction', (r) => r.direction),
+  text('Counterparty', (r) => r.counterparty),
+  text('Mint', (r) => r.mint),
+  text('Symbol', (r) => r.symbol),
+  value('Amount', (r) => r.signed),
+  value('Raw amount', (r) => r.signedRaw),
+  value('Decimals', (r) => r.decimals),
+  value('Explorer', (r) => explorerUrl(r.signature)),
+]
+
+function shapeFullTransfer(group: readonly TransferRow[]): FullTransfer[] {
+  return group.map((r) => {
+    const amount = absDecimal(exactAmount(r.amountRaw, r.decimals, r.amountText))
+    const raw = absDecimal(r.amountRaw)
+    const isOut = r.direction === 'out'
+    return {
+      ...r,
+      signed: isOut ? negateDecimal(amount) : amount,
+      signedRaw: isOut ? negateDecimal(raw) : raw,
+    }
+  })
+}
+
+const FULL_BALANCE_COLUMNS: Column<BalanceRow>[] = [
+  value('Snapshot time (UTC)', (r) => isoUtc(r.takenAtSec)),
+  text('Wallet', (r) => r.wallet),
+  text('Wallet label', (r) => r.walletLabel),
+  text('Mint', (r) => r.mint),
+  text('Symbol', (r) => r.symbol),
+  text('Name', (r) => r.name),
+  value('Balance', (r) => exactAmount(null, r.decimals, r.balanceText)),
+  value('Decimals', (r) => r.decimals),
+  // Prices and values are the service's floating USD figures: written in full, no exponent.
+  value('Price (USD)', (r) => decimalText(r.priceUsd)),
+  value('Value (USD)', (r) => decimalText(r.usdValue)),
+  value('Token program', (r) => r.tokenProgram),
+]
+
+const byTransaction = (r: BalanceChangeRow): number => r.transactionId
+
+/** Row type of each export kind. */
+export interface RowOfKind {
+  'balance-changes': BalanceChangeRow
+  transfers: TransferRow
+  balances: BalanceRow
+}
+
+const LAYOUTS: { [K in ExportKind]: Partial<Record<ExportFormat, CsvLayout<RowOfKind[K]>>> } = {
+  'balance-changes': {
+    full: layoutOf(FULL_CHANGE_COLUMNS, shapeFullChanges, byTransaction),
+    koinly: layoutOf(KOINLY_COLUMNS, taxRecordsOfTransaction, byTransaction),
+    cointracker: layoutOf(COINTRACKER_COLUMNS, taxRecordsOfTransaction, byTransaction),
+  },
+  transfers: {
+    full: layoutOf(FULL_TRANSFER_COLUMNS, shapeFullTransfer),
+    koinly: layoutOf(KOINLY_COLUMNS, (g: readonly TransferRow[]) => g.map(taxRecordOfTransfer)),
+    cointracker: layoutOf(COINTRACKER_COLUMNS, (g: readonly TransferRow[]) =>
+      g.map(taxRecordOfTransfer),
+    ),
+  },
+  // Tax tools import movements, not holdings: balances have the full layout only.
+  balances: { full: layoutOf(FULL_BALANCE_COLUMNS, (g: readonly BalanceRow[]) => [...g]) },
+}
+
+/**
+ * The layout of an export kind in a format; rejects combinations that do not exist.
+ *
+ * @example
+ * layoutFor('balance-changes', 'koinly').header[0] // 'Date (UTC)'
+ */
+export function layoutFor<K extends ExportKind>(
+  kind: K,
+  format: ExportFormat,
+): CsvLayout<RowOfKind[K]> {
+  const layout = (LAYOUTS[kind] as Partial<Record<ExportFormat, CsvLayout<RowOfKind[K]>>>)[format]
+  if (layout === undefined) {
+    throw new InvalidInputError(
+      `The ${format} layout describes transactions; export ${kind} in the full format instead.`,
+      { kind, format },
+    )
+  }
+  return layout
+}

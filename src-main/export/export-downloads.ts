@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+
+/** A finished export waiting to be fetched once by the web shell's browser. */
+export interface PendingDownload {
+  path: string
+  fileName: string
+}
+
+/** How long a finished export waits for its download before its file is removed. */
+const DOWNLOAD_TTL_MS = 15 * 60_000
+
+/** How long a save-dialog choice stays valid for `export:run`. */
+const GRANT_TTL_MS = 10 * 60_000
+
+function newId(): string {
+  return randomBytes(18).toString('base64url')
+}
+
+/**
+ * The hand-offs between the core's export handlers and the shells: one-time downloads
+ * (web shell) and paths the person picked in a save dialog (desktop). The renderer never
+ * names a path itself, so it cannot make the core write anywhere it was not allowed to.
+ */
+export class ExportHandoffs {
+  readonly #downloads = new Map<string, PendingDownload & { timer: NodeJS.Timeout }>()
+  readonly #grants = new Map<string, { path: string; expiresAtMs: number }>()
+
+  /** Registers a finished export file for one download; returns its id. */
+  offerDownload(download: PendingDownload): string {
+    const id = newId()
+    const timer = setTimeout(() => void this.discardDownload(id), DOWNLOAD_TTL_MS)
+    timer.unref()
+    this.#downloads.set(id, { ...download, timer })
+    return id
+  }
+
+  /** Takes a pending download (at most once); the caller removes the file when sent. */
+  takeDownload(id: string): PendingDownload | null {
+    const entry = this.#downloads.get(id)
+    if (entry === undefined) return null
+    this.#downloads.delete(id)
+    clearTimeout(entry.timer)
+    return { path: entry.path, fileName: entry.fileName }
+  }
+
+  /** Forgets a download and removes its file. */
+  async discardDownload(id: string): Promise<void> {
+    const entry = this.takeDownload(id)
+    if (entry) await rm(entry.path, { force: true })
+  }
+
+  /** Records a path chosen in a save dialog; returns the grant that `export:run` spends. */
+  grantPath(path: string, nowMs = Date.now()): string {
+    const id = newId()
+    this.#grants.set(id, { path, expiresAtMs: nowMs + GRANT_TTL_MS })
+    return id
+  }
+
+  /** Spends a grant: its path, or null when unknown, used or expired. */
+  takeGrant(id: string, nowMs = Date.now()): string | null {
+    const grant = this.#grants.get(id)
+    this.#grants.delete(id)
+    return grant !== undefined && grant.expiresAtMs >= nowMs ? grant.path : null
+  }
+
+  /** Removes every pending download file (core shutting down). */
+  async clear(): Promise<void> {
+    await Promise.all([...this.#downloads.keys()].map((id) => this.discardDownload(id)))
+    this.#grants.clear()
+  }
+}
+
+const handoffsByCore = new WeakMap<object, ExportHandoffs>()
+
+/**
+ * The hand-offs of one core, keyed by its mirror handle so the shells and the handlers
+ * reach the same instance without the core having to carry it.
+ */
+export function exportHandoffsOf(owner: object): ExportHandoffs {
+  let handoffs = handoffsByCore.get(owner)
+  if (handoffs === undefined) {
+    handoffs = new ExportHandoffs()
+    handoffsByCore.set(owner, handoffs)
+  }
+  return handoffs
+}

@@ -1,0 +1,64 @@
+import { join } from 'node:path'
+import { openDatabase, type OpenDatabase } from '../../../src-main/db/database'
+import { addWatchedWallet } from '../../../src-main/db/queries/watchlist-queries'
+import { singleOriginServiceSettings } from '../../../src-main/service/service-settings'
+import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
+import type { ProfileId } from '../../../src-main/simulator/chain/wallet-profiles'
+import { createSyncRuntime } from '../../../src-main/sync/sync-runtime'
+import { FAST_RETRIES } from '../../helpers/sync-fixture'
+import { makeTempDir } from '../../helpers/temp-dir'
+
+/** The simulator seed every export golden file is made from. */
+export const GOLDEN_SEED = 7
+
+export interface SyncedMirror {
+  sim: RunningSimulator
+  database: OpenDatabase
+  /** Profile id → wallet address. */
+  addresses: Map<string, string>
+  dir: string
+  stop(): Promise<void>
+}
+
+/**
+ * A mirror filled by a real sync from the simulator with a fixed seed and a stopped clock
+ * (manual mode, snapshots stamped with the simulator's time), so every export of it is
+ * the same byte for byte on every run and machine.
+ */
+export async function syncedMirror(
+  profiles: readonly ProfileId[],
+  seed = GOLDEN_SEED,
+): Promise<SyncedMirror> {
+  const temp = makeTempDir('heliograph-export-')
+  const sim = await startSimulator({ seed, clock: { mode: 'manual' } })
+  const database = await openDatabase(join(temp.dir, 'heliograph.sqlite'))
+  const runtime = createSyncRuntime({
+    sqlite: database.sqlite,
+    service: singleOriginServiceSettings(sim.url, 'demo', { timeoutMs: 5_000 }),
+    rate: 'off',
+    budget: () => ({ dailyCredits: null, monthlyCredits: null }),
+    retry: FAST_RETRIES,
+    nowSec: () => sim.chain.clock.nowSec(),
+  })
+  const addresses = new Map<string, string>()
+  for (const profile of profiles) {
+    const { address } = sim.chain.walletByProfile(profile)
+    await addWatchedWallet(database.db, { address, label: profile }, 1_700_000_000)
+    const outcome = await runtime.engine.syncWallet(address)
+    if (outcome.state !== 'ok')
+      throw new Error(`Sync of ${profile} ended ${JSON.stringify(outcome)}`)
+    addresses.set(profile, address)
+  }
+  return {
+    sim,
+    database,
+    addresses,
+    dir: temp.dir,
+    async stop() {
+      runtime.engine.cancel()
+      await database.close()
+      await sim.close()
+      temp.remove()
+    },
+  }
+}
