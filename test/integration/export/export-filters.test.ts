@@ -1,0 +1,174 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parse } from 'csv-parse/sync'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  exportFiltersFromHistoryView,
+  type ExportFiltersInput,
+  type HistoryViewFilters,
+} from '../../../src-shared/ipc/export-schemas'
+import { fetchHistoryPage } from '../../../src-main/db/queries/history-queries'
+import { runExport } from '../../../src-main/export/export-job'
+import { resolveDateBound } from '../../../src-main/export/export-query'
+import { syncedMirror, type SyncedMirror } from './export-fixture'
+
+const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'
+
+interface ChangeFact {
+  walletAddress: string
+  signature: string
+  blockTimeSec: number | null
+  mint: string
+  amount: number
+  isFailed: boolean
+}
+
+/** The filters' meaning, computed in plain code over every row: the reference for the SQL. */
+function expectedSignatures(
+  all: ChangeFact[],
+  f: ExportFiltersInput,
+): { rows: number; signatures: Set<string> } {
+  const fromSec = f.from === undefined ? null : resolveDateBound(f.from, 'from')
+  const toSec = f.to === undefined ? null : resolveDateBound(f.to, 'to')
+  const byTx = new Map<string, ChangeFact[]>()
+  for (const c of all) {
+    const key = `${c.walletAddress}|${c.signature}`
+    byTx.set(key, [...(byTx.get(key) ?? []), c])
+  }
+  let rows = 0
+  const signatures = new Set<string>()
+  for (const changes of byTx.values()) {
+    const t = changes[0]!
+    if (f.wallets?.length && !f.wallets.includes(t.walletAddress)) continue
+    if (fromSec !== null && (t.blockTimeSec === null || t.blockTimeSec < fromSec)) continue
+    if (toSec !== null && (t.blockTimeSec === null || t.blockTimeSec > toSec)) continue
+    if (f.failedOnly && !t.isFailed) continue
+    if (f.signature && !t.signature.startsWith(f.signature)) continue
+    const fits = (c: ChangeFact): boolean =>
+      (!f.mints?.length || f.mints.includes(c.mint)) &&
+      (f.direction === undefined || (f.direction === 'in' ? c.amount > 0 : c.amount < 0))
+    if ((f.mints?.length || f.direction) && !changes.some(fits)) continue
+    rows += changes.length
+    signatures.add(t.signature)
+  }
+  return { rows, signatures }
+}
+
+describe('export filters select what the History view selects', () => {
+  let mirror: SyncedMirror
+  let facts: ChangeFact[]
+  const address = (profile: string): string => mirror.addresses.get(profile) as string
+
+  beforeAll(async () => {
+    mirror = await syncedMirror(['casual', 'idle', 'failed-transactions'])
+    facts = (
+      mirror.database.sqlite
+        .prepare(
+          `select w.address as walletAddress, t.signature, t.block_time_sec as blockTimeSec, bc.mint, bc.amount, t.is_failed as isFailed
+           from balance_changes bc join transactions t on t.id = bc.transaction_id join wallets w on w.id = t.wallet_id`,
+        )
+        .all() as (Omit<ChangeFact, 'isFailed'> & { isFailed: number })[]
+    ).map((c) => ({ ...c, isFailed: c.isFailed === 1 }))
+  })
+  afterAll(() => mirror.stop())
+
+  async function exported(filters: ExportFiltersInput, name: string) {
+    const outPath = join(mirror.dir, `${name}.csv`)
+    const summary = await runExport({
+      databasePath: mirror.database.path,
+      kind: 'balance-changes',
+      filters,
+      outPath,
+    })
+    const records = parse(readFileSync(outPath, 'utf8'), { columns: true }) as Record<
+      string,
+      string
+    >[]
+    return { summary, records, signatures: new Set(records.map((r) => r.Signature as string)) }
+  }
+
+  const cases: [string, () => ExportFiltersInput][] = [
+    ['one wallet, no filter', () => ({ wallets: [address('casual')] })],
+    [
+      'two wallets, inflows',
+      () => ({ wallets: [address('casual'), address('failed-transactions')], direction: 'in' }),
+    ],
+    [
+      'USDC within dates',
+      () => ({ wallets: [address('casual')], mints: [USDC], from: '2026-07-01', to: '2026-10-15' }),
+    ],
+    ['failed only', () => ({ wallets: [address('failed-transactions')], failedOnly: true })],
+    [
+      'every wallet, outflows of two mints, up to a time',
+      () => ({
+        mints: [USDC, 'FeeskxE6ozTzwC3N6RiiKyWemk9M86zF5jQrgnk43bfj'],
+        direction: 'out',
+        to: 1_790_000_000,
+      }),
+    ],
+  ]
+
+  it.each(cases)('%s', async (name, filtersOf) => {
+    const filters = filtersOf()
+    const expected = expectedSignatures(facts, filters)
+    expect(expected.rows).toBeGreaterThan(0)
+    const { summary, records, signatures } = await exported(filters, name.replace(/\W+/g, '-'))
+    expect(summary.rowsRead).toBe(expected.rows)
+    expect(records).toHaveLength(expected.rows)
+    expect(signatures).toEqual(expected.signatures)
+  })
+
+  it('a signature prefix selects like the History search', async () => {
+    const signature = facts.find((f) => f.walletAddress === address('casual'))!.signature
+    const filters = { wallets: [address('casual')], signature: signature.slice(0, 6) }
+    const { signatures } = await exported(filters, 'prefix')
+    expect(signatures).toEqual(expectedSignatures(facts, filters).signatures)
+    expect(signatures.has(signature)).toBe(true)
+  })
+
+  const views: [string, Partial<HistoryViewFilters>][] = [
+    ['everything', {}],
+    ['inflows of USDC', { mint: USDC, direction: 'in' }],
+    ['outflows within dates', { direction: 'out', fromSec: 1_782_000_000, toSec: 1_790_000_000 }],
+  ]
+
+  it.each(views)(
+    'the History view of one wallet and its export list the same transactions: %s',
+    async (name, view) => {
+      const walletAddress = address('casual')
+      const viewFilters: HistoryViewFilters = {
+        fromSec: null,
+        toSec: null,
+        mint: null,
+        direction: 'any',
+        isFailedOnly: false,
+        signature: '',
+        ...view,
+      }
+      const walletId = (
+        mirror.database.sqlite
+          .prepare('select id from wallets where address = ?')
+          .get(walletAddress) as { id: number }
+      ).id
+      const shown = new Set<string>()
+      let cursor = null
+      do {
+        const page = await fetchHistoryPage(mirror.database.db, walletId, {
+          order: 'newest',
+          filters: viewFilters,
+          cursor,
+          limit: 50,
+        })
+        // A transaction without balance changes has no row to export.
+        for (const row of page.rows) if (row.changes.length > 0) shown.add(row.signature)
+        cursor = page.nextCursor
+      } while (cursor !== null)
+      expect(shown.size).toBeGreaterThan(0)
+      const { signatures } = await exported(
+        exportFiltersFromHistoryView(walletAddress, viewFilters),
+        `view-${name.replace(/\W+/g, '-')}`,
+      )
+      expect(signatures).toEqual(shown)
+    },
+  )
+})
