@@ -4,8 +4,8 @@ import {
   rawFromDecimalText,
 } from '../../src-shared/domain/exact-amount'
 
-/** Characters that make a spreadsheet read a cell as a formula (OWASP "CSV Injection"). */
-const FORMULA_START = /^[=+\-@\t\r]/
+/** First characters that make a spreadsheet read a cell as a formula (OWASP "CSV Injection"). */
+const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r'])
 
 /** One explorer for every link in every export, so links in a file all look alike. */
 export const EXPLORER_TX_URL = 'https://solscan.io/tx/'
@@ -24,7 +24,7 @@ export const SOL_DECIMALS = 9
  */
 export function textCell(value: string | null | undefined): string {
   if (value === null || value === undefined) return ''
-  return FORMULA_START.test(value) ? `'${value}` : value
+  return FORMULA_START.has(value.charAt(0)) ? `'${value}` : value
 }
 
 const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/
@@ -100,8 +100,22 @@ export function feeSolText(feeText: string): string {
  * isoUtc(1793491200) // '2026-11-01T00:00:00Z'
  */
 export function isoUtc(sec: number | null): string {
-  return sec === null ? '' : new Date(sec * 1000).toISOString().replace('.000Z', 'Z')
+  if (sec === null) return ''
+  // One Date per UTC day, arithmetic for the time of day: a Date per row cost a tenth of
+  // the export's time in the million-row bench.
+  const daySec = sec - (((sec % DAY_SEC) + DAY_SEC) % DAY_SEC)
+  if (daySec !== cachedDaySec) {
+    cachedDaySec = daySec
+    cachedDay = new Date(daySec * 1000).toISOString().slice(0, 11)
+  }
+  const t = sec - daySec
+  return `${cachedDay}${two(Math.floor(t / 3600))}:${two(Math.floor(t / 60) % 60)}:${two(t % 60)}Z`
 }
+
+const DAY_SEC = 86_400
+let cachedDaySec = Number.NaN
+let cachedDay = ''
+const two = (n: number): string => (n < 10 ? `0${n}` : String(n))
 
 /** Koinly's date form, `YYYY-MM-DD HH:mm:ss UTC`. */
 export function koinlyTime(sec: number | null): string {

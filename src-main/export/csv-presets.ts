@@ -100,11 +100,13 @@ const value = <R>(header: string, cell: (r: R) => string | number | null): Colum
 })
 
 function render<R>(columns: readonly Column<R>[], record: R): CsvRecord {
-  return columns.map((c) => {
+  const cells: CsvRecord = new Array<string>(columns.length)
+  for (let i = 0; i < columns.length; i++) {
+    const c = columns[i] as Column<R>
     const v = c.cell(record)
-    if (v === null) return ''
-    return c.kind === 'text' ? textCell(String(v)) : String(v)
-  })
+    cells[i] = v === null ? '' : c.kind === 'text' ? textCell(String(v)) : String(v)
+  }
+  return cells
 }
 
 function layoutOf<Row, Shaped>(
@@ -130,7 +132,9 @@ function currencyOf(symbol: string | null, mint: string): string {
 
 // ---------------------------------------------------------------- balance changes, full
 
-interface FullChange extends BalanceChangeRow {
+/** A row with what the full layout adds: its exact amount and, on one row, the fee. */
+interface FullChange {
+  row: BalanceChangeRow
   amount: string
   fee: string | null
 }
@@ -149,29 +153,29 @@ function feeRowIndex(group: readonly BalanceChangeRow[]): number {
 
 function shapeFullChanges(group: readonly BalanceChangeRow[]): FullChange[] {
   const feeAt = feeRowIndex(group)
-  return group.map((r, i) => ({
-    ...r,
-    amount: exactAmount(r.amountRaw, r.decimals, r.amountText),
-    fee: i === feeAt ? feeSolText(r.feeText) : null,
+  return group.map((row, i) => ({
+    row,
+    amount: exactAmount(row.amountRaw, row.decimals, row.amountText),
+    fee: i === feeAt ? feeSolText(row.feeText) : null,
   }))
 }
 
 const FULL_CHANGE_COLUMNS: Column<FullChange>[] = [
-  value('Time (UTC)', (r) => isoUtc(r.blockTimeSec)),
-  text('Wallet', (r) => r.wallet),
-  text('Wallet label', (r) => r.walletLabel),
-  text('Signature', (r) => r.signature),
-  value('Slot', (r) => r.slot),
-  text('Mint', (r) => r.mint),
-  text('Symbol', (r) => r.symbol),
-  value('Amount', (r) => r.amount),
-  value('Raw amount', (r) => r.amountRaw),
-  value('Decimals', (r) => r.decimals),
-  value('Direction', (r) => (r.amount.startsWith('-') ? 'out' : 'in')),
-  value('Fee (SOL)', (r) => r.fee),
-  text('Fee payer', (r) => r.feePayer),
-  value('Status', (r) => (r.isFailed ? 'failed' : 'ok')),
-  value('Explorer', (r) => explorerUrl(r.signature)),
+  value('Time (UTC)', (c) => isoUtc(c.row.blockTimeSec)),
+  text('Wallet', (c) => c.row.wallet),
+  text('Wallet label', (c) => c.row.walletLabel),
+  text('Signature', (c) => c.row.signature),
+  value('Slot', (c) => c.row.slot),
+  text('Mint', (c) => c.row.mint),
+  text('Symbol', (c) => c.row.symbol),
+  value('Amount', (c) => c.amount),
+  value('Raw amount', (c) => c.row.amountRaw),
+  value('Decimals', (c) => c.row.decimals),
+  value('Direction', (c) => (c.amount.startsWith('-') ? 'out' : 'in')),
+  value('Fee (SOL)', (c) => c.fee),
+  text('Fee payer', (c) => c.row.feePayer),
+  value('Status', (c) => (c.row.isFailed ? 'failed' : 'ok')),
+  value('Explorer', (c) => explorerUrl(c.row.signature)),
 ]
 
 // ---------------------------------------------------------------- tax-tool records

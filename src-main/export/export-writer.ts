@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
 import { access, open, rename, rm, stat, type FileHandle } from 'node:fs/promises'
-import { basename, dirname, resolve } from 'node:path'
-import { stringify } from 'csv-stringify/sync'
+import { dirname, resolve } from 'node:path'
 import type { ExportDelimiter } from '../../src-shared/ipc/export-schemas'
 import { ExportCancelledError, ExportFileError } from '../../src-shared/ipc/export-schemas'
+import { encodeCsv } from './csv-encoder'
 import type { CsvRecord } from './csv-presets'
 
 /** What {@link writeCsvFile} needs besides the target and the records. */
@@ -76,7 +76,7 @@ export async function checkWritableTarget(target: string): Promise<void> {
 
 /**
  * Writes CSV records to `target` safely: RFC 4180 (CRLF, quotes doubled, fields with a
- * delimiter, quote or line break quoted) via csv-stringify, into `<target>.partial-<random>`
+ * delimiter, quote or line break quoted; see encodeCsv), into `<target>.partial-<random>`
  * in the same folder, flushed to disk, then renamed over the target, so readers see the
  * old file or the whole new one. On cancel or failure the temporary file is removed and the
  * target is left untouched.
@@ -95,9 +95,9 @@ export async function writeCsvFile(
   const path = resolve(target)
   await checkWritableTarget(path)
   const temp = `${path}.partial-${randomBytes(6).toString('hex')}`
-  const stringifyOptions = { delimiter: options.delimiter, record_delimiter: 'windows' as const }
   const iterator = batches[Symbol.iterator]()
   let handle: FileHandle | null = null
+  let settle: () => Promise<void> | undefined = () => undefined
   let records = 0
   let bytes = 0
   try {
@@ -105,35 +105,41 @@ export async function writeCsvFile(
     const file = handle
     let pending: string[] = []
     let pendingBytes = 0
+    // One write may be on its way to disk while the next chunk is being built.
+    let inFlight: Promise<void> | null = null
     const flush = async (): Promise<void> => {
       if (pending.length === 0) return
       const chunk = Buffer.from(pending.join(''), 'utf8')
       pending = []
       pendingBytes = 0
-      await file.write(chunk)
-      bytes += chunk.length
+      await inFlight
+      inFlight = writeAll(file, chunk).then(() => {
+        bytes += chunk.length
+      })
     }
+    settle = () => inFlight?.catch(() => undefined)
     const push = async (text: string): Promise<void> => {
       pending.push(text)
       pendingBytes += text.length
       if (pendingBytes >= WRITE_CHUNK_BYTES) await flush()
     }
 
-    if (options.header) await push(stringify([[...options.header]], stringifyOptions))
+    if (options.header) await push(encodeCsv([options.header], options.delimiter))
     for (;;) {
       throwIfCancelled(options.signal)
       const next = iterator.next()
       if (next.done) break
       if (next.value.length > 0) {
-        await push(stringify(next.value as CsvRecord[], stringifyOptions))
+        await push(encodeCsv(next.value, options.delimiter))
         records += next.value.length
       }
       options.onBatchWritten?.(records)
-      // Yield even when no write was due, so cancel requests and other work get a turn.
-      if (pendingBytes !== 0) await new Promise<void>((done) => setImmediate(done))
+      // Yield after every batch, so cancel requests, write completions and other work get a turn.
+      await new Promise<void>((done) => setImmediate(done))
     }
     throwIfCancelled(options.signal)
     await flush()
+    await inFlight
     await file.sync()
     await file.close()
     handle = null
@@ -143,11 +149,21 @@ export async function writeCsvFile(
     return { path, records, bytes }
   } catch (error) {
     iterator.return?.()
+    await settle()
     await handle?.close().catch(() => undefined)
     await rm(temp, { force: true }).catch(() => undefined)
     if (error instanceof ExportCancelledError || error instanceof ExportFileError) throw error
     if ((error as { code?: unknown } | null)?.code !== undefined) throw exportFileError(path, error)
     throw error
+  }
+}
+
+/** Writes all of `chunk`: a write may take fewer bytes than offered. */
+async function writeAll(file: FileHandle, chunk: Buffer): Promise<void> {
+  let offset = 0
+  while (offset < chunk.length) {
+    const { bytesWritten } = await file.write(chunk, offset, chunk.length - offset)
+    offset += bytesWritten
   }
 }
 
@@ -162,9 +178,4 @@ async function syncFolder(folder: string): Promise<void> {
   if (dir === null) return
   await dir.sync().catch(() => undefined)
   await dir.close().catch(() => undefined)
-}
-
-/** The file name part of a path, for messages and downloads. */
-export function fileNameOf(path: string): string {
-  return basename(path)
 }
