@@ -100,14 +100,18 @@ export async function listHistoryMints(
   db: Kysely<Database>,
   walletId: number,
 ): Promise<MintOption[]> {
-  // A skip-scan over (wallet_id, mint, …): one probe per distinct mint, not one per row.
-  const rows = await db
-    .selectFrom('balance_changes as bc')
-    .leftJoin('mints as m', 'm.mint', 'bc.mint')
-    .select(['bc.mint', 'm.symbol', 'm.name'])
-    .where('bc.wallet_id', '=', walletId)
-    .groupBy('bc.mint')
-    .execute()
+  // One index seek per distinct mint (a hand-made skip-scan over (wallet_id, mint, …)):
+  // GROUP BY would read every balance change of the wallet.
+  const { rows } = await sql<MintOption>`
+    with recursive seen(mint) as (
+      select (select min(mint) from balance_changes where wallet_id = ${walletId})
+      union all
+      select (select min(mint) from balance_changes where wallet_id = ${walletId} and mint > seen.mint)
+      from seen where seen.mint is not null
+    )
+    select seen.mint as mint, m.symbol as symbol, m.name as name
+    from seen left join mints as m on m.mint = seen.mint
+    where seen.mint is not null`.execute(db)
   return rows.sort((a, b) =>
     (a.symbol ?? a.mint).localeCompare(b.symbol ?? b.mint, 'en', { sensitivity: 'base' }),
   )

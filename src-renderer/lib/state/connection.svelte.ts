@@ -1,11 +1,20 @@
 import type { AppInfo } from '../../../src-shared/ipc/app-schemas'
 import { connectContractClient } from '../ipc/contract-client'
+import { onPending } from '../ipc/pending-channels'
 import type { SocketState } from '../ipc/websocket-bridge'
 
-/** Whether the page can reach the app's core, and what the core said about itself. */
-export const connection = $state<{ socket: SocketState; info: AppInfo | null }>({
+/** Whether the page can reach the app's core, the service, and what the core said about itself. */
+export const connection = $state<{
+  socket: SocketState
+  info: AppInfo | null
+  /** What the sync engine last said about the network (`app:network`). */
+  network: 'online' | 'offline'
+  isBrowserOnline: boolean
+}>({
   socket: 'connecting',
   info: null,
+  network: 'online',
+  isBrowserOnline: typeof navigator === 'undefined' ? true : navigator.onLine,
 })
 
 /** The one contract client of the page. */
@@ -13,6 +22,12 @@ export const client = connectContractClient((state) => {
   connection.socket = state
 })
 if (client.transport === 'electron') connection.socket = 'open'
+
+onPending(client, 'app:network', ({ state }) => {
+  connection.network = state
+})
+window.addEventListener('online', () => (connection.isBrowserOnline = true))
+window.addEventListener('offline', () => (connection.isBrowserOnline = false))
 
 /** Loads the app facts shown in the status bar. */
 export async function loadAppInfo(): Promise<void> {

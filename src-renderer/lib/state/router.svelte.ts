@@ -1,19 +1,57 @@
+/** The wallet page's tabs. */
+export const WALLET_TABS = ['overview', 'history', 'transfers', 'compressed'] as const
+export type WalletTab = (typeof WALLET_TABS)[number]
+
 /** The page the main area shows. Hash-based, so reloads keep the page in both shells. */
-export type Route = { page: 'watchlist' } | { page: 'wallet'; address: string }
+export type Route =
+  | { page: 'watchlist' }
+  | { page: 'wallet'; address: string; tab: WalletTab }
+  | { page: 'activity' }
+  | { page: 'settings' }
+
+const LAST_ROUTE_KEY = 'heliograph:last-route'
 
 function parse(hash: string): Route {
-  const [page, address] = hash.replace(/^#\/?/, '').split('/')
-  if (page === 'wallet' && address) return { page: 'wallet', address }
+  const [page, address, tab] = hash.replace(/^#\/?/, '').split('/')
+  if (page === 'wallet' && address) {
+    const known = WALLET_TABS.find((t) => t === tab)
+    return { page: 'wallet', address, tab: known ?? 'overview' }
+  }
+  if (page === 'activity') return { page: 'activity' }
+  if (page === 'settings') return { page: 'settings' }
   return { page: 'watchlist' }
 }
 
-export const router = $state<{ route: Route }>({ route: parse(location.hash) })
+/** The hash of a route. */
+export function hrefOf(route: Route): string {
+  switch (route.page) {
+    case 'wallet':
+      return `#/wallet/${route.address}/${route.tab}`
+    case 'activity':
+      return '#/activity'
+    case 'settings':
+      return '#/settings'
+    default:
+      return '#/watchlist'
+  }
+}
+
+function initialHash(): string {
+  // The last page is remembered so that the app opens where the person left it.
+  if (location.hash.length > 2) return location.hash
+  const remembered = localStorage.getItem(LAST_ROUTE_KEY)
+  if (remembered) history.replaceState(null, '', location.pathname + location.search + remembered)
+  return remembered ?? ''
+}
+
+export const router = $state<{ route: Route }>({ route: parse(initialHash()) })
 
 window.addEventListener('hashchange', () => {
   router.route = parse(location.hash)
+  localStorage.setItem(LAST_ROUTE_KEY, hrefOf(router.route))
 })
 
 /** Navigates to a route. */
 export function go(route: Route): void {
-  location.hash = route.page === 'wallet' ? `#/wallet/${route.address}` : '#/watchlist'
+  location.hash = hrefOf(route)
 }

@@ -1,0 +1,25 @@
+import type { HistoryFilters, SortOrder } from '../../../src-shared/ipc/review-schemas'
+
+/**
+ * What the History view shows right now, per wallet: its filters and order. Kept here so
+ * other parts of the page (the Export button) act on exactly the rows the person sees,
+ * and so the filters survive switching tabs.
+ */
+export const historyView = $state<{
+  byAddress: Record<string, { filters: HistoryFilters; order: SortOrder }>
+}>({ byAddress: {} })
+
+export const NO_FILTERS: HistoryFilters = {
+  fromSec: null,
+  toSec: null,
+  mint: null,
+  direction: 'any',
+  isFailedOnly: false,
+  signature: '',
+}
+
+/** The History view state of a wallet, created with no filters. */
+export function historyViewOf(address: string): { filters: HistoryFilters; order: SortOrder } {
+  historyView.byAddress[address] ??= { filters: { ...NO_FILTERS }, order: 'newest' }
+  return historyView.byAddress[address]
+}

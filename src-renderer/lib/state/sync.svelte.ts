@@ -1,0 +1,88 @@
+import type {
+  StreamName,
+  SyncProgress,
+  WalletSyncStatus,
+} from '../../../src-shared/ipc/sync-schemas'
+import { callPending, onPending } from '../ipc/pending-channels'
+import { client, connection } from './connection.svelte'
+
+/** Sync state per wallet and the latest progress of each of its streams. */
+export const sync = $state<{
+  byAddress: Record<string, WalletSyncStatus>
+  progress: Record<string, Partial<Record<StreamName, SyncProgress>>>
+  isAvailable: boolean
+  error: string | null
+}>({ byAddress: {}, progress: {}, isAvailable: true, error: null })
+
+onPending(client, 'sync:wallet-state', (status) => {
+  sync.byAddress[status.address] = status
+  if (status.state !== 'syncing') delete sync.progress[status.address]
+})
+onPending(client, 'sync:progress', (p) => {
+  const streams = (sync.progress[p.address] ??= {})
+  if (p.phase === 'done') delete streams[p.stream]
+  else streams[p.stream] = p
+  const status = sync.byAddress[p.address]
+  if (status && p.phase !== 'done' && status.state !== 'syncing') status.state = 'syncing'
+})
+
+/** Loads every wallet's sync status. */
+export async function loadSyncStatus(): Promise<void> {
+  try {
+    const statuses = await callPending(client, 'sync:status')
+    sync.byAddress = Object.fromEntries(statuses.map((s) => [s.address, s]))
+    sync.isAvailable = true
+    sync.error = null
+  } catch (error) {
+    sync.isAvailable = false
+    sync.error = error instanceof Error ? error.message : String(error)
+  }
+}
+
+/** True when the engine or the browser says the network is gone, or a wallet is stuck offline. */
+export function isOffline(): boolean {
+  return (
+    connection.network === 'offline' ||
+    !connection.isBrowserOnline ||
+    Object.values(sync.byAddress).some((s) => s.state === 'offline')
+  )
+}
+
+/** Why network actions are disabled right now, or null when they are allowed. */
+export function networkBlockReason(): string | null {
+  if (connection.socket !== 'open') return 'Not connected to Heliograph.'
+  if (isOffline())
+    return 'Offline: the data service cannot be reached. The local mirror stays browsable.'
+  return null
+}
+
+/**
+ * A wallet's sync progress as a fraction (0–1) when the remaining pages are known, else
+ * null (then the bar is indeterminate).
+ */
+export function progressFraction(address: string): number | null {
+  const streams = Object.values(sync.progress[address] ?? {})
+  if (streams.length === 0) return null
+  let done = 0
+  let total = 0
+  for (const s of streams) {
+    if (s.estimatedRemainingPages === null) return null
+    done += s.pages
+    total += s.pages + s.estimatedRemainingPages
+  }
+  return total === 0 ? null : done / total
+}
+
+/** Items fetched so far in the running sync of a wallet. */
+export function progressItems(address: string): number {
+  return Object.values(sync.progress[address] ?? {}).reduce((sum, s) => sum + s.items, 0)
+}
+
+export const syncNow = (address?: string) =>
+  callPending(client, 'sync:start', address ? { address } : {})
+export const cancelSync = (address?: string) =>
+  callPending(client, 'sync:cancel', address ? { address } : {})
+export const pauseSync = (address: string) => callPending(client, 'sync:pause', { address })
+export const resumeSync = (address: string) => callPending(client, 'sync:resume', { address })
+export const retrySync = (address: string, stream?: StreamName) =>
+  callPending(client, 'sync:retry', stream ? { address, stream } : { address })

@@ -1,0 +1,28 @@
+import { onPending } from '../ipc/pending-channels'
+import { client } from './connection.svelte'
+
+export interface Toast {
+  id: number
+  text: string
+  tone: 'info' | 'error'
+}
+
+/** Short notices in the corner: new activity found by a sync, failed actions. */
+export const toasts = $state<{ list: Toast[] }>({ list: [] })
+let nextId = 1
+
+/** Shows a notice for a few seconds. */
+export function toast(text: string, tone: Toast['tone'] = 'info', ms = 6_000): void {
+  const id = nextId++
+  toasts.list = [...toasts.list.slice(-3), { id, text, tone }]
+  setTimeout(() => dismissToast(id), ms)
+}
+
+export function dismissToast(id: number): void {
+  toasts.list = toasts.list.filter((t) => t.id !== id)
+}
+
+onPending(client, 'sync:activity', (notice) => {
+  const who = notice.label ?? `${notice.address.slice(0, 4)}…${notice.address.slice(-4)}`
+  toast(`${who}: ${notice.summary}`)
+})
