@@ -150,6 +150,7 @@ describe('e2e: the review app', () => {
     await screenshot(page, 'review-07-history-search')
     await page.keyboard.press('Escape')
     await expect.poll(() => details.count()).toBe(0)
+    await page.getByRole('button', { name: 'Clear filters' }).click()
   })
 
   it('Transfers and Compressed fill in from the mirror', async () => {
@@ -186,6 +187,31 @@ describe('e2e: the review app', () => {
     await screenshot(page, 'review-11-settings')
   })
 
+  it('shows NFTs as a grid with placeholders when images cannot load', async () => {
+    await walletItem('Demo: nft-collector').getByRole('link').first().click()
+    const nfts = page.getByRole('list', { name: 'NFTs' })
+    await expect
+      .poll(() => nfts.getByRole('listitem').count(), { timeout: 10_000 })
+      .toBeGreaterThan(10)
+    await nfts.scrollIntoViewIfNeeded()
+    await screenshot(page, 'review-12-nfts')
+  })
+
+  it('follows a dark OS theme', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await page.goto(`${app.shell.url.split('?')[0]}#/wallet/${trader}/history`)
+    await expect
+      .poll(() => page.getByRole('grid', { name: 'Transaction history' }).getByRole('row').count())
+      .toBeGreaterThan(5)
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+    expect(background).toBe('rgb(16, 20, 24)')
+    await screenshot(page, 'review-13-dark-history')
+    await sidebar().getByRole('link', { name: 'Activity' }).click()
+    await expect.poll(() => page.locator('.u-wrap').count(), { timeout: 10_000 }).toBeGreaterThan(0)
+    await screenshot(page, 'review-14-dark-activity')
+    await page.emulateMedia({ colorScheme: 'light' })
+  })
+
   it('with the service stopped, shows the offline indicator and keeps the mirror browsable', async () => {
     await app.stopService()
     await page.goto(`${app.shell.url.split('?')[0]}#/wallet/${trader}/history`)
@@ -201,6 +227,6 @@ describe('e2e: the review app', () => {
     const syncNow = page.getByRole('button', { name: 'Sync now' })
     await expect.poll(() => syncNow.isDisabled()).toBe(true)
     expect(await syncNow.getAttribute('title')).toMatch(/Offline/)
-    await screenshot(page, 'review-12-offline')
+    await screenshot(page, 'review-15-offline')
   })
 })

@@ -24,23 +24,12 @@ export function formatAmountText(
   let intPart = BigInt(whole)
   let frac = fraction
   if (frac.length > maxFraction) {
-    // Round half up on the text's digits.
-    const kept = frac.slice(0, maxFraction)
-    const roundUp = Number(frac[maxFraction]) >= 5
-    if (roundUp) {
-      const bumped = (BigInt(`1${kept || '0'}`) + 1n).toString()
-      if (maxFraction === 0) {
-        intPart += 1n
-        frac = ''
-      } else if (bumped.length > maxFraction + 1) {
-        intPart += 1n
-        frac = bumped.slice(2)
-      } else {
-        frac = bumped.slice(1)
-      }
-    } else {
-      frac = kept
-    }
+    // Round half up on the text's digits, in integer arithmetic so carries are exact.
+    const unit = 10n ** BigInt(maxFraction)
+    let scaled = BigInt(whole) * unit + BigInt(frac.slice(0, maxFraction) || '0')
+    if (Number(frac[maxFraction]) >= 5) scaled += 1n
+    intPart = scaled / unit
+    frac = maxFraction === 0 ? '' : (scaled % unit).toString().padStart(maxFraction, '0')
   }
   frac = frac.replace(/0+$/, '')
   const isZero = intPart === 0n && frac === ''
