@@ -48,6 +48,25 @@ describe('e2e: the review app', () => {
     await screenshot(page, 'review-01-first-run')
   })
 
+  it('reorders wallets from the keyboard and sorts them by value', async () => {
+    const names = () => sidebar().locator('li.item .name').allTextContents()
+    const before = (await names()).map((n) => n.trim())
+    await sidebar().getByRole('link', { name: before[0] }).focus()
+    await page.keyboard.press('Alt+ArrowDown')
+    await expect
+      .poll(async () => (await names()).map((n) => n.trim()))
+      .toEqual([before[1], before[0], ...before.slice(2)])
+    const stored = await app.core.dispatch('watchlist:list', undefined)
+    expect(stored.ok && (stored.result as { label: string }[]).map((w) => w.label)).toEqual([
+      before[1],
+      before[0],
+      ...before.slice(2),
+    ])
+    await page.getByLabel('Order wallets by').selectOption('value')
+    await expect.poll(async () => (await names())[0]?.trim()).toBe('Demo: nft-collector')
+    await page.getByLabel('Order wallets by').selectOption('manual')
+  })
+
   it('adds another profile wallet and shows its progress bar while it syncs', async () => {
     trader = app.sim?.chain.walletByProfile('active-trader').address ?? ''
     await sidebar().getByRole('link', { name: 'Watchlist' }).click()
