@@ -9,6 +9,7 @@ import { startWebShell, type RunningWebShell } from '../../src-main/shell/web/we
 import { createSyncRuntime, type SyncRuntime } from '../../src-main/sync/sync-runtime'
 import { isChannel } from '../../src-shared/ipc/contract'
 import { okEnvelope } from '../../src-shared/ipc/envelope'
+import type { AppSettings } from '../../src-shared/ipc/settings-schemas'
 import type { WalletSyncStatus } from '../../src-shared/ipc/sync-schemas'
 import { makeTempDir } from './temp-dir'
 import { BUILT_RENDERER_DIR } from './web-shell-fixture'
@@ -151,6 +152,32 @@ export async function startReviewApp(options: { apiKey?: string } = {}): Promise
       dailyBudget: null,
       monthlyBudget: null,
     })
+    // Settings as the page sees them: the key itself stays here, only its hint goes out.
+    let apiKey = options.apiKey ?? null
+    const settings = (): AppSettings => ({
+      dataSource: apiKey ? 'service' : 'demo',
+      walletRestBaseUrl: sim?.url ?? '',
+      v0RestBaseUrl: sim?.url ?? '',
+      jsonRpcUrl: sim?.url ?? '',
+      plan: 'developer',
+      customRates: null,
+      dailyBudget: null,
+      monthlyBudget: null,
+      watch: { isWatching: true, minIntervalSec: 60, maxIntervalSec: 3_600 },
+      apiKeyHint: apiKey ? `…${apiKey.slice(-4)}` : null,
+      keyStorage: apiKey ? 'file-0600' : null,
+      dataDir: temp.dir,
+    })
+    local['settings:get'] = async () => settings()
+    local['settings:update'] = async () => settings()
+    local['settings:set-api-key'] = async (input) => {
+      apiKey = (input as { apiKey: string }).apiKey
+      return settings()
+    }
+    local['settings:clear-api-key'] = async () => {
+      apiKey = null
+      return settings()
+    }
     // A wallet added from the page starts syncing at once, as in the app.
     core.events.subscribe((event, payload) => {
       if (event !== 'watchlist:changed') return
