@@ -34,11 +34,11 @@ describe('e2e: the review app', () => {
       .toMatch(/add your API key in Settings to watch real wallets/)
     await expect
       .poll(() => sidebar().locator('li.item').count(), { timeout: 10_000 })
-      .toBeGreaterThanOrEqual(3)
+      .toBeGreaterThanOrEqual(4)
     // Each demo wallet syncs to "Up to date" and gets its total value from the balances snapshot.
     await expect
       .poll(() => sidebar().getByText('Up to date').count(), { timeout: 30_000 })
-      .toBeGreaterThanOrEqual(3)
+      .toBeGreaterThanOrEqual(4)
     await expect
       .poll(() => walletItem('Demo: casual').locator('.usd').textContent(), { timeout: 10_000 })
       .toMatch(/\$/)
@@ -95,6 +95,16 @@ describe('e2e: the review app', () => {
       .poll(() => page.getByText('synced', { exact: false }).first().textContent())
       .toMatch(/6,0\d\d synced/)
     await screenshot(page, 'review-03-overview')
+    // Renamed from its page; the sidebar follows.
+    for (const label of ['Trader (main)', 'Trader']) {
+      await page.getByRole('button', { name: 'Rename' }).click()
+      await page.getByLabel('New label').fill(label)
+      await page.getByRole('button', { name: 'Save' }).click()
+      await expect
+        .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+        .toContain(label)
+      await expect.poll(() => sidebar().textContent()).toContain(label)
+    }
   })
 
   it('History lists the transactions, then filters by mint and by date', async () => {
@@ -179,10 +189,12 @@ describe('e2e: the review app', () => {
       .poll(() => transfers.getByRole('row').count(), { timeout: 10_000 })
       .toBeGreaterThan(10)
     await screenshot(page, 'review-08-transfers')
+    await walletItem('Demo: compressed-holder').getByRole('link').first().click()
     await page.getByRole('tab', { name: 'Compressed' }).click()
+    const compressed = page.getByRole('grid', { name: 'Compressed signatures' })
     await expect
-      .poll(() => page.getByRole('grid', { name: 'Compressed signatures' }).isVisible())
-      .toBe(true)
+      .poll(() => compressed.getByRole('row').count(), { timeout: 10_000 })
+      .toBeGreaterThan(5)
     await screenshot(page, 'review-09-compressed')
   })
 

@@ -15,7 +15,12 @@ import { makeTempDir } from './temp-dir'
 import { BUILT_RENDERER_DIR } from './web-shell-fixture'
 
 /** Profile wallets a first run watches in demo mode (what "Add demo wallets" adds). */
-export const DEMO_PROFILES: ProfileId[] = ['casual', 'nft-collector', 'failed-transactions']
+export const DEMO_PROFILES: ProfileId[] = [
+  'casual',
+  'nft-collector',
+  'compressed-holder',
+  'failed-transactions',
+]
 
 /**
  * The review app as a person meets it: a core on a fresh data folder, the simulator, the
