@@ -68,7 +68,7 @@ describe('e2e: the review app', () => {
   })
 
   it('adds another profile wallet and shows its progress bar while it syncs', async () => {
-    trader = app.sim?.chain.walletByProfile('active-trader').address ?? ''
+    trader = app.profileAddress('active-trader')
     await sidebar().getByRole('link', { name: 'Watchlist' }).click()
     await page.getByLabel('Wallet address').fill(trader)
     await page.getByLabel('Label (optional)').fill('Trader')

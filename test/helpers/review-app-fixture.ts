@@ -36,6 +36,8 @@ export interface ReviewApp {
   shell: RunningWebShell
   sim: RunningSimulator | null
   runtime: SyncRuntime | null
+  /** The address of a simulator profile wallet. */
+  profileAddress(profile: ProfileId): string
   /** Puts a simulator profile wallet on the watchlist and starts its sync. */
   watchProfile(profile: ProfileId, label: string): Promise<string>
   /** Stops the simulator: the service is then unreachable. */
@@ -222,13 +224,21 @@ export async function startReviewApp(options: { apiKey?: string } = {}): Promise
     for (const s of await statuses()) void syncWallet(s.address)
   }
 
+  function profileAddress(profile: ProfileId): string {
+    // In demo mode the core runs the simulator itself and exposes it; otherwise ours.
+    const running = sim ?? (core as Core & { simulator?: RunningSimulator }).simulator
+    if (!running) throw new Error('No simulator is running to take profile wallets from.')
+    return running.chain.walletByProfile(profile).address
+  }
+
   return {
     core,
     shell,
     sim,
     runtime,
+    profileAddress,
     async watchProfile(profile, label) {
-      const address = (sim?.chain.walletByProfile(profile).address ?? '') as string
+      const address = profileAddress(profile)
       const added = await served.dispatch('watchlist:add', { address, label })
       if (!added.ok) throw new Error(added.error.message)
       void served.dispatch('sync:start', { address })
