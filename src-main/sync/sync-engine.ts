@@ -179,7 +179,15 @@ export class SyncEngine {
     }
   }
 
-  #call<N extends OperationName>(operation: N, input: OperationInput<N>, address: string, signal: AbortSignal): Promise<OperationOutput<N>> {
+  /**
+   * Calls the service for a wallet through the rate shaper and the credit meter (the
+   * ledger row names the wallet). Streams and the change probe use it.
+   */
+  callFor<N extends OperationName>(address: string, operation: N, input: OperationInput<N>, signal?: AbortSignal): Promise<OperationOutput<N>> {
+    return this.#call(operation, input, address, signal)
+  }
+
+  #call<N extends OperationName>(operation: N, input: OperationInput<N>, address: string, signal?: AbortSignal): Promise<OperationOutput<N>> {
     const op = getOperation(operation)
     return this.#options.shaper.run(
       op.endpointClass,

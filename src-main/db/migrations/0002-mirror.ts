@@ -174,6 +174,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('interval_sec', 'integer', (c) => c.notNull())
     .addColumn('last_checked_sec', 'integer')
     .addColumn('last_activity_sec', 'integer')
+    // Paused by the person: the scheduler skips the wallet until resumed.
+    .addColumn('is_paused', 'integer', (c) => c.notNull().defaultTo(0))
     .execute()
 
   await db.schema

@@ -1,0 +1,66 @@
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs'
+import { join } from 'node:path'
+import type { KeyStorage } from '../../src-shared/ipc/settings-schemas'
+
+/**
+ * Where the API key lives. The Electron shell provides one over `safeStorage`; the web
+ * shell and the CLI use a file only the user can read.
+ */
+export interface SecretStore {
+  /** How the key is protected, shown in Settings. */
+  readonly kind: KeyStorage
+  read(): string | null
+  write(secret: string): void
+  clear(): void
+}
+
+/** File name of the key in the data folder (web shell and CLI). */
+export const API_KEY_FILE = 'api-key'
+
+/**
+ * Keeps the key in `<dataDir>/api-key`, mode 0600, written to a temporary name and
+ * renamed so a crash never leaves half a key.
+ */
+export class FileSecretStore implements SecretStore {
+  readonly kind = 'file-0600' as const
+  readonly #path: string
+
+  constructor(dataDir: string) {
+    this.#path = join(dataDir, API_KEY_FILE)
+  }
+
+  read(): string | null {
+    if (!existsSync(this.#path)) return null
+    const text = readFileSync(this.#path, 'utf8').trim()
+    return text === '' ? null : text
+  }
+
+  write(secret: string): void {
+    const temp = `${this.#path}.tmp`
+    writeFileSync(temp, secret, { mode: 0o600 })
+    chmodSync(temp, 0o600)
+    renameSync(temp, this.#path)
+  }
+
+  clear(): void {
+    rmSync(this.#path, { force: true })
+  }
+}
+
+/** A store that holds nothing: for runs given a key on the command line. */
+export class MemorySecretStore implements SecretStore {
+  readonly kind = 'file-0600' as const
+  #secret: string | null
+  constructor(secret: string | null = null) {
+    this.#secret = secret
+  }
+  read(): string | null {
+    return this.#secret
+  }
+  write(secret: string): void {
+    this.#secret = secret
+  }
+  clear(): void {
+    this.#secret = null
+  }
+}

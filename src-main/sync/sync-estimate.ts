@@ -1,0 +1,60 @@
+import { CREDIT_PRICES } from '../../src-shared/api/prices'
+import type { SyncEstimate } from '../../src-shared/ipc/sync-schemas'
+import type { StreamRow } from '../db/ingest/mirror-writer'
+import { BALANCES_PAGE_LIMIT } from './streams/balances-stream'
+import { HISTORY_PAGE_LIMIT } from './streams/history-stream'
+import { TRANSFERS_PAGE_LIMIT } from './streams/transfers-stream'
+
+type Line = SyncEstimate['lines'][number]
+
+/**
+ * Estimates what a sync will cost before it runs, from the streams' state: a stream that
+ * is up to date costs one call when nothing is new; a backfill costs one call per page up
+ * to the depth limit; without a limit its size is unknown until it runs.
+ *
+ * @example
+ * estimateSyncCredits(address, rows).summary
+ * // 'Backfill of up to 5,000 transactions: ≤ 5,000 credits for history; …'
+ */
+export function estimateSyncCredits(address: string, rows: Record<string, StreamRow>): SyncEstimate {
+  const lines: Line[] = [
+    pagedLine('history', rows.history, HISTORY_PAGE_LIMIT, CREDIT_PRICES.wallet, 'transactions'),
+    pagedLine('transfers', rows.transfers, TRANSFERS_PAGE_LIMIT, CREDIT_PRICES.wallet, 'transfers'),
+    {
+      stream: 'balances',
+      calls: 1,
+      credits: CREDIT_PRICES.wallet,
+      note: `one snapshot (${BALANCES_PAGE_LIMIT} tokens per call)`,
+    },
+    pagedLine('compressed-owner', rows['compressed-owner'], 1000, CREDIT_PRICES.compression, 'signatures'),
+    pagedLine('compressed-token-owner', rows['compressed-token-owner'], 1000, CREDIT_PRICES.compression, 'signatures'),
+  ]
+  const isBounded = lines.every((l) => l.credits !== null)
+  const maxCredits = isBounded ? lines.reduce((sum, l) => sum + (l.credits ?? 0), 0) : null
+  const history = lines[0] as Line
+  const head = history.note.charAt(0).toUpperCase() + history.note.slice(1)
+  const summary =
+    maxCredits === null
+      ? `${head}: the size of the history is unknown until it is fetched (${CREDIT_PRICES.wallet} credits per ${HISTORY_PAGE_LIMIT} transactions); set a depth limit to cap it.`
+      : `${head}: ≤ ${fmt(history.credits ?? 0)} credits for history; ≤ ${fmt(maxCredits)} credits in all.`
+  return { address, maxCredits, lines, summary }
+}
+
+function pagedLine(stream: Line['stream'], row: StreamRow | undefined, pageSize: number, price: number, noun: string): Line {
+  if (row?.isBackfillComplete && row.newestKey !== null) {
+    return { stream, calls: 1, credits: price, note: `new ${noun} only (one call when nothing is new)` }
+  }
+  const stored = row?.itemsStored ?? 0
+  if (row?.depthLimitCount != null) {
+    const remaining = Math.max(0, row.depthLimitCount - stored)
+    const calls = Math.max(1, Math.ceil(remaining / pageSize))
+    return { stream, calls, credits: calls * price, note: `backfill of up to ${fmt(row.depthLimitCount)} ${noun}` }
+  }
+  const since = row?.depthLimitSinceSec
+  const what = since != null ? `backfill back to ${new Date(since * 1000).toISOString().slice(0, 10)}` : `full backfill of all ${noun}`
+  return { stream, calls: null, credits: null, note: what }
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US')
+}

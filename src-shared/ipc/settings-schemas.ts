@@ -1,0 +1,82 @@
+import { z } from 'zod'
+
+/** Where the data comes from: the built-in simulator (no key), or the real service. */
+export const DataSource = z.enum(['demo', 'service'])
+export type DataSource = z.infer<typeof DataSource>
+
+/** A plan of the service (facts: rate limits per plan), custom numbers, or unpaced. */
+export const RatePlan = z.enum(['free', 'developer', 'business', 'professional', 'custom', 'off'])
+export type RatePlan = z.infer<typeof RatePlan>
+
+/** Requests per second per endpoint class, for the custom plan. */
+export const CustomRates = z.object({
+  rpc: z.number().positive().max(10_000),
+  'das-enhanced': z.number().positive().max(10_000),
+  photon: z.number().positive().max(10_000),
+  'validity-proof': z.number().positive().max(10_000),
+})
+export type CustomRates = z.infer<typeof CustomRates>
+
+const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+const Credits = z.number().int().min(0).max(10_000_000_000).nullable()
+
+/** How the app keeps the API key. `basic-text` is Electron's warning case: no OS keyring. */
+export const KeyStorage = z.enum(['safe-storage', 'basic-text', 'file-0600'])
+export type KeyStorage = z.infer<typeof KeyStorage>
+
+/** How often watched wallets are checked: active ones at the minimum, idle ones backing off to the maximum. */
+export const WatchCadence = z
+  .object({
+    isWatching: z.boolean(),
+    minIntervalSec: z.number().int().min(15).max(86_400),
+    maxIntervalSec: z.number().int().min(15).max(7 * 86_400),
+  })
+  .refine((c) => c.minIntervalSec <= c.maxIntervalSec, { message: 'the minimum interval must not exceed the maximum', path: ['minIntervalSec'] })
+export type WatchCadence = z.infer<typeof WatchCadence>
+
+/** The settings the renderer sees. Never the API key itself: only its last 4 characters. */
+export const AppSettings = z.object({
+  dataSource: DataSource,
+  walletRestBaseUrl: z.string(),
+  v0RestBaseUrl: z.string(),
+  jsonRpcUrl: z.string(),
+  plan: RatePlan,
+  customRates: CustomRates.nullable(),
+  dailyBudget: Credits,
+  monthlyBudget: Credits,
+  watch: WatchCadence,
+  /** "…4f2a" when a key is stored, else null. */
+  apiKeyHint: z.string().nullable(),
+  keyStorage: KeyStorage.nullable(),
+  dataDir: z.string(),
+})
+export type AppSettings = z.infer<typeof AppSettings>
+
+/** Input of `settings:update`: any editable subset. */
+export const SettingsUpdate = z
+  .object({
+    walletRestBaseUrl: HttpUrl,
+    v0RestBaseUrl: HttpUrl,
+    jsonRpcUrl: HttpUrl,
+    plan: RatePlan,
+    customRates: CustomRates.nullable(),
+    dailyBudget: Credits,
+    monthlyBudget: Credits,
+    watch: WatchCadence,
+  })
+  .partial()
+  .strict()
+export type SettingsUpdate = z.input<typeof SettingsUpdate>
+
+/** Input of `settings:set-api-key`. The key goes to main and never comes back. */
+export const SetApiKeyInput = z.object({
+  apiKey: z
+    .string()
+    .trim()
+    .min(8, 'The API key looks too short (at least 8 characters).')
+    .max(200, 'The API key looks too long (at most 200 characters).')
+    .regex(/^[\x21-\x7e]+$/, 'The API key may only contain printable characters without spaces.'),
+})
+
+/** Input of `data:delete-all`: the word DELETE, typed by the person, as confirmation. */
+export const DeleteAllInput = z.object({ confirm: z.literal('DELETE', 'Type DELETE to confirm.') })
