@@ -2,10 +2,18 @@ import { join } from 'node:path'
 import { openDatabase, type OpenDatabase } from '../../src-main/db/database'
 import { addWatchedWallet } from '../../src-main/db/queries/watchlist-queries'
 import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src-main/simulator/simulator-server'
+import {
+  startSimulator,
+  type RunningSimulator,
+  type SimulatorOptions,
+} from '../../src-main/simulator/simulator-server'
 import type { CreditBudget } from '../../src-main/sync/credit-meter'
 import type { RetryLimits } from '../../src-main/sync/retry-policy'
-import { createSyncRuntime, type RateSetting, type SyncRuntime } from '../../src-main/sync/sync-runtime'
+import {
+  createSyncRuntime,
+  type RateSetting,
+  type SyncRuntime,
+} from '../../src-main/sync/sync-runtime'
 import type { SyncEvent } from '../../src-main/sync/sync-engine'
 import { makeTempDir } from './temp-dir'
 
@@ -29,7 +37,14 @@ export interface SyncFixture {
  * engine between them: the setting of every sync test.
  */
 export async function startSyncFixture(
-  options: { sim?: SimulatorOptions; rate?: RateSetting; retry?: Partial<RetryLimits>; budget?: CreditBudget } = {},
+  options: {
+    sim?: SimulatorOptions
+    rate?: RateSetting
+    retry?: Partial<RetryLimits>
+    budget?: CreditBudget
+    /** The client's per-call timeout; small in tests of the timeout fault. */
+    timeoutMs?: number
+  } = {},
 ): Promise<SyncFixture> {
   const temp = makeTempDir('heliograph-sync-')
   const sim = await startSimulator({ seed: 7, ...options.sim })
@@ -38,7 +53,9 @@ export async function startSyncFixture(
   const budget: CreditBudget = options.budget ?? { dailyCredits: null, monthlyCredits: null }
   const runtime = createSyncRuntime({
     sqlite: database.sqlite,
-    service: singleOriginServiceSettings(sim.url, 'demo', { timeoutMs: 2_000 }),
+    service: singleOriginServiceSettings(sim.url, 'demo', {
+      timeoutMs: options.timeoutMs ?? 2_000,
+    }),
     rate: options.rate ?? 'off',
     budget: () => budget,
     emit: (e) => events.push(e),
@@ -53,7 +70,11 @@ export async function startSyncFixture(
     dataDir: temp.dir,
     async watch(profile) {
       const wallet = sim.chain.walletByProfile(profile as never)
-      await addWatchedWallet(database.db, { address: wallet.address, label: profile }, 1_700_000_000)
+      await addWatchedWallet(
+        database.db,
+        { address: wallet.address, label: profile },
+        1_700_000_000,
+      )
       return wallet.address
     },
     async stop() {

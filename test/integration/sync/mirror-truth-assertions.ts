@@ -1,0 +1,84 @@
+import type BetterSqlite3 from 'better-sqlite3'
+import { expect } from 'vitest'
+import { decimalText } from '../../../src-shared/domain/exact-amount'
+import { readMirror, transferKey } from '../../helpers/mirror-contents'
+import { readWalletTruth, simulatorCredits } from '../../helpers/sim-truth'
+
+/**
+ * Then-step shared by the sync stories: the mirror holds the simulator's truth of one
+ * wallet item for item — every transaction and balance change exactly once with its
+ * fields, transfers and compression signatures as exact sets with no duplicate — and the
+ * ledger holds every credit the simulator charged the key.
+ */
+export async function expectMirrorEqualsTruth(
+  sqlite: BetterSqlite3.Database,
+  simUrl: string,
+  address: string,
+): Promise<void> {
+  const truth = await readWalletTruth(simUrl, address)
+  const mirror = readMirror(sqlite, address)
+
+  expect(mirror.transactions.length, 'transactions stored').toBe(truth.history.length)
+  const bySignature = new Map(mirror.transactions.map((t) => [t.signature, t]))
+  expect(bySignature.size, 'distinct transaction signatures').toBe(truth.history.length)
+  for (const entry of truth.history) {
+    expect(bySignature.get(entry.signature), entry.signature).toEqual({
+      signature: entry.signature,
+      slot: entry.slot,
+      block_time_sec: entry.timestamp,
+      fee_text: decimalText(entry.fee),
+      fee_payer: entry.feePayer,
+      error: entry.error,
+    })
+  }
+
+  const truthChanges = truth.history
+    .flatMap((e) =>
+      e.balanceChanges.map((c, ordinal) => ({
+        signature: e.signature,
+        ordinal,
+        mint: c.mint,
+        amount_text: decimalText(c.amount),
+        decimals: c.decimals,
+      })),
+    )
+    .sort((a, b) =>
+      a.signature === b.signature ? a.ordinal - b.ordinal : a.signature < b.signature ? -1 : 1,
+    )
+  expect(mirror.changes).toEqual(truthChanges)
+
+  expect(mirror.transfers.map(transferKey).sort()).toEqual(truth.transfers.map(transferKey).sort())
+  const compressed = (kind: string) =>
+    mirror.compressed
+      .filter((c) => c.kind === kind)
+      .map((c) => c.signature)
+      .sort()
+  expect(compressed('owner')).toEqual([...truth.compressedOwner].sort())
+  expect(compressed('token-owner')).toEqual([...truth.compressedTokenOwner].sort())
+
+  expect(mirror.ledgerCredits, 'ledger credits = simulator counter').toBe(
+    await simulatorCredits(simUrl),
+  )
+}
+
+/** Calls and credits of one operation as the simulator counted them for the `demo` key. */
+export async function simulatorCalls(simUrl: string, operation: string): Promise<number> {
+  const response = await fetch(`${simUrl}/__sim/credits?key=demo`)
+  const body = (await response.json()) as { byOperation: Record<string, { calls: number }> }
+  return body.byOperation[operation]?.calls ?? 0
+}
+
+/** Billed calls of one operation for one wallet, as the engine's ledger recorded them. */
+export function ledgerCalls(
+  sqlite: BetterSqlite3.Database,
+  operation: string,
+  address?: string,
+): number {
+  const row = sqlite
+    .prepare(
+      `select count(*) as n from credit_ledger
+       where operation = ? and credits > 0 and (? is null or wallet_address = ?)`,
+    )
+    .get(operation, address ?? null, address ?? null) as { n: number }
+  return row.n
+}
