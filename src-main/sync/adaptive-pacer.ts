@@ -8,6 +8,8 @@ export class AdaptivePacer {
   readonly maxRps: number
   #rps: number
   #nextStartMs = 0
+  /** No start before this (the service's Retry-After). */
+  #holdUntilMs = 0
   #now: () => number
 
   constructor(maxRps: number, now: () => number = Date.now) {
@@ -26,11 +28,17 @@ export class AdaptivePacer {
    * aborts). Slots are handed out in call order, each 1/rps after the previous.
    */
   async waitForSlot(signal?: AbortSignal): Promise<void> {
-    const now = this.#now()
-    const start = Math.max(now, this.#nextStartMs)
-    this.#nextStartMs = Number.isFinite(this.#rps) ? start + 1000 / this.#rps : start
-    const delay = start - now
-    if (delay > 0) await sleep(delay, signal)
+    for (;;) {
+      const holdAtReservation = this.#holdUntilMs
+      const now = this.#now()
+      const start = Math.max(now, this.#nextStartMs)
+      this.#nextStartMs = Number.isFinite(this.#rps) ? start + 1000 / this.#rps : start
+      const delay = start - now
+      if (delay > 0) await sleep(delay, signal)
+      // Retry-After is for every call: a 429 that came while this start waited for its
+      // slot holds it back too, behind the hold (unit test "already waiting").
+      if (this.#holdUntilMs === holdAtReservation || this.#now() >= this.#holdUntilMs) return
+    }
   }
 
   /** A 429 arrived: halve the rate (not below 1/10 s) and wait out Retry-After if given. */
@@ -38,7 +46,8 @@ export class AdaptivePacer {
     const base = Number.isFinite(this.#rps) ? this.#rps : 50
     this.#rps = Math.max(0.1, base / 2)
     if (retryAfterMs !== undefined) {
-      this.#nextStartMs = Math.max(this.#nextStartMs, this.#now() + retryAfterMs)
+      this.#holdUntilMs = Math.max(this.#holdUntilMs, this.#now() + retryAfterMs)
+      this.#nextStartMs = Math.max(this.#nextStartMs, this.#holdUntilMs)
     }
   }
 

@@ -1,0 +1,113 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { AdaptivePacer } from '../../../src-main/sync/adaptive-pacer'
+
+// The pacer of one endpoint class (DESIGN, "Sync rules": never exceed the configured
+// requests per second, honour Retry-After; issue 5: on 429 halve the rate, recover slowly).
+// Fake timers: the clock only moves when the test moves it.
+
+describe('adaptive pacer', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 0 })
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  /** Starts `count` waits and records the fake time at which each was let go. */
+  function startWaits(
+    pacer: AdaptivePacer,
+    count: number,
+  ): { starts: number[]; done: Promise<unknown> } {
+    const starts: number[] = []
+    const waits = Array.from({ length: count }, () =>
+      pacer.waitForSlot().then(() => starts.push(Date.now())),
+    )
+    return { starts, done: Promise.all(waits) }
+  }
+
+  it('spaces starts 1/rps apart, in call order', async () => {
+    const pacer = new AdaptivePacer(10, () => Date.now())
+    const { starts, done } = startWaits(pacer, 4)
+    await vi.runAllTimersAsync()
+    await done
+    expect(starts).toEqual([0, 100, 200, 300])
+  })
+
+  it('does not pace an unlimited class', async () => {
+    const pacer = new AdaptivePacer(Infinity, () => Date.now())
+    const { starts, done } = startWaits(pacer, 3)
+    await vi.runAllTimersAsync()
+    await done
+    expect(starts).toEqual([0, 0, 0])
+  })
+
+  it('halves the rate on each 429, down to one call per 10 s', () => {
+    const pacer = new AdaptivePacer(10, () => Date.now())
+    pacer.onRateLimited()
+    expect(pacer.rps).toBe(5)
+    pacer.onRateLimited()
+    expect(pacer.rps).toBe(2.5)
+    for (let i = 0; i < 20; i++) pacer.onRateLimited()
+    expect(pacer.rps).toBe(0.1)
+  })
+
+  it('halved, it spaces the following starts twice as far apart', async () => {
+    const pacer = new AdaptivePacer(10, () => Date.now())
+    pacer.onRateLimited()
+    const { starts, done } = startWaits(pacer, 3)
+    await vi.runAllTimersAsync()
+    await done
+    expect(starts).toEqual([0, 200, 400])
+  })
+
+  it('an unlimited class that meets a 429 drops to a finite rate', () => {
+    const pacer = new AdaptivePacer(Infinity, () => Date.now())
+    pacer.onRateLimited()
+    expect(pacer.rps).toBe(25)
+  })
+
+  it('recovers additively, 5% of the ceiling per success, never above the ceiling', () => {
+    const pacer = new AdaptivePacer(10, () => Date.now())
+    pacer.onRateLimited() // 5
+    pacer.onSuccess()
+    expect(pacer.rps).toBeCloseTo(5.5)
+    for (let i = 0; i < 8; i++) pacer.onSuccess()
+    expect(pacer.rps).toBeCloseTo(9.5)
+    for (let i = 0; i < 5; i++) pacer.onSuccess()
+    expect(pacer.rps).toBe(10)
+  })
+
+  it('holds every later start until Retry-After has passed', async () => {
+    const pacer = new AdaptivePacer(10, () => Date.now())
+    await pacer.waitForSlot() // t=0
+    pacer.onRateLimited(2_000)
+    const { starts, done } = startWaits(pacer, 2)
+    await vi.runAllTimersAsync()
+    await done
+    expect(starts[0]).toBeGreaterThanOrEqual(2_000)
+    // …and then at the halved rate (5/s): 200 ms apart.
+    expect((starts[1] ?? 0) - (starts[0] ?? 0)).toBe(200)
+  })
+
+  it('holds starts that were already waiting for their slot when the 429 came', async () => {
+    const pacer = new AdaptivePacer(10, () => Date.now())
+    // Slots at 0, 100 and 200 are handed out before the 429 arrives at t=50.
+    const { starts, done } = startWaits(pacer, 3)
+    await vi.advanceTimersByTimeAsync(50)
+    expect(starts).toEqual([0])
+    pacer.onRateLimited(1_000)
+    await vi.runAllTimersAsync()
+    await done
+    expect(starts[1]).toBeGreaterThanOrEqual(1_050)
+    expect(starts[2]).toBeGreaterThanOrEqual(1_050)
+  })
+
+  it('lets a waiting start go when its signal aborts', async () => {
+    const pacer = new AdaptivePacer(1, () => Date.now())
+    await pacer.waitForSlot()
+    const controller = new AbortController()
+    const waiting = pacer.waitForSlot(controller.signal)
+    controller.abort(new Error('cancelled'))
+    await expect(waiting).rejects.toThrow('cancelled')
+  })
+})
