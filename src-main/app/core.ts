@@ -3,7 +3,12 @@ import type { AppInfo } from '../../src-shared/ipc/app-schemas'
 import { okEnvelope, type Envelope } from '../../src-shared/ipc/envelope'
 import { AppError, InvalidInputError } from '../../src-shared/ipc/ipc-errors'
 import { openDatabase, type OpenDatabase } from '../db/database'
+import type { RunningSimulator } from '../simulator/simulator-server'
 import { databasePath } from './data-dir'
+import { FileSecretStore, MemorySecretStore, type SecretStore } from './secret-store'
+import { ServiceSession, type ServiceOverride } from './service-session'
+import { settingsHandlers } from './handlers/settings-handlers'
+import { syncHandlers } from './handlers/sync-handlers'
 import { invalidInput, toErrorPayload } from './error-payload'
 import { EventBus } from './event-bus'
 import { appHandlers } from './handlers/app-handlers'
@@ -19,8 +24,19 @@ export interface CoreConfig {
   dataDir: string
   shell: AppInfo['shell']
   version: string
-  /** The data service's API key; none means the in-process simulator serves demo data. */
+  /**
+   * An API key for this run only (CLI `--api-key`, tests); otherwise the key comes from
+   * the secret store, and none means the in-process simulator serves demo data.
+   */
   apiKey?: string | undefined
+  /** Where the key is kept: Electron's safeStorage, or a 0600 file in the data folder (default). */
+  secretStore?: SecretStore
+  /** One base URL for everything, for this run only (CLI `--service`). */
+  serviceUrl?: string | undefined
+  /** Keep watched wallets current in the background (the shells; `cli sync` without --once). */
+  isWatching?: boolean
+  /** Demo simulator options. */
+  demo?: { live?: boolean }
   /** Clock in UTC seconds; tests pass a fixed one. */
   nowSec?: () => number
 }
@@ -35,6 +51,10 @@ export interface Core {
    * answers an envelope. Never throws: every failure comes back as `{ ok: false }`.
    */
   dispatch(channel: string, input: unknown): Promise<Envelope<unknown>>
+  /** The link to the data service: sync engine, scheduler, demo simulator. */
+  session: ServiceSession
+  /** The in-process simulator in demo mode, once started (tests and demos drive it). */
+  readonly simulator: RunningSimulator | null
   /** Removes every secret the core holds from a piece of text (for logs and errors). */
   redact(text: string): string
   close(): Promise<void>
@@ -50,29 +70,50 @@ export interface Core {
 export async function createCore(config: CoreConfig): Promise<Core> {
   const database = await openDatabase(databasePath(config.dataDir))
   const events = new EventBus()
+  const nowSec = config.nowSec ?? (() => Math.floor(Date.now() / 1000))
+  const secretStore =
+    config.apiKey !== undefined
+      ? new MemorySecretStore(config.apiKey)
+      : (config.secretStore ?? new FileSecretStore(config.dataDir))
+  const override: ServiceOverride = config.serviceUrl ? { serviceUrl: config.serviceUrl } : {}
+  const session = new ServiceSession({
+    database,
+    events,
+    secretStore,
+    override,
+    isWatching: config.isWatching ?? false,
+    nowSec,
+    ...(config.demo ? { demo: config.demo } : {}),
+  })
   const info: AppInfo = {
     version: config.version,
     shell: config.shell,
-    dataSource: config.apiKey ? 'service' : 'demo',
+    dataSource: session.isDemo() ? 'demo' : 'service',
     dataDir: config.dataDir,
   }
-  const secrets = [config.apiKey].filter((s): s is string => typeof s === 'string' && s.length > 0)
-  const redact = (text: string): string =>
-    secrets
-      .reduce((out, secret) => out.split(secret).join('***'), text)
-      .replace(/(api-key=)[^&\s"']+/gi, '$1***')
+  // The key is read at each use: it can be set or replaced while the app runs.
+  const redact = (text: string): string => {
+    const key = session.apiKey()
+    const without = key ? text.split(key).join('***') : text
+    return without.replace(/(api-key=)[^&\s"']+/gi, '$1***')
+  }
 
   const ctx: HandlerContext = {
     db: database.db,
+    sqlite: database.sqlite,
     events,
     info,
-    nowSec: config.nowSec ?? (() => Math.floor(Date.now() / 1000)),
+    session,
+    secretStore,
+    nowSec,
   }
   const handlers: HandlerTable = {
     ...appHandlers(ctx),
     ...watchlistHandlers(ctx),
     ...reviewHandlers(ctx),
     ...exportHandlers(ctx, database),
+    ...syncHandlers(ctx),
+    ...settingsHandlers(ctx),
   }
 
   async function dispatch(channel: string, input: unknown): Promise<Envelope<unknown>> {
@@ -96,12 +137,30 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     }
   }
 
+  // A wallet added to the watchlist starts syncing at once; a removed one stops.
+  events.subscribe((event, payload) => {
+    if (event !== 'watchlist:changed') return
+    const runtime = session.runtimeIfConnected()
+    const listed = new Set((payload as { address: string }[]).map((w) => w.address))
+    for (const address of runtime?.engine.syncingAddresses() ?? [])
+      if (!listed.has(address)) runtime?.engine.cancel(address)
+    session.scheduler?.poke()
+  })
+  await session.start()
+
   return {
     info,
     events,
     database,
+    session,
+    get simulator() {
+      return session.simulator
+    },
     dispatch,
     redact,
-    close: () => database.close(),
+    close: async () => {
+      await session.close()
+      await database.close()
+    },
   }
 }

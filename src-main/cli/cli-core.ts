@@ -15,18 +15,26 @@ export const RENDERER_DIR = resolve(PROJECT_ROOT, 'out/renderer')
 /** Options every command takes. */
 export interface GlobalOptions {
   dataDir?: string
+  /** One base URL serving the REST paths and JSON-RPC at `/` (as the simulator does). */
+  service?: string
+  apiKey?: string
 }
 
 /** Builds the core for one command run, in the given or the default data folder. */
 export async function openCore(
   options: GlobalOptions,
-  shell: 'web' | 'electron' = 'web',
+  extra: { shell?: 'web' | 'electron'; isWatching?: boolean } = {},
 ): Promise<Core> {
+  // Flags win over the environment; with neither, the stored key (or demo mode) applies.
+  const apiKey = options.apiKey ?? process.env.HELIOGRAPH_API_KEY
+  const serviceUrl = options.service ?? process.env.HELIOGRAPH_SERVICE_URL
   return createCore({
     dataDir: resolve(options.dataDir ?? defaultDataDir()),
-    shell,
+    shell: extra.shell ?? 'web',
     version: readAppVersion(new URL('../../package.json', import.meta.url)),
-    apiKey: process.env.HELIOGRAPH_API_KEY,
+    isWatching: extra.isWatching ?? false,
+    ...(apiKey ? { apiKey } : {}),
+    ...(serviceUrl ? { serviceUrl } : {}),
   })
 }
 

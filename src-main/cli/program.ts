@@ -2,6 +2,9 @@ import { Command, CommanderError } from 'commander'
 import { readAppVersion } from '../app/app-version'
 import { registerExportCommand } from './export-command'
 import { registerServeCommand } from './serve-command'
+import { registerSimulatorCommand } from './simulator-command'
+import { registerStatusCommands } from './status-command'
+import { registerSyncCommand } from './sync-command'
 import { registerWatchCommand } from './watch-command'
 
 /** Builds the command-line program (exported so tests can run it in-process). */
@@ -13,11 +16,19 @@ export function buildProgram(): Command {
       '--data-dir <dir>',
       'folder of the local mirror (default: the per-user app-data folder)',
     )
+    .option(
+      '--service <url>',
+      'data service base URL for this run (REST and JSON-RPC on one origin); env HELIOGRAPH_SERVICE_URL',
+    )
+    .option('--api-key <key>', 'API key for this run (not stored); env HELIOGRAPH_API_KEY')
     .enablePositionalOptions(false)
     .showHelpAfterError()
   registerWatchCommand(program)
   registerServeCommand(program)
   registerExportCommand(program)
+  registerSyncCommand(program)
+  registerStatusCommands(program)
+  registerSimulatorCommand(program)
   return program
 }
 

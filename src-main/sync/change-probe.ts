@@ -49,10 +49,20 @@ export class ProbeBaseline {
   }
 
   /** The token accounts known for the wallet, and when they were listed. */
-  tokenAccounts(walletId: number): { addresses: Map<string, string | null>; checkedSec: number | null } {
-    const rows = this.#s.tokenAccounts.all(walletId) as { address: string; newest_signature: string | null }[]
-    const probe = this.#s.probe.get(walletId) as { token_accounts_checked_sec: number | null; newest_signature: string | null } | undefined
-    return { addresses: new Map(rows.map((r) => [r.address, r.newest_signature])), checkedSec: probe?.token_accounts_checked_sec ?? null }
+  tokenAccounts(walletId: number): {
+    addresses: Map<string, string | null>
+    checkedSec: number | null
+  } {
+    const rows = this.#s.tokenAccounts.all(walletId) as {
+      address: string
+      newest_signature: string | null
+    }[]
+    const probe = this.#s.probe.get(walletId) as
+      { token_accounts_checked_sec: number | null; newest_signature: string | null } | undefined
+    return {
+      addresses: new Map(rows.map((r) => [r.address, r.newest_signature])),
+      checkedSec: probe?.token_accounts_checked_sec ?? null,
+    }
   }
 
   /** The wallet's newest signature from the last saved observation (undefined: never probed). */
@@ -62,11 +72,16 @@ export class ProbeBaseline {
   }
 
   /** Replaces the token-account list (after getTokenAccounts). */
-  saveTokenAccounts(walletId: number, accounts: { address: string; mint: string }[], nowSec: number): void {
+  saveTokenAccounts(
+    walletId: number,
+    accounts: { address: string; mint: string }[],
+    nowSec: number,
+  ): void {
     this.#s.sqlite.transaction(() => {
       const keep = new Set(accounts.map((a) => a.address))
       const known = this.tokenAccounts(walletId).addresses
-      for (const address of known.keys()) if (!keep.has(address)) this.#s.deleteTokenAccount.run(walletId, address)
+      for (const address of known.keys())
+        if (!keep.has(address)) this.#s.deleteTokenAccount.run(walletId, address)
       for (const a of accounts) this.#s.upsertTokenAccount.run(walletId, a.address, a.mint, nowSec)
       this.#s.upsertProbe.run(walletId, nowSec)
     })()
@@ -76,7 +91,8 @@ export class ProbeBaseline {
   saveObservation(walletId: number, observation: ProbeObservation): void {
     this.#s.sqlite.transaction(() => {
       this.#s.setWalletSignature.run(walletId, observation.wallet)
-      for (const [address, signature] of observation.tokenAccounts) this.#s.setAccountSignature.run(signature, walletId, address)
+      for (const [address, signature] of observation.tokenAccounts)
+        this.#s.setAccountSignature.run(signature, walletId, address)
     })()
   }
 }
@@ -93,17 +109,32 @@ export async function probeWallet(
   signal?: AbortSignal,
 ): Promise<ProbeResult> {
   const newestOf = async (address: string): Promise<string | null> => {
-    const result = await engine.callFor(wallet.address, 'rpc.getSignaturesForAddress', [address, { limit: 1 }], signal)
+    const result = await engine.callFor(
+      wallet.address,
+      'rpc.getSignaturesForAddress',
+      [address, { limit: 1 }],
+      signal,
+    )
     return result[0]?.signature ?? null
   }
   const previousWallet = baseline.walletSignature(wallet.id)
   const walletNow = await newestOf(wallet.address)
-  let { addresses, checkedSec } = baseline.tokenAccounts(wallet.id)
-  const isListDue = checkedSec === null || nowSec - checkedSec >= TOKEN_ACCOUNT_REFRESH_SEC || walletNow !== previousWallet
+  const known = baseline.tokenAccounts(wallet.id)
+  const checkedSec = known.checkedSec
+  let addresses = known.addresses
+  const isListDue =
+    checkedSec === null ||
+    nowSec - checkedSec >= TOKEN_ACCOUNT_REFRESH_SEC ||
+    walletNow !== previousWallet
   if (isListDue) {
     const listed: { address: string; mint: string }[] = []
     for (let page = 1; ; page++) {
-      const result = await engine.callFor(wallet.address, 'das.getTokenAccounts', { owner: wallet.address, page, limit: 1000 }, signal)
+      const result = await engine.callFor(
+        wallet.address,
+        'das.getTokenAccounts',
+        { owner: wallet.address, page, limit: 1000 },
+        signal,
+      )
       listed.push(...result.token_accounts.map((t) => ({ address: t.address, mint: t.mint })))
       if (result.token_accounts.length < 1000) break
     }
@@ -124,9 +155,15 @@ export async function probeWallet(
 function prepare(sqlite: BetterSqlite3.Database) {
   return {
     sqlite,
-    tokenAccounts: sqlite.prepare('select address, newest_signature from token_accounts where wallet_id = ?'),
-    probe: sqlite.prepare('select newest_signature, token_accounts_checked_sec from wallet_probe where wallet_id = ?'),
-    deleteTokenAccount: sqlite.prepare('delete from token_accounts where wallet_id = ? and address = ?'),
+    tokenAccounts: sqlite.prepare(
+      'select address, newest_signature from token_accounts where wallet_id = ?',
+    ),
+    probe: sqlite.prepare(
+      'select newest_signature, token_accounts_checked_sec from wallet_probe where wallet_id = ?',
+    ),
+    deleteTokenAccount: sqlite.prepare(
+      'delete from token_accounts where wallet_id = ? and address = ?',
+    ),
     upsertTokenAccount: sqlite.prepare(
       `insert into token_accounts (wallet_id, address, mint, newest_signature, updated_at_sec) values (?, ?, ?, null, ?)
        on conflict (wallet_id, address) do update set mint = excluded.mint, updated_at_sec = excluded.updated_at_sec`,
@@ -139,6 +176,8 @@ function prepare(sqlite: BetterSqlite3.Database) {
       `insert into wallet_probe (wallet_id, newest_signature, token_accounts_checked_sec) values (?, ?, null)
        on conflict (wallet_id) do update set newest_signature = excluded.newest_signature`,
     ),
-    setAccountSignature: sqlite.prepare('update token_accounts set newest_signature = ? where wallet_id = ? and address = ?'),
+    setAccountSignature: sqlite.prepare(
+      'update token_accounts set newest_signature = ? where wallet_id = ? and address = ?',
+    ),
   }
 }

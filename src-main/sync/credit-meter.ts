@@ -1,5 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3'
-import { budgetPeriodStarts, creditsSpentSince, prepareLedgerInsert, type LedgerEntry } from '../db/queries/credit-ledger'
+import {
+  budgetPeriodStarts,
+  creditsSpentSince,
+  prepareLedgerInsert,
+  type LedgerEntry,
+} from '../db/queries/credit-ledger'
 
 /** The user's credit limits; null means no limit for that period. */
 export interface CreditBudget {
@@ -36,7 +41,11 @@ export class CreditMeter {
   #reserved = 0
   #period = { dayStartMs: -1, monthStartMs: -1, day: 0, month: 0 }
 
-  constructor(sqlite: BetterSqlite3.Database, budget: () => CreditBudget, nowMs: () => number = Date.now) {
+  constructor(
+    sqlite: BetterSqlite3.Database,
+    budget: () => CreditBudget,
+    nowMs: () => number = Date.now,
+  ) {
     this.#sqlite = sqlite
     this.#insert = prepareLedgerInsert(sqlite)
     this.#budget = budget

@@ -2,7 +2,12 @@ import PQueue from 'p-queue'
 import { ENDPOINT_CLASSES, type EndpointClass } from '../../src-shared/api/prices'
 import { RateLimitedError } from '../service/service-errors'
 import { AdaptivePacer, sleep } from './adaptive-pacer'
-import { backoffDelayMs, classifyFailure, DEFAULT_RETRY_LIMITS, type RetryLimits } from './retry-policy'
+import {
+  backoffDelayMs,
+  classifyFailure,
+  DEFAULT_RETRY_LIMITS,
+  type RetryLimits,
+} from './retry-policy'
 
 /** Raised when a call kept finding the network down; the scheduler tries again later. */
 export class OfflineError extends Error {
@@ -22,7 +27,12 @@ export interface RateShaperOptions {
   /** Told when the network goes down or comes back, for the "offline" indicator. */
   onNetworkState?: (state: 'online' | 'offline') => void
   /** Told about each retry, so progress can say "rate-limited, waiting". */
-  onRetry?: (info: { endpointClass: EndpointClass; attempt: number; reason: string; delayMs: number }) => void
+  onRetry?: (info: {
+    endpointClass: EndpointClass
+    attempt: number
+    reason: string
+    delayMs: number
+  }) => void
 }
 
 /**
@@ -43,7 +53,9 @@ export class RateShaper {
     for (const endpointClass of ENDPOINT_CLASSES) {
       const rps = options.rpsByClass[endpointClass]
       this.#pacers.set(endpointClass, new AdaptivePacer(rps))
-      const concurrency = options.concurrencyPerClass ?? Math.max(1, Math.min(8, Math.ceil(Number.isFinite(rps) ? rps : 8)))
+      const concurrency =
+        options.concurrencyPerClass ??
+        Math.max(1, Math.min(8, Math.ceil(Number.isFinite(rps) ? rps : 8)))
       this.#queues.set(endpointClass, new PQueue({ concurrency }))
     }
   }
@@ -62,12 +74,22 @@ export class RateShaper {
    * Runs `call` in its class's queue, paced and retried. Resolves with its result, or
    * rejects with the final error (OfflineError when the network stayed down).
    */
-  async run<T>(endpointClass: EndpointClass, call: (signal?: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async run<T>(
+    endpointClass: EndpointClass,
+    call: (signal?: AbortSignal) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const queue = this.#queues.get(endpointClass) as PQueue
-    return queue.add(() => this.#runWithRetries(endpointClass, call, signal), { signal }) as Promise<T>
+    return queue.add(() => this.#runWithRetries(endpointClass, call, signal), {
+      signal,
+    }) as Promise<T>
   }
 
-  async #runWithRetries<T>(endpointClass: EndpointClass, call: (signal?: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async #runWithRetries<T>(
+    endpointClass: EndpointClass,
+    call: (signal?: AbortSignal) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const pacer = this.#pacer(endpointClass)
     const attempts = { 'rate-limited': 0, transient: 0, offline: 0 }
     for (;;) {

@@ -20,7 +20,8 @@ export function classifyFailure(error: unknown): FailureKind {
   if (error instanceof NetworkError) return 'offline'
   if (error instanceof ServerError || error instanceof TimeoutError) return 'transient'
   // Schema drift names a field; garbled bodies do not (service-errors.ts).
-  if (error instanceof InvalidResponseError) return error.fieldPath === undefined ? 'transient' : 'final'
+  if (error instanceof InvalidResponseError)
+    return error.fieldPath === undefined ? 'transient' : 'final'
   return 'final'
 }
 
@@ -48,7 +49,11 @@ export const DEFAULT_RETRY_LIMITS: RetryLimits = {
  * "Full jitter" exponential backoff: a random delay up to base·2^attempt, capped, so many
  * clients retrying at once spread out instead of hammering together.
  */
-export function backoffDelayMs(attempt: number, limits: RetryLimits, random: () => number = Math.random): number {
+export function backoffDelayMs(
+  attempt: number,
+  limits: RetryLimits,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(limits.maxDelayMs, limits.baseDelayMs * 2 ** attempt)
   return Math.round(ceiling / 2 + (random() * ceiling) / 2)
 }

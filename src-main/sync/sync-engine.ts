@@ -22,7 +22,12 @@ import type BetterSqlite3 from 'better-sqlite3'
 /** What the engine tells the shells. */
 export type SyncEvent =
   | { type: 'progress'; progress: SyncProgress }
-  | { type: 'wallet-state'; address: string; state: 'syncing' | 'done'; outcome?: WalletSyncOutcome }
+  | {
+      type: 'wallet-state'
+      address: string
+      state: 'syncing' | 'done'
+      outcome?: WalletSyncOutcome
+    }
   | { type: 'activity'; notice: ActivityNotice }
   | { type: 'network'; state: 'online' | 'offline' }
 
@@ -119,17 +124,27 @@ export class SyncEngine {
     if (walletId === null) throw new Error(`Wallet ${address} is not on the watchlist.`)
     if (this.#running.has(address)) throw new Error(`Wallet ${address} is already syncing.`)
     const controller = new AbortController()
-    const onOuterAbort = (): void => controller.abort(options.signal?.reason ?? new CancelledError())
+    const onOuterAbort = (): void =>
+      controller.abort(options.signal?.reason ?? new CancelledError())
     options.signal?.addEventListener('abort', onOuterAbort, { once: true })
     this.#running.set(address, controller)
     this.#emit({ type: 'wallet-state', address, state: 'syncing' })
 
-    const streams = (options.streams ?? STREAM_NAMES).filter((s) => !this.writer.stream(walletId, s).isPaused)
+    const streams = (options.streams ?? STREAM_NAMES).filter(
+      (s) => !this.writer.stream(walletId, s).isPaused,
+    )
     try {
-      const outcomes = await Promise.all(streams.map((stream) => this.#runStream(walletId, address, stream, controller)))
-      const state = outcomes.reduce<StreamState>((worst, o) => (STATE_RANK[o.state] > STATE_RANK[worst] ? o.state : worst), 'ok')
+      const outcomes = await Promise.all(
+        streams.map((stream) => this.#runStream(walletId, address, stream, controller)),
+      )
+      const state = outcomes.reduce<StreamState>(
+        (worst, o) => (STATE_RANK[o.state] > STATE_RANK[worst] ? o.state : worst),
+        'ok',
+      )
       const newTransactions = outcomes.find((o) => o.stream === 'history')?.newItems ?? 0
       const outcome: WalletSyncOutcome = { address, streams: outcomes, state, newTransactions }
+      // No longer running when listeners hear "done", so a status read then says so.
+      this.#running.delete(address)
       this.#emit({ type: 'wallet-state', address, state: 'done', outcome })
       return outcome
     } finally {
@@ -145,7 +160,12 @@ export class SyncEngine {
     this.writer.patchStream(walletId, stream, { isPaused: false, lastError: null, state: 'idle' })
   }
 
-  async #runStream(walletId: number, address: string, stream: StreamName, controller: AbortController): Promise<StreamOutcome> {
+  async #runStream(
+    walletId: number,
+    address: string,
+    stream: StreamName,
+    controller: AbortController,
+  ): Promise<StreamOutcome> {
     let credits = 0
     const ctx: StreamContext = {
       walletId,
@@ -165,7 +185,13 @@ export class SyncEngine {
     try {
       const result = await runStream(ctx, stream)
       this.writer.patchStream(walletId, stream, { state: 'ok', lastError: null })
-      ctx.report({ stream, phase: 'done', pages: result.pages, items: result.newItems, estimatedRemainingPages: 0 })
+      ctx.report({
+        stream,
+        phase: 'done',
+        pages: result.pages,
+        items: result.newItems,
+        estimatedRemainingPages: 0,
+      })
       return { stream, state: 'ok', pages: result.pages, newItems: result.newItems }
     } catch (error) {
       const { state, message, stopsAll } = describeStreamFailure(error, stream, address)
@@ -183,11 +209,21 @@ export class SyncEngine {
    * Calls the service for a wallet through the rate shaper and the credit meter (the
    * ledger row names the wallet). Streams and the change probe use it.
    */
-  callFor<N extends OperationName>(address: string, operation: N, input: OperationInput<N>, signal?: AbortSignal): Promise<OperationOutput<N>> {
+  callFor<N extends OperationName>(
+    address: string,
+    operation: N,
+    input: OperationInput<N>,
+    signal?: AbortSignal,
+  ): Promise<OperationOutput<N>> {
     return this.#call(operation, input, address, signal)
   }
 
-  #call<N extends OperationName>(operation: N, input: OperationInput<N>, address: string, signal?: AbortSignal): Promise<OperationOutput<N>> {
+  #call<N extends OperationName>(
+    operation: N,
+    input: OperationInput<N>,
+    address: string,
+    signal?: AbortSignal,
+  ): Promise<OperationOutput<N>> {
     const op = getOperation(operation)
     return this.#options.shaper.run(
       op.endpointClass,
@@ -195,7 +231,11 @@ export class SyncEngine {
         const release = this.#options.meter.reserve(creditsPerCall(op.priceKey))
         try {
           return await callAttribution.run({ walletAddress: address }, () =>
-            this.#options.client.call(operation, input, attemptSignal ? { signal: attemptSignal } : {}),
+            this.#options.client.call(
+              operation,
+              input,
+              attemptSignal ? { signal: attemptSignal } : {},
+            ),
           )
         } finally {
           release()
@@ -241,13 +281,19 @@ export function describeStreamFailure(
   stream: StreamName,
   address: string,
 ): { state: StreamState; message: string; stopsAll: boolean } {
-  if (error instanceof CancelledError || (error instanceof ServiceError && error.name === 'AbortedError')) {
+  if (
+    error instanceof CancelledError ||
+    (error instanceof ServiceError && error.name === 'AbortedError')
+  ) {
     return { state: 'cancelled', message: 'Cancelled.', stopsAll: false }
   }
-  if (error instanceof BudgetExceededError) return { state: 'budget', message: error.message, stopsAll: true }
-  if (error instanceof OfflineError) return { state: 'offline', message: error.message, stopsAll: false }
+  if (error instanceof BudgetExceededError)
+    return { state: 'budget', message: error.message, stopsAll: true }
+  if (error instanceof OfflineError)
+    return { state: 'offline', message: error.message, stopsAll: false }
   if (error instanceof InvalidResponseError && error.fieldPath !== undefined) {
-    const expected = typeof error.details.expected === 'string' ? `: expected ${error.details.expected}` : ''
+    const expected =
+      typeof error.details.expected === 'string' ? `: expected ${error.details.expected}` : ''
     return {
       state: 'paused',
       message:

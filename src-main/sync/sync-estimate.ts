@@ -16,7 +16,10 @@ type Line = SyncEstimate['lines'][number]
  * estimateSyncCredits(address, rows).summary
  * // 'Backfill of up to 5,000 transactions: ≤ 5,000 credits for history; …'
  */
-export function estimateSyncCredits(address: string, rows: Record<string, StreamRow>): SyncEstimate {
+export function estimateSyncCredits(
+  address: string,
+  rows: Record<string, StreamRow>,
+): SyncEstimate {
   const lines: Line[] = [
     pagedLine('history', rows.history, HISTORY_PAGE_LIMIT, CREDIT_PRICES.wallet, 'transactions'),
     pagedLine('transfers', rows.transfers, TRANSFERS_PAGE_LIMIT, CREDIT_PRICES.wallet, 'transfers'),
@@ -26,8 +29,20 @@ export function estimateSyncCredits(address: string, rows: Record<string, Stream
       credits: CREDIT_PRICES.wallet,
       note: `one snapshot (${BALANCES_PAGE_LIMIT} tokens per call)`,
     },
-    pagedLine('compressed-owner', rows['compressed-owner'], 1000, CREDIT_PRICES.compression, 'signatures'),
-    pagedLine('compressed-token-owner', rows['compressed-token-owner'], 1000, CREDIT_PRICES.compression, 'signatures'),
+    pagedLine(
+      'compressed-owner',
+      rows['compressed-owner'],
+      1000,
+      CREDIT_PRICES.compression,
+      'signatures',
+    ),
+    pagedLine(
+      'compressed-token-owner',
+      rows['compressed-token-owner'],
+      1000,
+      CREDIT_PRICES.compression,
+      'signatures',
+    ),
   ]
   const isBounded = lines.every((l) => l.credits !== null)
   const maxCredits = isBounded ? lines.reduce((sum, l) => sum + (l.credits ?? 0), 0) : null
@@ -40,18 +55,37 @@ export function estimateSyncCredits(address: string, rows: Record<string, Stream
   return { address, maxCredits, lines, summary }
 }
 
-function pagedLine(stream: Line['stream'], row: StreamRow | undefined, pageSize: number, price: number, noun: string): Line {
+function pagedLine(
+  stream: Line['stream'],
+  row: StreamRow | undefined,
+  pageSize: number,
+  price: number,
+  noun: string,
+): Line {
   if (row?.isBackfillComplete && row.newestKey !== null) {
-    return { stream, calls: 1, credits: price, note: `new ${noun} only (one call when nothing is new)` }
+    return {
+      stream,
+      calls: 1,
+      credits: price,
+      note: `new ${noun} only (one call when nothing is new)`,
+    }
   }
   const stored = row?.itemsStored ?? 0
   if (row?.depthLimitCount != null) {
     const remaining = Math.max(0, row.depthLimitCount - stored)
     const calls = Math.max(1, Math.ceil(remaining / pageSize))
-    return { stream, calls, credits: calls * price, note: `backfill of up to ${fmt(row.depthLimitCount)} ${noun}` }
+    return {
+      stream,
+      calls,
+      credits: calls * price,
+      note: `backfill of up to ${fmt(row.depthLimitCount)} ${noun}`,
+    }
   }
   const since = row?.depthLimitSinceSec
-  const what = since != null ? `backfill back to ${new Date(since * 1000).toISOString().slice(0, 10)}` : `full backfill of all ${noun}`
+  const what =
+    since != null
+      ? `backfill back to ${new Date(since * 1000).toISOString().slice(0, 10)}`
+      : `full backfill of all ${noun}`
   return { stream, calls: null, credits: null, note: what }
 }
 

@@ -1,6 +1,11 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { getOperation } from '../../src-shared/api/operations'
-import { ENDPOINT_CLASSES, PLAN_RATE_LIMITS_RPS, type EndpointClass, type Plan } from '../../src-shared/api/prices'
+import {
+  ENDPOINT_CLASSES,
+  PLAN_RATE_LIMITS_RPS,
+  type EndpointClass,
+  type Plan,
+} from '../../src-shared/api/prices'
 import { createServiceClient, type ServiceClient } from '../service/service-client'
 import type { ServiceSettings } from '../service/service-settings'
 import { callAttribution } from './call-attribution'
@@ -13,7 +18,11 @@ export type RateSetting = Plan | 'off' | { custom: Record<EndpointClass, number>
 
 /** The per-class rates a setting stands for. */
 export function ratesFor(setting: RateSetting): Record<EndpointClass, number> {
-  if (setting === 'off') return Object.fromEntries(ENDPOINT_CLASSES.map((c) => [c, Infinity])) as Record<EndpointClass, number>
+  if (setting === 'off')
+    return Object.fromEntries(ENDPOINT_CLASSES.map((c) => [c, Infinity])) as Record<
+      EndpointClass,
+      number
+    >
   if (typeof setting === 'string') return { ...PLAN_RATE_LIMITS_RPS[setting] }
   return { ...setting.custom }
 }

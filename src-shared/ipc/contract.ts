@@ -27,6 +27,18 @@ import {
   WalletSummary,
   WatchReorderInput,
 } from './review-schemas'
+import { AppSettings, DeleteAllInput, SetApiKeyInput, SettingsUpdate } from './settings-schemas'
+import {
+  ActivityNotice,
+  CreditsOverview,
+  StreamName,
+  SyncDepthInput,
+  SyncEstimate,
+  SyncProgress,
+  SyncStartInput,
+  SyncWalletInput,
+  WalletSyncStatus,
+} from './sync-schemas'
 import {
   WatchAddInput,
   WatchedWallet,
@@ -61,6 +73,24 @@ export const contract = {
   'export:run': { input: ExportRunInput, output: ExportResult },
   'export:cancel': { input: ExportCancelInput, output: ExportCancelResult },
   'export:choose-path': { input: ExportChoosePathInput, output: ExportChosenPath.nullable() },
+  'sync:start': { input: SyncStartInput, output: z.void() },
+  'sync:cancel': { input: SyncStartInput, output: z.void() },
+  'sync:pause': { input: SyncWalletInput, output: z.void() },
+  'sync:resume': { input: SyncWalletInput, output: z.void() },
+  'sync:retry': {
+    input: SyncWalletInput.extend({ stream: StreamName.optional() }),
+    output: z.void(),
+  },
+  'sync:status': { input: z.void(), output: z.array(WalletSyncStatus) },
+  'sync:estimate': { input: SyncWalletInput, output: SyncEstimate },
+  'sync:set-depth': { input: SyncDepthInput, output: z.void() },
+  'credits:overview': { input: z.void(), output: CreditsOverview },
+  'settings:get': { input: z.void(), output: AppSettings },
+  'settings:update': { input: SettingsUpdate, output: AppSettings },
+  'settings:set-api-key': { input: SetApiKeyInput, output: AppSettings },
+  'settings:clear-api-key': { input: z.void(), output: AppSettings },
+  'data:delete-all': { input: DeleteAllInput, output: z.void() },
+  'demo:add-wallets': { input: z.void(), output: z.array(WatchedWallet) },
 } as const
 
 /** Every channel name, e.g. `'watchlist:add'`. */
@@ -88,6 +118,10 @@ export const events = {
   'watchlist:changed': z.array(WatchedWallet),
   'watchlist:summaries': z.array(WalletSummary),
   'export:progress': ExportProgress,
+  'sync:progress': SyncProgress,
+  'sync:wallet-state': WalletSyncStatus,
+  'sync:activity': ActivityNotice,
+  'app:network': z.object({ state: z.enum(['online', 'offline']) }),
 } as const
 
 /** Every event name. */

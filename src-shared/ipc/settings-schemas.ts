@@ -29,9 +29,16 @@ export const WatchCadence = z
   .object({
     isWatching: z.boolean(),
     minIntervalSec: z.number().int().min(15).max(86_400),
-    maxIntervalSec: z.number().int().min(15).max(7 * 86_400),
+    maxIntervalSec: z
+      .number()
+      .int()
+      .min(15)
+      .max(7 * 86_400),
   })
-  .refine((c) => c.minIntervalSec <= c.maxIntervalSec, { message: 'the minimum interval must not exceed the maximum', path: ['minIntervalSec'] })
+  .refine((c) => c.minIntervalSec <= c.maxIntervalSec, {
+    message: 'the minimum interval must not exceed the maximum',
+    path: ['minIntervalSec'],
+  })
 export type WatchCadence = z.infer<typeof WatchCadence>
 
 /** The settings the renderer sees. Never the API key itself: only its last 4 characters. */

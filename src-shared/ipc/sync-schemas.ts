@@ -2,11 +2,26 @@ import { z } from 'zod'
 import { WalletAddressInput } from '../domain/wallet-address'
 
 /** The streams kept per wallet (mirrors src-main's STREAM_NAMES; checked by a test). */
-export const StreamName = z.enum(['history', 'transfers', 'balances', 'compressed-owner', 'compressed-token-owner'])
+export const StreamName = z.enum([
+  'history',
+  'transfers',
+  'balances',
+  'compressed-owner',
+  'compressed-token-owner',
+])
 export type StreamName = z.infer<typeof StreamName>
 
 /** How a stream stands, in words the UI shows. */
-export const StreamState = z.enum(['idle', 'syncing', 'ok', 'paused', 'error', 'offline', 'budget', 'cancelled'])
+export const StreamState = z.enum([
+  'idle',
+  'syncing',
+  'ok',
+  'paused',
+  'error',
+  'offline',
+  'budget',
+  'cancelled',
+])
 export type StreamState = z.infer<typeof StreamState>
 
 /** One stream's row, for Activity and `cli status`. */
@@ -28,7 +43,15 @@ export const StreamStatus = z.object({
 export type StreamStatus = z.infer<typeof StreamStatus>
 
 /** A wallet's overall sync state (worst of its streams, or "syncing"). */
-export const WalletSyncState = z.enum(['never', 'syncing', 'up-to-date', 'paused', 'error', 'offline', 'budget'])
+export const WalletSyncState = z.enum([
+  'never',
+  'syncing',
+  'up-to-date',
+  'paused',
+  'error',
+  'offline',
+  'budget',
+])
 export type WalletSyncState = z.infer<typeof WalletSyncState>
 
 /** A wallet's sync status with its streams. */
@@ -85,7 +108,14 @@ export const SyncEstimate = z.object({
   address: z.string(),
   /** Upper bound of credits, or null when the backfill has no depth limit and its size is unknown. */
   maxCredits: z.number().int().nullable(),
-  lines: z.array(z.object({ stream: StreamName, calls: z.number().int().nullable(), credits: z.number().int().nullable(), note: z.string() })),
+  lines: z.array(
+    z.object({
+      stream: StreamName,
+      calls: z.number().int().nullable(),
+      credits: z.number().int().nullable(),
+      note: z.string(),
+    }),
+  ),
   summary: z.string(),
 })
 export type SyncEstimate = z.infer<typeof SyncEstimate>
@@ -98,7 +128,9 @@ export const CreditsOverview = z.object({
   totalCalls: z.number(),
   dailyBudget: z.number().nullable(),
   monthlyBudget: z.number().nullable(),
-  byOperation: z.array(z.object({ operation: z.string(), calls: z.number(), credits: z.number(), errors: z.number() })),
+  byOperation: z.array(
+    z.object({ operation: z.string(), calls: z.number(), credits: z.number(), errors: z.number() }),
+  ),
   byDay: z.array(z.object({ day: z.string(), endpointClass: z.string(), credits: z.number() })),
 })
 export type CreditsOverview = z.infer<typeof CreditsOverview>

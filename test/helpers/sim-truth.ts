@@ -22,14 +22,31 @@ export async function readWalletTruth(simUrl: string, address: string): Promise<
   const history: HistoryEntry[] = []
   const transfers: TransferEntry[] = []
   for (let from = 0; from < txCount; from += 10_000) {
-    history.push(...(await getJson<{ entries: HistoryEntry[] }>(`${base}/history?from=${from}&limit=10000`)).entries)
-    transfers.push(...(await getJson<{ transfers: TransferEntry[] }>(`${base}/transfers?from=${from}&limit=10000`)).transfers)
+    history.push(
+      ...(await getJson<{ entries: HistoryEntry[] }>(`${base}/history?from=${from}&limit=10000`))
+        .entries,
+    )
+    transfers.push(
+      ...(
+        await getJson<{ transfers: TransferEntry[] }>(`${base}/transfers?from=${from}&limit=10000`)
+      ).transfers,
+    )
   }
-  const compressed = await getJson<{ owner: string[]; tokenOwner: string[] }>(`${base}/compression-signatures`)
-  return { txCount, history, transfers, compressedOwner: compressed.owner, compressedTokenOwner: compressed.tokenOwner }
+  const compressed = await getJson<{ owner: string[]; tokenOwner: string[] }>(
+    `${base}/compression-signatures`,
+  )
+  return {
+    txCount,
+    history,
+    transfers,
+    compressedOwner: compressed.owner,
+    compressedTokenOwner: compressed.tokenOwner,
+  }
 }
 
 /** Credits the simulator charged the `demo` key. */
 export async function simulatorCredits(simUrl: string, key = 'demo'): Promise<number> {
-  return (await getJson<{ total: number }>(`${simUrl}/__sim/credits?key=${encodeURIComponent(key)}`)).total
+  return (
+    await getJson<{ total: number }>(`${simUrl}/__sim/credits?key=${encodeURIComponent(key)}`)
+  ).total
 }

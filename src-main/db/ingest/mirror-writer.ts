@@ -1,10 +1,21 @@
 import type BetterSqlite3 from 'better-sqlite3'
-import type { HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '../../../src-shared/api/wallet-rest'
+import type {
+  HistoryEntry,
+  TransferEntry,
+  WalletBalance,
+  WalletNft,
+} from '../../../src-shared/api/wallet-rest'
 import { decimalText, rawFromDecimalText } from '../../../src-shared/domain/exact-amount'
 import { describeStorageError } from '../database'
 
 /** The streams the engine keeps per wallet. */
-export const STREAM_NAMES = ['history', 'transfers', 'balances', 'compressed-owner', 'compressed-token-owner'] as const
+export const STREAM_NAMES = [
+  'history',
+  'transfers',
+  'balances',
+  'compressed-owner',
+  'compressed-token-owner',
+] as const
 export type StreamName = (typeof STREAM_NAMES)[number]
 
 /** A stream's row as the engine reads it. */
@@ -142,7 +153,11 @@ export class MirrorWriter {
   }
 
   /** Writes one page of transfers with the stream's cursor; returns how many were new. */
-  applyTransfersPage(walletId: number, entries: readonly TransferEntry[], patch: StreamPatch): number {
+  applyTransfersPage(
+    walletId: number,
+    entries: readonly TransferEntry[],
+    patch: StreamPatch,
+  ): number {
     return this.#write('store a page of transfers', () => {
       let inserted = 0
       for (const t of entries) {
@@ -255,7 +270,11 @@ export class MirrorWriter {
   }
 
   /** Whether a compression signature is already stored for the wallet and kind. */
-  hasCompressedSignature(walletId: number, stream: 'compressed-owner' | 'compressed-token-owner', signature: string): boolean {
+  hasCompressedSignature(
+    walletId: number,
+    stream: 'compressed-owner' | 'compressed-token-owner',
+    signature: string,
+  ): boolean {
     const kind = stream === 'compressed-owner' ? 'owner' : 'token-owner'
     return this.#s.hasCompressedSignature.get(walletId, kind, signature) !== undefined
   }
@@ -299,7 +318,9 @@ export class MirrorWriter {
 function prepareStatements(sqlite: BetterSqlite3.Database) {
   return {
     walletId: sqlite.prepare('select id from wallets where address = ?'),
-    ensureStream: sqlite.prepare('insert into sync_streams (wallet_id, stream) values (?, ?) on conflict do nothing'),
+    ensureStream: sqlite.prepare(
+      'insert into sync_streams (wallet_id, stream) values (?, ?) on conflict do nothing',
+    ),
     readStream: sqlite.prepare('select * from sync_streams where wallet_id = ? and stream = ?'),
     patchStream: sqlite.prepare(`
       update sync_streams set
@@ -328,7 +349,9 @@ function prepareStatements(sqlite: BetterSqlite3.Database) {
       insert into transfers (wallet_id, signature, block_time_sec, direction, counterparty, mint, amount, amount_text, amount_raw, decimals, symbol)
       values (@walletId, @signature, @blockTimeSec, @direction, @counterparty, @mint, @amount, @amountText, @amountRaw, @decimals, @symbol)
       on conflict do nothing`),
-    hasTransfer: sqlite.prepare('select 1 from transfers where wallet_id = ? and signature = ? limit 1'),
+    hasTransfer: sqlite.prepare(
+      'select 1 from transfers where wallet_id = ? and signature = ? limit 1',
+    ),
     insertSnapshot: sqlite.prepare(`
       insert into balance_snapshots (wallet_id, taken_at_sec, total_usd, token_count, nft_count)
       values (@walletId, @takenAtSec, @totalUsd, @tokenCount, @nftCount) returning id`),

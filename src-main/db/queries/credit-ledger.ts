@@ -31,7 +31,9 @@ export function prepareLedgerInsert(sqlite: BetterSqlite3.Database): (entry: Led
 
 /** Credits recorded at or after `sinceMs`. */
 export function creditsSpentSince(sqlite: BetterSqlite3.Database, sinceMs: number): number {
-  const row = sqlite.prepare('select coalesce(sum(credits), 0) as total from credit_ledger where at_ms >= ?').get(sinceMs) as {
+  const row = sqlite
+    .prepare('select coalesce(sum(credits), 0) as total from credit_ledger where at_ms >= ?')
+    .get(sinceMs) as {
     total: number
   }
   return row.total
@@ -64,7 +66,11 @@ export interface CreditSummary {
  * const s = await summarizeCredits(db, Date.now(), 30)
  * s.todayCredits // 1200
  */
-export async function summarizeCredits(db: Kysely<Database>, nowMs: number, days = 30): Promise<CreditSummary> {
+export async function summarizeCredits(
+  db: Kysely<Database>,
+  nowMs: number,
+  days = 30,
+): Promise<CreditSummary> {
   const { dayStartMs, monthStartMs } = budgetPeriodStarts(nowMs)
   const totals = await db
     .selectFrom('credit_ledger')
@@ -72,7 +78,9 @@ export async function summarizeCredits(db: Kysely<Database>, nowMs: number, days
       eb.fn.coalesce(eb.fn.sum<number>('credits'), eb.lit(0)).as('total'),
       eb.fn.countAll<number>().as('calls'),
       sql<number>`coalesce(sum(case when at_ms >= ${dayStartMs} then credits end), 0)`.as('today'),
-      sql<number>`coalesce(sum(case when at_ms >= ${monthStartMs} then credits end), 0)`.as('month'),
+      sql<number>`coalesce(sum(case when at_ms >= ${monthStartMs} then credits end), 0)`.as(
+        'month',
+      ),
     ])
     .executeTakeFirstOrThrow()
   const byOperation = await db
@@ -103,7 +111,12 @@ export async function summarizeCredits(db: Kysely<Database>, nowMs: number, days
     monthCredits: Number(totals.month),
     totalCredits: Number(totals.total),
     totalCalls: Number(totals.calls),
-    byOperation: byOperation.map((r) => ({ ...r, calls: Number(r.calls), credits: Number(r.credits), errors: Number(r.errors) })),
+    byOperation: byOperation.map((r) => ({
+      ...r,
+      calls: Number(r.calls),
+      credits: Number(r.credits),
+      errors: Number(r.errors),
+    })),
     byDay: byDay.map((r) => ({ ...r, credits: Number(r.credits) })),
   }
 }

@@ -1,5 +1,9 @@
 import type { Kysely } from 'kysely'
-import type { StreamStatus, WalletSyncState, WalletSyncStatus } from '../../../src-shared/ipc/sync-schemas'
+import type {
+  StreamStatus,
+  WalletSyncState,
+  WalletSyncStatus,
+} from '../../../src-shared/ipc/sync-schemas'
 import { STREAM_NAMES } from '../ingest/mirror-writer'
 import type { Database } from '../schema'
 
@@ -18,25 +22,29 @@ export async function readSyncStatus(
   syncing: ReadonlySet<string>,
   address?: string,
 ): Promise<WalletSyncStatus[]> {
-  let walletsQuery = db.selectFrom('wallets').select(['id', 'address', 'label']).orderBy('position').orderBy('id')
+  let walletsQuery = db
+    .selectFrom('wallets')
+    .select(['id', 'address', 'label'])
+    .orderBy('position')
+    .orderBy('id')
   if (address !== undefined) walletsQuery = walletsQuery.where('address', '=', address)
   const wallets = await walletsQuery.execute()
   const rows = await db
     .selectFrom('sync_streams')
     .selectAll()
-    .where(
-      'wallet_id',
-      'in',
-      wallets.length === 0 ? [-1] : wallets.map((w) => w.id),
-    )
+    .where('wallet_id', 'in', wallets.length === 0 ? [-1] : wallets.map((w) => w.id))
     .execute()
   return wallets.map((wallet) => {
     const streams: StreamStatus[] = rows
       .filter((r) => r.wallet_id === wallet.id)
-      .sort((a, b) => STREAM_NAMES.indexOf(a.stream as never) - STREAM_NAMES.indexOf(b.stream as never))
+      .sort(
+        (a, b) => STREAM_NAMES.indexOf(a.stream as never) - STREAM_NAMES.indexOf(b.stream as never),
+      )
       .map((r) => ({
         stream: r.stream as StreamStatus['stream'],
-        state: (r.state === 'syncing' && !syncing.has(wallet.address) ? 'cancelled' : r.state) as StreamStatus['state'],
+        state: (r.state === 'syncing' && !syncing.has(wallet.address)
+          ? 'cancelled'
+          : r.state) as StreamStatus['state'],
         itemsStored: r.items_stored,
         pagesFetched: r.pages_fetched,
         creditsSpent: r.credits_spent,
@@ -73,7 +81,18 @@ export async function setDepthLimit(
   for (const stream of STREAM_NAMES.filter((s) => s !== 'balances')) {
     await db
       .insertInto('sync_streams')
-      .values({ wallet_id: walletId, stream, depth_limit_count: depth.maxTransactions, depth_limit_since_sec: depth.sinceSec, newest_key: null, backfill_cursor: null, gap_cursor: null, last_success_sec: null, last_error: null, last_error_at_sec: null })
+      .values({
+        wallet_id: walletId,
+        stream,
+        depth_limit_count: depth.maxTransactions,
+        depth_limit_since_sec: depth.sinceSec,
+        newest_key: null,
+        backfill_cursor: null,
+        gap_cursor: null,
+        last_success_sec: null,
+        last_error: null,
+        last_error_at_sec: null,
+      })
       .onConflict((oc) =>
         oc.columns(['wallet_id', 'stream']).doUpdateSet({
           depth_limit_count: depth.maxTransactions,

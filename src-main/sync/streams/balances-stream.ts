@@ -22,7 +22,13 @@ export async function syncBalances(ctx: StreamContext): Promise<StreamResult> {
     })
     balances.push(...response.balances)
     if (page === 1) nfts = response.nfts ?? []
-    ctx.report({ stream: 'balances', phase: 'snapshot', pages: page, items: balances.length, estimatedRemainingPages: null })
+    ctx.report({
+      stream: 'balances',
+      phase: 'snapshot',
+      pages: page,
+      items: balances.length,
+      estimatedRemainingPages: null,
+    })
     if (!response.pagination.hasMore) break
     page += 1
   }

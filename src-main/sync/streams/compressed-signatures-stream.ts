@@ -30,7 +30,10 @@ export function syncCompressedSignatures(
     },
     isKnown: (item) => ctx.writer.hasCompressedSignature(ctx.walletId, stream, item.signature),
     keyOf: (item) => item.signature,
-    apply: (items, patch) => ctx.writer.applyCompressedSignaturesPage(ctx.walletId, stream, items, patch),
-    ...(sinceSec === null ? {} : { isBeyondDepth: (item: CompressionSignature) => item.blockTime < sinceSec }),
+    apply: (items, patch) =>
+      ctx.writer.applyCompressedSignaturesPage(ctx.walletId, stream, items, patch),
+    ...(sinceSec === null
+      ? {}
+      : { isBeyondDepth: (item: CompressionSignature) => item.blockTime < sinceSec }),
   })
 }

@@ -22,7 +22,10 @@ export interface CursorStreamSpec<T> {
  * next run closes the gap before anything else — so new and old items always meet.
  * Then the backfill continues from its own cursor to the end.
  */
-export async function syncCursorStream<T>(ctx: StreamContext, spec: CursorStreamSpec<T>): Promise<StreamResult> {
+export async function syncCursorStream<T>(
+  ctx: StreamContext,
+  spec: CursorStreamSpec<T>,
+): Promise<StreamResult> {
   const { writer, walletId } = ctx
   const result: StreamResult = { stream: spec.stream, pages: 0, newItems: 0 }
   let row = writer.stream(walletId, spec.stream)
@@ -32,16 +35,27 @@ export async function syncCursorStream<T>(ctx: StreamContext, spec: CursorStream
     row = writer.stream(walletId, spec.stream)
   }
 
-  const page = async (cursor: string | undefined): Promise<{ items: T[]; nextCursor: string | null }> => {
+  const page = async (
+    cursor: string | undefined,
+  ): Promise<{ items: T[]; nextCursor: string | null }> => {
     const fetched = await spec.fetchPage(cursor)
     result.pages += 1
     return fetched
   }
   const report = (phase: 'new-items' | 'backfill' | 'gap'): void =>
-    ctx.report({ stream: spec.stream, phase, pages: result.pages, items: result.newItems, estimatedRemainingPages: null })
+    ctx.report({
+      stream: spec.stream,
+      phase,
+      pages: result.pages,
+      items: result.newItems,
+      estimatedRemainingPages: null,
+    })
 
   // Walks down from `cursor` (undefined = the top) until a known item or the end.
-  const walkDown = async (cursor: string | undefined, phase: 'new-items' | 'gap'): Promise<void> => {
+  const walkDown = async (
+    cursor: string | undefined,
+    phase: 'new-items' | 'gap',
+  ): Promise<void> => {
     let isFirstPage = phase === 'new-items'
     for (;;) {
       const { items, nextCursor } = await page(cursor)
@@ -67,8 +81,10 @@ export async function syncCursorStream<T>(ctx: StreamContext, spec: CursorStream
 
   while (!row.isBackfillComplete) {
     const { items, nextCursor } = await page(row.backfillCursor ?? undefined)
-    const beyond = spec.isBeyondDepth !== undefined && items.some((item) => spec.isBeyondDepth?.(item))
-    const countReached = row.depthLimitCount !== null && row.itemsStored + items.length >= row.depthLimitCount
+    const beyond =
+      spec.isBeyondDepth !== undefined && items.some((item) => spec.isBeyondDepth?.(item))
+    const countReached =
+      row.depthLimitCount !== null && row.itemsStored + items.length >= row.depthLimitCount
     result.newItems += spec.apply(items, {
       ...(row.newestKey === null && items[0] ? { newestKey: spec.keyOf(items[0]) } : {}),
       backfillCursor: nextCursor,

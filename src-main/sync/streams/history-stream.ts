@@ -26,7 +26,11 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
   if (row.newestKey !== null) {
     let after = row.newestKey
     for (;;) {
-      const page = await ctx.call('wallet.history', { wallet: ctx.address, after, limit: HISTORY_PAGE_LIMIT })
+      const page = await ctx.call('wallet.history', {
+        wallet: ctx.address,
+        after,
+        limit: HISTORY_PAGE_LIMIT,
+      })
       const newest = page.data.at(-1)?.signature
       result.newItems += writer.applyHistoryPage(walletId, page.data, {
         ...(newest === undefined ? {} : { newestKey: newest }),
@@ -34,7 +38,13 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
         succeededAtSec: ctx.nowSec(),
       })
       result.pages += 1
-      ctx.report({ stream: 'history', phase: 'new-items', pages: result.pages, items: result.newItems, estimatedRemainingPages: null })
+      ctx.report({
+        stream: 'history',
+        phase: 'new-items',
+        pages: result.pages,
+        items: result.newItems,
+        estimatedRemainingPages: null,
+      })
       if (!page.pagination.hasMore || newest === undefined) break
       after = newest
     }
@@ -74,10 +84,19 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
 }
 
 /** Whether this page takes the backfill to the user's depth limit (a count or a date). */
-function isDepthReached(row: StreamRow, page: readonly HistoryEntry[], storedBefore: number): boolean {
+function isDepthReached(
+  row: StreamRow,
+  page: readonly HistoryEntry[],
+  storedBefore: number,
+): boolean {
   if (row.depthLimitCount !== null && storedBefore + page.length >= row.depthLimitCount) return true
   const oldestTime = page.at(-1)?.timestamp
-  return row.depthLimitSinceSec !== null && oldestTime !== null && oldestTime !== undefined && oldestTime < row.depthLimitSinceSec
+  return (
+    row.depthLimitSinceSec !== null &&
+    oldestTime !== null &&
+    oldestTime !== undefined &&
+    oldestTime < row.depthLimitSinceSec
+  )
 }
 
 function remainingPages(row: StreamRow): number | null {

@@ -16,7 +16,10 @@ export function syncTransfers(ctx: StreamContext): Promise<StreamResult> {
         limit: TRANSFERS_PAGE_LIMIT,
         ...(cursor === undefined ? {} : { cursor }),
       })
-      return { items: page.data, nextCursor: page.pagination.hasMore ? page.pagination.nextCursor : null }
+      return {
+        items: page.data,
+        nextCursor: page.pagination.hasMore ? page.pagination.nextCursor : null,
+      }
     },
     isKnown: (t) => ctx.writer.hasTransferSignature(ctx.walletId, t.signature),
     keyOf: (t) => t.signature,

@@ -1,0 +1,21 @@
+import type { Command } from 'commander'
+import { runSimulatorCli } from '../simulator/simulator-server'
+
+/** `simulator [--port N] [--seed N] [--plan …] [--live] [--keys a,b]`: the simulated data service. */
+export function registerSimulatorCommand(program: Command): void {
+  program
+    .command('simulator')
+    .description('serve the simulated data service on 127.0.0.1 (prints its URL)')
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .helpOption(false)
+    .argument(
+      '[options...]',
+      '--port N --seed N --plan free|developer|business|professional|off --live --keys a,b',
+    )
+    .action(async (args: string[]) => {
+      await runSimulatorCli(args)
+      // Serves until SIGINT/SIGTERM, on which runSimulatorCli closes the server and exits.
+      await new Promise<never>(() => {})
+    })
+}

@@ -1,0 +1,68 @@
+import type { Command } from 'commander'
+import { callCore, openCore, type GlobalOptions } from './cli-core'
+
+/** `status [--json]` (streams, cursors, errors) and `credits [--json]` (ledger summary). */
+export function registerStatusCommands(program: Command): void {
+  program
+    .command('status')
+    .description('show each wallet’s sync streams, cursors and errors')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const core = await openCore(program.opts<GlobalOptions>())
+      try {
+        const statuses = await callCore(core, 'sync:status', undefined)
+        if (opts.json) {
+          console.log(JSON.stringify(statuses, null, 2))
+          return
+        }
+        if (statuses.length === 0) console.log('No wallets on the watchlist.')
+        for (const s of statuses) {
+          console.log(`${s.label ?? s.address}  ${s.address}  ${s.state}`)
+          for (const st of s.streams) {
+            const done = st.isBackfillComplete
+              ? 'complete'
+              : `backfilling (cursor ${st.backfillCursor ?? 'start'})`
+            console.log(
+              `  ${st.stream.padEnd(22)} ${st.state.padEnd(9)} ${String(st.itemsStored).padStart(8)} items  ${done}`,
+            )
+            if (st.lastError) console.log(`    error: ${st.lastError}`)
+          }
+        }
+      } finally {
+        await core.close()
+      }
+    })
+
+  program
+    .command('credits')
+    .description('show credits spent: today, this month, by operation')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const core = await openCore(program.opts<GlobalOptions>())
+      try {
+        const overview = await callCore(core, 'credits:overview', undefined)
+        if (opts.json) {
+          console.log(JSON.stringify(overview, null, 2))
+          return
+        }
+        const budget = (n: number | null): string =>
+          n === null ? 'no budget' : `budget ${n.toLocaleString('en-US')}`
+        console.log(
+          `Today:      ${overview.todayCredits.toLocaleString('en-US')} credits (${budget(overview.dailyBudget)})`,
+        )
+        console.log(
+          `This month: ${overview.monthCredits.toLocaleString('en-US')} credits (${budget(overview.monthlyBudget)})`,
+        )
+        console.log(
+          `All time:   ${overview.totalCredits.toLocaleString('en-US')} credits in ${overview.totalCalls} calls`,
+        )
+        for (const op of overview.byOperation) {
+          console.log(
+            `  ${op.operation.padEnd(48)} ${String(op.calls).padStart(6)} calls ${String(op.credits).padStart(9)} credits${op.errors ? `  ${op.errors} failed` : ''}`,
+          )
+        }
+      } finally {
+        await core.close()
+      }
+    })
+}
