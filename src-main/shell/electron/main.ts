@@ -2,7 +2,17 @@
 // behaviour lives in the core (src-main/app).
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { app, BrowserWindow, dialog, ipcMain, net, protocol, shell } from 'electron'
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  net,
+  Notification,
+  protocol,
+  safeStorage,
+  shell,
+} from 'electron'
 import { CHANNELS } from '../../../src-shared/ipc/contract'
 import { EVENT_CHANNEL } from '../../../src-shared/ipc/bridge'
 import {
@@ -14,7 +24,9 @@ import { exportHandoffsOf } from '../../export/export-downloads'
 import { APP_ENTRY_URL, APP_HOST, APP_ORIGIN, APP_SCHEME, originOf } from './app-origin'
 import { decideNavigation, isExternalWebUrl } from './navigation-policy'
 import { isTrustedSender } from './sender-check'
+import { SafeStorageSecretStore } from './safe-storage-secret-store'
 import { buildWindowOptions } from './window-options'
+import { readWindowBounds, writeWindowBounds } from './window-state'
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
@@ -83,10 +95,15 @@ async function chooseExportPath(core: Core, input: unknown): Promise<unknown> {
 }
 
 function createWindow(core: Core): BrowserWindow {
+  const dataDir = core.info.dataDir
   const window = new BrowserWindow(
-    buildWindowOptions(join(import.meta.dirname, '../preload/index.cjs')),
+    buildWindowOptions(
+      join(import.meta.dirname, '../preload/index.cjs'),
+      readWindowBounds(dataDir),
+    ),
   )
   window.once('ready-to-show', () => window.show())
+  window.on('close', () => writeWindowBounds(dataDir, window.getBounds()))
   window.webContents.setWindowOpenHandler(({ url }) => {
     if (isExternalWebUrl(url)) void shell.openExternal(url)
     return { action: 'deny' }
@@ -108,10 +125,19 @@ function createWindow(core: Core): BrowserWindow {
 async function main(): Promise<void> {
   await app.whenReady()
   serveRenderer()
+  const dataDir = dataDirFromArgs(process.argv) ?? app.getPath('userData')
   const core = await createCore({
-    dataDir: dataDirFromArgs(process.argv) ?? app.getPath('userData'),
+    dataDir,
     shell: 'electron',
     version: app.getVersion(),
+    secretStore: new SafeStorageSecretStore(dataDir, safeStorage),
+    isWatching: true,
+  })
+  // New activity becomes a desktop notification (the web shell shows a toast instead).
+  core.events.subscribe((event, payload) => {
+    if (event !== 'sync:activity' || !Notification.isSupported()) return
+    const notice = payload as { summary: string; label: string | null }
+    new Notification({ title: notice.label ?? 'Heliograph', body: notice.summary }).show()
   })
   bindContract(core)
   createWindow(core)
