@@ -1,0 +1,141 @@
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openDatabase, type OpenDatabase } from '../../../src-main/db/database'
+import type { LedgerEntry } from '../../../src-main/db/queries/credit-ledger'
+import {
+  BudgetExceededError,
+  CreditMeter,
+  type CreditBudget,
+} from '../../../src-main/sync/credit-meter'
+import { makeTempDir } from '../../helpers/temp-dir'
+
+// The meter on a real SQLite ledger: every call reserves its price before it starts, so
+// calls running in parallel can never take spending past a budget together.
+
+const NOON_JUNE_15 = Date.UTC(2025, 5, 15, 12)
+
+function entry(credits: number, atMs: number): LedgerEntry {
+  return {
+    atMs,
+    operation: 'wallet.history',
+    endpointClass: 'das-enhanced',
+    walletAddress: null,
+    credits,
+    status: 'ok',
+    errorName: null,
+    durationMs: 5,
+    httpStatus: 200,
+  }
+}
+
+describe('credit meter', () => {
+  let temp: ReturnType<typeof makeTempDir>
+  let database: OpenDatabase
+  let nowMs: number
+  let budget: CreditBudget
+  const meter = () =>
+    new CreditMeter(
+      database.sqlite,
+      () => budget,
+      () => nowMs,
+    )
+  const ledgerTotal = () =>
+    (
+      database.sqlite.prepare('select coalesce(sum(credits), 0) as n from credit_ledger').get() as {
+        n: number
+      }
+    ).n
+
+  beforeEach(async () => {
+    temp = makeTempDir('heliograph-meter-')
+    database = await openDatabase(join(temp.dir, 'heliograph.sqlite'))
+    nowMs = NOON_JUNE_15
+    budget = { dailyCredits: null, monthlyCredits: null }
+  })
+  afterEach(async () => {
+    await database.close()
+    temp.remove()
+  })
+
+  it('lets only as many parallel calls start as the budget pays for', async () => {
+    budget = { dailyCredits: 300, monthlyCredits: null }
+    const m = meter()
+    // Five 100-credit calls start together; each records its cost when it answers.
+    const calls = Array.from({ length: 5 }, async () => {
+      const release = m.reserve(100)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      m.record(entry(100, nowMs))
+      release()
+    })
+    const settled = await Promise.allSettled(calls)
+    expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(3)
+    const refused = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected')
+    expect(refused).toHaveLength(2)
+    for (const r of refused) expect(r.reason).toBeInstanceOf(BudgetExceededError)
+    expect(ledgerTotal()).toBe(300)
+    expect(m.spent()).toEqual({ day: 300, month: 300 })
+  })
+
+  it('gives a reservation back when its call costs nothing (a 429 or 5xx)', () => {
+    budget = { dailyCredits: 200, monthlyCredits: null }
+    const m = meter()
+    const first = m.reserve(100)
+    m.reserve(100)
+    expect(() => m.reserve(100)).toThrow(BudgetExceededError)
+    first() // refused by the service: nothing recorded
+    first() // releasing twice frees it once
+    expect(() => m.reserve(100)).not.toThrow()
+    expect(() => m.reserve(100)).toThrow(BudgetExceededError)
+  })
+
+  it('says which budget stopped it, how much is spent, and when it resets', () => {
+    budget = { dailyCredits: null, monthlyCredits: 1_000 }
+    const m = meter()
+    // 950 credits earlier this month (not today).
+    m.record(entry(950, Date.UTC(2025, 5, 2)))
+    expect(m.spent()).toEqual({ day: 0, month: 950 })
+    const error = (() => {
+      try {
+        m.reserve(100)
+      } catch (e) {
+        return e
+      }
+    })()
+    expect(error).toBeInstanceOf(BudgetExceededError)
+    expect(error).toMatchObject({
+      period: 'monthly',
+      spent: 950,
+      limit: 1_000,
+      nextCallCredits: 100,
+    })
+    expect((error as Error).message).toMatch(/monthly credit budget is reached: 950 of 1,000/)
+    expect(() => m.reserve(50)).not.toThrow()
+  })
+
+  it('reads what other processes spent from the shared ledger', () => {
+    meter().record(entry(400, nowMs))
+    budget = { dailyCredits: 500, monthlyCredits: null }
+    const fresh = meter()
+    expect(fresh.spent().day).toBe(400)
+    expect(() => fresh.reserve(100)).not.toThrow()
+    expect(() => fresh.reserve(10)).toThrow(BudgetExceededError)
+  })
+
+  it('counts a call recorded first thing exactly once', () => {
+    const m = meter()
+    m.record(entry(100, nowMs))
+    expect(m.spent()).toEqual({ day: 100, month: 100 })
+  })
+
+  it('starts a new day at 00:00 UTC, counting a call that answers after midnight once', () => {
+    budget = { dailyCredits: 1_000, monthlyCredits: null }
+    nowMs = Date.UTC(2025, 5, 15, 23, 59, 59, 900)
+    const m = meter()
+    m.record(entry(900, nowMs))
+    const release = m.reserve(100) // reserved before midnight…
+    nowMs = Date.UTC(2025, 5, 16, 0, 0, 0, 100)
+    m.record(entry(100, nowMs)) // …answered after it
+    release()
+    expect(m.spent()).toEqual({ day: 100, month: 1_000 })
+  })
+})
