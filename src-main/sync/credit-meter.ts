@@ -87,9 +87,11 @@ export class CreditMeter {
 
   /** Writes one call to the ledger. */
   record(entry: LedgerEntry): void {
-    this.#insert(entry)
+    // Bring the period up to date before the row exists: a refresh re-reads the ledger,
+    // and would count the new row twice (first use, or a call answering after 00:00 UTC).
     this.spent()
-    this.#period.day += entry.credits
-    this.#period.month += entry.credits
+    this.#insert(entry)
+    if (entry.atMs >= this.#period.dayStartMs) this.#period.day += entry.credits
+    if (entry.atMs >= this.#period.monthStartMs) this.#period.month += entry.credits
   }
 }
