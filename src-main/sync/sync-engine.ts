@@ -134,8 +134,9 @@ export class SyncEngine {
       (s) => !this.writer.stream(walletId, s).isPaused,
     )
     try {
+      const run: RunStop = {}
       const outcomes = await Promise.all(
-        streams.map((stream) => this.#runStream(walletId, address, stream, controller)),
+        streams.map((stream) => this.#runStream(walletId, address, stream, controller, run)),
       )
       const state = outcomes.reduce<StreamState>(
         (worst, o) => (STATE_RANK[o.state] > STATE_RANK[worst] ? o.state : worst),
@@ -165,6 +166,7 @@ export class SyncEngine {
     address: string,
     stream: StreamName,
     controller: AbortController,
+    run: RunStop,
   ): Promise<StreamOutcome> {
     let credits = 0
     const ctx: StreamContext = {
@@ -174,6 +176,7 @@ export class SyncEngine {
       signal: controller.signal,
       nowSec: this.#nowSec,
       call: (operation, input) => {
+        if (run.stopError !== undefined) return Promise.reject(run.stopError)
         const promise = this.#call(operation, input, address, controller.signal)
         credits += creditsPerCall(getOperation(operation).priceKey)
         return promise
@@ -195,7 +198,10 @@ export class SyncEngine {
       return { stream, state: 'ok', pages: result.pages, newItems: result.newItems }
     } catch (error) {
       const { state, message, stopsAll } = describeStreamFailure(error, stream, address)
-      if (stopsAll) controller.abort(error)
+      // A budget stop starts no new call in any stream, but lets calls under way finish:
+      // they fit the budget and are paid for, so aborting them would waste their credits
+      // (and the ledger could not know whether the service had charged them).
+      if (stopsAll) run.stopError ??= error
       this.writer.patchStream(walletId, stream, {
         state,
         lastError: state === 'cancelled' ? null : message,
@@ -248,6 +254,11 @@ export class SyncEngine {
   #emit(event: SyncEvent): void {
     this.#options.emit?.(event)
   }
+}
+
+/** What stops every stream of one wallet's run: set by the first budget stop. */
+interface RunStop {
+  stopError?: unknown
 }
 
 /** Raised into streams when the user cancels. */

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { STREAM_NAMES, type StreamRow } from '../../../src-main/db/ingest/mirror-writer'
+import { setDepthLimit } from '../../../src-main/db/queries/sync-status'
+import { estimateSyncCredits } from '../../../src-main/sync/sync-estimate'
+import { readMirror } from '../../helpers/mirror-contents'
+import { readWalletTruth, simulatorCredits } from '../../helpers/sim-truth'
+import { startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
+import { ledgerCalls } from './mirror-truth-assertions'
+
+// DESIGN, "Sync rules": credits are a budget; the engine refuses work past the user's
+// budget and can estimate a sync's cost before running it. Issue 5: it stops and says why.
+
+const DAILY_BUDGET = 1_000
+const WALLET_CALL_CREDITS = 100
+
+describe('sync engine: a daily budget of 1,000 credits stops a 5,000-transaction backfill at the limit', () => {
+  let fx: SyncFixture
+  let address: string
+  let walletId: number
+  const ledgerTotal = () => readMirror(fx.database.sqlite, address).ledgerCredits
+
+  beforeAll(async () => {
+    fx = await startSyncFixture({ budget: { dailyCredits: DAILY_BUDGET, monthlyCredits: null } })
+    address = await fx.watch('active-trader')
+    walletId = fx.runtime.engine.writer.walletId(address) as number
+    await setDepthLimit(fx.database.db, walletId, { maxTransactions: 5_000, sinceSec: null })
+  })
+  afterAll(() => fx.stop())
+
+  it('estimates the cost first: ≤ 5,000 credits for history, more than the budget in all', () => {
+    const rows = Object.fromEntries(
+      STREAM_NAMES.map((s) => [s, fx.runtime.engine.writer.stream(walletId, s)]),
+    ) as Record<string, StreamRow>
+    const estimate = estimateSyncCredits(address, rows)
+
+    const history = estimate.lines.find((l) => l.stream === 'history')
+    expect(history).toMatchObject({ calls: 50, credits: 5_000 })
+    expect(estimate.summary).toMatch(/≤ 5,000 credits for history/)
+    expect(estimate.summary).toMatch(/5,000 transactions/)
+    expect(estimate.maxCredits).toBeGreaterThan(DAILY_BUDGET)
+    // The estimate is free: nothing was called.
+    expect(ledgerTotal()).toBe(0)
+  })
+
+  it('stops at the budget and says why', async () => {
+    const outcome = await fx.runtime.engine.syncWallet(address)
+
+    expect(outcome.state).toBe('budget')
+    const stopped = outcome.streams.filter((s) => s.state === 'budget')
+    expect(stopped.length).toBeGreaterThan(0)
+    for (const s of stopped) {
+      expect(s.error).toMatch(/daily credit budget is reached/)
+      expect(s.error).toContain('1,000')
+    }
+    // The shells are told the same.
+    const done = fx.events.findLast((e) => e.type === 'wallet-state' && e.state === 'done')
+    expect(done).toMatchObject({ outcome: { state: 'budget' } })
+    expect(fx.runtime.engine.writer.stream(walletId, 'history').lastError).toMatch(/budget/)
+
+    // Never past the limit; and it used the budget rather than stopping early.
+    const spent = ledgerTotal()
+    expect(spent).toBeLessThanOrEqual(DAILY_BUDGET)
+    expect(spent).toBeGreaterThan(DAILY_BUDGET - WALLET_CALL_CREDITS)
+    expect(await simulatorCredits(fx.sim.url)).toBe(spent)
+
+    // What was stored is whole pages of the newest transactions, each exactly once.
+    const stored = readMirror(fx.database.sqlite, address).transactions.map((t) => t.signature)
+    const historyPages = ledgerCalls(fx.database.sqlite, 'wallet.history', address)
+    expect(stored).toHaveLength(historyPages * 100)
+    const truth = await readWalletTruth(fx.sim.url, address)
+    expect(stored.sort()).toEqual(
+      truth.history
+        .slice(-stored.length)
+        .map((e) => e.signature)
+        .sort(),
+    )
+  })
+
+  it('refuses work past the budget on the next run: no 100-credit call fits, nothing is overspent', async () => {
+    const spent = ledgerTotal()
+    const walletCalls = () =>
+      ['wallet.history', 'wallet.transfers', 'wallet.balances'].reduce(
+        (sum, op) => sum + ledgerCalls(fx.database.sqlite, op, address),
+        0,
+      )
+    const walletCallsBefore = walletCalls()
+
+    const outcome = await fx.runtime.engine.syncWallet(address)
+
+    expect(outcome.state).toBe('budget')
+    expect(walletCalls()).toBe(walletCallsBefore)
+    // Only calls that still fit (10-credit compression pages) may run.
+    expect(ledgerTotal() - spent).toBeLessThanOrEqual(DAILY_BUDGET - spent)
+    expect(ledgerTotal()).toBeLessThanOrEqual(DAILY_BUDGET)
+    expect(await simulatorCredits(fx.sim.url)).toBe(ledgerTotal())
+  })
+
+  it('with the budget raised, the backfill resumes where it stopped and reaches the depth limit at the credit floor', async () => {
+    fx.budget.dailyCredits = null
+    const outcome = await fx.runtime.engine.syncWallet(address)
+
+    expect(outcome.state, JSON.stringify(outcome)).toBe('ok')
+    expect(readMirror(fx.database.sqlite, address).transactions).toHaveLength(5_000)
+    // 50 pages across the stop — none paid for twice — plus the resumed run's one
+    // "anything newer?" call (`after` the newest stored signature) before it goes on.
+    expect(ledgerCalls(fx.database.sqlite, 'wallet.history', address)).toBe(50 + 1)
+    const truth = await readWalletTruth(fx.sim.url, address)
+    const stored = readMirror(fx.database.sqlite, address).transactions.map((t) => t.signature)
+    expect(stored.sort()).toEqual(
+      truth.history
+        .slice(-5_000)
+        .map((e) => e.signature)
+        .sort(),
+    )
+    expect(ledgerTotal()).toBe(await simulatorCredits(fx.sim.url))
+  })
+})
