@@ -1,0 +1,53 @@
+import { runExportBench } from './export.bench'
+import { runHistoryQueriesBench } from './history-queries.bench'
+import { runSimulatorBench } from './simulator.bench'
+import { runSyncIngestBench } from './sync-ingest.bench'
+
+// `npm run bench [-- name]`: every benchmark in sequence, each under a header; a name
+// (or part of one) runs only the matching ones, e.g. `npm run bench -- sync`.
+
+const BENCHES: { name: string; title: string; run: () => Promise<unknown> }[] = [
+  {
+    name: 'simulator',
+    title: 'Simulator: whale history latency and heap',
+    run: () => runSimulatorBench(),
+  },
+  {
+    name: 'sync-ingest',
+    title:
+      'Sync ingest: 100k-transaction wallet, engine vs bare fetch loop, and rows/s of the ingest path',
+    run: () => runSyncIngestBench(),
+  },
+  {
+    name: 'history-queries',
+    title: 'History queries over a 1,000,000-transaction mirror',
+    run: () => runHistoryQueriesBench(),
+  },
+  {
+    name: 'export',
+    title: 'CSV export of 1,000,000 balance-change rows',
+    run: () => runExportBench(),
+  },
+]
+
+async function main(filter: string | undefined): Promise<void> {
+  const chosen = BENCHES.filter(
+    (b) => filter === undefined || b.name.includes(filter.toLowerCase()),
+  )
+  if (chosen.length === 0) {
+    throw new Error(
+      `No benchmark matches "${filter}"; names: ${BENCHES.map((b) => b.name).join(', ')}.`,
+    )
+  }
+  for (const bench of chosen) {
+    process.stdout.write(`\n== ${bench.name}: ${bench.title} ==\n`)
+    const t0 = performance.now()
+    await bench.run()
+    process.stdout.write(`(${bench.name} took ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`)
+  }
+}
+
+main(process.argv[2]).catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+  process.exit(1)
+})

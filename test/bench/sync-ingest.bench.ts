@@ -1,0 +1,173 @@
+import { join } from 'node:path'
+import { openDatabase, type OpenDatabase } from '../../src-main/db/database'
+import { MirrorWriter } from '../../src-main/db/ingest/mirror-writer'
+import { setDepthLimit } from '../../src-main/db/queries/sync-status'
+import { addWatchedWallet } from '../../src-main/db/queries/watchlist-queries'
+import type { ServiceClient } from '../../src-main/service/service-client'
+import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
+import { startSimulator } from '../../src-main/simulator/simulator-server'
+import { HISTORY_PAGE_LIMIT } from '../../src-main/sync/streams/history-stream'
+import { createSyncRuntime, type SyncRuntime } from '../../src-main/sync/sync-runtime'
+import type { HistoryEntry } from '../../src-shared/api/wallet-rest'
+import { makeTempDir } from '../helpers/temp-dir'
+
+// Issue 5, "Done means": ingest time of a 100k-transaction wallet from the simulator (rate
+// limit off) against a bare fetch loop over the same pages that stores nothing, as a ratio
+// (goal ≤ 1.2); and rows/s of the ingest path alone. The wallet is the whale, limited to
+// its newest 100,000 transactions (history stream only). Both loops use the same service
+// client and `before` cursors, so the difference is what the engine adds: shaper, meter,
+// ledger row per call, and the page-plus-cursor transaction.
+// Run: npx tsx test/bench/sync-ingest.bench.ts [transactions]
+
+export interface SyncIngestBenchFigures {
+  transactions: number
+  pages: number
+  engineMs: number
+  bareFetchMs: number
+  ratio: number
+  ingestOnlyMs: number
+  ingestRowsPerSec: number
+  balanceChangeRowsPerSec: number
+}
+
+const NO_BUDGET = { dailyCredits: null, monthlyCredits: null }
+
+async function openRuntime(
+  dir: string,
+  name: string,
+  simUrl: string,
+): Promise<{ database: OpenDatabase; runtime: SyncRuntime }> {
+  const database = await openDatabase(join(dir, `${name}.sqlite`))
+  const runtime = createSyncRuntime({
+    sqlite: database.sqlite,
+    service: singleOriginServiceSettings(simUrl, 'demo', { timeoutMs: 30_000 }),
+    rate: 'off',
+    budget: () => NO_BUDGET,
+  })
+  return { database, runtime }
+}
+
+/** Walks the history newest → oldest with `before`, as the backfill does; keeps pages only when asked. */
+async function fetchPages(
+  client: ServiceClient,
+  wallet: string,
+  pages: number,
+  keep?: HistoryEntry[][],
+): Promise<number> {
+  let before: string | undefined
+  let items = 0
+  for (let page = 0; page < pages; page++) {
+    const response = await client.call('wallet.history', {
+      wallet,
+      limit: HISTORY_PAGE_LIMIT,
+      ...(before === undefined ? {} : { before }),
+    })
+    items += response.data.length
+    keep?.push(response.data)
+    before = response.pagination.nextCursor ?? response.data.at(-1)?.signature
+    if (!response.pagination.hasMore || before === undefined) break
+  }
+  return items
+}
+
+/** Runs the sync-ingest benchmark and prints its figures. */
+export async function runSyncIngestBench(transactions = 100_000): Promise<SyncIngestBenchFigures> {
+  const temp = makeTempDir('heliograph-sync-bench-')
+  const sim = await startSimulator({ seed: 42, clock: { mode: 'manual' } })
+  const opened: OpenDatabase[] = []
+  try {
+    const whale = sim.chain.walletByProfile('whale').address
+    const pages = Math.ceil(transactions / HISTORY_PAGE_LIMIT)
+
+    // Warm up the connection, the JIT and the simulator on both paths (a separate mirror).
+    const warm = await openRuntime(temp.dir, 'warm-up', sim.url)
+    opened.push(warm.database)
+    await addWatchedWallet(warm.database.db, { address: whale }, 1_700_000_000)
+    const warmId = warm.runtime.engine.writer.walletId(whale) as number
+    await setDepthLimit(warm.database.db, warmId, { maxTransactions: 2_000, sinceSec: null })
+    await warm.runtime.engine.syncWallet(whale, { streams: ['history'] })
+    await fetchPages(warm.runtime.client, whale, 20)
+
+    // The engine: fetch, validate, meter, store each page with its cursor.
+    const { database, runtime } = await openRuntime(temp.dir, 'engine', sim.url)
+    opened.push(database)
+    await addWatchedWallet(database.db, { address: whale }, 1_700_000_000)
+    const walletId = runtime.engine.writer.walletId(whale) as number
+    await setDepthLimit(database.db, walletId, { maxTransactions: transactions, sinceSec: null })
+    const t0 = performance.now()
+    const outcome = await runtime.engine.syncWallet(whale, { streams: ['history'] })
+    const engineMs = performance.now() - t0
+    if (outcome.state !== 'ok' || outcome.newTransactions !== transactions) {
+      throw new Error(
+        `engine ingest ended ${outcome.state} with ${outcome.newTransactions} transactions: ${JSON.stringify(outcome)}`,
+      )
+    }
+
+    // The bare loop: the same client and cursors, nothing stored.
+    const t1 = performance.now()
+    const fetched = await fetchPages(runtime.client, whale, pages)
+    const bareFetchMs = performance.now() - t1
+    if (fetched !== transactions) throw new Error(`bare loop fetched ${fetched} of ${transactions}`)
+
+    // The ingest path alone: the same pages, fetched beforehand, written page by page.
+    const prefetched: HistoryEntry[][] = []
+    await fetchPages(runtime.client, whale, pages, prefetched)
+    const ingest = await openDatabase(join(temp.dir, 'ingest-only.sqlite'))
+    opened.push(ingest)
+    await addWatchedWallet(ingest.db, { address: whale }, 1_700_000_000)
+    const writer = new MirrorWriter(ingest.sqlite)
+    const ingestWalletId = writer.walletId(whale) as number
+    writer.stream(ingestWalletId, 'history')
+    const changeRows = prefetched.reduce(
+      (sum, page) => sum + page.reduce((n, e) => n + e.balanceChanges.length, 0),
+      0,
+    )
+    const t2 = performance.now()
+    let stored = 0
+    for (const [index, page] of prefetched.entries()) {
+      stored += writer.applyHistoryPage(ingestWalletId, page, {
+        ...(index === 0 && page[0] ? { newestKey: page[0].signature } : {}),
+        backfillCursor: page.at(-1)?.signature ?? null,
+        isBackfillComplete: index === prefetched.length - 1,
+        addPages: 1,
+        succeededAtSec: 1_700_000_000,
+      })
+    }
+    const ingestOnlyMs = performance.now() - t2
+    if (stored !== transactions) throw new Error(`ingest stored ${stored} of ${transactions}`)
+
+    const figures: SyncIngestBenchFigures = {
+      transactions,
+      pages,
+      engineMs,
+      bareFetchMs,
+      ratio: engineMs / bareFetchMs,
+      ingestOnlyMs,
+      ingestRowsPerSec: transactions / (ingestOnlyMs / 1000),
+      balanceChangeRowsPerSec: changeRows / (ingestOnlyMs / 1000),
+    }
+    const n = (v: number) => Math.round(v).toLocaleString('en-US')
+    process.stdout.write(
+      `sync ingest of ${n(transactions)} whale transactions (${n(pages)} pages, rate limit off): ` +
+        `engine ${(engineMs / 1000).toFixed(2)} s, bare fetch loop ${(bareFetchMs / 1000).toFixed(2)} s, ` +
+        `ratio ${figures.ratio.toFixed(2)} (goal ≤ 1.2)\n` +
+        `ingest path alone (MirrorWriter.applyHistoryPage on pre-fetched pages): ${(ingestOnlyMs / 1000).toFixed(2)} s, ` +
+        `${n(figures.ingestRowsPerSec)} transactions/s with ${n(figures.balanceChangeRowsPerSec)} balance-change rows/s\n`,
+    )
+    return figures
+  } finally {
+    for (const database of opened) await database.close()
+    await sim.close()
+    temp.remove()
+  }
+}
+
+if (
+  process.argv[1] !== undefined &&
+  import.meta.url === new URL(`file://${process.argv[1]}`).href
+) {
+  runSyncIngestBench(Number(process.argv[2] ?? 100_000)).catch((e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+    process.exit(1)
+  })
+}
