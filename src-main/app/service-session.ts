@@ -60,6 +60,8 @@ export class ServiceSession {
   #simulator: RunningSimulator | null = null
   #connecting: Promise<SyncRuntime> | null = null
   #offline = false
+  /** Event forwards still reading the mirror; awaited before the database may close. */
+  readonly #forwarding = new Set<Promise<void>>()
 
   constructor(options: ServiceSessionOptions) {
     this.#o = options
@@ -154,6 +156,7 @@ export class ServiceSession {
     await this.#connecting?.catch(() => null)
     this.#scheduler?.stop()
     this.#runtime?.engine.cancel()
+    await Promise.all([...this.#forwarding])
     this.#scheduler = null
     this.#runtime = null
     await this.#simulator?.close()
@@ -174,7 +177,7 @@ export class ServiceSession {
         const now = current()
         return { dailyCredits: now.dailyBudget, monthlyCredits: now.monthlyBudget }
       },
-      emit: (event) => void this.#forward(event),
+      emit: (event) => this.#track(this.#forward(event)),
       nowSec: this.#o.nowSec,
     })
     this.#runtime = runtime
@@ -183,8 +186,8 @@ export class ServiceSession {
       engine: runtime.engine,
       cadence: () => current().watch,
       nowSec: this.#o.nowSec,
-      onChecked: (info) => void this.#announceActivity(info),
-      onStopped: () => void this.#emitStatus(),
+      onChecked: (info) => this.#track(this.#announceActivity(info)),
+      onStopped: () => this.#track(this.#emitStatus()),
     })
     return runtime
   }
@@ -213,6 +216,12 @@ export class ServiceSession {
     if (settings.plan === 'custom')
       return settings.customRates ? { custom: settings.customRates } : 'free'
     return settings.plan
+  }
+
+  #track(work: Promise<void>): void {
+    // A failed status read must not take the process down; the next event reads again.
+    const tracked = work.catch(() => {}).finally(() => this.#forwarding.delete(tracked))
+    this.#forwarding.add(tracked)
   }
 
   async #forward(event: SyncEvent): Promise<void> {

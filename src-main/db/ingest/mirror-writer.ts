@@ -181,9 +181,21 @@ export class MirrorWriter {
     })
   }
 
-  /** Whether a transfer with this signature is already stored for the wallet. */
-  hasTransferSignature(walletId: number, signature: string): boolean {
-    return this.#s.hasTransfer.get(walletId, signature) !== undefined
+  /**
+   * Whether this very transfer is already stored: by its whole natural key, not just the
+   * signature, because one transaction's transfers can be split across two pages.
+   */
+  hasTransfer(walletId: number, t: TransferEntry): boolean {
+    return (
+      this.#s.hasTransfer.get(
+        walletId,
+        t.signature,
+        t.mint,
+        t.direction,
+        t.counterparty,
+        t.amountRaw,
+      ) !== undefined
+    )
   }
 
   /**
@@ -350,7 +362,7 @@ function prepareStatements(sqlite: BetterSqlite3.Database) {
       values (@walletId, @signature, @blockTimeSec, @direction, @counterparty, @mint, @amount, @amountText, @amountRaw, @decimals, @symbol)
       on conflict do nothing`),
     hasTransfer: sqlite.prepare(
-      'select 1 from transfers where wallet_id = ? and signature = ? limit 1',
+      'select 1 from transfers where wallet_id = ? and signature = ? and mint = ? and direction = ? and counterparty = ? and amount_raw = ? limit 1',
     ),
     insertSnapshot: sqlite.prepare(`
       insert into balance_snapshots (wallet_id, taken_at_sec, total_usd, token_count, nft_count)

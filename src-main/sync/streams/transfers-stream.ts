@@ -21,7 +21,7 @@ export function syncTransfers(ctx: StreamContext): Promise<StreamResult> {
         nextCursor: page.pagination.hasMore ? page.pagination.nextCursor : null,
       }
     },
-    isKnown: (t) => ctx.writer.hasTransferSignature(ctx.walletId, t.signature),
+    isKnown: (t) => ctx.writer.hasTransfer(ctx.walletId, t),
     keyOf: (t) => t.signature,
     apply: (items, patch) => ctx.writer.applyTransfersPage(ctx.walletId, items, patch),
     ...(sinceSec === null ? {} : { isBeyondDepth: (t: TransferEntry) => t.timestamp < sinceSec }),
