@@ -156,6 +156,7 @@ export class ServiceSession {
     await this.#connecting?.catch(() => null)
     this.#scheduler?.stop()
     this.#runtime?.engine.cancel()
+    await this.#scheduler?.idle()
     await Promise.all([...this.#forwarding])
     this.#scheduler = null
     this.#runtime = null

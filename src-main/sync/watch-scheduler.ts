@@ -46,6 +46,7 @@ export class WatchScheduler {
   readonly #baseline: ProbeBaseline
   readonly #s: ReturnType<typeof prepare>
   readonly #active = new Set<string>()
+  readonly #checks = new Set<Promise<unknown>>()
   readonly #forceFull = new Set<string>()
   #timer: NodeJS.Timeout | null = null
   #stoppedReason: string | null = null
@@ -122,8 +123,21 @@ export class WatchScheduler {
     )
       .filter((d) => !this.#active.has(d.address) && !this.#o.engine.isSyncing(d.address))
       .slice(0, free)
-    for (const d of due)
-      void this.#check({ walletId: d.wallet_id, address: d.address, intervalSec: d.interval_sec })
+    for (const d of due) {
+      this.#track(
+        this.#check({ walletId: d.wallet_id, address: d.address, intervalSec: d.interval_sec }),
+      )
+    }
+  }
+
+  /** Resolves once no check is running (after `stop()` and cancelling, before closing the database). */
+  async idle(): Promise<void> {
+    while (this.#checks.size > 0) await Promise.all([...this.#checks])
+  }
+
+  #track(check: Promise<unknown>): void {
+    const tracked: Promise<unknown> = check.finally(() => this.#checks.delete(tracked))
+    this.#checks.add(tracked)
   }
 
   /**
@@ -135,7 +149,9 @@ export class WatchScheduler {
   async checkWallet(address: string): Promise<WalletSyncOutcome | null> {
     const walletId = this.#o.engine.writer.walletId(address)
     if (walletId === null) return null
-    return this.#check({ walletId, address, intervalSec: null })
+    const check = this.#check({ walletId, address, intervalSec: null })
+    this.#track(check)
+    return check
   }
 
   async #check(due: Due): Promise<WalletSyncOutcome | null> {
@@ -185,6 +201,7 @@ export class WatchScheduler {
         hadActivity || !isComplete
           ? cadence.minIntervalSec
           : Math.min(cadence.maxIntervalSec, Math.max(cadence.minIntervalSec, previous * 2))
+      if (this.#o.engine.writer.walletId(due.address) === null) return outcome
       this.#s.plan.run({
         walletId: due.walletId,
         next: now + interval,
@@ -203,6 +220,7 @@ export class WatchScheduler {
       return outcome
     } catch (error) {
       // The wallet vanished or the engine refused: try again at the longest interval.
+      if (this.#timer === null) return null
       this.#s.plan.run({
         walletId: due.walletId,
         next: now + cadence.maxIntervalSec,

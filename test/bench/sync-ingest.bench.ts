@@ -5,10 +5,10 @@ import { setDepthLimit } from '../../src-main/db/queries/sync-status'
 import { addWatchedWallet } from '../../src-main/db/queries/watchlist-queries'
 import type { ServiceClient } from '../../src-main/service/service-client'
 import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
-import { startSimulator } from '../../src-main/simulator/simulator-server'
 import { HISTORY_PAGE_LIMIT } from '../../src-main/sync/streams/history-stream'
 import { createSyncRuntime, type SyncRuntime } from '../../src-main/sync/sync-runtime'
 import type { HistoryEntry } from '../../src-shared/api/wallet-rest'
+import { profileAddressOf, startSimulatorProcess } from '../helpers/simulator-process'
 import { makeTempDir } from '../helpers/temp-dir'
 
 // Issue 5, "Done means": ingest time of a 100k-transaction wallet from the simulator (rate
@@ -73,10 +73,11 @@ async function fetchPages(
 /** Runs the sync-ingest benchmark and prints its figures. */
 export async function runSyncIngestBench(transactions = 100_000): Promise<SyncIngestBenchFigures> {
   const temp = makeTempDir('heliograph-sync-bench-')
-  const sim = await startSimulator({ seed: 42, clock: { mode: 'manual' } })
+  // Out of process, like the real service: fetching the next page overlaps writing this one.
+  const sim = await startSimulatorProcess(['--seed', '42'])
   const opened: OpenDatabase[] = []
   try {
-    const whale = sim.chain.walletByProfile('whale').address
+    const whale = await profileAddressOf(sim.url, 'whale')
     const pages = Math.ceil(transactions / HISTORY_PAGE_LIMIT)
 
     // Warm up the connection, the JIT and the simulator on both paths (a separate mirror).

@@ -51,21 +51,27 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
     row = writer.stream(walletId, 'history')
   }
 
-  while (!row.isBackfillComplete) {
-    const before = row.backfillCursor ?? undefined
-    const page = await ctx.call('wallet.history', {
+  const fetchBefore = (before: string | undefined) =>
+    ctx.call('wallet.history', {
       wallet: ctx.address,
       limit: HISTORY_PAGE_LIMIT,
       ...(before === undefined ? {} : { before }),
     })
+  let next = row.isBackfillComplete ? null : fetchBefore(row.backfillCursor ?? undefined)
+  while (next !== null) {
+    const page = await next
     const data = page.data
     const oldest = data.at(-1)
-    const stored = row.itemsStored
     const reachedEnd = !page.pagination.hasMore || oldest === undefined
-    const complete = reachedEnd || isDepthReached(row, data, stored)
+    const complete = reachedEnd || isDepthReached(row, data, row.itemsStored)
+    const cursor = page.pagination.nextCursor ?? oldest?.signature ?? null
+    // The next page is asked for while this one is written: fetching and writing overlap,
+    // and still only one page is ever in flight beyond the committed cursor.
+    next = complete || cursor === null ? null : fetchBefore(cursor)
+    next?.catch(() => {})
     result.newItems += writer.applyHistoryPage(walletId, data, {
       ...(row.newestKey === null && data[0] ? { newestKey: data[0].signature } : {}),
-      backfillCursor: page.pagination.nextCursor ?? oldest?.signature ?? null,
+      backfillCursor: cursor,
       isBackfillComplete: complete,
       addPages: 1,
       succeededAtSec: ctx.nowSec(),
