@@ -2,6 +2,7 @@ import type { Migration } from 'kysely/migration'
 import * as m0001 from './0001-initial'
 import * as m0002 from './0002-mirror'
 import * as m0003 from './0003-review-indexes'
+import * as m0004 from './0004-drop-global-signature-index'
 
 /**
  * Every migration in order. Listed here rather than read from the folder so the bundled
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-mirror': m0002,
   '0003-review-indexes': m0003,
+  '0004-drop-global-signature-index': m0004,
 }
