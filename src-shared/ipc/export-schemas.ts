@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { WalletAddressInput } from '../domain/wallet-address'
 import { AppError, registerErrorClass } from './ipc-errors'
+import { SignatureSearch } from './review-schemas'
 
 /** What an export contains: balance changes (transaction × mint), transfers, or current balances. */
 export const ExportKind = z.enum(['balance-changes', 'transfers', 'balances'])
@@ -47,12 +48,7 @@ export const ExportFilters = z.object({
   direction: z.enum(['in', 'out']).optional(),
   failedOnly: z.boolean().default(false),
   /** A whole signature or its first characters (the History view's search). */
-  signature: z
-    .string()
-    .trim()
-    .max(100)
-    .regex(/^[1-9A-HJ-NP-Za-km-z]*$/, 'A signature uses only base58 characters.')
-    .default(''),
+  signature: SignatureSearch,
 })
 export type ExportFilters = z.output<typeof ExportFilters>
 export type ExportFiltersInput = z.input<typeof ExportFilters>

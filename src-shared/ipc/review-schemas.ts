@@ -16,6 +16,14 @@ export type SortOrder = z.infer<typeof SortOrder>
 export const Direction = z.enum(['any', 'in', 'out'])
 export type Direction = z.infer<typeof Direction>
 
+/** A whole signature or its first characters: the History view's search (also in exports). */
+export const SignatureSearch = z
+  .string()
+  .trim()
+  .max(100)
+  .regex(/^[1-9A-HJ-NP-Za-km-z]*$/, 'A signature uses only base58 characters.')
+  .default('')
+
 /**
  * The History view's filters. Exports of balance changes use the same object so that
  * "export what I see" means the same rows.
@@ -29,13 +37,7 @@ export const HistoryFilters = z.object({
   /** Sign of the balance change of `mint`, or of any mint when none is chosen. */
   direction: Direction.default('any'),
   isFailedOnly: z.boolean().default(false),
-  /** A whole signature or its first characters. */
-  signature: z
-    .string()
-    .trim()
-    .max(100)
-    .regex(/^[1-9A-HJ-NP-Za-km-z]*$/, 'A signature uses only base58 characters.')
-    .default(''),
+  signature: SignatureSearch,
 })
 export type HistoryFilters = z.output<typeof HistoryFilters>
 export type HistoryFiltersInput = z.input<typeof HistoryFilters>
