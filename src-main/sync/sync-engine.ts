@@ -10,6 +10,7 @@ import { MirrorWriter, STREAM_NAMES, type StreamName } from '../db/ingest/mirror
 import type { ServiceClient } from '../service/service-client'
 import { InvalidResponseError, ServiceError } from '../service/service-errors'
 import { callAttribution } from './call-attribution'
+import { fillUnknownMints } from './mint-metadata'
 import { BudgetExceededError, type CreditMeter } from './credit-meter'
 import { OfflineError, type RateShaper } from './rate-shaper'
 import { syncBalances } from './streams/balances-stream'
@@ -143,6 +144,19 @@ export class SyncEngine {
         'ok',
       )
       const newTransactions = outcomes.find((o) => o.stream === 'history')?.newItems ?? 0
+      const hasNewMints = outcomes.some(
+        (o) => (o.stream === 'history' || o.stream === 'transfers') && o.newItems > 0,
+      )
+      if (hasNewMints && !controller.signal.aborted) {
+        // Naming new mints is a courtesy to the views: its failure fails no stream.
+        await fillUnknownMints(
+          this,
+          this.#options.sqlite,
+          { id: walletId, address },
+          this.#nowSec(),
+          controller.signal,
+        ).catch(() => 0)
+      }
       const outcome: WalletSyncOutcome = { address, streams: outcomes, state, newTransactions }
       // No longer running when listeners hear "done", so a status read then says so.
       this.#running.delete(address)
