@@ -122,6 +122,8 @@ export class WatchScheduler {
       }[]
     )
       .filter((d) => !this.#active.has(d.address) && !this.#o.engine.isSyncing(d.address))
+      // With watching switched off in Settings, only what the person asks for runs.
+      .filter((d) => this.#o.cadence().isWatching || this.#forceFull.has(d.address))
       .slice(0, free)
     for (const d of due) {
       this.#track(
