@@ -103,7 +103,7 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
         finished += 1
       }
       log(
-        `run ${k + 1}/${options.kills}: ${outcome === 'kill' ? `killed after ${delayMs} ms` : 'finished before the kill'}`,
+        `run ${k + 1} (kills ${killed}/${options.kills}): ${outcome === 'kill' ? `killed after ${delayMs} ms` : 'finished before the kill'}`,
       )
     }
     await fetch(`${sim.url}/__sim/faults`, { method: 'DELETE' })
