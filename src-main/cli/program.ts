@@ -41,7 +41,8 @@ export async function runCli(argv: string[]): Promise<number> {
   })
   try {
     await program.parseAsync(argv, { from: 'user' })
-    return 0
+    // A command may set its own exit code (sync: 1 when a wallet did not sync, 2 at the budget).
+    return typeof process.exitCode === 'number' ? process.exitCode : 0
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode
     console.error(`heliograph: ${error instanceof Error ? error.message : String(error)}`)

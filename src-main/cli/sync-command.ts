@@ -12,6 +12,23 @@ function describeOutcome(name: string, o: WalletSyncOutcome): string {
   return `${name}: ${o.state} (${parts.join(', ')})`
 }
 
+function parseCount(text: string): number {
+  const n = Number(text)
+  if (!Number.isInteger(n) || n < 1 || n > 10_000_000) {
+    throw new AppError(
+      `--max-transactions must be a whole number from 1 to 10,000,000 (got “${text}”).`,
+    )
+  }
+  return n
+}
+
+function parseSince(text: string): number {
+  const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text)
+  if (Number.isNaN(ms))
+    throw new AppError(`--since must be a date such as 2025-01-31 (got “${text}”).`)
+  return Math.floor(ms / 1000)
+}
+
 /** `sync [--once] [--wallet ADDR]`: sync watched wallets once, or keep watching them. */
 export function registerSyncCommand(program: Command): void {
   program
@@ -20,77 +37,119 @@ export function registerSyncCommand(program: Command): void {
     .option('--once', 'sync every watched wallet (or --wallet) once and exit')
     .option('--wallet <address>', 'only this wallet')
     .option('--quiet', 'print only the summary')
-    .action(async (opts: { once?: boolean; wallet?: string; quiet?: boolean }) => {
-      const globals = program.opts<GlobalOptions>()
-      if (opts.wallet && !opts.once)
-        throw new AppError('--wallet goes with --once (watching keeps every wallet current).')
-      const core = await openCore(globals, { isWatching: !opts.once })
-      const stop = (): void => core.session.runtimeIfConnected()?.engine.cancel()
-      process.once('SIGINT', stop)
-      process.once('SIGTERM', stop)
-      try {
-        const wallets = await callCore(core, 'watchlist:list', undefined)
-        const chosen = opts.wallet ? wallets.filter((w) => w.address === opts.wallet) : wallets
-        if (opts.wallet && chosen.length === 0)
-          throw new AppError(
-            `Wallet ${opts.wallet} is not on the watchlist; add it with \`watch add\`.`,
-          )
-        if (chosen.length === 0)
-          throw new AppError('No wallets on the watchlist; add one with `watch add <address>`.')
-        if (!opts.quiet) {
-          let last = 0
-          core.events.subscribe((event, payload) => {
-            if (event !== 'sync:progress') return
-            const p = payload as {
-              address: string
-              stream: string
-              pages: number
-              items: number
-              phase: string
+    .option(
+      '--max-transactions <n>',
+      'limit the backfill to the newest N transactions (stored per wallet)',
+      parseCount,
+    )
+    .option(
+      '--since <date>',
+      'limit the backfill to transactions since DATE (YYYY-MM-DD, UTC; stored per wallet)',
+      parseSince,
+    )
+    .option('--estimate', 'print what the sync would cost and exit without syncing')
+    .action(
+      async (opts: {
+        once?: boolean
+        wallet?: string
+        quiet?: boolean
+        maxTransactions?: number
+        since?: number
+        estimate?: boolean
+      }) => {
+        const globals = program.opts<GlobalOptions>()
+        if (opts.wallet && !opts.once)
+          throw new AppError('--wallet goes with --once (watching keeps every wallet current).')
+        const core = await openCore(globals, { isWatching: !opts.once })
+        const stop = (): void => core.session.runtimeIfConnected()?.engine.cancel()
+        process.once('SIGINT', stop)
+        process.once('SIGTERM', stop)
+        try {
+          const wallets = await callCore(core, 'watchlist:list', undefined)
+          const chosen = opts.wallet ? wallets.filter((w) => w.address === opts.wallet) : wallets
+          if (opts.wallet && chosen.length === 0)
+            throw new AppError(
+              `Wallet ${opts.wallet} is not on the watchlist; add it with \`watch add\`.`,
+            )
+          if (chosen.length === 0)
+            throw new AppError('No wallets on the watchlist; add one with `watch add <address>`.')
+          if (!opts.quiet) {
+            let last = 0
+            core.events.subscribe((event, payload) => {
+              if (event !== 'sync:progress') return
+              const p = payload as {
+                address: string
+                stream: string
+                pages: number
+                items: number
+                phase: string
+              }
+              const now = Date.now()
+              if (p.phase !== 'done' && now - last < 1_000) return
+              last = now
+              console.error(
+                `  ${shortAddress(p.address)} ${p.stream}: ${p.phase}, ${p.pages} pages, ${p.items} new`,
+              )
+            })
+          }
+          const runtime = await core.session.runtime()
+          if (opts.maxTransactions !== undefined || opts.since !== undefined) {
+            for (const wallet of chosen) {
+              await callCore(core, 'sync:set-depth', {
+                address: wallet.address,
+                depth: {
+                  maxTransactions: opts.maxTransactions ?? null,
+                  sinceSec: opts.since ?? null,
+                },
+              })
             }
-            const now = Date.now()
-            if (p.phase !== 'done' && now - last < 1_000) return
-            last = now
-            console.error(
-              `  ${shortAddress(p.address)} ${p.stream}: ${p.phase}, ${p.pages} pages, ${p.items} new`,
-            )
-          })
-        }
-        const runtime = await core.session.runtime()
-        if (!opts.once) {
-          // Keep watching: the core's scheduler runs until the process is stopped.
-          console.error(
-            `Watching ${chosen.length} wallet(s) from ${core.info.dataSource === 'demo' ? 'the built-in demo simulator' : 'the data service'}; Ctrl-C stops.`,
-          )
-          core.events.subscribe((event, payload) => {
-            if (event === 'sync:activity') console.log((payload as { summary: string }).summary)
-          })
-          await new Promise<void>((resolve) => {
-            process.once('SIGINT', resolve)
-            process.once('SIGTERM', resolve)
-          })
-          return
-        }
-        let worst = 0
-        for (const wallet of chosen) {
-          const outcome = await runtime.engine.syncWallet(wallet.address)
-          console.log(describeOutcome(wallet.label ?? wallet.address, outcome))
-          if (outcome.state === 'budget') {
-            console.error(
-              outcome.streams.find((s) => s.state === 'budget')?.error ?? 'Credit budget reached.',
-            )
-            worst = EXIT_BUDGET
-            break
           }
-          if (outcome.state === 'cancelled') {
-            worst = 130
-            break
+          // The cost comes first: a person sees what a sync may spend before it spends it.
+          for (const wallet of chosen) {
+            const estimate = await callCore(core, 'sync:estimate', { address: wallet.address })
+            console.error(`${wallet.label ?? shortAddress(wallet.address)}: ${estimate.summary}`)
           }
-          if (outcome.state !== 'ok') worst = Math.max(worst, 1)
+          if (opts.estimate) return
+          if (!opts.once) {
+            // Keep watching: the core's scheduler runs until the process is stopped.
+            console.error(
+              `Watching ${chosen.length} wallet(s) from ${core.info.dataSource === 'demo' ? 'the built-in demo simulator' : 'the data service'}; Ctrl-C stops.`,
+            )
+            core.events.subscribe((event, payload) => {
+              if (event === 'sync:activity') console.log((payload as { summary: string }).summary)
+            })
+            await new Promise<void>((resolve) => {
+              process.once('SIGINT', resolve)
+              process.once('SIGTERM', resolve)
+            })
+            return
+          }
+          let worst = 0
+          for (const wallet of chosen) {
+            const outcome = await runtime.engine.syncWallet(wallet.address)
+            console.log(describeOutcome(wallet.label ?? wallet.address, outcome))
+            if (outcome.state === 'budget') {
+              console.error(
+                outcome.streams.find((s) => s.state === 'budget')?.error ??
+                  'Credit budget reached.',
+              )
+              worst = EXIT_BUDGET
+              break
+            }
+            if (outcome.state === 'cancelled') {
+              worst = 130
+              break
+            }
+            if (outcome.state !== 'ok') {
+              worst = Math.max(worst, 1)
+              const failed = outcome.streams.find((s) => s.error)
+              if (failed?.error) console.error(`  ${failed.stream}: ${failed.error}`)
+            }
+          }
+          process.exitCode = worst
+        } finally {
+          await core.close()
         }
-        process.exitCode = worst
-      } finally {
-        await core.close()
-      }
-    })
+      },
+    )
 }
