@@ -17,7 +17,9 @@ export function registerStatusCommands(program: Command): void {
         }
         if (statuses.length === 0) console.log('No wallets on the watchlist.')
         for (const s of statuses) {
-          console.log(`${s.label ?? s.address}  ${s.address}  ${s.state}`)
+          console.log(
+            `${s.label ?? '(no label)'}  ${s.address}  ${s.state}${s.message ? `: ${s.message}` : ''}`,
+          )
           for (const st of s.streams) {
             const done = st.isBackfillComplete
               ? 'complete'
