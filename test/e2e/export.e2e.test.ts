@@ -91,4 +91,32 @@ describe('e2e: export from the History view', () => {
       .toBe(1)
     await screenshot(page, 'export-02-done')
   })
+
+  it('exports two wallets in the Koinly layout from the Export page', async () => {
+    await page.getByRole('link', { name: 'Export', exact: true }).click()
+    await expect.poll(() => page.getByRole('heading', { name: 'Export' }).isVisible()).toBe(true)
+    await page.getByRole('checkbox', { name: 'Demo: casual' }).check()
+    await page.getByRole('checkbox', { name: 'Demo: nft-collector' }).check()
+    await page.getByRole('button', { name: 'Export CSV…' }).click()
+    await page
+      .getByRole('dialog', { name: 'Export to CSV' })
+      .getByRole('combobox', { name: 'Layout' })
+      .selectOption('koinly')
+    await screenshot(page, 'export-03-page')
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export', exact: true }).click(),
+    ])
+    const text = readFileSync(await download.path(), 'utf8')
+    expect(text.split('\r\n')[0]).toBe(
+      'Date (UTC),Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash',
+    )
+    const hashes = new Set(
+      (parse(text, { columns: true }) as Record<string, string>[]).map((r) => r.TxHash),
+    )
+    const casual = new Set(await viewSignatures({}))
+    // Both wallets' transactions are there, and only theirs.
+    expect([...casual].some((s) => hashes.has(s))).toBe(true)
+    expect([...hashes].some((h) => !casual.has(h))).toBe(true)
+  })
 })

@@ -7,6 +7,7 @@ export type Route =
   | { page: 'watchlist' }
   | { page: 'wallet'; address: string; tab: WalletTab }
   | { page: 'activity' }
+  | { page: 'export' }
   | { page: 'settings' }
 
 const LAST_ROUTE_KEY = 'heliograph:last-route'
@@ -18,6 +19,7 @@ function parse(hash: string): Route {
     return { page: 'wallet', address, tab: known ?? 'overview' }
   }
   if (page === 'activity') return { page: 'activity' }
+  if (page === 'export') return { page: 'export' }
   if (page === 'settings') return { page: 'settings' }
   return { page: 'watchlist' }
 }
@@ -29,6 +31,8 @@ export function hrefOf(route: Route): string {
       return `#/wallet/${route.address}/${route.tab}`
     case 'activity':
       return '#/activity'
+    case 'export':
+      return '#/export'
     case 'settings':
       return '#/settings'
     default:
