@@ -112,7 +112,7 @@ describe('e2e: export from the History view', () => {
       'Date (UTC),Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash',
     )
     const hashes = new Set(
-      (parse(text, { columns: true }) as Record<string, string>[]).map((r) => r.TxHash),
+      (parse(text, { columns: true }) as Record<string, string>[]).map((r) => r.TxHash ?? ''),
     )
     const casual = new Set(await viewSignatures({}))
     // Both wallets' transactions are there, and only theirs.
