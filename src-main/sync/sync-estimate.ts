@@ -48,9 +48,10 @@ export function estimateSyncCredits(
   const maxCredits = isBounded ? lines.reduce((sum, l) => sum + (l.credits ?? 0), 0) : null
   const history = lines[0] as Line
   const head = history.note.charAt(0).toUpperCase() + history.note.slice(1)
+  const unbounded = lines.filter((l) => l.credits === null).map((l) => l.stream)
   const summary =
     maxCredits === null
-      ? `${head}: the size of the history is unknown until it is fetched (${CREDIT_PRICES.wallet} credits per ${HISTORY_PAGE_LIMIT} transactions); set a depth limit to cap it.`
+      ? `${head}: the size of ${unbounded.join(' and ')} is unknown until fetched (${CREDIT_PRICES.wallet} credits per ${HISTORY_PAGE_LIMIT} items); set a depth limit to cap it.`
       : `${head}: ≤ ${fmt(history.credits ?? 0)} credits for history; ≤ ${fmt(maxCredits)} credits in all.`
   return { address, maxCredits, lines, summary }
 }
@@ -62,7 +63,8 @@ function pagedLine(
   price: number,
   noun: string,
 ): Line {
-  if (row?.isBackfillComplete && row.newestKey !== null) {
+  // Complete (even if empty): the next sync asks only for what is new.
+  if (row?.isBackfillComplete) {
     return {
       stream,
       calls: 1,

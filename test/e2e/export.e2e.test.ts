@@ -119,4 +119,29 @@ describe('e2e: export from the History view', () => {
     expect([...casual].some((s) => hashes.has(s))).toBe(true)
     expect([...hashes].some((h) => !casual.has(h))).toBe(true)
   })
+
+  it('the wallet page shows what the next sync may cost and takes a depth limit', async () => {
+    await page.goto(`${app.shell.url.split('?')[0]}#/wallet/${address}/overview`)
+    await page.getByText('Backfill depth and cost').click()
+    // An up-to-date wallet: new items only, one call per stream when nothing is new.
+    await expect
+      .poll(() => page.locator('.estimate').textContent())
+      .toMatch(/≤ 100 credits for history; ≤ 320 credits in all/)
+    await page.getByLabel('Newest transactions only').fill('5000')
+    await page.getByRole('button', { name: 'Set limit' }).click()
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Depth limit saved' }).count())
+      .toBe(1)
+    const status = await app.core.dispatch('sync:status', undefined)
+    const streams = (
+      status.ok
+        ? (status.result as {
+            address: string
+            streams: { stream: string; depthLimitCount: number | null }[]
+          }[])
+        : []
+    ).find((s) => s.address === address)?.streams
+    expect(streams?.find((s) => s.stream === 'history')?.depthLimitCount).toBe(5000)
+    await screenshot(page, 'export-04-depth')
+  })
 })
