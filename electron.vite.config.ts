@@ -4,8 +4,12 @@ import { svelte } from '@sveltejs/vite-plugin-svelte'
 
 const root = import.meta.dirname
 
+// `@shared/…` is src-shared in every bundle (the same alias as tsconfig.json's paths).
+const resolveShared = { alias: { '@shared': resolve(root, 'src-shared') } }
+
 export default defineConfig({
   main: {
+    resolve: resolveShared,
     build: {
       outDir: 'out/main',
       // p-queue is ESM-only: bundle it; better-sqlite3 stays external (native addon).
@@ -16,6 +20,7 @@ export default defineConfig({
     },
   },
   preload: {
+    resolve: resolveShared,
     build: {
       outDir: 'out/preload',
       // A sandboxed preload can only require('electron'): bundle everything else, as CommonJS.
@@ -29,6 +34,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'src-renderer'),
+    resolve: resolveShared,
     plugins: [svelte({ configFile: resolve(root, 'svelte.config.js') })],
     build: {
       outDir: resolve(root, 'out/renderer'),

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
-import { decimalText } from '../../src-shared/domain/exact-amount'
-import { shortAddress } from '../../src-shared/domain/wallet-address'
+import { decimalText } from '@shared/domain/exact-amount'
+import { shortAddress } from '@shared/domain/wallet-address'
 
 /**
  * One line for a notification about new transactions, e.g. "+12.5 USDC to Trading

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { AppError, InvalidInputError, type ErrorPayload } from '../../src-shared/ipc/ipc-errors'
+import { AppError, InvalidInputError, type ErrorPayload } from '@shared/ipc/ipc-errors'
 
 /**
  * Describes a zod failure in the words of its messages, naming the field when there is

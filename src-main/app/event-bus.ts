@@ -1,4 +1,4 @@
-import type { EventName, EventPayload } from '../../src-shared/ipc/contract'
+import type { EventName, EventPayload } from '@shared/ipc/contract'
 
 /** A listener that receives every push event, whatever its name. */
 export type EventListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
-import type { KeyStorage } from '../../src-shared/ipc/settings-schemas'
+import type { KeyStorage } from '@shared/ipc/settings-schemas'
 
 /**
  * Where the API key lives. The Electron shell provides one over `safeStorage`; the web

@@ -1,12 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import { DEFAULT_SERVICE_URLS } from '../service/service-settings'
-import type {
-  AppSettings,
-  CustomRates,
-  RatePlan,
-  WatchCadence,
-} from '../../src-shared/ipc/settings-schemas'
+import type { AppSettings, CustomRates, RatePlan, WatchCadence } from '@shared/ipc/settings-schemas'
 import type { Database } from '../db/schema'
 
 /** The settings kept in the mirror's `settings` table (everything but the key). */

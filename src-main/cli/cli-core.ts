@@ -3,8 +3,8 @@ import { resolve } from 'node:path'
 import { readAppVersion } from '../app/app-version'
 import { createCore, type Core } from '../app/core'
 import { defaultDataDir } from '../app/data-dir'
-import type { Channel, ChannelInput, ChannelOutput } from '../../src-shared/ipc/contract'
-import { rebuildError } from '../../src-shared/ipc/ipc-errors'
+import type { Channel, ChannelInput, ChannelOutput } from '@shared/ipc/contract'
+import { rebuildError } from '@shared/ipc/ipc-errors'
 
 /** Root of the project (where package.json and out/ live), from this file's place in src-main/cli. */
 export const PROJECT_ROOT = resolve(import.meta.dirname, '../..')

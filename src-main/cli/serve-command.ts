@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import { AppError } from '../../src-shared/ipc/ipc-errors'
+import { AppError } from '@shared/ipc/ipc-errors'
 import { startWebShell } from '../shell/web/web-shell'
 import { isRendererBuilt, openCore, RENDERER_DIR, type GlobalOptions } from './cli-core'
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
-import { AppError } from '../../src-shared/ipc/ipc-errors'
-import { shortAddress } from '../../src-shared/domain/wallet-address'
+import { AppError } from '@shared/ipc/ipc-errors'
+import { shortAddress } from '@shared/domain/wallet-address'
 import type { WalletSyncOutcome } from '../sync/sync-engine'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 

@@ -3,7 +3,7 @@ import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { Migrator } from 'kysely/migration'
-import { StorageError } from '../../src-shared/ipc/ipc-errors'
+import { StorageError } from '@shared/ipc/ipc-errors'
 import { migrations } from './migrations'
 import type { Database } from './schema'
 

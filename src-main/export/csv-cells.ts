@@ -1,8 +1,4 @@
-import {
-  decimalFromRaw,
-  decimalText,
-  rawFromDecimalText,
-} from '../../src-shared/domain/exact-amount'
+import { decimalFromRaw, decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
 
 /** First characters that make a spreadsheet read a cell as a formula (OWASP "CSV Injection"). */
 const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r'])

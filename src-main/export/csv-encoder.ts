@@ -1,4 +1,4 @@
-import type { ExportDelimiter } from '../../src-shared/ipc/export-schemas'
+import type { ExportDelimiter } from '@shared/ipc/export-schemas'
 
 /** RFC 4180 line end. */
 export const CSV_LINE_END = '\r\n'

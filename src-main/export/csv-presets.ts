@@ -1,7 +1,7 @@
-import { BALANCE_AT_NATIVE_SOL_MINT, NATIVE_SOL_MINT } from '../../src-shared/api/base58'
-import { decimalText } from '../../src-shared/domain/exact-amount'
-import type { ExportFormat, ExportKind } from '../../src-shared/ipc/export-schemas'
-import { InvalidInputError } from '../../src-shared/ipc/ipc-errors'
+import { BALANCE_AT_NATIVE_SOL_MINT, NATIVE_SOL_MINT } from '@shared/api/base58'
+import { decimalText } from '@shared/domain/exact-amount'
+import type { ExportFormat, ExportKind } from '@shared/ipc/export-schemas'
+import { InvalidInputError } from '@shared/ipc/ipc-errors'
 import {
   absDecimal,
   addDecimals,

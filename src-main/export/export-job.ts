@@ -4,8 +4,8 @@ import type {
   ExportFiltersInput,
   ExportFormat,
   ExportKind,
-} from '../../src-shared/ipc/export-schemas'
-import { ExportFilters } from '../../src-shared/ipc/export-schemas'
+} from '@shared/ipc/export-schemas'
+import { ExportFilters } from '@shared/ipc/export-schemas'
 import { describeStorageError } from '../db/database'
 import type { CsvLayout, CsvRecord, RowOfKind } from './csv-presets'
 import { layoutFor } from './csv-presets'

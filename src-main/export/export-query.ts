@@ -1,5 +1,5 @@
-import type { DateBound, ExportFilters, ExportKind } from '../../src-shared/ipc/export-schemas'
-import { InvalidInputError } from '../../src-shared/ipc/ipc-errors'
+import type { DateBound, ExportFilters, ExportKind } from '@shared/ipc/export-schemas'
+import { InvalidInputError } from '@shared/ipc/ipc-errors'
 
 /** Filters in the mirror's terms: addresses, UTC seconds (both bounds inclusive), flags. */
 export interface ResolvedFilters {

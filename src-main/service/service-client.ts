@@ -1,13 +1,8 @@
 import type { z } from 'zod'
-import { summarizeIssues } from '../../src-shared/api/issue-path'
-import { JSON_RPC_ERROR_CODES, JsonRpcResponse } from '../../src-shared/api/json-rpc'
-import type { JsonRpcResponse as JsonRpcResponseType } from '../../src-shared/api/json-rpc'
-import {
-  OPERATIONS,
-  OPERATION_NAMES,
-  fillPath,
-  pathParamNames,
-} from '../../src-shared/api/operations'
+import { summarizeIssues } from '@shared/api/issue-path'
+import { JSON_RPC_ERROR_CODES, JsonRpcResponse } from '@shared/api/json-rpc'
+import type { JsonRpcResponse as JsonRpcResponseType } from '@shared/api/json-rpc'
+import { OPERATIONS, OPERATION_NAMES, fillPath, pathParamNames } from '@shared/api/operations'
 import type {
   JsonRpcOperation,
   JsonRpcOperationName,
@@ -16,9 +11,9 @@ import type {
   OperationName,
   OperationOutput,
   RestOperation,
-} from '../../src-shared/api/operations'
-import { creditsPerCall } from '../../src-shared/api/prices'
-import { encodeQuery } from '../../src-shared/api/rest-query'
+} from '@shared/api/operations'
+import { creditsPerCall } from '@shared/api/prices'
+import { encodeQuery } from '@shared/api/rest-query'
 import { createRedactor } from './redact'
 import {
   AbortedError,
@@ -147,7 +142,9 @@ export function createServiceClient(
   function isBilled(outcome: { httpStatus?: number; error?: ServiceError }): boolean {
     const status = outcome.httpStatus ?? outcome.error?.httpStatus
     const answered = status !== undefined && status >= 200 && status < 300
-    return answered && (outcome.error === undefined || outcome.error instanceof InvalidResponseError)
+    return (
+      answered && (outcome.error === undefined || outcome.error instanceof InvalidResponseError)
+    )
   }
 
   /** Reports one call to `onCall` (and a failure to `log`). */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { CreditOverrides } from '../../src-shared/api/prices'
-import { PRICE_KEYS } from '../../src-shared/api/prices'
+import type { CreditOverrides } from '@shared/api/prices'
+import { PRICE_KEYS } from '@shared/api/prices'
 
 /** The real service's base URLs (interface placeholders {base_url}, {rest_url}, {rpc_url}; facts). */
 export const DEFAULT_SERVICE_URLS = {

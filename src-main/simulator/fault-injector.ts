@@ -6,7 +6,15 @@ import { hash32, Rng } from './chain/prng'
 // forced 429s. Each fault applies to `count` matching requests or to a `rate` share of them
 // (seeded, so a run repeats), or both.
 
-export const FAULT_KINDS = ['latency', 'error', 'timeout', 'malformed', 'truncated', 'drift', 'rateLimit'] as const
+export const FAULT_KINDS = [
+  'latency',
+  'error',
+  'timeout',
+  'malformed',
+  'truncated',
+  'drift',
+  'rateLimit',
+] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 
 export const FaultSpec = z.strictObject({
@@ -84,7 +92,11 @@ export class FaultInjector {
 }
 
 /** Applies schema drift to a JSON value: removes, retypes or adds a field (copy on write). */
-export function applyDrift(value: unknown, mode: 'missing' | 'wrongType' | 'extra', field?: string): unknown {
+export function applyDrift(
+  value: unknown,
+  mode: 'missing' | 'wrongType' | 'extra',
+  field?: string,
+): unknown {
   const copy = structuredClone(value) as unknown
   const target = field !== undefined ? locateByPath(copy, field) : locateFirstField(copy)
   if (target === null) return copy
@@ -98,7 +110,14 @@ export function applyDrift(value: unknown, mode: 'missing' | 'wrongType' | 'extr
     return copy
   }
   const current = parent[key]
-  parent[key] = typeof current === 'number' ? 'not-a-number' : typeof current === 'string' ? 12_345 : typeof current === 'boolean' ? 'yes' : 42
+  parent[key] =
+    typeof current === 'number'
+      ? 'not-a-number'
+      : typeof current === 'string'
+        ? 12_345
+        : typeof current === 'boolean'
+          ? 'yes'
+          : 42
   return copy
 }
 
@@ -109,7 +128,10 @@ function isObject(value: unknown): value is Container {
 }
 
 /** The first field of the first listed item (data[0], items[0], …), else of the body itself. */
-function locateFirstField(value: unknown, isItem = false): { parent: Container; key: string } | null {
+function locateFirstField(
+  value: unknown,
+  isItem = false,
+): { parent: Container; key: string } | null {
   if (Array.isArray(value)) {
     for (const item of value) {
       const found = locateFirstField(item, true)

@@ -25,7 +25,12 @@ export class LiveActivity {
     const now = this.chain.clock.nowSec()
     for (const wallet of wallets) {
       const pace = Math.max(1, Math.floor(everySec ?? wallet.profile.liveEverySec))
-      this.running.set(wallet.id, { address: wallet.address, profile: wallet.profile.id, everySec: pace, nextDueSec: now + pace })
+      this.running.set(wallet.id, {
+        address: wallet.address,
+        profile: wallet.profile.id,
+        everySec: pace,
+        nextDueSec: now + pace,
+      })
     }
   }
 

@@ -1,5 +1,5 @@
-import type { EndpointClass, Plan } from '../../src-shared/api/prices'
-import { PLAN_RATE_LIMITS_RPS } from '../../src-shared/api/prices'
+import type { EndpointClass, Plan } from '@shared/api/prices'
+import { PLAN_RATE_LIMITS_RPS } from '@shared/api/prices'
 
 // Requests per second per key and endpoint class for a plan (facts, "Limits and errors").
 // Fixed one-second windows of wall time: rate limits are about real throughput, not the

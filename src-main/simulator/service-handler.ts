@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { z } from 'zod'
-import { JSON_RPC_ERROR_CODES, JsonRpcRequest } from '../../src-shared/api/json-rpc'
-import type { OperationName } from '../../src-shared/api/operations'
-import { findJsonRpcOperation, matchRestRoute, OPERATIONS } from '../../src-shared/api/operations'
-import { creditsPerCall } from '../../src-shared/api/prices'
-import { decodeQuery } from '../../src-shared/api/rest-query'
+import { JSON_RPC_ERROR_CODES, JsonRpcRequest } from '@shared/api/json-rpc'
+import type { OperationName } from '@shared/api/operations'
+import { findJsonRpcOperation, matchRestRoute, OPERATIONS } from '@shared/api/operations'
+import { creditsPerCall } from '@shared/api/prices'
+import { decodeQuery } from '@shared/api/rest-query'
 import type { ApiKeys } from './api-keys'
 import type { SimChain } from './chain/sim-chain'
 import type { CreditCounter } from './credit-counter'
@@ -12,7 +12,14 @@ import type { ActiveFault, FaultInjector, FaultKind } from './fault-injector'
 import { applyDrift } from './fault-injector'
 import type { RateLimiter } from './rate-limiter'
 import type { HandlerContext } from './routes/handler-context'
-import { describeZodError, readBody, sendJson, sendRawJsonText, sendTruncated, SimRequestError } from './routes/http-io'
+import {
+  describeZodError,
+  readBody,
+  sendJson,
+  sendRawJsonText,
+  sendTruncated,
+  SimRequestError,
+} from './routes/http-io'
 import { runHandler } from './routes/operation-handlers'
 import type { WebhookDeliveries } from './webhook-deliveries'
 
@@ -41,7 +48,12 @@ function apiKeyOf(req: IncomingMessage, url: URL, acceptsHeader: boolean): strin
 }
 
 /** Faults decided before the answer exists; returns true when the request has been dealt with. */
-async function applyEarlyFaults(hits: Map<FaultKind, ActiveFault>, res: ServerResponse, deps: ServiceDeps, rpcId: unknown): Promise<boolean> {
+async function applyEarlyFaults(
+  hits: Map<FaultKind, ActiveFault>,
+  res: ServerResponse,
+  deps: ServiceDeps,
+  rpcId: unknown,
+): Promise<boolean> {
   const latency = hits.get('latency')
   if (latency) await sleep(latency.latencyMs ?? 500)
   if (hits.has('timeout')) {
@@ -59,7 +71,12 @@ async function applyEarlyFaults(hits: Map<FaultKind, ActiveFault>, res: ServerRe
   if (error) {
     const status = error.status ?? 500
     if (rpcId === undefined) sendJson(res, status, { error: 'Internal server error' })
-    else sendJson(res, status, { jsonrpc: '2.0', id: rpcId, error: { code: JSON_RPC_ERROR_CODES.internalError, message: 'Internal server error' } })
+    else
+      sendJson(res, status, {
+        jsonrpc: '2.0',
+        id: rpcId,
+        error: { code: JSON_RPC_ERROR_CODES.internalError, message: 'Internal server error' },
+      })
     return true
   }
   return false
@@ -67,8 +84,19 @@ async function applyEarlyFaults(hits: Map<FaultKind, ActiveFault>, res: ServerRe
 
 function sendRateLimited(res: ServerResponse, retryAfterSec: number, rpcId: unknown): void {
   const headers = { 'retry-after': String(retryAfterSec) }
-  if (rpcId === undefined) sendJson(res, 429, { error: 'Too many requests: rate limit of the plan exceeded' }, headers)
-  else sendJson(res, 429, { jsonrpc: '2.0', id: rpcId, error: { code: -32429, message: 'Too many requests for a specific RPC call' } }, headers)
+  if (rpcId === undefined)
+    sendJson(res, 429, { error: 'Too many requests: rate limit of the plan exceeded' }, headers)
+  else
+    sendJson(
+      res,
+      429,
+      {
+        jsonrpc: '2.0',
+        id: rpcId,
+        error: { code: -32429, message: 'Too many requests for a specific RPC call' },
+      },
+      headers,
+    )
 }
 
 /** Sends a successful body, corrupted on the wire when a fault says so. */
@@ -96,7 +124,12 @@ function errorStatus(e: unknown): SimRequestError {
 }
 
 /** Handles a wallet REST or v0 REST request; false when the path is not an operation. */
-export async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL, deps: ServiceDeps): Promise<boolean> {
+export async function handleRest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  deps: ServiceDeps,
+): Promise<boolean> {
   const route = matchRestRoute(req.method ?? 'GET', url.pathname)
   if (!route) return false
   const op = OPERATIONS[route.name]
@@ -124,7 +157,8 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, url:
       } catch {
         throw new SimRequestError(400, JSON_RPC_ERROR_CODES.parseError, 'body: not valid JSON')
       }
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new SimRequestError(400, -32602, 'body: expected a JSON object')
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        throw new SimRequestError(400, -32602, 'body: expected a JSON object')
       input = { ...(body as Record<string, unknown>), ...route.pathParams }
     }
     const parsed = op.request.safeParse(input)
@@ -149,23 +183,44 @@ function rpcError(id: unknown, code: number, message: string): Record<string, un
 }
 
 /** Handles JSON-RPC at POST / (interface 4.2), single requests and batches. */
-export async function handleJsonRpc(req: IncomingMessage, res: ServerResponse, url: URL, deps: ServiceDeps): Promise<void> {
+export async function handleJsonRpc(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  deps: ServiceDeps,
+): Promise<void> {
   const key = apiKeyOf(req, url, false)
   if (!deps.keys.isKnown(key)) {
-    sendJson(res, 401, rpcError(null, JSON_RPC_ERROR_CODES.unauthorized, key === undefined ? 'missing api key' : 'invalid api key'))
+    sendJson(
+      res,
+      401,
+      rpcError(
+        null,
+        JSON_RPC_ERROR_CODES.unauthorized,
+        key === undefined ? 'missing api key' : 'invalid api key',
+      ),
+    )
     return
   }
   let payload: unknown
   try {
     payload = JSON.parse(await readBody(req))
   } catch {
-    sendJson(res, 200, rpcError(null, JSON_RPC_ERROR_CODES.parseError, 'Parse error: body is not valid JSON'))
+    sendJson(
+      res,
+      200,
+      rpcError(null, JSON_RPC_ERROR_CODES.parseError, 'Parse error: body is not valid JSON'),
+    )
     return
   }
   const isBatch = Array.isArray(payload)
   const requests: unknown[] = isBatch ? (payload as unknown[]) : [payload]
   if (requests.length === 0) {
-    sendJson(res, 200, rpcError(null, JSON_RPC_ERROR_CODES.invalidRequest, 'Invalid request: empty batch'))
+    sendJson(
+      res,
+      200,
+      rpcError(null, JSON_RPC_ERROR_CODES.invalidRequest, 'Invalid request: empty batch'),
+    )
     return
   }
   // First pass: envelopes, methods, faults and rate limits, so a refused batch costs nothing.
@@ -173,10 +228,23 @@ export async function handleJsonRpc(req: IncomingMessage, res: ServerResponse, u
     const envelope = JsonRpcRequest.safeParse(raw)
     if (!envelope.success) {
       const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : null
-      return { error: rpcError(id, JSON_RPC_ERROR_CODES.invalidRequest, `Invalid request: ${describeZodError(envelope.error)}`) }
+      return {
+        error: rpcError(
+          id,
+          JSON_RPC_ERROR_CODES.invalidRequest,
+          `Invalid request: ${describeZodError(envelope.error)}`,
+        ),
+      }
     }
     const name = findJsonRpcOperation(envelope.data.method)
-    if (name === undefined) return { error: rpcError(envelope.data.id, JSON_RPC_ERROR_CODES.methodNotFound, `Method not found: ${envelope.data.method}`) }
+    if (name === undefined)
+      return {
+        error: rpcError(
+          envelope.data.id,
+          JSON_RPC_ERROR_CODES.methodNotFound,
+          `Method not found: ${envelope.data.method}`,
+        ),
+      }
     return { request: envelope.data, name, hits: deps.faults.draw(name) }
   })
   const merged = new Map<FaultKind, ActiveFault>()
@@ -184,7 +252,11 @@ export async function handleJsonRpc(req: IncomingMessage, res: ServerResponse, u
     if (!('hits' in p) || !p.hits) continue
     for (const [kind, fault] of p.hits) {
       const existing = merged.get(kind)
-      if (!existing || (kind === 'latency' && (fault.latencyMs ?? 500) > (existing.latencyMs ?? 500))) merged.set(kind, fault)
+      if (
+        !existing ||
+        (kind === 'latency' && (fault.latencyMs ?? 500) > (existing.latencyMs ?? 500))
+      )
+        merged.set(kind, fault)
     }
   }
   const firstId = planned.find((p) => 'request' in p)?.request?.id ?? null
@@ -199,15 +271,25 @@ export async function handleJsonRpc(req: IncomingMessage, res: ServerResponse, u
   }
   const outcomes: RpcOutcome[] = planned.map((p) => {
     if ('error' in p && p.error) return { envelope: p.error, hits: new Map() }
-    const { request, name, hits } = p as { request: JsonRpcRequest; name: OperationName; hits: Map<FaultKind, ActiveFault> }
+    const { request, name, hits } = p as {
+      request: JsonRpcRequest
+      name: OperationName
+      hits: Map<FaultKind, ActiveFault>
+    }
     const op = OPERATIONS[name]
     try {
       const parsed = op.request.safeParse(request.params)
       if (!parsed.success) {
         const message = describeZodError(parsed.error, 'params')
         // Photon words its refusals "Validation Error: …" (facts).
-        const prefix = op.priceKey === 'compression' || op.priceKey === 'validityProof' ? 'Validation Error: ' : 'Invalid params: '
-        return { envelope: rpcError(request.id, JSON_RPC_ERROR_CODES.invalidParams, `${prefix}${message}`), hits }
+        const prefix =
+          op.priceKey === 'compression' || op.priceKey === 'validityProof'
+            ? 'Validation Error: '
+            : 'Invalid params: '
+        return {
+          envelope: rpcError(request.id, JSON_RPC_ERROR_CODES.invalidParams, `${prefix}${message}`),
+          hits,
+        }
       }
       const result = runHandler(name, parsed.data, handlerContext(deps, key))
       deps.credits.charge(key, name, creditsPerCall(op.priceKey))

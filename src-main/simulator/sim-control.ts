@@ -2,7 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import type { ApiKeys } from './api-keys'
 import type { SimChain, SimWallet } from './chain/sim-chain'
-import { historyEntry, nftEntry, ownedCollectibles, transferEntries, compressedAccount } from './chain/views'
+import {
+  historyEntry,
+  nftEntry,
+  ownedCollectibles,
+  transferEntries,
+  compressedAccount,
+} from './chain/views'
 import { formatRawAmount, rawToNumber, SOL_MINT_INDEX } from './chain/mints'
 import type { CreditCounter } from './credit-counter'
 import type { FaultInjector } from './fault-injector'
@@ -36,7 +42,10 @@ const ClockBody = z.union([
   z.strictObject({ advanceSec: z.number().min(0) }),
   z.strictObject({ setSec: z.number().int().min(0) }),
 ])
-const ActivityBody = z.strictObject({ wallet: z.string().min(1), count: z.int().min(1).max(10_000).default(1) })
+const ActivityBody = z.strictObject({
+  wallet: z.string().min(1),
+  count: z.int().min(1).max(10_000).default(1),
+})
 const LiveBody = z.strictObject({
   action: z.enum(['start', 'stop']),
   wallets: z.array(z.string().min(1)).optional(),
@@ -45,11 +54,19 @@ const LiveBody = z.strictObject({
 
 function resolveWallet(chain: SimChain, text: string): SimWallet {
   const wallet = chain.walletByAddress(text) ?? chain.wallets.find((w) => w.profile.id === text)
-  if (!wallet) throw new SimRequestError(404, -32004, `wallet: ${text} is neither a profile wallet address nor one of ${PROFILE_IDS.join(', ')}`)
+  if (!wallet)
+    throw new SimRequestError(
+      404,
+      -32004,
+      `wallet: ${text} is neither a profile wallet address nor one of ${PROFILE_IDS.join(', ')}`,
+    )
   return wallet
 }
 
-async function readJson<S extends z.ZodType>(req: IncomingMessage, schema: S): Promise<z.output<S>> {
+async function readJson<S extends z.ZodType>(
+  req: IncomingMessage,
+  schema: S,
+): Promise<z.output<S>> {
   const text = await readBody(req)
   let body: unknown
   try {
@@ -65,13 +82,18 @@ async function readJson<S extends z.ZodType>(req: IncomingMessage, schema: S): P
 function range(chain: SimChain, wallet: SimWallet, url: URL): { from: number; to: number } {
   const count = chain.txCount(wallet)
   const from = Math.max(0, Number(url.searchParams.get('from') ?? 0) || 0)
-  const limit = Math.min(TRUTH_PAGE_MAX, Math.max(0, Number(url.searchParams.get('limit') ?? TRUTH_PAGE_MAX) || 0))
+  const limit = Math.min(
+    TRUTH_PAGE_MAX,
+    Math.max(0, Number(url.searchParams.get('limit') ?? TRUTH_PAGE_MAX) || 0),
+  )
   return { from, to: Math.min(count, from + limit) }
 }
 
 function truthSummary(chain: SimChain, wallet: SimWallet) {
   const raw = chain.balancesNow(wallet)
-  const compressed = chain.collectibles(wallet).compressed.map((i) => compressedAccount(chain, wallet, chain.tx(wallet, i)))
+  const compressed = chain
+    .collectibles(wallet)
+    .compressed.map((i) => compressedAccount(chain, wallet, chain.tx(wallet, i)))
   return {
     address: wallet.address,
     profile: wallet.profile.id,
@@ -79,7 +101,14 @@ function truthSummary(chain: SimChain, wallet: SimWallet) {
     balances: wallet.profile.tradedMints.map((m) => {
       const mint = chain.mints[m]
       const amount = raw[m] ?? 0n
-      return { mint: mint?.address, symbol: mint?.symbol, decimals: mint?.decimals, amountRaw: amount.toString(), amount: rawToNumber(amount, mint?.decimals ?? 0), text: formatRawAmount(amount, mint?.decimals ?? 0) }
+      return {
+        mint: mint?.address,
+        symbol: mint?.symbol,
+        decimals: mint?.decimals,
+        amountRaw: amount.toString(),
+        amount: rawToNumber(amount, mint?.decimals ?? 0),
+        text: formatRawAmount(amount, mint?.decimals ?? 0),
+      }
     }),
     solLamports: (raw[SOL_MINT_INDEX] ?? 0n).toString(),
     nfts: ownedCollectibles(chain, wallet).map((tx) => nftEntry(chain, tx)),
@@ -94,7 +123,12 @@ function truthSummary(chain: SimChain, wallet: SimWallet) {
 }
 
 /** Handles a /__sim/ request; false when the path is not part of the control surface. */
-export async function handleControl(req: IncomingMessage, res: ServerResponse, url: URL, deps: ControlDeps): Promise<boolean> {
+export async function handleControl(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  deps: ControlDeps,
+): Promise<boolean> {
   const { chain } = deps
   const method = req.method ?? 'GET'
   const path = url.pathname.replace(/\/+$/, '')
@@ -108,9 +142,20 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, u
           label: w.profile.label,
           txCount: chain.txCount(w),
           domain: w.profile.domain ?? null,
-          tokenAccounts: w.profile.tradedMints.filter((m) => m !== SOL_MINT_INDEX).map((m) => ({ mint: chain.mints[m]?.address, address: chain.tokenAccountAddress(w, m) })),
+          tokenAccounts: w.profile.tradedMints
+            .filter((m) => m !== SOL_MINT_INDEX)
+            .map((m) => ({
+              mint: chain.mints[m]?.address,
+              address: chain.tokenAccountAddress(w, m),
+            })),
         })),
-        mints: chain.mints.map((m) => ({ address: m.address, symbol: m.symbol, name: m.name, decimals: m.decimals, priceUsd: m.priceUsd })),
+        mints: chain.mints.map((m) => ({
+          address: m.address,
+          symbol: m.symbol,
+          name: m.name,
+          decimals: m.decimals,
+          priceUsd: m.priceUsd,
+        })),
       })
       return true
     }
@@ -121,7 +166,11 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, u
         return true
       }
       const key = url.searchParams.get('key')
-      sendJson(res, 200, key !== null ? { key, ...deps.credits.forKey(key) } : { keys: deps.credits.snapshot() })
+      sendJson(
+        res,
+        200,
+        key !== null ? { key, ...deps.credits.forKey(key) } : { keys: deps.credits.snapshot() },
+      )
       return true
     }
     if (path === '/__sim/clock') {
@@ -130,14 +179,23 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, u
         if ('advanceSec' in body) chain.clock.advance(body.advanceSec)
         else chain.clock.set(body.setSec)
       }
-      sendJson(res, 200, { nowSec: chain.clock.nowSec(), slot: chain.currentSlot(), mode: chain.clock.mode })
+      sendJson(res, 200, {
+        nowSec: chain.clock.nowSec(),
+        slot: chain.currentSlot(),
+        mode: chain.clock.mode,
+      })
       return true
     }
     if (path === '/__sim/activity' && method === 'POST') {
       const body = await readJson(req, ActivityBody)
       const wallet = resolveWallet(chain, body.wallet)
       const signatures = deps.addActivity(wallet, body.count)
-      sendJson(res, 200, { wallet: wallet.address, added: signatures.length, txCount: chain.txCount(wallet), signatures })
+      sendJson(res, 200, {
+        wallet: wallet.address,
+        added: signatures.length,
+        txCount: chain.txCount(wallet),
+        signatures,
+      })
       return true
     }
     if (path === '/__sim/faults') {
@@ -154,7 +212,12 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, u
       if (method === 'POST') {
         const body = await readJson(req, LiveBody)
         const wallets = body.wallets?.map((w) => resolveWallet(chain, w))
-        if (body.action === 'start') deps.live.start(wallets ?? chain.wallets.filter((w) => w.profile.id !== 'whale' && w.profile.id !== 'empty'), body.everySec)
+        if (body.action === 'start')
+          deps.live.start(
+            wallets ??
+              chain.wallets.filter((w) => w.profile.id !== 'whale' && w.profile.id !== 'empty'),
+            body.everySec,
+          )
         else deps.live.stop(wallets)
       }
       sendJson(res, 200, { running: deps.live.state() })
@@ -171,7 +234,10 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, u
     if (path === '/__sim/webhooks/flush' && method === 'POST') {
       deps.webhooks.processDue()
       await deps.webhooks.idle()
-      sendJson(res, 200, { pending: deps.webhooks.pendingCount(), attempts: deps.webhooks.log.length })
+      sendJson(res, 200, {
+        pending: deps.webhooks.pendingCount(),
+        attempts: deps.webhooks.log.length,
+      })
       return true
     }
     const truth = /^\/__sim\/truth\/([^/]+)(?:\/([a-z-]+))?$/.exec(path)
@@ -189,19 +255,35 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, u
           if (what === 'signatures') out.push(chain.signatureOf(wallet, i))
           else {
             const tx = chain.tx(wallet, i)
-            if (what === 'history') out.push({ index: i, type: tx.type, directRef: tx.directRef, ...historyEntry(chain, wallet, tx) })
+            if (what === 'history')
+              out.push({
+                index: i,
+                type: tx.type,
+                directRef: tx.directRef,
+                ...historyEntry(chain, wallet, tx),
+              })
             else out.push(...transferEntries(chain, tx))
           }
         }
         // Ascending by index (oldest first) so slices concatenate.
-        sendJson(res, 200, { txCount: chain.txCount(wallet), from, to, [what === 'history' ? 'entries' : what]: out })
+        sendJson(res, 200, {
+          txCount: chain.txCount(wallet),
+          from,
+          to,
+          [what === 'history' ? 'entries' : what]: out,
+        })
         return true
       }
       if (what === 'compression-signatures') {
-        const txs = chain.collectibles(wallet).compressed.map((i) => chain.tx(wallet, i)).reverse()
+        const txs = chain
+          .collectibles(wallet)
+          .compressed.map((i) => chain.tx(wallet, i))
+          .reverse()
         sendJson(res, 200, {
           owner: txs.map((tx) => tx.signature),
-          tokenOwner: txs.filter((tx) => (tx.compressed?.tokenMint ?? null) !== null).map((tx) => tx.signature),
+          tokenOwner: txs
+            .filter((tx) => (tx.compressed?.tokenMint ?? null) !== null)
+            .map((tx) => tx.signature),
         })
         return true
       }
@@ -212,7 +294,10 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, u
     }
     return false
   } catch (e) {
-    const error = e instanceof SimRequestError ? e : new SimRequestError(500, -32603, e instanceof Error ? e.message : String(e))
+    const error =
+      e instanceof SimRequestError
+        ? e
+        : new SimRequestError(500, -32603, e instanceof Error ? e.message : String(e))
     sendJson(res, error.status, { error: error.message })
     return true
   }

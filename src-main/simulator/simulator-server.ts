@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import type { ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { PLANS } from '../../src-shared/api/prices'
+import { PLANS } from '@shared/api/prices'
 import { ApiKeys, DEFAULT_KEYS } from './api-keys'
 import type { ClockOptions } from './chain/clock'
 import { SimChain } from './chain/sim-chain'
@@ -92,7 +92,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const chosen =
       options.live === true
         ? chain.wallets.filter((w) => w.profile.id !== 'whale' && w.profile.id !== 'empty')
-        : options.live.map((text) => chain.walletByAddress(text) ?? chain.walletByProfile(text as SimWallet['profile']['id']))
+        : options.live.map(
+            (text) =>
+              chain.walletByAddress(text) ??
+              chain.walletByProfile(text as SimWallet['profile']['id']),
+          )
     live.start(chosen)
   }
 
@@ -103,11 +107,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         if (url.pathname.startsWith('/__sim')) {
           if (await handleControl(req, res, url, control)) return
         }
-        if (req.method === 'POST' && url.pathname === '/') return await handleJsonRpc(req, res, url, service)
+        if (req.method === 'POST' && url.pathname === '/')
+          return await handleJsonRpc(req, res, url, service)
         if (await handleRest(req, res, url, service)) return
         sendJson(res, 404, { error: `no such endpoint: ${req.method ?? ''} ${url.pathname}` })
       } catch (e) {
-        if (!res.headersSent) sendJson(res, 500, { error: e instanceof Error ? e.message : 'Internal server error' })
+        if (!res.headersSent)
+          sendJson(res, 500, { error: e instanceof Error ? e.message : 'Internal server error' })
         else res.destroy()
       }
     })()
@@ -161,10 +167,20 @@ const CLI_USAGE =
 
 /** Parses `[--port N] [--seed N] [--plan P] [--live] [--keys a,b] [--free-plan-keys c] [--host H]`; throws with usage on bad input. */
 export function parseSimulatorArgs(argv: readonly string[]): SimulatorCliArgs {
-  const args: SimulatorCliArgs = { port: 0, seed: 42, plan: 'off', live: false, keys: [...DEFAULT_KEYS], freePlanKeys: [], host: '127.0.0.1' }
+  const args: SimulatorCliArgs = {
+    port: 0,
+    seed: 42,
+    plan: 'off',
+    live: false,
+    keys: [...DEFAULT_KEYS],
+    freePlanKeys: [],
+    host: '127.0.0.1',
+  }
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] ?? ''
-    const [name, inline] = flag.includes('=') ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)] : [flag, undefined]
+    const [name, inline] = flag.includes('=')
+      ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)]
+      : [flag, undefined]
     const value = (): string => {
       const v = inline ?? argv[++i]
       if (v === undefined || v === '') throw new Error(`${name} needs a value\n${CLI_USAGE}`)
@@ -173,7 +189,10 @@ export function parseSimulatorArgs(argv: readonly string[]): SimulatorCliArgs {
     const integer = (min: number, max: number): number => {
       const text = value()
       const n = Number(text)
-      if (!/^\d+$/.test(text) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got ${text}\n${CLI_USAGE}`)
+      if (!/^\d+$/.test(text) || n < min || n > max)
+        throw new Error(
+          `${name} must be an integer from ${min} to ${max}, got ${text}\n${CLI_USAGE}`,
+        )
       return n
     }
     switch (name) {
@@ -185,7 +204,8 @@ export function parseSimulatorArgs(argv: readonly string[]): SimulatorCliArgs {
         break
       case '--plan': {
         const plan = value()
-        if (plan !== 'off' && !(PLANS as readonly string[]).includes(plan)) throw new Error(`--plan must be one of ${[...PLANS, 'off'].join(', ')}\n${CLI_USAGE}`)
+        if (plan !== 'off' && !(PLANS as readonly string[]).includes(plan))
+          throw new Error(`--plan must be one of ${[...PLANS, 'off'].join(', ')}\n${CLI_USAGE}`)
         args.plan = plan as RatePlan
         break
       }
@@ -193,10 +213,16 @@ export function parseSimulatorArgs(argv: readonly string[]): SimulatorCliArgs {
         args.live = true
         break
       case '--keys':
-        args.keys = value().split(',').map((k) => k.trim()).filter((k) => k !== '')
+        args.keys = value()
+          .split(',')
+          .map((k) => k.trim())
+          .filter((k) => k !== '')
         break
       case '--free-plan-keys':
-        args.freePlanKeys = value().split(',').map((k) => k.trim()).filter((k) => k !== '')
+        args.freePlanKeys = value()
+          .split(',')
+          .map((k) => k.trim())
+          .filter((k) => k !== '')
         break
       case '--host':
         args.host = value()
@@ -233,7 +259,10 @@ export async function runSimulatorCli(argv: readonly string[]): Promise<RunningS
 }
 
 // `npx tsx src-main/simulator/simulator-server.ts [...]` runs it directly.
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+if (
+  process.argv[1] !== undefined &&
+  import.meta.url === new URL(`file://${process.argv[1]}`).href
+) {
   runSimulatorCli(process.argv.slice(2)).catch((e: unknown) => {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`)
     process.exit(2)

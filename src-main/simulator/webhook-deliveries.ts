@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { z } from 'zod'
-import type { CreateWebhookRequest, UpdateWebhookRequest, Webhook } from '../../src-shared/api/webhooks'
-import { WEBHOOK_LIMITS } from '../../src-shared/api/webhooks'
-import { CREDITS_PER_WEBHOOK_EVENT } from '../../src-shared/api/prices'
+import type { CreateWebhookRequest, UpdateWebhookRequest, Webhook } from '@shared/api/webhooks'
+import { WEBHOOK_LIMITS } from '@shared/api/webhooks'
+import { CREDITS_PER_WEBHOOK_EVENT } from '@shared/api/prices'
 import type { ApiKeys } from './api-keys'
 import type { SimClock } from './chain/clock'
 import type { SimChain, SimWallet, TxView } from './chain/sim-chain'
@@ -69,7 +69,9 @@ export class WebhookDeliveries {
   }
 
   list(key: string): Webhook[] {
-    return [...this.hooks.values()].filter((h) => h.ownerKey === key).map((h) => structuredClone(h.webhook))
+    return [...this.hooks.values()]
+      .filter((h) => h.ownerKey === key)
+      .map((h) => structuredClone(h.webhook))
   }
 
   get(key: string, id: string): Webhook {
@@ -77,8 +79,11 @@ export class WebhookDeliveries {
   }
 
   create(key: string, body: z.output<typeof CreateWebhookRequest>): Webhook {
-    const limit = this.keys.isFreePlan(key) ? WEBHOOK_LIMITS.freePlanWebhooks : WEBHOOK_LIMITS.paidPlanWebhooks
-    if (this.list(key).length >= limit) throw invalidParams(`webhookURL: the plan allows at most ${limit} webhooks`)
+    const limit = this.keys.isFreePlan(key)
+      ? WEBHOOK_LIMITS.freePlanWebhooks
+      : WEBHOOK_LIMITS.paidPlanWebhooks
+    if (this.list(key).length >= limit)
+      throw invalidParams(`webhookURL: the plan allows at most ${limit} webhooks`)
     const webhook: Webhook = {
       webhookID: randomUUID(),
       wallet: this.keys.ownerAddress(key),
@@ -127,15 +132,20 @@ export class WebhookDeliveries {
     for (const stored of this.hooks.values()) {
       const hook = stored.webhook
       if (!hook.active || !hook.accountAddresses.includes(wallet.address)) continue
-      const enhanced = hook.webhookType.startsWith('enhanced') || hook.webhookType.startsWith('discord')
+      const enhanced =
+        hook.webhookType.startsWith('enhanced') || hook.webhookType.startsWith('discord')
       const types = hook.transactionTypes ?? ['ANY']
       const selected = txs.filter(
-        (tx) => !(enhanced && tx.error) && (!enhanced || types.includes('ANY') || (types as string[]).includes(tx.type)),
+        (tx) =>
+          !(enhanced && tx.error) &&
+          (!enhanced || types.includes('ANY') || (types as string[]).includes(tx.type)),
       )
       if (selected.length === 0) continue
       this.pending.push({
         webhookID: hook.webhookID,
-        payload: selected.map((tx) => (enhanced ? this.enhancedEvent(wallet, tx) : this.rawEvent(tx))),
+        payload: selected.map((tx) =>
+          enhanced ? this.enhancedEvent(wallet, tx) : this.rawEvent(tx),
+        ),
         signatures: selected.map((tx) => tx.signature),
         attempt: 0,
         dueSec: this.clock.nowSec(),
@@ -180,7 +190,12 @@ export class WebhookDeliveries {
     return {
       blockTime: tx.timestamp,
       slot: tx.slot,
-      meta: { fee: Number(tx.feeLamports), err: tx.error ? { InstructionError: [tx.error.instruction, { Custom: tx.error.code }] } : null },
+      meta: {
+        fee: Number(tx.feeLamports),
+        err: tx.error
+          ? { InstructionError: [tx.error.instruction, { Custom: tx.error.code }] }
+          : null,
+      },
       transaction: { signatures: [tx.signature] },
     }
   }
@@ -217,7 +232,9 @@ export class WebhookDeliveries {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          ...(stored.webhook.authHeader !== undefined ? { authorization: stored.webhook.authHeader } : {}),
+          ...(stored.webhook.authHeader !== undefined
+            ? { authorization: stored.webhook.authHeader }
+            : {}),
         },
         body: JSON.stringify(delivery.payload),
         signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
@@ -228,23 +245,43 @@ export class WebhookDeliveries {
       error = e instanceof Error ? e.message : String(e)
     }
     const ok = status !== null && status >= 200 && status < 300
-    this.log.push({ webhookID: delivery.webhookID, attempt: delivery.attempt, atSec, status, ok, signatures: delivery.signatures, ...(error ? { error } : {}) })
+    this.log.push({
+      webhookID: delivery.webhookID,
+      attempt: delivery.attempt,
+      atSec,
+      status,
+      ok,
+      signatures: delivery.signatures,
+      ...(error ? { error } : {}),
+    })
     if (this.log.length > LOG_LIMIT) this.log.shift()
     stored.recent.push(ok)
     if (stored.recent.length > FAILURE_WINDOW) stored.recent.shift()
     if (ok) {
       // facts: each delivered event costs 1 credit.
-      this.credits.charge(stored.ownerKey, 'webhooks.delivery', CREDITS_PER_WEBHOOK_EVENT * delivery.payload.length)
+      this.credits.charge(
+        stored.ownerKey,
+        'webhooks.delivery',
+        CREDITS_PER_WEBHOOK_EVENT * delivery.payload.length,
+      )
       return
     }
     const failures = stored.recent.filter((r) => !r).length
-    if (stored.recent.length >= FAILURE_WINDOW && failures / stored.recent.length >= FAILURE_SHARE_TO_DISABLE && atSec >= stored.graceUntilSec) {
+    if (
+      stored.recent.length >= FAILURE_WINDOW &&
+      failures / stored.recent.length >= FAILURE_SHARE_TO_DISABLE &&
+      atSec >= stored.graceUntilSec
+    ) {
       stored.webhook.active = false
       this.pending = this.pending.filter((p) => p.webhookID !== delivery.webhookID)
       return
     }
     if (delivery.attempt < MAX_RETRIES) {
-      this.pending.push({ ...delivery, attempt: delivery.attempt + 1, dueSec: atSec + RETRY_DELAY_SEC })
+      this.pending.push({
+        ...delivery,
+        attempt: delivery.attempt + 1,
+        dueSec: atSec + RETRY_DELAY_SEC,
+      })
     }
   }
 }

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3'
-import { CREDIT_PRICES } from '../../src-shared/api/prices'
+import { CREDIT_PRICES } from '@shared/api/prices'
 import type { SyncEngine } from './sync-engine'
 
 /**

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3'
-import type { Asset } from '../../src-shared/api/das'
+import type { Asset } from '@shared/api/das'
 import type { SyncEngine } from './sync-engine'
 
 /** getAssetBatch takes up to 1,000 ids (interface 8): 10 credits name a thousand mints. */

@@ -1,5 +1,5 @@
 import PQueue from 'p-queue'
-import { ENDPOINT_CLASSES, type EndpointClass } from '../../src-shared/api/prices'
+import { ENDPOINT_CLASSES, type EndpointClass } from '@shared/api/prices'
 import { RateLimitedError } from '../service/service-errors'
 import { AdaptivePacer, sleep } from './adaptive-pacer'
 import {

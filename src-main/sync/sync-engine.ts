@@ -3,9 +3,9 @@ import {
   type OperationInput,
   type OperationName,
   type OperationOutput,
-} from '../../src-shared/api/operations'
-import { creditsPerCall } from '../../src-shared/api/prices'
-import type { ActivityNotice, StreamState, SyncProgress } from '../../src-shared/ipc/sync-schemas'
+} from '@shared/api/operations'
+import { creditsPerCall } from '@shared/api/prices'
+import type { ActivityNotice, StreamState, SyncProgress } from '@shared/ipc/sync-schemas'
 import { MirrorWriter, STREAM_NAMES, type StreamName } from '../db/ingest/mirror-writer'
 import type { ServiceClient } from '../service/service-client'
 import { InvalidResponseError, ServiceError } from '../service/service-errors'

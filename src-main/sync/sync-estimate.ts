@@ -1,5 +1,5 @@
-import { CREDIT_PRICES } from '../../src-shared/api/prices'
-import type { SyncEstimate } from '../../src-shared/ipc/sync-schemas'
+import { CREDIT_PRICES } from '@shared/api/prices'
+import type { SyncEstimate } from '@shared/ipc/sync-schemas'
 import type { StreamRow } from '../db/ingest/mirror-writer'
 import { BALANCES_PAGE_LIMIT } from './streams/balances-stream'
 import { HISTORY_PAGE_LIMIT } from './streams/history-stream'

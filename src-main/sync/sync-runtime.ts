@@ -1,11 +1,11 @@
 import type BetterSqlite3 from 'better-sqlite3'
-import { getOperation } from '../../src-shared/api/operations'
+import { getOperation } from '@shared/api/operations'
 import {
   ENDPOINT_CLASSES,
   PLAN_RATE_LIMITS_RPS,
   type EndpointClass,
   type Plan,
-} from '../../src-shared/api/prices'
+} from '@shared/api/prices'
 import { createServiceClient, type ServiceClient } from '../service/service-client'
 import type { ServiceSettings } from '../service/service-settings'
 import { callAttribution } from './call-attribution'

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3'
-import type { WatchCadence } from '../../src-shared/ipc/settings-schemas'
+import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import { STREAM_NAMES, type StreamName } from '../db/ingest/mirror-writer'
 import { isProbeWorthIt, ProbeBaseline, probeWallet } from './change-probe'
 import type { SyncEngine, WalletSyncOutcome } from './sync-engine'

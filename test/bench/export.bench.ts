@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { NATIVE_SOL_MINT } from '../../src-shared/api/base58'
+import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import { openDatabase } from '../../src-main/db/database'
 import { runExport } from '../../src-main/export/export-job'
-import type { ExportFormat } from '../../src-shared/ipc/export-schemas'
+import type { ExportFormat } from '@shared/ipc/export-schemas'
 
 // Exports 1,000,000 balance-change rows to CSV and prints the time (goal < 5 s) and the
 // peak RSS and heap sampled during the run (goal: flat, not growing with rows).

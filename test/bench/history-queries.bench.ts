@@ -13,7 +13,7 @@ import {
   HistoryFilters,
   TransferFilters,
   type HistoryFiltersInput,
-} from '../../src-shared/ipc/review-schemas'
+} from '@shared/ipc/review-schemas'
 import { generateHistoryMirror } from '../helpers/history-mirror'
 import { makeTempDir } from '../helpers/temp-dir'
 import { testAddress } from '../helpers/wallets'

@@ -18,10 +18,16 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0
 }
 
-async function timedGet(url: string): Promise<{ ms: number; body: { data: { signature: string }[]; pagination: { nextCursor: string | null } } }> {
+async function timedGet(url: string): Promise<{
+  ms: number
+  body: { data: { signature: string }[]; pagination: { nextCursor: string | null } }
+}> {
   const t0 = performance.now()
   const res = await fetch(url, { headers: { 'x-api-key': 'demo' } })
-  const body = (await res.json()) as { data: { signature: string }[]; pagination: { nextCursor: string | null } }
+  const body = (await res.json()) as {
+    data: { signature: string }[]
+    pagination: { nextCursor: string | null }
+  }
   return { ms: performance.now() - t0, body }
 }
 
@@ -37,12 +43,16 @@ export async function runSimulatorBench(pagesToWalk = 3_000): Promise<SimulatorB
     const whale = sim.chain.walletByProfile('whale')
     const base = `${sim.url}/v1/wallet/${whale.address}/history?limit=100`
     // Warm up the connection and the JIT, then measure the first page on a cold block cache.
-    for (let i = 0; i < 20; i++) await timedGet(`${base}&before=${sim.chain.signatureOf(whale, 900_000 - i * 1000)}`)
+    for (let i = 0; i < 20; i++)
+      await timedGet(`${base}&before=${sim.chain.signatureOf(whale, 900_000 - i * 1000)}`)
     const first: number[] = []
     for (let i = 0; i < 5; i++) first.push((await timedGet(base)).ms)
     const firstPageMs = median(first)
     // The 5,000th page starts 499,900 transactions below the newest one.
-    const page5000Cursor = sim.chain.signatureOf(whale, sim.chain.txCount(whale) - 1 - 4_999 * 100 + 1)
+    const page5000Cursor = sim.chain.signatureOf(
+      whale,
+      sim.chain.txCount(whale) - 1 - 4_999 * 100 + 1,
+    )
     const deep: number[] = []
     for (let i = 0; i < 5; i++) deep.push((await timedGet(`${base}&before=${page5000Cursor}`)).ms)
     const page5000Ms = median(deep)
@@ -70,7 +80,10 @@ export async function runSimulatorBench(pagesToWalk = 3_000): Promise<SimulatorB
   }
 }
 
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+if (
+  process.argv[1] !== undefined &&
+  import.meta.url === new URL(`file://${process.argv[1]}`).href
+) {
   runSimulatorBench().catch((e: unknown) => {
     process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
     process.exit(1)

@@ -7,7 +7,7 @@ import type { ServiceClient } from '../../src-main/service/service-client'
 import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
 import { HISTORY_PAGE_LIMIT } from '../../src-main/sync/streams/history-stream'
 import { createSyncRuntime, type SyncRuntime } from '../../src-main/sync/sync-runtime'
-import type { HistoryEntry } from '../../src-shared/api/wallet-rest'
+import type { HistoryEntry } from '@shared/api/wallet-rest'
 import { profileAddressOf, startSimulatorProcess } from '../helpers/simulator-process'
 import { makeTempDir } from '../helpers/temp-dir'
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { parse } from 'csv-parse/sync'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { HistoryPage } from '../../src-shared/ipc/review-schemas'
+import type { HistoryPage } from '@shared/ipc/review-schemas'
 import { launchChromium, screenshot } from '../helpers/chromium'
 import { startReviewApp, type ReviewApp } from '../helpers/review-app-fixture'
 

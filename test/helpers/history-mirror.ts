@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import bs58 from 'bs58'
-import { NATIVE_SOL_MINT } from '../../src-shared/api/base58'
+import { NATIVE_SOL_MINT } from '@shared/api/base58'
 
 // A synthetic mirror for the review queries: one wallet with N transactions, their balance
 // changes, transfers and compression signatures, written the way the sync engine writes

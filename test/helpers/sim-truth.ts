@@ -1,4 +1,4 @@
-import type { HistoryEntry, TransferEntry } from '../../src-shared/api/wallet-rest'
+import type { HistoryEntry, TransferEntry } from '@shared/api/wallet-rest'
 
 /** The simulator's full truth of a wallet, read from /__sim/truth (never charged). */
 export interface WalletTruth {

@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, rm } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import type { ExportProgress } from '../../../src-shared/ipc/export-schemas'
-import {
-  ExportCancelledError,
-  suggestedExportFileName,
-} from '../../../src-shared/ipc/export-schemas'
-import { AppError, DuplicateError, InvalidInputError } from '../../../src-shared/ipc/ipc-errors'
+import type { ExportProgress } from '@shared/ipc/export-schemas'
+import { ExportCancelledError, suggestedExportFileName } from '@shared/ipc/export-schemas'
+import { AppError, DuplicateError, InvalidInputError } from '@shared/ipc/ipc-errors'
 import type { OpenDatabase } from '../../db/database'
 import { exportHandoffsOf } from '../../export/export-downloads'
 import { runExport } from '../../export/export-job'

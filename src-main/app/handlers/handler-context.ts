@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
-import type { AppInfo } from '../../../src-shared/ipc/app-schemas'
+import type { AppInfo } from '@shared/ipc/app-schemas'
 import type { Database } from '../../db/schema'
 import type { EventBus } from '../event-bus'
 import type { SecretStore } from '../secret-store'

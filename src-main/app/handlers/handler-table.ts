@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { Channel, ChannelOutput, contract } from '../../../src-shared/ipc/contract'
+import type { Channel, ChannelOutput, contract } from '@shared/ipc/contract'
 
 /** One handler per channel, receiving the input already parsed by the channel's schema. */
 export type HandlerTable = {

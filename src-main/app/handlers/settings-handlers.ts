@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs'
-import { AppError } from '../../../src-shared/ipc/ipc-errors'
-import type { AppSettings } from '../../../src-shared/ipc/settings-schemas'
+import { AppError } from '@shared/ipc/ipc-errors'
+import type { AppSettings } from '@shared/ipc/settings-schemas'
 import { listWatchedWallets } from '../../db/queries/watchlist-queries'
 import { publicSettings, readSettings, writeSettings } from '../settings-store'
 import type { HandlerContext } from './handler-context'

@@ -1,5 +1,5 @@
-import { AppError, NotFoundError } from '../../../src-shared/ipc/ipc-errors'
-import type { CreditsOverview } from '../../../src-shared/ipc/sync-schemas'
+import { AppError, NotFoundError } from '@shared/ipc/ipc-errors'
+import type { CreditsOverview } from '@shared/ipc/sync-schemas'
 import { STREAM_NAMES, type StreamRow } from '../../db/ingest/mirror-writer'
 import { summarizeCredits } from '../../db/queries/credit-ledger'
 import { readSyncStatus, setDepthLimit } from '../../db/queries/sync-status'

@@ -1,11 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
-import type {
-  HistoryEntry,
-  TransferEntry,
-  WalletBalance,
-  WalletNft,
-} from '../../../src-shared/api/wallet-rest'
-import { decimalText, rawFromDecimalText } from '../../../src-shared/domain/exact-amount'
+import type { HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
+import { decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
 import { describeStorageError } from '../database'
 
 /** The streams the engine keeps per wallet. */

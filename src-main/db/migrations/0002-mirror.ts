@@ -7,7 +7,9 @@ import { sql, type Kysely } from 'kysely'
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('sync_streams')
-    .addColumn('wallet_id', 'integer', (c) => c.notNull().references('wallets.id').onDelete('cascade'))
+    .addColumn('wallet_id', 'integer', (c) =>
+      c.notNull().references('wallets.id').onDelete('cascade'),
+    )
     .addColumn('stream', 'text', (c) => c.notNull())
     .addColumn('state', 'text', (c) => c.notNull().defaultTo('idle'))
     // Newest item stored (a signature, or a transfer/compression cursor key).
@@ -33,7 +35,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('transactions')
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('wallet_id', 'integer', (c) => c.notNull().references('wallets.id').onDelete('cascade'))
+    .addColumn('wallet_id', 'integer', (c) =>
+      c.notNull().references('wallets.id').onDelete('cascade'),
+    )
     .addColumn('signature', 'text', (c) => c.notNull())
     .addColumn('slot', 'integer', (c) => c.notNull())
     // Null when the service does not know the block time (facts: timestamp may be null).
@@ -45,15 +49,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('is_failed', 'integer', (c) => c.notNull())
     .addColumn('change_count', 'integer', (c) => c.notNull())
     .execute()
-  await sql`create unique index transactions_wallet_signature on transactions (wallet_id, signature)`.execute(db)
+  await sql`create unique index transactions_wallet_signature on transactions (wallet_id, signature)`.execute(
+    db,
+  )
   // Keyset pagination of the History view, newest first and oldest first.
-  await sql`create index transactions_wallet_time on transactions (wallet_id, block_time_sec, slot, signature)`.execute(db)
+  await sql`create index transactions_wallet_time on transactions (wallet_id, block_time_sec, slot, signature)`.execute(
+    db,
+  )
   await sql`create index transactions_signature on transactions (signature)`.execute(db)
 
   await db.schema
     .createTable('balance_changes')
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('transaction_id', 'integer', (c) => c.notNull().references('transactions.id').onDelete('cascade'))
+    .addColumn('transaction_id', 'integer', (c) =>
+      c.notNull().references('transactions.id').onDelete('cascade'),
+    )
     .addColumn('wallet_id', 'integer', (c) => c.notNull())
     // Position in the entry's balanceChanges array: the natural key with the transaction.
     .addColumn('ordinal', 'integer', (c) => c.notNull())
@@ -65,14 +75,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('block_time_sec', 'integer')
     .addColumn('slot', 'integer', (c) => c.notNull())
     .execute()
-  await sql`create unique index balance_changes_tx_ordinal on balance_changes (transaction_id, ordinal)`.execute(db)
-  await sql`create index balance_changes_wallet_mint_time on balance_changes (wallet_id, mint, block_time_sec, slot)`.execute(db)
-  await sql`create index balance_changes_wallet_time on balance_changes (wallet_id, block_time_sec, slot)`.execute(db)
+  await sql`create unique index balance_changes_tx_ordinal on balance_changes (transaction_id, ordinal)`.execute(
+    db,
+  )
+  await sql`create index balance_changes_wallet_mint_time on balance_changes (wallet_id, mint, block_time_sec, slot)`.execute(
+    db,
+  )
+  await sql`create index balance_changes_wallet_time on balance_changes (wallet_id, block_time_sec, slot)`.execute(
+    db,
+  )
 
   await db.schema
     .createTable('transfers')
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('wallet_id', 'integer', (c) => c.notNull().references('wallets.id').onDelete('cascade'))
+    .addColumn('wallet_id', 'integer', (c) =>
+      c.notNull().references('wallets.id').onDelete('cascade'),
+    )
     .addColumn('signature', 'text', (c) => c.notNull())
     .addColumn('block_time_sec', 'integer', (c) => c.notNull())
     .addColumn('direction', 'text', (c) => c.notNull())
@@ -85,25 +103,37 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('symbol', 'text')
     .execute()
   // Transfers carry no id of their own: this natural key makes a refetched page a no-op.
-  await sql`create unique index transfers_natural_key on transfers (wallet_id, signature, mint, direction, counterparty, amount_raw)`.execute(db)
-  await sql`create index transfers_wallet_time on transfers (wallet_id, block_time_sec, signature)`.execute(db)
-  await sql`create index transfers_wallet_mint on transfers (wallet_id, mint, block_time_sec)`.execute(db)
+  await sql`create unique index transfers_natural_key on transfers (wallet_id, signature, mint, direction, counterparty, amount_raw)`.execute(
+    db,
+  )
+  await sql`create index transfers_wallet_time on transfers (wallet_id, block_time_sec, signature)`.execute(
+    db,
+  )
+  await sql`create index transfers_wallet_mint on transfers (wallet_id, mint, block_time_sec)`.execute(
+    db,
+  )
   await sql`create index transfers_counterparty on transfers (counterparty)`.execute(db)
 
   await db.schema
     .createTable('balance_snapshots')
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('wallet_id', 'integer', (c) => c.notNull().references('wallets.id').onDelete('cascade'))
+    .addColumn('wallet_id', 'integer', (c) =>
+      c.notNull().references('wallets.id').onDelete('cascade'),
+    )
     .addColumn('taken_at_sec', 'integer', (c) => c.notNull())
     .addColumn('total_usd', 'real', (c) => c.notNull())
     .addColumn('token_count', 'integer', (c) => c.notNull())
     .addColumn('nft_count', 'integer', (c) => c.notNull())
     .execute()
-  await sql`create index balance_snapshots_wallet_time on balance_snapshots (wallet_id, taken_at_sec)`.execute(db)
+  await sql`create index balance_snapshots_wallet_time on balance_snapshots (wallet_id, taken_at_sec)`.execute(
+    db,
+  )
 
   await db.schema
     .createTable('balance_snapshot_items')
-    .addColumn('snapshot_id', 'integer', (c) => c.notNull().references('balance_snapshots.id').onDelete('cascade'))
+    .addColumn('snapshot_id', 'integer', (c) =>
+      c.notNull().references('balance_snapshots.id').onDelete('cascade'),
+    )
     .addColumn('mint', 'text', (c) => c.notNull())
     .addColumn('balance', 'real', (c) => c.notNull())
     .addColumn('balance_text', 'text', (c) => c.notNull())
@@ -116,7 +146,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('balance_snapshot_nfts')
-    .addColumn('snapshot_id', 'integer', (c) => c.notNull().references('balance_snapshots.id').onDelete('cascade'))
+    .addColumn('snapshot_id', 'integer', (c) =>
+      c.notNull().references('balance_snapshots.id').onDelete('cascade'),
+    )
     .addColumn('mint', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('image_uri', 'text', (c) => c.notNull())
@@ -140,7 +172,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('compressed_signatures')
-    .addColumn('wallet_id', 'integer', (c) => c.notNull().references('wallets.id').onDelete('cascade'))
+    .addColumn('wallet_id', 'integer', (c) =>
+      c.notNull().references('wallets.id').onDelete('cascade'),
+    )
     // 'owner' or 'token-owner': the two compression signature methods.
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('signature', 'text', (c) => c.notNull())
@@ -149,7 +183,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('error', 'text')
     .addPrimaryKeyConstraint('compressed_signatures_pk', ['wallet_id', 'kind', 'signature'])
     .execute()
-  await sql`create index compressed_signatures_wallet_slot on compressed_signatures (wallet_id, kind, slot)`.execute(db)
+  await sql`create index compressed_signatures_wallet_slot on compressed_signatures (wallet_id, kind, slot)`.execute(
+    db,
+  )
 
   await db.schema
     .createTable('credit_ledger')
@@ -169,7 +205,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('watch_schedule')
-    .addColumn('wallet_id', 'integer', (c) => c.primaryKey().references('wallets.id').onDelete('cascade'))
+    .addColumn('wallet_id', 'integer', (c) =>
+      c.primaryKey().references('wallets.id').onDelete('cascade'),
+    )
     .addColumn('next_check_sec', 'integer', (c) => c.notNull())
     .addColumn('interval_sec', 'integer', (c) => c.notNull())
     .addColumn('last_checked_sec', 'integer')
@@ -180,7 +218,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('token_accounts')
-    .addColumn('wallet_id', 'integer', (c) => c.notNull().references('wallets.id').onDelete('cascade'))
+    .addColumn('wallet_id', 'integer', (c) =>
+      c.notNull().references('wallets.id').onDelete('cascade'),
+    )
     .addColumn('address', 'text', (c) => c.notNull())
     .addColumn('mint', 'text', (c) => c.notNull())
     // Newest signature seen by the change probe on this account.
@@ -191,7 +231,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('wallet_probe')
-    .addColumn('wallet_id', 'integer', (c) => c.primaryKey().references('wallets.id').onDelete('cascade'))
+    .addColumn('wallet_id', 'integer', (c) =>
+      c.primaryKey().references('wallets.id').onDelete('cascade'),
+    )
     .addColumn('newest_signature', 'text')
     .addColumn('token_accounts_checked_sec', 'integer')
     .execute()

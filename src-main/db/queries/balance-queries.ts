@@ -1,9 +1,5 @@
 import type { Kysely } from 'kysely'
-import type {
-  CurrentBalances,
-  NftItem,
-  PortfolioPoint,
-} from '../../../src-shared/ipc/review-schemas'
+import type { CurrentBalances, NftItem, PortfolioPoint } from '@shared/ipc/review-schemas'
 import type { Database } from '../schema'
 
 /** Most points the portfolio chart gets; snapshots beyond it are thinned evenly. */

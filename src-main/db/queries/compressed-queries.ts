@@ -1,9 +1,5 @@
 import { sql, type Kysely, type SqlBool } from 'kysely'
-import type {
-  CompressedCursor,
-  CompressedKind,
-  CompressedPage,
-} from '../../../src-shared/ipc/review-schemas'
+import type { CompressedCursor, CompressedKind, CompressedPage } from '@shared/ipc/review-schemas'
 import type { Database } from '../schema'
 
 /**

@@ -8,7 +8,7 @@ import type {
   MintOption,
   RowCount,
   SortOrder,
-} from '../../../src-shared/ipc/review-schemas'
+} from '@shared/ipc/review-schemas'
 import type { Database } from '../schema'
 
 /** What `fetchHistoryPage` needs besides the wallet. */

@@ -1,9 +1,5 @@
 import type { Kysely } from 'kysely'
-import type {
-  StreamStatus,
-  WalletSyncState,
-  WalletSyncStatus,
-} from '../../../src-shared/ipc/sync-schemas'
+import type { StreamStatus, WalletSyncState, WalletSyncStatus } from '@shared/ipc/sync-schemas'
 import { STREAM_NAMES } from '../ingest/mirror-writer'
 import type { Database } from '../schema'
 

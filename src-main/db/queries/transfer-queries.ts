@@ -4,7 +4,7 @@ import type {
   TransferCursor,
   TransferFilters,
   TransferPage,
-} from '../../../src-shared/ipc/review-schemas'
+} from '@shared/ipc/review-schemas'
 import type { Database } from '../schema'
 
 /** What `fetchTransferPage` needs besides the wallet. */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
-import { NATIVE_SOL_MINT } from '../../../src-shared/api/base58'
-import { NotFoundError } from '../../../src-shared/ipc/ipc-errors'
-import type { WalletProfile, WalletSummary } from '../../../src-shared/ipc/review-schemas'
+import { NATIVE_SOL_MINT } from '@shared/api/base58'
+import { NotFoundError } from '@shared/ipc/ipc-errors'
+import type { WalletProfile, WalletSummary } from '@shared/ipc/review-schemas'
 import type { Database } from '../schema'
 
 /** Above this, the badge says "999+": counting further would cost time on huge wallets. */

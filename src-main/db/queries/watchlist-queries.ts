@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import { DuplicateError, NotFoundError } from '../../../src-shared/ipc/ipc-errors'
-import type { WatchedWallet } from '../../../src-shared/ipc/watchlist-schemas'
+import { DuplicateError, NotFoundError } from '@shared/ipc/ipc-errors'
+import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import { describeStorageError } from '../database'
 import type { Database, WalletsTable } from '../schema'
 

@@ -13,12 +13,9 @@ import {
   safeStorage,
   shell,
 } from 'electron'
-import { CHANNELS } from '../../../src-shared/ipc/contract'
-import { EVENT_CHANNEL } from '../../../src-shared/ipc/bridge'
-import {
-  ExportChoosePathInput,
-  suggestedExportFileName,
-} from '../../../src-shared/ipc/export-schemas'
+import { CHANNELS } from '@shared/ipc/contract'
+import { EVENT_CHANNEL } from '@shared/ipc/bridge'
+import { ExportChoosePathInput, suggestedExportFileName } from '@shared/ipc/export-schemas'
 import { createCore, type Core } from '../../app/core'
 import { exportHandoffsOf } from '../../export/export-downloads'
 import { APP_ENTRY_URL, APP_HOST, APP_ORIGIN, APP_SCHEME, originOf } from './app-origin'

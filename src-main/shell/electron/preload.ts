@@ -1,9 +1,9 @@
 // Runs in the sandboxed preload (CommonJS): exposes exactly the typed contract, nothing
 // of Node or of ipcRenderer itself.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
-import { BRIDGE_GLOBAL, EVENT_CHANNEL, type HeliographBridge } from '../../../src-shared/ipc/bridge'
-import { isChannel, isEventName } from '../../../src-shared/ipc/contract'
-import type { Envelope } from '../../../src-shared/ipc/envelope'
+import { BRIDGE_GLOBAL, EVENT_CHANNEL, type HeliographBridge } from '@shared/ipc/bridge'
+import { isChannel, isEventName } from '@shared/ipc/contract'
+import type { Envelope } from '@shared/ipc/envelope'
 
 const bridge = {
   invoke: (channel, input) => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SecretStore } from '../../app/secret-store'
-import type { KeyStorage } from '../../../src-shared/ipc/settings-schemas'
+import type { KeyStorage } from '@shared/ipc/settings-schemas'
 
 /** The part of Electron's safeStorage this store uses (kept narrow so it is easy to read and test). */
 export interface SafeStorageLike {

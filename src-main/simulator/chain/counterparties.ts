@@ -7,7 +7,16 @@ import { COUNTERPARTY_RANGES } from './history'
 export const COUNTERPARTY_COUNT = COUNTERPARTY_RANGES.person[1] + 1
 
 const EXCHANGES = ['Meridian Exchange', 'Polaris Markets', 'Atlas Exchange', 'Halcyon Trading']
-const POOLS = ['Lumen DEX', 'Tidewater AMM', 'Orbit Aggregator', 'Kelp Swap', 'Quartz Pools', 'Gridline Router', 'Nova AMM', 'Echo Liquidity']
+const POOLS = [
+  'Lumen DEX',
+  'Tidewater AMM',
+  'Orbit Aggregator',
+  'Kelp Swap',
+  'Quartz Pools',
+  'Gridline Router',
+  'Nova AMM',
+  'Echo Liquidity',
+]
 const MARKETS = ['Prism NFT Market', 'Gallery Row', 'Mintyard', 'Lantern Auctions']
 
 export interface CounterpartyIdentity {
@@ -28,13 +37,28 @@ export function counterpartyIdentity(n: number): CounterpartyIdentity | null {
   const [p0, p1] = COUNTERPARTY_RANGES.pool
   const [m0, m1] = COUNTERPARTY_RANGES.marketplace
   if (n >= e0 && n <= e1) {
-    return { type: 'exchange', name: `${EXCHANGES[n - e0] ?? 'Exchange'} Hot Wallet`, category: 'Centralized Exchange', tags: ['exchange', 'hot-wallet'] }
+    return {
+      type: 'exchange',
+      name: `${EXCHANGES[n - e0] ?? 'Exchange'} Hot Wallet`,
+      category: 'Centralized Exchange',
+      tags: ['exchange', 'hot-wallet'],
+    }
   }
   if (n >= p0 && n <= p1) {
-    return { type: 'protocol', name: `${POOLS[n - p0] ?? 'Pool'} Pool`, category: 'DeFi', tags: ['dex', 'liquidity-pool'] }
+    return {
+      type: 'protocol',
+      name: `${POOLS[n - p0] ?? 'Pool'} Pool`,
+      category: 'DeFi',
+      tags: ['dex', 'liquidity-pool'],
+    }
   }
   if (n >= m0 && n <= m1) {
-    return { type: 'protocol', name: MARKETS[n - m0] ?? 'Marketplace', category: 'NFT Marketplace', tags: ['nft', 'marketplace'] }
+    return {
+      type: 'protocol',
+      name: MARKETS[n - m0] ?? 'Marketplace',
+      category: 'NFT Marketplace',
+      tags: ['nft', 'marketplace'],
+    }
   }
   return null
 }

@@ -28,7 +28,13 @@ export type EntityKind = keyof typeof KIND_CODES
 export const SIGNATURE_BYTES = 64
 export const ADDRESS_BYTES = 32
 
-function entityBytes(seed: number, kind: EntityKind, a: number, b: number, length: number): Uint8Array {
+function entityBytes(
+  seed: number,
+  kind: EntityKind,
+  a: number,
+  b: number,
+  length: number,
+): Uint8Array {
   const code = KIND_CODES[kind]
   const bytes = new Uint8Array(length)
   const fill = length - 8
@@ -46,7 +52,13 @@ function entityBytes(seed: number, kind: EntityKind, a: number, b: number, lengt
 }
 
 /** The base58 text of entity (kind, a, b). */
-export function encodeEntity(seed: number, kind: EntityKind, a: number, b: number, length = ADDRESS_BYTES): string {
+export function encodeEntity(
+  seed: number,
+  kind: EntityKind,
+  a: number,
+  b: number,
+  length = ADDRESS_BYTES,
+): string {
   return bs58.encode(entityBytes(seed, kind, a, b, length))
 }
 
@@ -78,7 +90,10 @@ export function transactionSignature(seed: number, walletId: number, index: numb
 }
 
 /** Wallet id and transaction index encoded in a signature, or null when it is not one of ours. */
-export function decodeTransactionSignature(seed: number, signature: string): { walletId: number; index: number } | null {
+export function decodeTransactionSignature(
+  seed: number,
+  signature: string,
+): { walletId: number; index: number } | null {
   const c = decodeEntity(seed, 'signature', signature, SIGNATURE_BYTES)
   return c === null ? null : { walletId: c.a, index: c.b }
 }

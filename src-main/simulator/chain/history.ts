@@ -1,4 +1,4 @@
-import type { HistoryTransactionType } from '../../../src-shared/api/enums'
+import type { HistoryTransactionType } from '@shared/api/enums'
 import { encodeEntity } from './entity-ids'
 import type { MintInfo } from './mints'
 import { SOL_MINT_INDEX } from './mints'
@@ -164,7 +164,12 @@ function build(
   feePayer: number,
   changes: TxChange[],
   legs: TxLeg[],
-  extra: { directRef?: boolean; error?: ChainTx['error']; collectible?: TxCollectible; compressed?: TxCompressed } = {},
+  extra: {
+    directRef?: boolean
+    error?: ChainTx['error']
+    collectible?: TxCollectible
+    compressed?: TxCompressed
+  } = {},
 ): ChainTx {
   // SOL first, as the balances list puts it first (interface 4.1 rule 1).
   changes.sort((a, b) => (a.mint === SOL_MINT_INDEX ? -1 : b.mint === SOL_MINT_INDEX ? 1 : 0))
@@ -189,7 +194,13 @@ function apply(running: Running, tx: ChainTx): void {
 }
 
 /** Tries one generated kind; null when the wallet cannot afford it right now. */
-function tryKind(ctx: DeriveContext, rng: Rng, index: number, kind: TxKind, running: Running): ChainTx | null {
+function tryKind(
+  ctx: DeriveContext,
+  rng: Rng,
+  index: number,
+  kind: TxKind,
+  running: Running,
+): ChainTx | null {
   const { mints, profile } = ctx
   const sol = mints[SOL_MINT_INDEX] as MintInfo
   const fee = BASE_FEE_LAMPORTS + BigInt(rng.int(0, 40) * 2_500)
@@ -201,13 +212,29 @@ function tryKind(ctx: DeriveContext, rng: Rng, index: number, kind: TxKind, runn
     case 'solIn': {
       const raw = rawForUsd(sol, scaleUsd)
       const cp = counterpartyIn(rng, rng.float() < 0.3 ? 'exchange' : 'person')
-      return build(ctx, index, kind, fee, cp, [{ mint: 0, raw }], [{ mint: 0, raw, direction: 'in', counterparty: cp }])
+      return build(
+        ctx,
+        index,
+        kind,
+        fee,
+        cp,
+        [{ mint: 0, raw }],
+        [{ mint: 0, raw, direction: 'in', counterparty: cp }],
+      )
     }
     case 'solOut': {
       if (!canPayFee || solBalance - fee < 2n) return null
       const raw = portion(rng, solBalance - fee)
       const cp = counterpartyIn(rng, rng.float() < 0.3 ? 'exchange' : 'person')
-      return build(ctx, index, kind, fee, -1, [{ mint: 0, raw: -(raw + fee) }], [{ mint: 0, raw, direction: 'out', counterparty: cp }])
+      return build(
+        ctx,
+        index,
+        kind,
+        fee,
+        -1,
+        [{ mint: 0, raw: -(raw + fee) }],
+        [{ mint: 0, raw, direction: 'out', counterparty: cp }],
+      )
     }
     case 'tokenIn': {
       if (tokens.length === 0) return null
@@ -217,9 +244,18 @@ function tryKind(ctx: DeriveContext, rng: Rng, index: number, kind: TxKind, runn
       // A sender creating the token account names the owner; later receipts touch only
       // the token account, so the wallet address itself is not referenced.
       const directRef = (running[m] ?? 0n) === 0n
-      return build(ctx, index, kind, fee, cp, [{ mint: m, raw }], [{ mint: m, raw, direction: 'in', counterparty: cp }], {
-        directRef,
-      })
+      return build(
+        ctx,
+        index,
+        kind,
+        fee,
+        cp,
+        [{ mint: m, raw }],
+        [{ mint: m, raw, direction: 'in', counterparty: cp }],
+        {
+          directRef,
+        },
+      )
     }
     case 'tokenOut': {
       const owned = tokens.filter((m) => (running[m] ?? 0n) > 0n)
@@ -251,7 +287,8 @@ function tryKind(ctx: DeriveContext, rng: Rng, index: number, kind: TxKind, runn
       const fromMint = mints[from] as MintInfo
       const toMint = mints[to] as MintInfo
       const sold = portion(rng, from === SOL_MINT_INDEX ? solBalance - fee : (running[from] ?? 0n))
-      const usd = (Number(sold) / 10 ** fromMint.decimals) * fromMint.priceUsd * (0.99 + rng.float() * 0.015)
+      const usd =
+        (Number(sold) / 10 ** fromMint.decimals) * fromMint.priceUsd * (0.99 + rng.float() * 0.015)
       const boughtUnits = Math.floor((usd / toMint.priceUsd) * 10 ** toMint.decimals)
       if (boughtUnits < 1) return null
       const bought = clampRaw(BigInt(boughtUnits))
@@ -309,12 +346,15 @@ function tryKind(ctx: DeriveContext, rng: Rng, index: number, kind: TxKind, runn
       if (solBalance < lamports + fee) return null
       const pool = COUNTERPARTY_RANGES.pool[0]
       const changes: TxChange[] = [{ mint: 0, raw: -(lamports + fee) }]
-      const legs: TxLeg[] = lamports > 0n ? [{ mint: 0, raw: lamports, direction: 'out', counterparty: pool }] : []
+      const legs: TxLeg[] =
+        lamports > 0n ? [{ mint: 0, raw: lamports, direction: 'out', counterparty: pool }] : []
       if (tokenMint !== null) {
         changes.push({ mint: tokenMint, raw: -tokenRaw })
         legs.push({ mint: tokenMint, raw: tokenRaw, direction: 'out', counterparty: pool })
       }
-      return build(ctx, index, kind, fee, -1, changes, legs, { compressed: { lamports, tokenMint, tokenRaw } })
+      return build(ctx, index, kind, fee, -1, changes, legs, {
+        compressed: { lamports, tokenMint, tokenRaw },
+      })
     }
     case 'failed': {
       if (!canPayFee) return null
@@ -336,7 +376,15 @@ function deriveOne(ctx: DeriveContext, index: number, position: number, running:
     // The first transaction funds the wallet from an exchange (facts: funded-by = first incoming SOL).
     const cp = counterpartyIn(rng, 'exchange')
     const raw = ctx.profile.fundingLamports > 0n ? ctx.profile.fundingLamports : 1_000_000n
-    return build(ctx, index, 'funding', fee, cp, [{ mint: 0, raw }], [{ mint: 0, raw, direction: 'in', counterparty: cp }])
+    return build(
+      ctx,
+      index,
+      'funding',
+      fee,
+      cp,
+      [{ mint: 0, raw }],
+      [{ mint: 0, raw, direction: 'in', counterparty: cp }],
+    )
   }
   if (position === BLOCK_SIZE - 1) {
     const block = Math.floor(index / BLOCK_SIZE)
@@ -349,14 +397,22 @@ function deriveOne(ctx: DeriveContext, index: number, position: number, running:
       changes.push({ mint: m, raw: delta })
       const moved = m === SOL_MINT_INDEX ? delta + fee : delta
       if (moved !== 0n) {
-        legs.push({ mint: m, raw: moved > 0n ? moved : -moved, direction: moved > 0n ? 'in' : 'out', counterparty: pool })
+        legs.push({
+          mint: m,
+          raw: moved > 0n ? moved : -moved,
+          direction: moved > 0n ? 'in' : 'out',
+          counterparty: pool,
+        })
       }
     }
     return build(ctx, index, 'balancing', fee, -1, changes, legs)
   }
   const kinds = TX_KINDS.filter((k) => (ctx.profile.kindWeights[k] ?? 0) > 0)
   const kind = kinds[rng.weighted(kinds.map((k) => ctx.profile.kindWeights[k] ?? 0))] ?? 'solIn'
-  return tryKind(ctx, rng, index, kind, running) ?? (tryKind(ctx, rng, index, 'solIn', running) as ChainTx)
+  return (
+    tryKind(ctx, rng, index, kind, running) ??
+    (tryKind(ctx, rng, index, 'solIn', running) as ChainTx)
+  )
 }
 
 /**

@@ -1,4 +1,4 @@
-import { NATIVE_SOL_MINT } from '../../../src-shared/api/base58'
+import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import { encodeEntity } from './entity-ids'
 import { hash32 } from './prng'
 
@@ -34,26 +34,68 @@ interface MintSeed {
 
 // Index 0 must stay SOL: the history generator charges fees in mint 0.
 const MINT_SEEDS: readonly MintSeed[] = [
-  { symbol: 'SOL', name: 'Solana', decimals: 9, priceUsd: 148.25, address: NATIVE_SOL_MINT, color: '#9945ff' },
+  {
+    symbol: 'SOL',
+    name: 'Solana',
+    decimals: 9,
+    priceUsd: 148.25,
+    address: NATIVE_SOL_MINT,
+    color: '#9945ff',
+  },
   // Real stablecoin mint addresses so that clients recognise them; prices are simulated.
-  { symbol: 'USDC', name: 'USD Coin', decimals: 6, priceUsd: 1, address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', color: '#2775ca' },
-  { symbol: 'USDT', name: 'Tether USD', decimals: 6, priceUsd: 0.9998, address: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', color: '#26a17b' },
+  {
+    symbol: 'USDC',
+    name: 'USD Coin',
+    decimals: 6,
+    priceUsd: 1,
+    address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    color: '#2775ca',
+  },
+  {
+    symbol: 'USDT',
+    name: 'Tether USD',
+    decimals: 6,
+    priceUsd: 0.9998,
+    address: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB',
+    color: '#26a17b',
+  },
   { symbol: 'HELIO', name: 'Heliotrope', decimals: 9, priceUsd: 2.37, color: '#f4a300' },
   { symbol: 'LUMN', name: 'Lumen Finance', decimals: 6, priceUsd: 0.4182, color: '#ffd166' },
   { symbol: 'ORBT', name: 'Orbit Protocol', decimals: 8, priceUsd: 12.9, color: '#118ab2' },
   { symbol: 'PIX', name: 'Pixel Dust', decimals: 5, priceUsd: 0.00002143, color: '#ef476f' },
   { symbol: 'GRID', name: 'Gridline', decimals: 7, priceUsd: 0.0871, color: '#06d6a0' },
   { symbol: 'KELP', name: 'Kelp Forest', decimals: 4, priceUsd: 0.0129, color: '#2a9d8f' },
-  { symbol: 'NOVA', name: 'Nova Shards', decimals: 9, priceUsd: 0.73, tokenProgram: 'token-2022', color: '#8338ec' },
+  {
+    symbol: 'NOVA',
+    name: 'Nova Shards',
+    decimals: 9,
+    priceUsd: 0.73,
+    tokenProgram: 'token-2022',
+    color: '#8338ec',
+  },
   { symbol: 'TIDE', name: 'Tidewater', decimals: 6, priceUsd: 1.64, color: '#3a86ff' },
   { symbol: 'EMBR', name: 'Ember', decimals: 3, priceUsd: 0.052, color: '#e63946' },
-  { symbol: 'MOSS', name: 'Moss Points', decimals: 0, priceUsd: 0.01, tokenProgram: 'token-2022', color: '#588157' },
+  {
+    symbol: 'MOSS',
+    name: 'Moss Points',
+    decimals: 0,
+    priceUsd: 0.01,
+    tokenProgram: 'token-2022',
+    color: '#588157',
+  },
   { symbol: 'QRTZ', name: 'Quartz', decimals: 2, priceUsd: 3.15, color: '#adb5bd' },
   { symbol: 'FERN', name: 'Fernway', decimals: 6, priceUsd: 0.0043, color: '#52b788' },
   { symbol: 'VOLT', name: 'Voltage', decimals: 9, priceUsd: 0.201, color: '#ffbe0b' },
   { symbol: 'DUNE', name: 'Dune Runner', decimals: 8, priceUsd: 0.00087, color: '#dda15e' },
   { symbol: 'CRWN', name: 'Crown Jewel', decimals: 6, priceUsd: 41.7, color: '#b5838d' },
-  { symbol: 'ZEPH', name: 'Zephyr', decimals: 1, priceUsd: 0.95, tokenProgram: 'token-2022', color: '#90e0ef' },
+  {
+    symbol: 'ZEPH',
+    name: 'Zephyr',
+    decimals: 1,
+    priceUsd: 0.95,
+    tokenProgram: 'token-2022',
+    color: '#90e0ef',
+  },
   { symbol: 'BOLT', name: 'Bolt Cash', decimals: 6, priceUsd: 0.99, color: '#fb8500' },
   { symbol: 'MYTH', name: 'Mythos', decimals: 9, priceUsd: 0.0615, color: '#6d597a' },
   { symbol: 'ECHO', name: 'Echo Chamber', decimals: 6, priceUsd: 0.000412, color: '#4cc9f0' },

@@ -1,4 +1,9 @@
-import { decodeEntity, decodeTransactionSignature, encodeEntity, transactionSignature } from './entity-ids'
+import {
+  decodeEntity,
+  decodeTransactionSignature,
+  encodeEntity,
+  transactionSignature,
+} from './entity-ids'
 import type { ChainTx, DeriveContext } from './history'
 import { BLOCK_SIZE, computeDrift, deriveBlock } from './history'
 import type { MintInfo } from './mints'
@@ -146,7 +151,8 @@ export class SimChain {
 
   /** Transaction `index` of a wallet (must exist). */
   tx(wallet: SimWallet, index: number): TxView {
-    if (index < 0 || index >= this.txCount(wallet)) throw new Error(`transaction ${index} out of range`)
+    if (index < 0 || index >= this.txCount(wallet))
+      throw new Error(`transaction ${index} out of range`)
     const entry = this.block(wallet, Math.floor(index / BLOCK_SIZE))
     const position = index % BLOCK_SIZE
     const tx = entry.txs[position] as ChainTx
@@ -167,7 +173,8 @@ export class SimChain {
   /** Position of a signature in the wallet's history, or null when it is not one of its transactions. */
   indexOfSignature(wallet: SimWallet, signature: string): number | null {
     const decoded = decodeTransactionSignature(this.seed, signature)
-    if (decoded === null || decoded.walletId !== wallet.id || decoded.index >= this.txCount(wallet)) return null
+    if (decoded === null || decoded.walletId !== wallet.id || decoded.index >= this.txCount(wallet))
+      return null
     return decoded.index
   }
 
@@ -209,7 +216,8 @@ export class SimChain {
     while (lo <= hi) {
       const mid = Math.floor((lo + hi) / 2)
       const ts = this.timestampOf(wallet, mid)
-      const fits = limit.slot !== undefined ? this.slotOfTime(ts) <= limit.slot : ts <= (limit.sec ?? 0)
+      const fits =
+        limit.slot !== undefined ? this.slotOfTime(ts) <= limit.slot : ts <= (limit.sec ?? 0)
       if (fits) {
         found = mid
         lo = mid + 1
@@ -279,7 +287,9 @@ export class SimChain {
   }
 
   /** Which wallet and mint a token-account address belongs to. */
-  tokenAccountOwner(address: string): { wallet: SimWallet; mint: number } | { wallet: SimWallet; nftIndex: number } | null {
+  tokenAccountOwner(
+    address: string,
+  ): { wallet: SimWallet; mint: number } | { wallet: SimWallet; nftIndex: number } | null {
     const fungible = decodeEntity(this.seed, 'tokenAccount', address)
     if (fungible !== null) {
       const wallet = this.wallets[fungible.a]

@@ -1,7 +1,13 @@
-import type { CompressedAccount } from '../../../src-shared/api/compression'
-import type { Asset } from '../../../src-shared/api/das'
-import type { SignatureInfo } from '../../../src-shared/api/rpc'
-import type { BalanceChange, HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '../../../src-shared/api/wallet-rest'
+import type { CompressedAccount } from '@shared/api/compression'
+import type { Asset } from '@shared/api/das'
+import type { SignatureInfo } from '@shared/api/rpc'
+import type {
+  BalanceChange,
+  HistoryEntry,
+  TransferEntry,
+  WalletBalance,
+  WalletNft,
+} from '@shared/api/wallet-rest'
 import { counterpartyAddress } from './counterparties'
 import { encodeEntity } from './entity-ids'
 import { COLLECTION_COUNT } from './history'
@@ -12,7 +18,14 @@ import type { SimChain, SimWallet, TxView } from './sim-chain'
 // Chain facts in the service's shapes (src-shared/api types). The HTTP routes and the
 // /__sim/truth endpoints both use these, so truth and answers cannot disagree.
 
-const COLLECTION_NAMES = ['Sunforged Sigils', 'Quiet Lanterns', 'Tidal Glyphs', 'Paper Comets', 'Moss Golems', 'Neon Herons']
+const COLLECTION_NAMES = [
+  'Sunforged Sigils',
+  'Quiet Lanterns',
+  'Tidal Glyphs',
+  'Paper Comets',
+  'Moss Golems',
+  'Neon Herons',
+]
 
 /** Light protocol's compressed token program (owner of compressed token accounts). */
 export const COMPRESSED_TOKEN_PROGRAM = 'cTokenmWW8bLPjZEBAUgYy3zKxQZW6VKi7bqNFEVv3m'
@@ -34,7 +47,11 @@ export function collectionInfo(seed: number, index: number): CollectionInfo {
 }
 
 /** Mint address, decimals and symbol of a change or leg (NFTs: asset id, 0 decimals). */
-function mintFacts(chain: SimChain, mint: number, assetId: string | undefined): { address: string; decimals: number; symbol: string | null } {
+function mintFacts(
+  chain: SimChain,
+  mint: number,
+  assetId: string | undefined,
+): { address: string; decimals: number; symbol: string | null } {
   if (mint < 0) return { address: assetId ?? '', decimals: 0, symbol: null }
   const info = chain.mints[mint] as MintInfo
   return { address: info.address, decimals: info.decimals, symbol: info.symbol }
@@ -53,7 +70,9 @@ export function historyEntry(chain: SimChain, wallet: SimWallet, tx: TxView): Hi
     fee: rawToNumber(tx.feeLamports, 9),
     feePayer: tx.feePayer < 0 ? wallet.address : counterpartyAddress(chain.seed, tx.feePayer),
     balanceChanges,
-    error: tx.error ? `${tx.error.message} (instruction ${tx.error.instruction}, custom program error ${tx.error.code})` : null,
+    error: tx.error
+      ? `${tx.error.message} (instruction ${tx.error.instruction}, custom program error ${tx.error.code})`
+      : null,
   }
 }
 
@@ -110,7 +129,10 @@ export function sortedHoldings(
     entries.push(balanceEntry(chain.mints[m] as MintInfo, amount))
   }
   entries.sort((a, b) => b.usdValue - a.usdValue || a.mint.localeCompare(b.mint))
-  if (options.showNative) entries.unshift(balanceEntry(chain.mints[SOL_MINT_INDEX] as MintInfo, raw[SOL_MINT_INDEX] ?? 0n))
+  if (options.showNative)
+    entries.unshift(
+      balanceEntry(chain.mints[SOL_MINT_INDEX] as MintInfo, raw[SOL_MINT_INDEX] ?? 0n),
+    )
   return entries
 }
 
@@ -174,8 +196,12 @@ export function collectibleAsset(chain: SimChain, wallet: SimWallet, tx: TxView)
       eligible: false,
       compressed,
       data_hash: compressed ? encodeEntity(chain.seed, 'dataHash', wallet.id, tx.index) : '',
-      creator_hash: compressed ? encodeEntity(chain.seed, 'dataHash', wallet.id, tx.index + 0x40000000) : '',
-      asset_hash: compressed ? encodeEntity(chain.seed, 'dataHash', wallet.id, tx.index + 0x20000000) : '',
+      creator_hash: compressed
+        ? encodeEntity(chain.seed, 'dataHash', wallet.id, tx.index + 0x40000000)
+        : '',
+      asset_hash: compressed
+        ? encodeEntity(chain.seed, 'dataHash', wallet.id, tx.index + 0x20000000)
+        : '',
       tree: compressed ? tree : '',
       seq: compressed ? tx.index + 1 : 0,
       leaf_id: compressed ? tx.index : 0,
@@ -197,14 +223,23 @@ export function collectibleAsset(chain: SimChain, wallet: SimWallet, tx: TxView)
       ownership_model: 'single',
       owner: wallet.address,
     },
-    supply: { print_max_supply: 0, print_current_supply: 0, edition_nonce: collectible?.serial ?? 0 },
+    supply: {
+      print_max_supply: 0,
+      print_current_supply: 0,
+      edition_nonce: collectible?.serial ?? 0,
+    },
     mutable: true,
     burnt: false,
   }
 }
 
 /** DAS asset of a fungible mint held by a wallet (getAssetsByOwner with showFungible). */
-export function fungibleAsset(chain: SimChain, owner: string, mint: MintInfo, raw: bigint): Asset & { token_info: NonNullable<Asset['token_info']> & { balance: number } } {
+export function fungibleAsset(
+  chain: SimChain,
+  owner: string,
+  mint: MintInfo,
+  raw: bigint,
+): Asset & { token_info: NonNullable<Asset['token_info']> & { balance: number } } {
   return {
     interface: 'FungibleToken',
     id: mint.address,
@@ -215,9 +250,25 @@ export function fungibleAsset(chain: SimChain, owner: string, mint: MintInfo, ra
       metadata: { attributes: [], description: mint.name, name: mint.name, symbol: mint.symbol },
     },
     authorities: [],
-    compression: { eligible: false, compressed: false, data_hash: '', creator_hash: '', asset_hash: '', tree: '', seq: 0, leaf_id: 0 },
+    compression: {
+      eligible: false,
+      compressed: false,
+      data_hash: '',
+      creator_hash: '',
+      asset_hash: '',
+      tree: '',
+      seq: 0,
+      leaf_id: 0,
+    },
     grouping: [],
-    royalty: { royalty_model: 'creators', target: null, percent: 0, basis_points: 0, primary_sale_happened: false, locked: false },
+    royalty: {
+      royalty_model: 'creators',
+      target: null,
+      percent: 0,
+      basis_points: 0,
+      primary_sale_happened: false,
+      locked: false,
+    },
     creators: [],
     ownership: { frozen: false, delegated: false, delegate: null, ownership_model: 'token', owner },
     token_info: {
@@ -225,7 +276,10 @@ export function fungibleAsset(chain: SimChain, owner: string, mint: MintInfo, ra
       balance: Number(raw),
       supply: Number(mint.supplyRaw),
       decimals: mint.decimals,
-      token_program: mint.tokenProgram === 'token-2022' ? 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb' : 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+      token_program:
+        mint.tokenProgram === 'token-2022'
+          ? 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb'
+          : 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
       price_info: { price_per_token: mint.priceUsd, currency: 'USDC' },
     },
     mutable: false,
@@ -234,7 +288,14 @@ export function fungibleAsset(chain: SimChain, owner: string, mint: MintInfo, ra
 }
 
 /** The compressed account a compression transaction opened (interface 2.6). */
-export function compressedAccount(chain: SimChain, wallet: SimWallet, tx: TxView): { account: CompressedAccount; tokenData: { amount: number; mint: string; owner: string; delegate: string; tlv: string } | null } {
+export function compressedAccount(
+  chain: SimChain,
+  wallet: SimWallet,
+  tx: TxView,
+): {
+  account: CompressedAccount
+  tokenData: { amount: number; mint: string; owner: string; delegate: string; tlv: string } | null
+} {
   const c = tx.compressed
   const hasToken = c?.tokenMint !== null && c?.tokenMint !== undefined
   const data = Buffer.from(`sim:${wallet.id}:${tx.index}`).toString('base64')
@@ -247,7 +308,11 @@ export function compressedAccount(chain: SimChain, wallet: SimWallet, tx: TxView
     slotCreated: tx.slot,
     tree: encodeEntity(chain.seed, 'tree', 0, 0),
     address: hasToken ? null : encodeEntity(chain.seed, 'compressedAddress', wallet.id, tx.index),
-    data: { data, dataHash: encodeEntity(chain.seed, 'dataHash', wallet.id, tx.index + 0x10000000), discriminator: hasToken ? 2 : 1 },
+    data: {
+      data,
+      dataHash: encodeEntity(chain.seed, 'dataHash', wallet.id, tx.index + 0x10000000),
+      discriminator: hasToken ? 2 : 1,
+    },
   }
   const tokenData =
     hasToken && c

@@ -155,5 +155,10 @@ export const PROFILES: Readonly<Record<ProfileId, WalletProfile>> = {
 
 /** Whether a profile can hold NFTs or compressed accounts (scanning its history is needed). */
 export function hasCollectibles(profile: WalletProfile): boolean {
-  return (profile.kindWeights.nftBuy ?? 0) + (profile.kindWeights.cnftMint ?? 0) + (profile.kindWeights.compress ?? 0) > 0
+  return (
+    (profile.kindWeights.nftBuy ?? 0) +
+      (profile.kindWeights.cnftMint ?? 0) +
+      (profile.kindWeights.compress ?? 0) >
+    0
+  )
 }

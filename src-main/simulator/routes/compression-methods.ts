@@ -18,8 +18,8 @@ import type {
   GetTransactionWithCompressionInfoResult,
   GetValidityProofParams,
   GetValidityProofResult,
-} from '../../../src-shared/api/compression'
-import { COMPRESSION_MAX_LIMIT } from '../../../src-shared/api/compression'
+} from '@shared/api/compression'
+import { COMPRESSION_MAX_LIMIT } from '@shared/api/compression'
 import { encodeEntity } from '../chain/entity-ids'
 import type { MintInfo } from '../chain/mints'
 import { hash32 } from '../chain/prng'
@@ -43,10 +43,15 @@ function compressionTxs(chain: SimChain, wallet: SimWallet | undefined): TxView[
 }
 
 function ownerAccounts(chain: SimChain, wallet: SimWallet | undefined) {
-  return compressionTxs(chain, wallet).map((tx) => compressedAccount(chain, wallet as SimWallet, tx))
+  return compressionTxs(chain, wallet).map((tx) =>
+    compressedAccount(chain, wallet as SimWallet, tx),
+  )
 }
 
-function matchesFilters(account: CompressedAccount, filters: z.output<typeof GetCompressedAccountsByOwnerParams>['filters']): boolean {
+function matchesFilters(
+  account: CompressedAccount,
+  filters: z.output<typeof GetCompressedAccountsByOwnerParams>['filters'],
+): boolean {
   if (!filters) return true
   const data = Buffer.from(account.data.data, 'base64')
   return filters.every(({ memcmp }) => {
@@ -60,7 +65,10 @@ function matchesFilters(account: CompressedAccount, filters: z.output<typeof Get
   })
 }
 
-export function getCompressedAccountsByOwner(p: z.output<typeof GetCompressedAccountsByOwnerParams>, ctx: HandlerContext): GetCompressedAccountsByOwnerResult {
+export function getCompressedAccountsByOwner(
+  p: z.output<typeof GetCompressedAccountsByOwnerParams>,
+  ctx: HandlerContext,
+): GetCompressedAccountsByOwnerResult {
   const { chain } = ctx
   const limit = p.limit ?? COMPRESSION_MAX_LIMIT
   const owned = ownerAccounts(chain, chain.walletByAddress(p.owner))
@@ -74,13 +82,27 @@ export function getCompressedAccountsByOwner(p: z.output<typeof GetCompressedAcc
   const sliced = p.dataSlice
     ? items.map((a) => ({
         ...a,
-        data: { ...a.data, data: Buffer.from(a.data.data, 'base64').subarray(p.dataSlice?.offset, (p.dataSlice?.offset ?? 0) + (p.dataSlice?.length ?? 0)).toString('base64') },
+        data: {
+          ...a.data,
+          data: Buffer.from(a.data.data, 'base64')
+            .subarray(p.dataSlice?.offset, (p.dataSlice?.offset ?? 0) + (p.dataSlice?.length ?? 0))
+            .toString('base64'),
+        },
       }))
     : items
-  return { context: context(chain), value: { items: sliced, cursor: items.length < limit ? null : (items[items.length - 1]?.hash ?? null) } }
+  return {
+    context: context(chain),
+    value: {
+      items: sliced,
+      cursor: items.length < limit ? null : (items[items.length - 1]?.hash ?? null),
+    },
+  }
 }
 
-export function getCompressedTokenBalancesByOwnerV2(p: z.output<typeof GetCompressedTokenBalancesByOwnerV2Params>, ctx: HandlerContext): GetCompressedTokenBalancesByOwnerV2Result {
+export function getCompressedTokenBalancesByOwnerV2(
+  p: z.output<typeof GetCompressedTokenBalancesByOwnerV2Params>,
+  ctx: HandlerContext,
+): GetCompressedTokenBalancesByOwnerV2Result {
   const { chain } = ctx
   const limit = p.limit ?? COMPRESSION_MAX_LIMIT
   const totals = new Map<string, bigint>()
@@ -91,14 +113,22 @@ export function getCompressedTokenBalancesByOwnerV2(p: z.output<typeof GetCompre
   const after = p.cursor ?? undefined
   // Sorted by mint; cursor = mint (facts).
   const items = [...totals]
-    .filter(([mint]) => (p.mint == null || mint === p.mint) && (after === undefined || mint > after))
+    .filter(
+      ([mint]) => (p.mint == null || mint === p.mint) && (after === undefined || mint > after),
+    )
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .slice(0, limit)
     .map(([mint, balance]) => ({ mint, balance: Number(balance) }))
-  return { context: context(chain), value: { items, cursor: items.length < limit ? null : (items[items.length - 1]?.mint ?? null) } }
+  return {
+    context: context(chain),
+    value: { items, cursor: items.length < limit ? null : (items[items.length - 1]?.mint ?? null) },
+  }
 }
 
-export function getCompressedBalanceByOwner(p: z.output<typeof GetCompressedBalanceByOwnerParams>, ctx: HandlerContext): GetCompressedBalanceByOwnerResult {
+export function getCompressedBalanceByOwner(
+  p: z.output<typeof GetCompressedBalanceByOwnerParams>,
+  ctx: HandlerContext,
+): GetCompressedBalanceByOwnerResult {
   const { chain } = ctx
   const total = ownerAccounts(chain, chain.walletByAddress(p.owner))
     .filter((a) => a.account.owner === p.owner)
@@ -106,22 +136,42 @@ export function getCompressedBalanceByOwner(p: z.output<typeof GetCompressedBala
   return { context: context(chain), value: total }
 }
 
-function lookupAccount(chain: SimChain, text: string, by: 'hash' | 'address'): CompressedAccount | null {
+function lookupAccount(
+  chain: SimChain,
+  text: string,
+  by: 'hash' | 'address',
+): CompressedAccount | null {
   const origin = chain.compressedOrigin(text, by)
   return origin ? compressedAccount(chain, origin.wallet, origin.tx).account : null
 }
 
-export function getCompressedAccount(p: z.output<typeof GetCompressedAccountParams>, ctx: HandlerContext): GetCompressedAccountResult {
-  const value = p.hash != null ? lookupAccount(ctx.chain, p.hash, 'hash') : lookupAccount(ctx.chain, p.address ?? '', 'address')
+export function getCompressedAccount(
+  p: z.output<typeof GetCompressedAccountParams>,
+  ctx: HandlerContext,
+): GetCompressedAccountResult {
+  const value =
+    p.hash != null
+      ? lookupAccount(ctx.chain, p.hash, 'hash')
+      : lookupAccount(ctx.chain, p.address ?? '', 'address')
   return { context: context(ctx.chain), value }
 }
 
-export function getMultipleCompressedAccounts(p: z.output<typeof GetMultipleCompressedAccountsParams>, ctx: HandlerContext): GetMultipleCompressedAccountsResult {
-  const items = p.hashes != null ? p.hashes.map((h) => lookupAccount(ctx.chain, h, 'hash')) : (p.addresses ?? []).map((a) => lookupAccount(ctx.chain, a, 'address'))
+export function getMultipleCompressedAccounts(
+  p: z.output<typeof GetMultipleCompressedAccountsParams>,
+  ctx: HandlerContext,
+): GetMultipleCompressedAccountsResult {
+  const items =
+    p.hashes != null
+      ? p.hashes.map((h) => lookupAccount(ctx.chain, h, 'hash'))
+      : (p.addresses ?? []).map((a) => lookupAccount(ctx.chain, a, 'address'))
   return { context: context(ctx.chain), value: { items } }
 }
 
-function signatureListing(chain: SimChain, p: z.output<typeof GetCompressionSignaturesParams>, tokenOnly: boolean): GetCompressionSignaturesResult {
+function signatureListing(
+  chain: SimChain,
+  p: z.output<typeof GetCompressionSignaturesParams>,
+  tokenOnly: boolean,
+): GetCompressionSignaturesResult {
   const wallet = chain.walletByAddress(p.owner)
   const limit = p.limit ?? COMPRESSION_MAX_LIMIT
   // Newest first: slot desc; slots strictly increase with the index, so index desc.
@@ -135,19 +185,36 @@ function signatureListing(chain: SimChain, p: z.output<typeof GetCompressionSign
     start = txs.findIndex((tx) => tx.index < index)
     if (start < 0) start = txs.length
   }
-  const items = txs.slice(start, start + limit).map((tx) => ({ signature: tx.signature, slot: tx.slot, blockTime: tx.timestamp }))
-  return { context: context(chain), value: { items, cursor: items.length < limit ? null : (items[items.length - 1]?.signature ?? null) } }
+  const items = txs
+    .slice(start, start + limit)
+    .map((tx) => ({ signature: tx.signature, slot: tx.slot, blockTime: tx.timestamp }))
+  return {
+    context: context(chain),
+    value: {
+      items,
+      cursor: items.length < limit ? null : (items[items.length - 1]?.signature ?? null),
+    },
+  }
 }
 
-export function getCompressionSignaturesForOwner(p: z.output<typeof GetCompressionSignaturesParams>, ctx: HandlerContext): GetCompressionSignaturesResult {
+export function getCompressionSignaturesForOwner(
+  p: z.output<typeof GetCompressionSignaturesParams>,
+  ctx: HandlerContext,
+): GetCompressionSignaturesResult {
   return signatureListing(ctx.chain, p, false)
 }
 
-export function getCompressionSignaturesForTokenOwner(p: z.output<typeof GetCompressionSignaturesParams>, ctx: HandlerContext): GetCompressionSignaturesResult {
+export function getCompressionSignaturesForTokenOwner(
+  p: z.output<typeof GetCompressionSignaturesParams>,
+  ctx: HandlerContext,
+): GetCompressionSignaturesResult {
   return signatureListing(ctx.chain, p, true)
 }
 
-export function getTransactionWithCompressionInfo(p: z.output<typeof GetTransactionWithCompressionInfoParams>, ctx: HandlerContext): GetTransactionWithCompressionInfoResult {
+export function getTransactionWithCompressionInfo(
+  p: z.output<typeof GetTransactionWithCompressionInfoParams>,
+  ctx: HandlerContext,
+): GetTransactionWithCompressionInfoResult {
   const { chain } = ctx
   const tx = chain.txBySignature(p.signature)
   if (!tx) throw notFound(`transaction ${p.signature} not found`)
@@ -161,13 +228,21 @@ export function getTransactionWithCompressionInfo(p: z.output<typeof GetTransact
     transaction: {
       slot: tx.slot,
       blockTime: tx.timestamp,
-      meta: { fee: Number(tx.feeLamports), err: tx.error ? { InstructionError: [tx.error.instruction, { Custom: tx.error.code }] } : null },
+      meta: {
+        fee: Number(tx.feeLamports),
+        err: tx.error
+          ? { InstructionError: [tx.error.instruction, { Custom: tx.error.code }] }
+          : null,
+      },
       transaction: { signatures: [tx.signature] },
     },
   }
 }
 
-export function getValidityProof(p: z.output<typeof GetValidityProofParams>, ctx: HandlerContext): GetValidityProofResult {
+export function getValidityProof(
+  p: z.output<typeof GetValidityProofParams>,
+  ctx: HandlerContext,
+): GetValidityProofResult {
   const { chain } = ctx
   const hashes = p.hashes ?? []
   const accounts = hashes.map((h, i) => {
@@ -176,7 +251,10 @@ export function getValidityProof(p: z.output<typeof GetValidityProofParams>, ctx
     return account
   })
   const fresh = p.newAddressesWithTrees ?? []
-  const proofPart = (n: number) => Buffer.from(Array.from({ length: 32 }, (_, i) => hash32(chain.seed, 0x9f, n, i, hashes.length) & 0xff)).toString('base64')
+  const proofPart = (n: number) =>
+    Buffer.from(
+      Array.from({ length: 32 }, (_, i) => hash32(chain.seed, 0x9f, n, i, hashes.length) & 0xff),
+    ).toString('base64')
   return {
     context: context(chain),
     value: {
@@ -185,7 +263,10 @@ export function getValidityProof(p: z.output<typeof GetValidityProofParams>, ctx
       leaves: [...accounts.map((a) => a.hash), ...fresh.map((f) => f.address)],
       merkleTrees: [...accounts.map((a) => a.tree), ...fresh.map((f) => f.tree)],
       rootIndices: [...accounts.map((a) => a.seq % 2400), ...fresh.map(() => 0)],
-      roots: [...accounts.map((a) => encodeEntity(chain.seed, 'root', 0, a.seq)), ...fresh.map((_, i) => encodeEntity(chain.seed, 'root', 1, i))],
+      roots: [
+        ...accounts.map((a) => encodeEntity(chain.seed, 'root', 0, a.seq)),
+        ...fresh.map((_, i) => encodeEntity(chain.seed, 'root', 1, i)),
+      ],
     },
   }
 }

@@ -8,8 +8,8 @@ import type {
   GetTokenAccountsParams,
   GetTokenAccountsResult,
   TokenAccount,
-} from '../../../src-shared/api/das'
-import { DAS_MAX_LIMIT } from '../../../src-shared/api/das'
+} from '@shared/api/das'
+import { DAS_MAX_LIMIT } from '@shared/api/das'
 import type { MintInfo } from '../chain/mints'
 import { rawToNumber, SOL_MINT_INDEX } from '../chain/mints'
 import type { SimChain, SimWallet, TxView } from '../chain/sim-chain'
@@ -33,14 +33,29 @@ function sortListed(items: Listed[], sortBy: SortBy | undefined): Listed[] {
   const field = sortBy?.sortBy ?? 'none'
   const desc = sortBy?.sortDirection === 'desc'
   if (field === 'none') return items
-  const sorted = [...items].sort((a, b) => (field === 'id' ? (a.asset.id < b.asset.id ? -1 : a.asset.id > b.asset.id ? 1 : 0) : a.order - b.order))
+  const sorted = [...items].sort((a, b) =>
+    field === 'id'
+      ? a.asset.id < b.asset.id
+        ? -1
+        : a.asset.id > b.asset.id
+          ? 1
+          : 0
+      : a.order - b.order,
+  )
   return desc ? sorted.reverse() : sorted
 }
 
 function pageListing(
   chain: SimChain,
   all: Listed[],
-  p: { page?: number; limit?: number; cursor?: string; before?: string; after?: string; sortBy?: SortBy },
+  p: {
+    page?: number
+    limit?: number
+    cursor?: string
+    before?: string
+    after?: string
+    sortBy?: SortBy
+  },
   grandTotal: boolean,
 ): AssetList & Record<string, unknown> {
   const limit = p.limit ?? DAS_MAX_LIMIT
@@ -51,14 +66,21 @@ function pageListing(
     // Keyset paging runs over ids ascending; cursor = last asset id of the page (facts).
     const byId = sortListed(all, { sortBy: 'id', sortDirection: 'asc' }).map((l) => l.asset)
     const lower = p.cursor ?? p.after
-    const filtered = byId.filter((a) => (lower === undefined || a.id > lower) && (p.before === undefined || a.id < p.before))
+    const filtered = byId.filter(
+      (a) => (lower === undefined || a.id > lower) && (p.before === undefined || a.id < p.before),
+    )
     items = filtered.slice(0, limit)
-    base.cursor = items.length === limit && filtered.length > limit ? (items[items.length - 1]?.id ?? null) : null
+    base.cursor =
+      items.length === limit && filtered.length > limit
+        ? (items[items.length - 1]?.id ?? null)
+        : null
     if (p.before !== undefined) base.before = p.before
     if (p.after !== undefined) base.after = p.after
   } else {
     const page = p.page ?? 1
-    items = sortListed(all, p.sortBy).map((l) => l.asset).slice((page - 1) * limit, page * limit)
+    items = sortListed(all, p.sortBy)
+      .map((l) => l.asset)
+      .slice((page - 1) * limit, page * limit)
     base.page = page
   }
   return {
@@ -71,9 +93,17 @@ function pageListing(
   }
 }
 
-function ownerListing(chain: SimChain, wallet: SimWallet | undefined, owner: string, options: z.output<typeof GetAssetsByOwnerParams>['options']): Listed[] {
+function ownerListing(
+  chain: SimChain,
+  wallet: SimWallet | undefined,
+  owner: string,
+  options: z.output<typeof GetAssetsByOwnerParams>['options'],
+): Listed[] {
   const listed: Listed[] = wallet
-    ? ownedCollectibles(chain, wallet).map((tx: TxView) => ({ asset: collectibleAsset(chain, wallet, tx), order: tx.index }))
+    ? ownedCollectibles(chain, wallet).map((tx: TxView) => ({
+        asset: collectibleAsset(chain, wallet, tx),
+        order: tx.index,
+      }))
     : []
   if (options?.showFungible && wallet) {
     const balances = chain.balancesNow(wallet)
@@ -81,17 +111,28 @@ function ownerListing(chain: SimChain, wallet: SimWallet | undefined, owner: str
       if (m === SOL_MINT_INDEX) continue
       const raw = balances[m] ?? 0n
       if (raw === 0n && !options.showZeroBalance) continue
-      listed.push({ asset: fungibleAsset(chain, owner, chain.mints[m] as MintInfo, raw), order: Number.MAX_SAFE_INTEGER - 1000 + m })
+      listed.push({
+        asset: fungibleAsset(chain, owner, chain.mints[m] as MintInfo, raw),
+        order: Number.MAX_SAFE_INTEGER - 1000 + m,
+      })
     }
   }
   return listed
 }
 
-export function getAssetsByOwner(p: z.output<typeof GetAssetsByOwnerParams>, ctx: HandlerContext): AssetList {
+export function getAssetsByOwner(
+  p: z.output<typeof GetAssetsByOwnerParams>,
+  ctx: HandlerContext,
+): AssetList {
   const { chain } = ctx
   const options = p.options ?? p.displayOptions
   const wallet = chain.walletByAddress(p.ownerAddress)
-  const result = pageListing(chain, ownerListing(chain, wallet, p.ownerAddress, options), p, options?.showGrandTotal ?? false)
+  const result = pageListing(
+    chain,
+    ownerListing(chain, wallet, p.ownerAddress, options),
+    p,
+    options?.showGrandTotal ?? false,
+  )
   if (options?.showNativeBalance) {
     const sol = chain.mints[SOL_MINT_INDEX] as MintInfo
     const lamports = wallet ? (chain.balancesNow(wallet)[SOL_MINT_INDEX] ?? 0n) : 0n
@@ -104,16 +145,23 @@ export function getAssetsByOwner(p: z.output<typeof GetAssetsByOwnerParams>, ctx
   return result
 }
 
-export function getAssetsByAuthority(p: z.output<typeof GetAssetsByAuthorityParams>, ctx: HandlerContext): AssetList {
+export function getAssetsByAuthority(
+  p: z.output<typeof GetAssetsByAuthorityParams>,
+  ctx: HandlerContext,
+): AssetList {
   const { chain } = ctx
   let collection = -1
-  for (let c = 0; c < COLLECTION_COUNT; c++) if (collectionInfo(chain.seed, c).authority === p.authorityAddress) collection = c
+  for (let c = 0; c < COLLECTION_COUNT; c++)
+    if (collectionInfo(chain.seed, c).authority === p.authorityAddress) collection = c
   const listed: Listed[] = []
   if (collection >= 0) {
     for (const wallet of chain.wallets) {
       for (const tx of ownedCollectibles(chain, wallet)) {
         if (tx.collectible?.collection === collection) {
-          listed.push({ asset: collectibleAsset(chain, wallet, tx), order: wallet.id * 2 ** 32 + tx.index })
+          listed.push({
+            asset: collectibleAsset(chain, wallet, tx),
+            order: wallet.id * 2 ** 32 + tx.index,
+          })
         }
       }
     }
@@ -121,7 +169,10 @@ export function getAssetsByAuthority(p: z.output<typeof GetAssetsByAuthorityPara
   return pageListing(chain, listed, p, p.options?.showGrandTotal ?? false)
 }
 
-export function getAssetBatch(p: z.output<typeof GetAssetBatchParams>, ctx: HandlerContext): Asset[] {
+export function getAssetBatch(
+  p: z.output<typeof GetAssetBatchParams>,
+  ctx: HandlerContext,
+): Asset[] {
   const { chain } = ctx
   const assets: Asset[] = []
   for (const id of p.ids) {
@@ -138,7 +189,11 @@ export function getAssetBatch(p: z.output<typeof GetAssetBatchParams>, ctx: Hand
 }
 
 /** Every token account of a wallet: fungible mints it traded, then its NFTs (amount 1). */
-function tokenAccountsOf(chain: SimChain, wallet: SimWallet, showZeroBalance: boolean): TokenAccount[] {
+function tokenAccountsOf(
+  chain: SimChain,
+  wallet: SimWallet,
+  showZeroBalance: boolean,
+): TokenAccount[] {
   const balances = chain.balancesNow(wallet)
   const accounts: TokenAccount[] = []
   for (const m of wallet.profile.tradedMints) {
@@ -168,10 +223,16 @@ function tokenAccountsOf(chain: SimChain, wallet: SimWallet, showZeroBalance: bo
   return accounts
 }
 
-export function getTokenAccounts(p: z.output<typeof GetTokenAccountsParams>, ctx: HandlerContext): GetTokenAccountsResult {
+export function getTokenAccounts(
+  p: z.output<typeof GetTokenAccountsParams>,
+  ctx: HandlerContext,
+): GetTokenAccountsResult {
   const { chain } = ctx
   const showZero = p.options?.showZeroBalance ?? false
-  const owners = p.owner !== undefined ? [chain.walletByAddress(p.owner)].filter((w): w is SimWallet => w !== undefined) : chain.wallets
+  const owners =
+    p.owner !== undefined
+      ? [chain.walletByAddress(p.owner)].filter((w): w is SimWallet => w !== undefined)
+      : chain.wallets
   let all = owners.flatMap((w) => tokenAccountsOf(chain, w, showZero))
   if (p.mint !== undefined) all = all.filter((a) => a.mint === p.mint)
   const limit = p.limit ?? DAS_MAX_LIMIT
@@ -179,17 +240,30 @@ export function getTokenAccounts(p: z.output<typeof GetTokenAccountsParams>, ctx
   if (keyset) {
     const sorted = [...all].sort((a, b) => (a.address < b.address ? -1 : 1))
     const lower = p.cursor ?? p.after
-    const filtered = sorted.filter((a) => (lower === undefined || a.address > lower) && (p.before === undefined || a.address < p.before))
+    const filtered = sorted.filter(
+      (a) =>
+        (lower === undefined || a.address > lower) &&
+        (p.before === undefined || a.address < p.before),
+    )
     const items = filtered.slice(0, limit)
     return {
       last_indexed_slot: chain.currentSlot(),
       total: items.length,
       limit,
-      cursor: items.length === limit && filtered.length > limit ? (items[items.length - 1]?.address ?? null) : null,
+      cursor:
+        items.length === limit && filtered.length > limit
+          ? (items[items.length - 1]?.address ?? null)
+          : null,
       token_accounts: items,
     }
   }
   const page = p.page ?? 1
   const items = all.slice((page - 1) * limit, page * limit)
-  return { last_indexed_slot: chain.currentSlot(), total: items.length, limit, page, token_accounts: items }
+  return {
+    last_indexed_slot: chain.currentSlot(),
+    total: items.length,
+    limit,
+    page,
+    token_accounts: items,
+  }
 }

@@ -41,7 +41,11 @@ export function describeZodError(error: z.ZodError, prefix = ''): string {
 }
 
 /** Parses `input` with a request schema, or throws invalidParams naming the parameters. */
-export function parseRequest<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.output<S> {
+export function parseRequest<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  prefix = '',
+): z.output<S> {
   const parsed = schema.safeParse(input)
   if (!parsed.success) throw invalidParams(describeZodError(parsed.error, prefix))
   return parsed.data
@@ -61,7 +65,12 @@ export async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** Sends a complete JSON answer. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body)
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -72,7 +81,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /** Sends an exact text with a JSON content type (used by the malformed-body fault). */
-export function sendRawJsonText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+export function sendRawJsonText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(text)),
@@ -84,7 +98,10 @@ export function sendRawJsonText(res: ServerResponse, status: number, text: strin
 /** Announces the full length, sends half of it, then drops the connection (truncated-body fault). */
 export function sendTruncated(res: ServerResponse, status: number, body: unknown): void {
   const text = Buffer.from(JSON.stringify(body))
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(text.length) })
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(text.length),
+  })
   res.write(text.subarray(0, Math.max(1, Math.floor(text.length / 2))), () => {
     res.socket?.destroy()
   })

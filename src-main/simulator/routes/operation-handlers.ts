@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { OperationName, Operations } from '../../../src-shared/api/operations'
+import type { OperationName, Operations } from '@shared/api/operations'
 import * as compression from './compression-methods'
 import * as das from './das-methods'
 import type { HandlerContext } from './handler-context'
@@ -10,7 +10,10 @@ import * as wallet from './wallet-routes'
 // One handler per operation of the shared registry (src-shared/api/operations.ts): the
 // registry gives path, schemas and billing; this table gives the simulated behaviour.
 
-type Handler<N extends OperationName> = (input: z.output<Operations[N]['request']>, ctx: HandlerContext) => unknown
+type Handler<N extends OperationName> = (
+  input: z.output<Operations[N]['request']>,
+  ctx: HandlerContext,
+) => unknown
 
 export const OPERATION_HANDLERS: { [N in OperationName]: Handler<N> } = {
   'wallet.balances': wallet.getBalances,
@@ -25,12 +28,14 @@ export const OPERATION_HANDLERS: { [N in OperationName]: Handler<N> } = {
   'das.getAssetsByOwner': das.getAssetsByOwner,
   'das.getTokenAccounts': das.getTokenAccounts,
   'compression.getCompressedAccountsByOwner': compression.getCompressedAccountsByOwner,
-  'compression.getCompressedTokenBalancesByOwnerV2': compression.getCompressedTokenBalancesByOwnerV2,
+  'compression.getCompressedTokenBalancesByOwnerV2':
+    compression.getCompressedTokenBalancesByOwnerV2,
   'compression.getCompressedBalanceByOwner': compression.getCompressedBalanceByOwner,
   'compression.getCompressedAccount': compression.getCompressedAccount,
   'compression.getMultipleCompressedAccounts': compression.getMultipleCompressedAccounts,
   'compression.getCompressionSignaturesForOwner': compression.getCompressionSignaturesForOwner,
-  'compression.getCompressionSignaturesForTokenOwner': compression.getCompressionSignaturesForTokenOwner,
+  'compression.getCompressionSignaturesForTokenOwner':
+    compression.getCompressionSignaturesForTokenOwner,
   'compression.getTransactionWithCompressionInfo': compression.getTransactionWithCompressionInfo,
   'compression.getValidityProof': compression.getValidityProof,
   'rpc.getSignaturesForAddress': rpc.getSignaturesForAddress,

@@ -1,6 +1,10 @@
 import type { z } from 'zod'
-import type { GetPriorityFeeEstimateParams, GetPriorityFeeEstimateResult, PriorityLevel } from '../../../src-shared/api/priority-fee'
-import type { GetSignaturesForAddressParams, SignatureInfo } from '../../../src-shared/api/rpc'
+import type {
+  GetPriorityFeeEstimateParams,
+  GetPriorityFeeEstimateResult,
+  PriorityLevel,
+} from '@shared/api/priority-fee'
+import type { GetSignaturesForAddressParams, SignatureInfo } from '@shared/api/rpc'
 import { hash32 } from '../chain/prng'
 import type { SimChain, SimWallet, TxView } from '../chain/sim-chain'
 import { signatureInfo } from '../chain/views'
@@ -12,17 +16,27 @@ import { invalidParams } from './http-io'
 // limit 1–1000 default 1000) and getPriorityFeeEstimate (facts).
 
 /** Which transactions of which wallet an address appears in. */
-function addressFilter(chain: SimChain, address: string): { wallet: SimWallet; includes: (tx: TxView) => boolean } | null {
+function addressFilter(
+  chain: SimChain,
+  address: string,
+): { wallet: SimWallet; includes: (tx: TxView) => boolean } | null {
   const wallet = chain.walletByAddress(address)
   // The wallet's own signatures: transactions naming the wallet (not token-account-only receipts).
   if (wallet) return { wallet, includes: (tx) => tx.directRef }
   const account = chain.tokenAccountOwner(address)
   if (!account) return null
-  if ('mint' in account) return { wallet: account.wallet, includes: (tx) => tx.changes.some((c) => c.mint === account.mint) }
+  if ('mint' in account)
+    return {
+      wallet: account.wallet,
+      includes: (tx) => tx.changes.some((c) => c.mint === account.mint),
+    }
   return { wallet: account.wallet, includes: (tx) => tx.index === account.nftIndex }
 }
 
-export function getSignaturesForAddress(p: z.output<typeof GetSignaturesForAddressParams>, ctx: HandlerContext): SignatureInfo[] {
+export function getSignaturesForAddress(
+  p: z.output<typeof GetSignaturesForAddressParams>,
+  ctx: HandlerContext,
+): SignatureInfo[] {
   const { chain } = ctx
   const [address, config] = p
   const limit = config?.limit ?? 1000
@@ -32,23 +46,43 @@ export function getSignaturesForAddress(p: z.output<typeof GetSignaturesForAddre
     if (index === null) throw invalidParams(`${name}: not a signature of this address`)
     return index
   }
-  const start = config?.before !== undefined ? position(config.before, 'before') - 1 : target ? chain.txCount(target.wallet) - 1 : -1
+  const start =
+    config?.before !== undefined
+      ? position(config.before, 'before') - 1
+      : target
+        ? chain.txCount(target.wallet) - 1
+        : -1
   const stop = config?.until !== undefined ? position(config.until, 'until') : -1
   if (!target) return []
   const out: SignatureInfo[] = []
-  for (let i = start, scanned = 0; i > stop && out.length < limit && scanned < SCAN_BUDGET * 5; i--, scanned++) {
+  for (
+    let i = start, scanned = 0;
+    i > stop && out.length < limit && scanned < SCAN_BUDGET * 5;
+    i--, scanned++
+  ) {
     const tx = chain.tx(target.wallet, i)
     if (target.includes(tx)) out.push(signatureInfo(tx))
   }
   return out
 }
 
-const LEVEL_KEYS = { Min: 'min', Low: 'low', Medium: 'medium', High: 'high', VeryHigh: 'veryHigh', UnsafeMax: 'unsafeMax' } as const
+const LEVEL_KEYS = {
+  Min: 'min',
+  Low: 'low',
+  Medium: 'medium',
+  High: 'high',
+  VeryHigh: 'veryHigh',
+  UnsafeMax: 'unsafeMax',
+} as const
 
-export function getPriorityFeeEstimate(p: z.output<typeof GetPriorityFeeEstimateParams>, ctx: HandlerContext): GetPriorityFeeEstimateResult {
+export function getPriorityFeeEstimate(
+  p: z.output<typeof GetPriorityFeeEstimateParams>,
+  ctx: HandlerContext,
+): GetPriorityFeeEstimateResult {
   const [request] = p
   const { chain } = ctx
-  if (request.transaction !== undefined && request.transaction.length < 8) throw invalidParams('transaction: too short to be a serialized transaction')
+  if (request.transaction !== undefined && request.transaction.length < 8)
+    throw invalidParams('transaction: too short to be a serialized transaction')
   // Fees wander with the slot (per 150-slot lookback window); levels are the 0/25/50/75/95/100th percentiles (facts).
   const window = Math.floor(chain.currentSlot() / (request.options?.lookbackSlots ?? 150))
   const base = 1_000 + (hash32(chain.seed, 0xfee, window) % 50_000)
@@ -61,7 +95,9 @@ export function getPriorityFeeEstimate(p: z.output<typeof GetPriorityFeeEstimate
     unsafeMax: Math.round(base * 40),
   }
   const level: PriorityLevel = request.options?.priorityLevel ?? 'Medium'
-  const estimate = request.options?.recommended ? Math.max(levels.medium, 10_000) : levels[LEVEL_KEYS[level]]
+  const estimate = request.options?.recommended
+    ? Math.max(levels.medium, 10_000)
+    : levels[LEVEL_KEYS[level]]
   return {
     priorityFeeEstimate: estimate,
     ...(request.options?.includeAllPriorityFeeLevels ? { priorityFeeLevels: levels } : {}),

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { TokenMetadataRecord, TokenMetadataRequest } from '../../../src-shared/api/token-metadata'
+import type { TokenMetadataRecord, TokenMetadataRequest } from '@shared/api/token-metadata'
 import type {
   CreateWebhookRequest,
   DeleteWebhookRequest,
@@ -8,7 +8,7 @@ import type {
   ToggleWebhookRequest,
   UpdateWebhookRequest,
   Webhook,
-} from '../../../src-shared/api/webhooks'
+} from '@shared/api/webhooks'
 import { formatRawAmount } from '../chain/mints'
 import type { MintInfo } from '../chain/mints'
 import { collectibleAsset } from '../chain/views'
@@ -29,7 +29,11 @@ function missingRecord(account: string): TokenMetadataRecord {
   }
 }
 
-function mintRecord(mint: MintInfo, includeOffChain: boolean, authority: string): TokenMetadataRecord {
+function mintRecord(
+  mint: MintInfo,
+  includeOffChain: boolean,
+  authority: string,
+): TokenMetadataRecord {
   const program = mint.tokenProgram === 'token-2022' ? TOKEN_2022_PROGRAM : TOKEN_PROGRAM
   const uri = `https://assets.heliograph-sim.invalid/tokens/${mint.symbol}.json`
   return {
@@ -42,7 +46,13 @@ function mintRecord(mint: MintInfo, includeOffChain: boolean, authority: string)
         lamports: 1_461_600,
         data: {
           parsed: {
-            info: { decimals: mint.decimals, freezeAuthority: '', isInitialized: true, mintAuthority: authority, supply: mint.supplyRaw.toString() },
+            info: {
+              decimals: mint.decimals,
+              freezeAuthority: '',
+              isInitialized: true,
+              mintAuthority: authority,
+              supply: mint.supplyRaw.toString(),
+            },
             type: 'mint',
           },
           program: mint.tokenProgram,
@@ -79,7 +89,11 @@ function mintRecord(mint: MintInfo, includeOffChain: boolean, authority: string)
               attributes: [],
               sellerFeeBasisPoints: 0,
               image: mint.logoUri,
-              properties: { category: 'currency', files: [{ uri: mint.logoUri, type: 'image/svg+xml' }], creators: [] },
+              properties: {
+                category: 'currency',
+                files: [{ uri: mint.logoUri, type: 'image/svg+xml' }],
+                creators: [],
+              },
             },
             uri,
             error: '',
@@ -99,7 +113,10 @@ function mintRecord(mint: MintInfo, includeOffChain: boolean, authority: string)
   }
 }
 
-export function postTokenMetadata(q: z.output<typeof TokenMetadataRequest>, ctx: HandlerContext): TokenMetadataRecord[] {
+export function postTokenMetadata(
+  q: z.output<typeof TokenMetadataRequest>,
+  ctx: HandlerContext,
+): TokenMetadataRecord[] {
   const { chain } = ctx
   const authority = ctx.keys.ownerAddress('mint-authority')
   return q.mintAccounts.map((account) => {
@@ -117,7 +134,13 @@ export function postTokenMetadata(q: z.output<typeof TokenMetadataRequest>, ctx:
             key: 'MetadataV1',
             mint: account,
             updateAuthority: asset.authorities[0]?.address ?? '',
-            data: { name, symbol: asset.content.metadata?.symbol ?? '', uri: asset.content.json_uri, sellerFeeBasisPoints: 500, creators: [] },
+            data: {
+              name,
+              symbol: asset.content.metadata?.symbol ?? '',
+              uri: asset.content.json_uri,
+              sellerFeeBasisPoints: 500,
+              creators: [],
+            },
             tokenStandard: 'ProgrammableNonFungible',
             primarySaleHappened: true,
             isMutable: true,
@@ -135,7 +158,10 @@ export function postTokenMetadata(q: z.output<typeof TokenMetadataRequest>, ctx:
   })
 }
 
-export function listWebhooks(_q: z.output<typeof ListWebhooksRequest>, ctx: HandlerContext): Webhook[] {
+export function listWebhooks(
+  _q: z.output<typeof ListWebhooksRequest>,
+  ctx: HandlerContext,
+): Webhook[] {
   return ctx.webhooks.list(ctx.key)
 }
 
@@ -143,11 +169,17 @@ export function getWebhook(q: z.output<typeof GetWebhookRequest>, ctx: HandlerCo
   return ctx.webhooks.get(ctx.key, q.webhookID)
 }
 
-export function createWebhook(q: z.output<typeof CreateWebhookRequest>, ctx: HandlerContext): Webhook {
+export function createWebhook(
+  q: z.output<typeof CreateWebhookRequest>,
+  ctx: HandlerContext,
+): Webhook {
   return ctx.webhooks.create(ctx.key, q)
 }
 
-export function updateWebhook(q: z.output<typeof UpdateWebhookRequest>, ctx: HandlerContext): Webhook {
+export function updateWebhook(
+  q: z.output<typeof UpdateWebhookRequest>,
+  ctx: HandlerContext,
+): Webhook {
   return ctx.webhooks.update(ctx.key, q)
 }
 
@@ -155,6 +187,9 @@ export function deleteWebhook(q: z.output<typeof DeleteWebhookRequest>, ctx: Han
   return ctx.webhooks.remove(ctx.key, q.webhookID)
 }
 
-export function toggleWebhook(q: z.output<typeof ToggleWebhookRequest>, ctx: HandlerContext): Webhook {
+export function toggleWebhook(
+  q: z.output<typeof ToggleWebhookRequest>,
+  ctx: HandlerContext,
+): Webhook {
   return ctx.webhooks.toggle(ctx.key, q.webhookID, q.active)
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { BALANCE_AT_NATIVE_SOL_MINT, NATIVE_SOL_MINT } from '../../../src-shared/api/base58'
+import { BALANCE_AT_NATIVE_SOL_MINT, NATIVE_SOL_MINT } from '@shared/api/base58'
 import type {
   BalanceAtQuery,
   BalanceAtResponse,
@@ -16,13 +16,23 @@ import type {
   TransferEntry,
   TransfersQuery,
   TransfersResponse,
-} from '../../../src-shared/api/wallet-rest'
-import { counterpartyAddress, counterpartyIdentity, COUNTERPARTY_COUNT } from '../chain/counterparties'
+} from '@shared/api/wallet-rest'
+import {
+  counterpartyAddress,
+  counterpartyIdentity,
+  COUNTERPARTY_COUNT,
+} from '../chain/counterparties'
 import { decodeEntity } from '../chain/entity-ids'
 import type { MintInfo } from '../chain/mints'
 import { formatRawAmount, rawToNumber, SOL_MINT_INDEX } from '../chain/mints'
 import type { SimChain, SimWallet, TxView } from '../chain/sim-chain'
-import { historyEntry, nftEntry, ownedCollectibles, sortedHoldings, transferEntries } from '../chain/views'
+import {
+  historyEntry,
+  nftEntry,
+  ownedCollectibles,
+  sortedHoldings,
+  transferEntries,
+} from '../chain/views'
 import type { HandlerContext } from './handler-context'
 import { SCAN_BUDGET } from './handler-context'
 import { invalidParams, notFound, SimRequestError } from './http-io'
@@ -35,10 +45,18 @@ const MAX_BALANCE_NFTS = 100
 
 function requirePaidPlan(ctx: HandlerContext): void {
   // facts: identity and funded-by need a paid plan: 403 on the free plan.
-  if (ctx.keys.isFreePlan(ctx.key)) throw new SimRequestError(403, -32003, 'this endpoint needs a paid plan; the key is on the free plan')
+  if (ctx.keys.isFreePlan(ctx.key))
+    throw new SimRequestError(
+      403,
+      -32003,
+      'this endpoint needs a paid plan; the key is on the free plan',
+    )
 }
 
-export function getBalances(q: z.output<typeof BalancesQuery>, ctx: HandlerContext): BalancesResponse {
+export function getBalances(
+  q: z.output<typeof BalancesQuery>,
+  ctx: HandlerContext,
+): BalancesResponse {
   const page = q.page ?? 1
   const limit = q.limit ?? 100
   const wallet = ctx.chain.walletByAddress(q.wallet)
@@ -59,7 +77,11 @@ export function getBalances(q: z.output<typeof BalancesQuery>, ctx: HandlerConte
   if (q.showNfts) {
     // NFTs: at most 100, first page only (interface 4.1).
     response.nfts =
-      wallet && page === 1 ? ownedCollectibles(ctx.chain, wallet).slice(0, MAX_BALANCE_NFTS).map((tx) => nftEntry(ctx.chain, tx)) : []
+      wallet && page === 1
+        ? ownedCollectibles(ctx.chain, wallet)
+            .slice(0, MAX_BALANCE_NFTS)
+            .map((tx) => nftEntry(ctx.chain, tx))
+        : []
   }
   return response
 }
@@ -115,7 +137,12 @@ function scan<T>(
   return { items, lastIndex, exhausted: false, hasMore: more || !budgetLeft, lastScanned }
 }
 
-function cursorIndex(chain: SimChain, wallet: SimWallet | undefined, signature: string, name: string): number {
+function cursorIndex(
+  chain: SimChain,
+  wallet: SimWallet | undefined,
+  signature: string,
+  name: string,
+): number {
   const index = wallet ? chain.indexOfSignature(wallet, signature) : null
   if (index === null) throw invalidParams(`${name}: not a signature of this wallet's history`)
   return index
@@ -125,7 +152,8 @@ export function getHistory(q: z.output<typeof HistoryQuery>, ctx: HandlerContext
   const { chain } = ctx
   const limit = q.limit ?? 100
   const wallet = chain.walletByAddress(q.wallet)
-  if (q.before !== undefined && q.after !== undefined) throw invalidParams('before, after: give one of them, not both')
+  if (q.before !== undefined && q.after !== undefined)
+    throw invalidParams('before, after: give one of them, not both')
   if (!wallet) {
     if (q.before !== undefined) cursorIndex(chain, wallet, q.before, 'before')
     if (q.after !== undefined) cursorIndex(chain, wallet, q.after, 'after')
@@ -143,7 +171,13 @@ export function getHistory(q: z.output<typeof HistoryQuery>, ctx: HandlerContext
   const result =
     q.after !== undefined
       ? scan(cursorIndex(chain, wallet, q.after, 'after') + 1, 1, count - 1, limit, produce)
-      : scan(q.before !== undefined ? cursorIndex(chain, wallet, q.before, 'before') - 1 : count - 1, -1, 0, limit, produce)
+      : scan(
+          q.before !== undefined ? cursorIndex(chain, wallet, q.before, 'before') - 1 : count - 1,
+          -1,
+          0,
+          limit,
+          produce,
+        )
   const cursorAt = result.items.length >= limit ? result.lastIndex : result.lastScanned
   return {
     data: result.items,
@@ -159,13 +193,18 @@ function encodeTransferCursor(walletId: number, index: number, leg: number): str
   return Buffer.from(`t1:${walletId}:${index}:${leg}`).toString('base64url')
 }
 
-function decodeTransferCursor(cursor: string): { walletId: number; index: number; leg: number } | null {
+function decodeTransferCursor(
+  cursor: string,
+): { walletId: number; index: number; leg: number } | null {
   const match = /^t1:(\d+):(\d+):(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'))
   if (!match) return null
   return { walletId: Number(match[1]), index: Number(match[2]), leg: Number(match[3]) }
 }
 
-export function getTransfers(q: z.output<typeof TransfersQuery>, ctx: HandlerContext): TransfersResponse {
+export function getTransfers(
+  q: z.output<typeof TransfersQuery>,
+  ctx: HandlerContext,
+): TransfersResponse {
   const { chain } = ctx
   const limit = q.limit ?? 50
   const wallet = chain.walletByAddress(q.wallet)
@@ -174,7 +213,7 @@ export function getTransfers(q: z.output<typeof TransfersQuery>, ctx: HandlerCon
   if (q.cursor !== undefined) {
     const c = decodeTransferCursor(q.cursor)
     if (!wallet || c === null || c.walletId !== wallet.id || c.index >= chain.txCount(wallet)) {
-      throw invalidParams('cursor: not a cursor of this wallet\'s transfers')
+      throw invalidParams("cursor: not a cursor of this wallet's transfers")
     }
     start = c.index
     skipLegs = c.leg
@@ -202,7 +241,10 @@ export function getTransfers(q: z.output<typeof TransfersQuery>, ctx: HandlerCon
   }
   return {
     data,
-    pagination: { hasMore: next !== null, nextCursor: next === null ? null : encodeTransferCursor(wallet.id, next.index, next.leg) },
+    pagination: {
+      hasMore: next !== null,
+      nextCursor: next === null ? null : encodeTransferCursor(wallet.id, next.index, next.leg),
+    },
   }
 }
 
@@ -222,13 +264,17 @@ function counterpartyIdentityByAddress(chain: SimChain, address: string): Identi
   const c = decodeEntity(chain.seed, 'counterparty', address)
   if (c === null || c.a >= COUNTERPARTY_COUNT) return null
   const id = counterpartyIdentity(c.a)
-  return id ? { address, type: id.type, name: id.name, category: id.category, tags: [...id.tags] } : null
+  return id
+    ? { address, type: id.type, name: id.name, category: id.category, tags: [...id.tags] }
+    : null
 }
 
 /** Identity of an address or domain, or null (facts: identity). */
 export function resolveIdentity(chain: SimChain, addressOrDomain: string): Identity | null {
   if (addressOrDomain.includes('.')) {
-    const wallet = chain.wallets.find((w) => w.profile.domain?.toLowerCase() === addressOrDomain.toLowerCase())
+    const wallet = chain.wallets.find(
+      (w) => w.profile.domain?.toLowerCase() === addressOrDomain.toLowerCase(),
+    )
     return wallet ? walletIdentity(wallet) : null
   }
   const wallet = chain.walletByAddress(addressOrDomain)
@@ -243,17 +289,26 @@ export function getIdentity(q: z.output<typeof IdentityQuery>, ctx: HandlerConte
   return identity
 }
 
-export function postBatchIdentity(q: z.output<typeof BatchIdentityRequest>, ctx: HandlerContext): Identity[] {
+export function postBatchIdentity(
+  q: z.output<typeof BatchIdentityRequest>,
+  ctx: HandlerContext,
+): Identity[] {
   requirePaidPlan(ctx)
   // Unknown addresses are left out (facts: how they appear is undocumented).
-  return q.addresses.map((a) => resolveIdentity(ctx.chain, a)).filter((i): i is Identity => i !== null)
+  return q.addresses
+    .map((a) => resolveIdentity(ctx.chain, a))
+    .filter((i): i is Identity => i !== null)
 }
 
-export function getFundedBy(q: z.output<typeof FundedByQuery>, ctx: HandlerContext): FundedByResponse {
+export function getFundedBy(
+  q: z.output<typeof FundedByQuery>,
+  ctx: HandlerContext,
+): FundedByResponse {
   requirePaidPlan(ctx)
   const { chain } = ctx
   const wallet = chain.walletByAddress(q.wallet)
-  if (!wallet || chain.txCount(wallet) === 0) throw notFound(`no funding transaction found for ${q.wallet}`)
+  if (!wallet || chain.txCount(wallet) === 0)
+    throw notFound(`no funding transaction found for ${q.wallet}`)
   // facts: based on the first incoming SOL transfer, which is transaction 0 here.
   const tx = chain.tx(wallet, 0)
   const leg = tx.legs[0]
@@ -277,11 +332,16 @@ export function getFundedBy(q: z.output<typeof FundedByQuery>, ctx: HandlerConte
   }
 }
 
-export function getBalanceAt(q: z.output<typeof BalanceAtQuery>, ctx: HandlerContext): BalanceAtResponse {
+export function getBalanceAt(
+  q: z.output<typeof BalanceAtQuery>,
+  ctx: HandlerContext,
+): BalanceAtResponse {
   const { chain } = ctx
   // facts: the native pseudo-mint here is So1…111; the balances mint So1…112 is accepted too.
   const isNative = q.mint === BALANCE_AT_NATIVE_SOL_MINT || q.mint === NATIVE_SOL_MINT
-  const mint = isNative ? (chain.mints[SOL_MINT_INDEX] as MintInfo) : chain.mintByAddressOrNull(q.mint)
+  const mint = isNative
+    ? (chain.mints[SOL_MINT_INDEX] as MintInfo)
+    : chain.mintByAddressOrNull(q.mint)
   if (!mint) throw invalidParams(`mint: ${q.mint} is not a known token mint`)
   let limit: { sec?: number; slot?: number }
   if (q.slot !== undefined) limit = { slot: q.slot }

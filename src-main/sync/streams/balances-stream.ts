@@ -1,4 +1,4 @@
-import type { WalletBalance, WalletNft } from '../../../src-shared/api/wallet-rest'
+import type { WalletBalance, WalletNft } from '@shared/api/wallet-rest'
 import type { StreamContext, StreamResult } from './stream-context'
 
 /** Balances page size: the interface's maximum (4.1). */

@@ -1,4 +1,4 @@
-import type { CompressionSignature } from '../../../src-shared/api/compression'
+import type { CompressionSignature } from '@shared/api/compression'
 import { syncCursorStream } from './cursor-stream'
 import type { StreamContext, StreamResult } from './stream-context'
 

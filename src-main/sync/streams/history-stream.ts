@@ -1,4 +1,4 @@
-import type { HistoryEntry } from '../../../src-shared/api/wallet-rest'
+import type { HistoryEntry } from '@shared/api/wallet-rest'
 import type { StreamRow } from '../../db/ingest/mirror-writer'
 import type { StreamContext, StreamResult } from './stream-context'
 

@@ -1,8 +1,4 @@
-import type {
-  OperationInput,
-  OperationName,
-  OperationOutput,
-} from '../../../src-shared/api/operations'
+import type { OperationInput, OperationName, OperationOutput } from '@shared/api/operations'
 import type { MirrorWriter, StreamName } from '../../db/ingest/mirror-writer'
 
 /** Progress of one stream, reported after every committed page. */

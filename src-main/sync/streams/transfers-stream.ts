@@ -1,4 +1,4 @@
-import type { TransferEntry } from '../../../src-shared/api/wallet-rest'
+import type { TransferEntry } from '@shared/api/wallet-rest'
 import { syncCursorStream } from './cursor-stream'
 import type { StreamContext, StreamResult } from './stream-context'
 

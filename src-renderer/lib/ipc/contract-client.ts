@@ -1,12 +1,12 @@
-import { BRIDGE_GLOBAL, type HeliographBridge } from '../../../src-shared/ipc/bridge'
+import { BRIDGE_GLOBAL, type HeliographBridge } from '@shared/ipc/bridge'
 import type {
   Channel,
   ChannelInput,
   ChannelOutput,
   EventName,
   EventPayload,
-} from '../../../src-shared/ipc/contract'
-import { rebuildError } from '../../../src-shared/ipc/ipc-errors'
+} from '@shared/ipc/contract'
+import { rebuildError } from '@shared/ipc/ipc-errors'
 import { createWebSocketBridge, type SocketState } from './websocket-bridge'
 
 /** The renderer's typed view of the contract: results, or thrown AppError subclasses. */

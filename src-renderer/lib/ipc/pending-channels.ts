@@ -1,5 +1,5 @@
-import type { WatchedWallet } from '../../../src-shared/ipc/watchlist-schemas'
-import type { AppSettings, SettingsUpdate } from '../../../src-shared/ipc/settings-schemas'
+import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
+import type { AppSettings, SettingsUpdate } from '@shared/ipc/settings-schemas'
 import type {
   ActivityNotice,
   CreditsOverview,
@@ -8,7 +8,7 @@ import type {
   SyncEstimate,
   SyncProgress,
   WalletSyncStatus,
-} from '../../../src-shared/ipc/sync-schemas'
+} from '@shared/ipc/sync-schemas'
 import type { ContractClient } from './contract-client'
 
 // The sync, settings and demo channels, typed by their shared schemas. They are called

@@ -1,6 +1,6 @@
-import type { HeliographBridge } from '../../../src-shared/ipc/bridge'
-import type { EventName } from '../../../src-shared/ipc/contract'
-import type { Envelope } from '../../../src-shared/ipc/envelope'
+import type { HeliographBridge } from '@shared/ipc/bridge'
+import type { EventName } from '@shared/ipc/contract'
+import type { Envelope } from '@shared/ipc/envelope'
 
 /** Connection state of the web shell's socket, for the status bar. */
 export type SocketState = 'connecting' | 'open' | 'closed'

@@ -1,4 +1,4 @@
-import type { AppInfo } from '../../../src-shared/ipc/app-schemas'
+import type { AppInfo } from '@shared/ipc/app-schemas'
 import { connectContractClient } from '../ipc/contract-client'
 import { onPending } from '../ipc/pending-channels'
 import type { SocketState } from '../ipc/websocket-bridge'

@@ -1,4 +1,4 @@
-import type { HistoryFilters, SortOrder } from '../../../src-shared/ipc/review-schemas'
+import type { HistoryFilters, SortOrder } from '@shared/ipc/review-schemas'
 
 /**
  * What the History view shows right now, per wallet: its filters and order. Kept here so

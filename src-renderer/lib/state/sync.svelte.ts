@@ -1,8 +1,4 @@
-import type {
-  StreamName,
-  SyncProgress,
-  WalletSyncStatus,
-} from '../../../src-shared/ipc/sync-schemas'
+import type { StreamName, SyncProgress, WalletSyncStatus } from '@shared/ipc/sync-schemas'
 import { callPending, onPending } from '../ipc/pending-channels'
 import { client, connection } from './connection.svelte'
 

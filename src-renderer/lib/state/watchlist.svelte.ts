@@ -1,5 +1,5 @@
-import type { WalletSummary } from '../../../src-shared/ipc/review-schemas'
-import type { WatchedWallet } from '../../../src-shared/ipc/watchlist-schemas'
+import type { WalletSummary } from '@shared/ipc/review-schemas'
+import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import { callPending } from '../ipc/pending-channels'
 import { client } from './connection.svelte'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src-main/app/core'
-import type { WalletSummary } from '../../../src-shared/ipc/review-schemas'
+import type { WalletSummary } from '@shared/ipc/review-schemas'
 import {
   addBalanceSnapshots,
   generateHistoryMirror,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src-main/app/core'
-import type { WatchedWallet } from '../../../src-shared/ipc/watchlist-schemas'
+import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { testAddress } from '../../helpers/wallets'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fetchCompressedPage } from '../../../src-main/db/queries/compressed-queries'
-import type { CompressedKind } from '../../../src-shared/ipc/review-schemas'
+import type { CompressedKind } from '@shared/ipc/review-schemas'
 import { generateHistoryMirror, type GeneratedMirror } from '../../helpers/history-mirror'
 import { fullScans, openReviewDb, type ReviewDb } from '../../helpers/review-db'
 import { testAddress } from '../../helpers/wallets'

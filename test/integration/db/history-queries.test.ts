@@ -8,7 +8,7 @@ import {
   HistoryFilters,
   type HistoryFiltersInput,
   type SortOrder,
-} from '../../../src-shared/ipc/review-schemas'
+} from '@shared/ipc/review-schemas'
 import {
   generateHistoryMirror,
   type GeneratedMirror,

@@ -4,7 +4,7 @@ import {
   TransferFilters,
   type SortOrder,
   type TransferFiltersInput,
-} from '../../../src-shared/ipc/review-schemas'
+} from '@shared/ipc/review-schemas'
 import { generateHistoryMirror, type GeneratedMirror } from '../../helpers/history-mirror'
 import { fullScans, openReviewDb, type ReviewDb } from '../../helpers/review-db'
 import { testAddress } from '../../helpers/wallets'

@@ -8,7 +8,7 @@ import {
   reorderWatchlist,
   walletIdOf,
 } from '../../../src-main/db/queries/wallet-summary-queries'
-import { NotFoundError } from '../../../src-shared/ipc/ipc-errors'
+import { NotFoundError } from '@shared/ipc/ipc-errors'
 import {
   addBalanceSnapshots,
   generateHistoryMirror,

@@ -6,8 +6,8 @@ import { DOWNLOADS_FOLDER } from '../../../src-main/app/handlers/export-handlers
 import { exportHandoffsOf } from '../../../src-main/export/export-downloads'
 import { runExport } from '../../../src-main/export/export-job'
 import { startWebShell, type RunningWebShell } from '../../../src-main/shell/web/web-shell'
-import type { ExportProgress, ExportResult } from '../../../src-shared/ipc/export-schemas'
-import { exportDownloadPath } from '../../../src-shared/ipc/export-schemas'
+import type { ExportProgress, ExportResult } from '@shared/ipc/export-schemas'
+import { exportDownloadPath } from '@shared/ipc/export-schemas'
 import { BUILT_RENDERER_DIR } from '../../helpers/web-shell-fixture'
 import { syncedMirror, type SyncedMirror } from './export-fixture'
 

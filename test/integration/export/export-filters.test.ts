@@ -6,7 +6,7 @@ import {
   exportFiltersFromHistoryView,
   type ExportFiltersInput,
   type HistoryViewFilters,
-} from '../../../src-shared/ipc/export-schemas'
+} from '@shared/ipc/export-schemas'
 import { fetchHistoryPage } from '../../../src-main/db/queries/history-queries'
 import { runExport } from '../../../src-main/export/export-job'
 import { resolveDateBound } from '../../../src-main/export/export-query'

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ExportFiltersInput } from '../../../src-shared/ipc/export-schemas'
+import type { ExportFiltersInput } from '@shared/ipc/export-schemas'
 import { runExport, type ExportOptions } from '../../../src-main/export/export-job'
 import { syncedMirror, type SyncedMirror } from './export-fixture'
 

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ExportCancelledError, ExportFileError } from '../../../src-shared/ipc/export-schemas'
+import { ExportCancelledError, ExportFileError } from '@shared/ipc/export-schemas'
 import { runExport, type ExportProgressInfo } from '../../../src-main/export/export-job'
 import { syncedMirror, type SyncedMirror } from './export-fixture'
 

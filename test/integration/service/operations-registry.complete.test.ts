@@ -5,13 +5,9 @@ import {
   OPERATION_NAMES,
   matchRestRoute,
   findJsonRpcOperation,
-} from '../../../src-shared/api/operations'
-import type { Operation } from '../../../src-shared/api/operations'
-import {
-  CREDIT_PRICES,
-  ENDPOINT_CLASSES,
-  PLAN_RATE_LIMITS_RPS,
-} from '../../../src-shared/api/prices'
+} from '@shared/api/operations'
+import type { Operation } from '@shared/api/operations'
+import { CREDIT_PRICES, ENDPOINT_CLASSES, PLAN_RATE_LIMITS_RPS } from '@shared/api/prices'
 import { createServiceClient } from '../../../src-main/service/service-client'
 import { defaultServiceSettings } from '../../../src-main/service/service-settings'
 

@@ -1,5 +1,5 @@
-import { findJsonRpcOperation, matchRestRoute } from '../../../src-shared/api/operations'
-import type { OperationInput, OperationName } from '../../../src-shared/api/operations'
+import { findJsonRpcOperation, matchRestRoute } from '@shared/api/operations'
+import type { OperationInput, OperationName } from '@shared/api/operations'
 import type { Handler, RecordedRequest, Reply } from '../../helpers/recorded-server'
 import * as s from '../../unit/api/interface-samples'
 

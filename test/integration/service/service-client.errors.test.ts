@@ -103,7 +103,9 @@ describe('HTTP statuses (facts, "Limits and errors")', () => {
     )
     expect(error).toBeInstanceOf(RateLimitedError)
     expect((error as RateLimitedError).retryAfterMs).toBe(7000)
-    expect(reports).toEqual([expect.objectContaining({ errorName: 'RateLimitedError', credits: 0 })])
+    expect(reports).toEqual([
+      expect.objectContaining({ errorName: 'RateLimitedError', credits: 0 }),
+    ])
   })
 
   it('HTTP 429 on the JSON-RPC endpoint, Retry-After as an HTTP date', async () => {

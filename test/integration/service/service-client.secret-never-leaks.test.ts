@@ -1,6 +1,6 @@
 import { inspect } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { OPERATION_NAMES } from '../../../src-shared/api/operations'
+import { OPERATION_NAMES } from '@shared/api/operations'
 import { createServiceClient } from '../../../src-main/service/service-client'
 import type { ServiceClient } from '../../../src-main/service/service-client'
 import { ServiceError } from '../../../src-main/service/service-errors'

@@ -1,7 +1,10 @@
 import { singleOriginServiceSettings } from '../../../src-main/service/service-settings'
 import { createServiceClient } from '../../../src-main/service/service-client'
 import type { ServiceClient } from '../../../src-main/service/service-client'
-import type { SimulatorOptions, RunningSimulator } from '../../../src-main/simulator/simulator-server'
+import type {
+  SimulatorOptions,
+  RunningSimulator,
+} from '../../../src-main/simulator/simulator-server'
 import { startSimulator } from '../../../src-main/simulator/simulator-server'
 import type { ProfileId } from '../../../src-main/simulator/chain/wallet-profiles'
 
@@ -10,14 +13,23 @@ import type { ProfileId } from '../../../src-main/simulator/chain/wallet-profile
 type LooseJson = any
 
 /** A simulator on a manual clock plus a client of the shared service client pointed at it. */
-export async function startTestSimulator(options: SimulatorOptions = {}): Promise<{ sim: RunningSimulator; client: ServiceClient; address: (p: ProfileId) => string }> {
+export async function startTestSimulator(
+  options: SimulatorOptions = {},
+): Promise<{ sim: RunningSimulator; client: ServiceClient; address: (p: ProfileId) => string }> {
   const sim = await startSimulator({ seed: 7, clock: { mode: 'manual' }, ...options })
-  const client = createServiceClient(singleOriginServiceSettings(sim.url, options.keys?.[0] ?? 'demo', { timeoutMs: 5_000 }))
+  const client = createServiceClient(
+    singleOriginServiceSettings(sim.url, options.keys?.[0] ?? 'demo', { timeoutMs: 5_000 }),
+  )
   return { sim, client, address: (p) => sim.chain.walletByProfile(p).address }
 }
 
 /** Raw JSON-RPC call, for inputs the typed client would refuse to send. */
-export async function rawRpc(url: string, method: string, params: unknown, key = 'demo'): Promise<{ status: number; body: LooseJson; headers: Headers }> {
+export async function rawRpc(
+  url: string,
+  method: string,
+  params: unknown,
+  key = 'demo',
+): Promise<{ status: number; body: LooseJson; headers: Headers }> {
   const res = await fetch(`${url}/?api-key=${key}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -27,7 +39,11 @@ export async function rawRpc(url: string, method: string, params: unknown, key =
 }
 
 /** Raw GET with the key header. */
-export async function rawGet(url: string, path: string, key: string | null = 'demo'): Promise<{ status: number; body: LooseJson; headers: Headers }> {
+export async function rawGet(
+  url: string,
+  path: string,
+  key: string | null = 'demo',
+): Promise<{ status: number; body: LooseJson; headers: Headers }> {
   const res = await fetch(`${url}${path}`, { headers: key === null ? {} : { 'x-api-key': key } })
   const text = await res.text()
   let body: unknown = text

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { OPERATIONS, OPERATION_NAMES } from '../../../src-shared/api/operations'
-import type { OperationName } from '../../../src-shared/api/operations'
+import { OPERATIONS, OPERATION_NAMES } from '@shared/api/operations'
+import type { OperationName } from '@shared/api/operations'
 import type { ServiceClient } from '../../../src-main/service/service-client'
 import type { RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { rawGet, rawRpc, startTestSimulator } from './sim-test-helpers'
@@ -29,8 +29,12 @@ describe('every operation answers in the shared schema', () => {
     const holderWallet = chain.walletByProfile('compressed-holder')
     const compressionIndex = chain.collectibles(holderWallet).compressed[0] ?? 0
     const compressionSig = chain.signatureOf(holderWallet, compressionIndex)
-    const hash = (await client.call('compression.getCompressedAccountsByOwner', { owner: holder })).value.items[0]?.hash ?? ''
-    const assetId = (await client.call('das.getAssetsByOwner', { ownerAddress: collector, limit: 1 })).items[0]?.id ?? ''
+    const hash =
+      (await client.call('compression.getCompressedAccountsByOwner', { owner: holder })).value
+        .items[0]?.hash ?? ''
+    const assetId =
+      (await client.call('das.getAssetsByOwner', { ownerAddress: collector, limit: 1 })).items[0]
+        ?.id ?? ''
     const webhook = await client.call('webhooks.create', {
       webhookURL: 'http://127.0.0.1:9/hook',
       transactionTypes: ['ANY'],
@@ -44,10 +48,21 @@ describe('every operation answers in the shared schema', () => {
       'wallet.identity': { wallet: 'tradewinds.sol' },
       'wallet.batchIdentity': { addresses: [trader, collector, 'sunny.sol'] },
       'wallet.fundedBy': { wallet: trader },
-      'wallet.balanceAt': { wallet: trader, mint: 'So11111111111111111111111111111111111111111', time: chain.clock.genesisSec - 86_400 },
+      'wallet.balanceAt': {
+        wallet: trader,
+        mint: 'So11111111111111111111111111111111111111111',
+        time: chain.clock.genesisSec - 86_400,
+      },
       'das.getAssetBatch': { ids: [assetId] },
-      'das.getAssetsByAuthority': { authorityAddress: (await client.call('das.getAssetBatch', { ids: [assetId] }))[0]?.authorities[0]?.address ?? trader },
-      'das.getAssetsByOwner': { ownerAddress: collector, options: { showFungible: true, showNativeBalance: true, showGrandTotal: true } },
+      'das.getAssetsByAuthority': {
+        authorityAddress:
+          (await client.call('das.getAssetBatch', { ids: [assetId] }))[0]?.authorities[0]
+            ?.address ?? trader,
+      },
+      'das.getAssetsByOwner': {
+        ownerAddress: collector,
+        options: { showFungible: true, showNativeBalance: true, showGrandTotal: true },
+      },
       'das.getTokenAccounts': { owner: trader },
       'compression.getCompressedAccountsByOwner': { owner: holder },
       'compression.getCompressedTokenBalancesByOwnerV2': { owner: holder },
@@ -59,17 +74,30 @@ describe('every operation answers in the shared schema', () => {
       'compression.getTransactionWithCompressionInfo': { signature: compressionSig },
       'compression.getValidityProof': { hashes: [hash] },
       'rpc.getSignaturesForAddress': [trader, { limit: 3 }],
-      'priorityFee.getPriorityFeeEstimate': [{ accountKeys: [trader], options: { includeAllPriorityFeeLevels: true } }],
-      'tokenMetadata.getTokenMetadata': { mintAccounts: [chain.mints[3]?.address ?? '', chain.mints[1]?.address ?? ''], includeOffChain: true },
+      'priorityFee.getPriorityFeeEstimate': [
+        { accountKeys: [trader], options: { includeAllPriorityFeeLevels: true } },
+      ],
+      'tokenMetadata.getTokenMetadata': {
+        mintAccounts: [chain.mints[3]?.address ?? '', chain.mints[1]?.address ?? ''],
+        includeOffChain: true,
+      },
       'webhooks.list': {},
       'webhooks.get': { webhookID: webhook.webhookID },
-      'webhooks.create': { webhookURL: 'http://127.0.0.1:9/other', transactionTypes: ['SWAP'], accountAddresses: [collector], webhookType: 'raw' },
+      'webhooks.create': {
+        webhookURL: 'http://127.0.0.1:9/other',
+        transactionTypes: ['SWAP'],
+        accountAddresses: [collector],
+        webhookType: 'raw',
+      },
       'webhooks.update': { webhookID: webhook.webhookID, accountAddresses: [trader, collector] },
       'webhooks.toggle': { webhookID: webhook.webhookID, active: false },
       'webhooks.delete': { webhookID: webhook.webhookID },
     }
     // Delete last, so the other webhook operations find the webhook.
-    const ordered = [...OPERATION_NAMES.filter((n) => n !== 'webhooks.delete'), 'webhooks.delete' as const]
+    const ordered = [
+      ...OPERATION_NAMES.filter((n) => n !== 'webhooks.delete'),
+      'webhooks.delete' as const,
+    ]
     for (const name of ordered) {
       const result = await client.call(name, inputs[name] as never)
       // The client validated already; parse again here so this test fails on its own.
@@ -146,19 +174,46 @@ describe('out-of-bounds input is refused, naming the parameter', () => {
     ['getAssetsByOwner', (a) => ({ ownerAddress: a, page: 1, cursor: 'x' }), 'page'],
     ['getAssetsByOwner', (a) => ({ ownerAddress: a, unknownField: 1 }), 'unknownField'],
     ['getAssetsByAuthority', (a) => ({ authorityAddress: a, limit: 1001 }), 'limit'],
-    ['getAssetBatch', () => ({ ids: Array.from({ length: 1001 }, () => 'So11111111111111111111111111111111111111112') }), 'ids'],
+    [
+      'getAssetBatch',
+      () => ({
+        ids: Array.from({ length: 1001 }, () => 'So11111111111111111111111111111111111111112'),
+      }),
+      'ids',
+    ],
     ['getTokenAccounts', (a) => ({ owner: a, limit: 1001 }), 'limit'],
     ['getTokenAccounts', () => ({}), 'owner'],
     ['getCompressedAccountsByOwner', (a) => ({ owner: a, limit: 1001 }), 'limit'],
-    ['getCompressedAccountsByOwner', (a) => ({ owner: a, filters: Array.from({ length: 6 }, () => ({ memcmp: { offset: 0, bytes: '1' } })) }), 'filters'],
+    [
+      'getCompressedAccountsByOwner',
+      (a) => ({
+        owner: a,
+        filters: Array.from({ length: 6 }, () => ({ memcmp: { offset: 0, bytes: '1' } })),
+      }),
+      'filters',
+    ],
     ['getCompressedTokenBalancesByOwnerV2', (a) => ({ owner: a, limit: 0 }), 'limit'],
     ['getCompressionSignaturesForOwner', (a) => ({ owner: a, limit: 1001 }), 'limit'],
     ['getCompressionSignaturesForTokenOwner', (a) => ({ owner: a, limit: 0 }), 'limit'],
-    ['getMultipleCompressedAccounts', () => ({ hashes: Array.from({ length: 1001 }, () => 'So11111111111111111111111111111111111111112') }), 'hashes'],
+    [
+      'getMultipleCompressedAccounts',
+      () => ({
+        hashes: Array.from({ length: 1001 }, () => 'So11111111111111111111111111111111111111112'),
+      }),
+      'hashes',
+    ],
     ['getSignaturesForAddress', (a) => [a, { limit: 1001 }], 'limit'],
     ['getSignaturesForAddress', (a) => [a, { limit: 0 }], 'limit'],
-    ['getPriorityFeeEstimate', (a) => [{ accountKeys: [a], options: { lookbackSlots: 151 } }], 'lookbackSlots'],
-    ['getPriorityFeeEstimate', (a) => [{ accountKeys: [a], options: { priorityLevel: 'Extreme' } }], 'priorityLevel'],
+    [
+      'getPriorityFeeEstimate',
+      (a) => [{ accountKeys: [a], options: { lookbackSlots: 151 } }],
+      'lookbackSlots',
+    ],
+    [
+      'getPriorityFeeEstimate',
+      (a) => [{ accountKeys: [a], options: { priorityLevel: 'Extreme' } }],
+      'priorityLevel',
+    ],
   ]
   for (const [method, params, param] of rpcCases) {
     it(`${method} ${param}`, async () => {

@@ -3,7 +3,7 @@ import type { ServiceClient } from '../../../src-main/service/service-client'
 import type { RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import type { ProfileId } from '../../../src-main/simulator/chain/wallet-profiles'
 import { PROFILE_IDS } from '../../../src-main/simulator/chain/wallet-profiles'
-import type { HistoryEntry } from '../../../src-shared/api/wallet-rest'
+import type { HistoryEntry } from '@shared/api/wallet-rest'
 import { startTestSimulator } from './sim-test-helpers'
 
 // For each profile wallet (seed 7): walking history both ways visits every transaction once
@@ -37,7 +37,11 @@ async function walkBefore(wallet: string, maxPages = Infinity): Promise<HistoryE
   return all
 }
 
-async function walkAfter(wallet: string, from: string, maxPages = Infinity): Promise<HistoryEntry[]> {
+async function walkAfter(
+  wallet: string,
+  from: string,
+  maxPages = Infinity,
+): Promise<HistoryEntry[]> {
   const all: HistoryEntry[] = []
   let after = from
   for (let page = 0; page < maxPages; page++) {
@@ -62,7 +66,9 @@ describe.each(smallProfiles)('profile %s', (profile) => {
     if (count === 0) return
     const oldest = desc[desc.length - 1]!
     const asc = await walkAfter(wallet.address, oldest.signature)
-    expect([oldest, ...asc].map((e) => e.signature)).toEqual([...desc].reverse().map((e) => e.signature))
+    expect([oldest, ...asc].map((e) => e.signature)).toEqual(
+      [...desc].reverse().map((e) => e.signature),
+    )
   })
 
   it('has balances equal to the sum of its balance changes, and NFTs equal to the +1 NFT changes', async () => {
@@ -70,7 +76,8 @@ describe.each(smallProfiles)('profile %s', (profile) => {
     const history = await walkBefore(wallet)
     const sums = new Map<string, bigint>()
     for (const entry of history) {
-      for (const c of entry.balanceChanges) sums.set(c.mint, (sums.get(c.mint) ?? 0n) + toRaw(c.amount, c.decimals))
+      for (const c of entry.balanceChanges)
+        sums.set(c.mint, (sums.get(c.mint) ?? 0n) + toRaw(c.amount, c.decimals))
       if (entry.error !== null) expect(entry.balanceChanges.every((c) => c.amount < 0)).toBe(true)
     }
     const balances = await client.wallet.balances({ wallet, showZeroBalance: true, showNfts: true })
@@ -94,7 +101,11 @@ describe.each(smallProfiles)('profile %s', (profile) => {
     let cursor: string | undefined
     let seen = 0
     do {
-      const page = await client.wallet.transfers({ wallet, limit: 100, ...(cursor ? { cursor } : {}) })
+      const page = await client.wallet.transfers({
+        wallet,
+        limit: 100,
+        ...(cursor ? { cursor } : {}),
+      })
       for (const t of page.data) {
         const entry = history.get(t.signature)
         expect(entry, t.signature).toBeDefined()
@@ -102,8 +113,12 @@ describe.each(smallProfiles)('profile %s', (profile) => {
         expect(change, `${t.signature} ${t.mint}`).toBeDefined()
         expect(BigInt(t.amountRaw)).toBe(toRaw(t.amount, t.decimals))
         const isSol = t.mint === 'So11111111111111111111111111111111111111112'
-        const net = toRaw(change!.amount, change!.decimals) + (isSol && entry!.feePayer === wallet ? toRaw(entry!.fee, 9) : 0n)
-        expect(net, `${t.signature} ${t.mint}`).toBe(t.direction === 'in' ? BigInt(t.amountRaw) : -BigInt(t.amountRaw))
+        const net =
+          toRaw(change!.amount, change!.decimals) +
+          (isSol && entry!.feePayer === wallet ? toRaw(entry!.fee, 9) : 0n)
+        expect(net, `${t.signature} ${t.mint}`).toBe(
+          t.direction === 'in' ? BigInt(t.amountRaw) : -BigInt(t.amountRaw),
+        )
         seen++
       }
       cursor = page.pagination.hasMore ? (page.pagination.nextCursor ?? undefined) : undefined
@@ -113,7 +128,11 @@ describe.each(smallProfiles)('profile %s', (profile) => {
 
   it('agrees between DAS, balances NFTs and compressed data', async () => {
     const wallet = address(profile)
-    const das = await client.das.getAssetsByOwner({ ownerAddress: wallet, limit: 1000, options: { showGrandTotal: true } })
+    const das = await client.das.getAssetsByOwner({
+      ownerAddress: wallet,
+      limit: 1000,
+      options: { showGrandTotal: true },
+    })
     const balances = await client.wallet.balances({ wallet, showNfts: true })
     const ids = das.items.map((a) => a.id)
     expect(balances.nfts?.length).toBe(Math.min(100, ids.length))
@@ -127,21 +146,36 @@ describe.each(smallProfiles)('profile %s', (profile) => {
     const balance = await client.compression.getCompressedBalanceByOwner({ owner: wallet })
     expect(balance.value).toBe(accounts.value.items.reduce((s, a) => s + a.lamports, 0))
     const sigs = await client.compression.getCompressionSignaturesForOwner({ owner: wallet })
-    const tokenSigs = await client.compression.getCompressionSignaturesForTokenOwner({ owner: wallet })
-    const tokenBalances = await client.compression.getCompressedTokenBalancesByOwnerV2({ owner: wallet })
+    const tokenSigs = await client.compression.getCompressionSignaturesForTokenOwner({
+      owner: wallet,
+    })
+    const tokenBalances = await client.compression.getCompressedTokenBalancesByOwnerV2({
+      owner: wallet,
+    })
     const opened = new Map<string, bigint>()
     const ownHashes = new Set<string>()
     for (const s of sigs.value.items) {
-      const info = await client.compression.getTransactionWithCompressionInfo({ signature: s.signature })
+      const info = await client.compression.getTransactionWithCompressionInfo({
+        signature: s.signature,
+      })
       for (const o of info.compression_info.openedAccounts) {
-        if (o.optionalTokenData) opened.set(o.optionalTokenData.mint, (opened.get(o.optionalTokenData.mint) ?? 0n) + BigInt(o.optionalTokenData.amount))
+        if (o.optionalTokenData)
+          opened.set(
+            o.optionalTokenData.mint,
+            (opened.get(o.optionalTokenData.mint) ?? 0n) + BigInt(o.optionalTokenData.amount),
+          )
         else ownHashes.add(o.account.hash)
       }
     }
     expect(new Set(accounts.value.items.map((a) => a.hash))).toEqual(ownHashes)
-    expect(new Map(tokenBalances.value.items.map((b) => [b.mint, BigInt(b.balance)]))).toEqual(opened)
-    expect(tokenSigs.value.items.every((t) => sigs.value.items.some((s) => s.signature === t.signature))).toBe(true)
-    for (let i = 1; i < sigs.value.items.length; i++) expect(sigs.value.items[i - 1]!.slot).toBeGreaterThan(sigs.value.items[i]!.slot)
+    expect(new Map(tokenBalances.value.items.map((b) => [b.mint, BigInt(b.balance)]))).toEqual(
+      opened,
+    )
+    expect(
+      tokenSigs.value.items.every((t) => sigs.value.items.some((s) => s.signature === t.signature)),
+    ).toBe(true)
+    for (let i = 1; i < sigs.value.items.length; i++)
+      expect(sigs.value.items[i - 1]!.slot).toBeGreaterThan(sigs.value.items[i]!.slot)
     if (profile === 'compressed-holder') expect(accounts.value.items.length).toBeGreaterThan(0)
     if (profile === 'nft-collector') expect(ids.length).toBeGreaterThan(100)
   })
@@ -153,14 +187,26 @@ describe('whale (1,000,000 transactions)', () => {
     expect(sim.chain.txCount(wallet)).toBe(1_000_000)
     const newest = await walkBefore(wallet.address, 5)
     expect(newest.length).toBe(500)
-    expect(newest.map((e) => e.signature)).toEqual(Array.from({ length: 500 }, (_, k) => sim.chain.signatureOf(wallet, 999_999 - k)))
+    expect(newest.map((e) => e.signature)).toEqual(
+      Array.from({ length: 500 }, (_, k) => sim.chain.signatureOf(wallet, 999_999 - k)),
+    )
     const oldestSig = sim.chain.signatureOf(wallet, 0)
     const oldest = await walkAfter(wallet.address, oldestSig, 5)
-    expect(oldest.map((e) => e.signature)).toEqual(Array.from({ length: 500 }, (_, k) => sim.chain.signatureOf(wallet, k + 1)))
+    expect(oldest.map((e) => e.signature)).toEqual(
+      Array.from({ length: 500 }, (_, k) => sim.chain.signatureOf(wallet, k + 1)),
+    )
     // A deep cursor resolves directly.
-    const deep = await client.wallet.history({ wallet: wallet.address, limit: 100, before: sim.chain.signatureOf(wallet, 500_000) })
+    const deep = await client.wallet.history({
+      wallet: wallet.address,
+      limit: 100,
+      before: sim.chain.signatureOf(wallet, 500_000),
+    })
     expect(deep.data[0]?.signature).toBe(sim.chain.signatureOf(wallet, 499_999))
-    const end = await client.wallet.history({ wallet: wallet.address, limit: 100, before: sim.chain.signatureOf(wallet, 50) })
+    const end = await client.wallet.history({
+      wallet: wallet.address,
+      limit: 100,
+      before: sim.chain.signatureOf(wallet, 50),
+    })
     expect(end.data.length).toBe(50)
     expect(end.pagination.hasMore).toBe(false)
   })
@@ -168,7 +214,9 @@ describe('whale (1,000,000 transactions)', () => {
   it('has closed-form balances that match the sum of a full block walk', () => {
     const wallet = sim.chain.walletByProfile('whale')
     const sums = sim.chain.mints.map(() => 0n)
-    for (let i = 0; i < 4_003; i++) for (const c of sim.chain.tx(wallet, i).changes) if (c.mint >= 0) sums[c.mint] = (sums[c.mint] ?? 0n) + c.raw
+    for (let i = 0; i < 4_003; i++)
+      for (const c of sim.chain.tx(wallet, i).changes)
+        if (c.mint >= 0) sums[c.mint] = (sums[c.mint] ?? 0n) + c.raw
     expect(sim.chain.balancesAfter(wallet, 4_003)).toEqual(sums)
   })
 })
@@ -177,17 +225,31 @@ describe('live activity', () => {
   it('appends at the newest end, visible in history, transfers, balances and signatures', async () => {
     const wallet = sim.chain.walletByProfile('casual')
     const before = sim.chain.txCount(wallet)
-    const newestBefore = (await client.wallet.history({ wallet: wallet.address, limit: 1 })).data[0]!
+    const newestBefore = (await client.wallet.history({ wallet: wallet.address, limit: 1 }))
+      .data[0]!
     sim.chain.clock.advance(3_600)
-    const res = await fetch(`${sim.url}/__sim/activity`, { method: 'POST', body: JSON.stringify({ wallet: 'casual', count: 3 }) })
+    const res = await fetch(`${sim.url}/__sim/activity`, {
+      method: 'POST',
+      body: JSON.stringify({ wallet: 'casual', count: 3 }),
+    })
     const added = (await res.json()) as { signatures: string[]; txCount: number }
     expect(added.txCount).toBe(before + 3)
-    const newer = await client.wallet.history({ wallet: wallet.address, after: newestBefore.signature })
+    const newer = await client.wallet.history({
+      wallet: wallet.address,
+      after: newestBefore.signature,
+    })
     expect(newer.data.map((e) => e.signature)).toEqual(added.signatures)
     expect(newer.data[0]!.timestamp ?? 0).toBeGreaterThan(newestBefore.timestamp ?? 0)
     const probe = await client.rpc.getSignaturesForAddress([wallet.address, { limit: 1 }])
     const tokenProbes = await Promise.all(
-      wallet.profile.tradedMints.filter((m) => m !== 0).map((m) => client.rpc.getSignaturesForAddress([sim.chain.tokenAccountAddress(wallet, m), { limit: 1 }])),
+      wallet.profile.tradedMints
+        .filter((m) => m !== 0)
+        .map((m) =>
+          client.rpc.getSignaturesForAddress([
+            sim.chain.tokenAccountAddress(wallet, m),
+            { limit: 1 },
+          ]),
+        ),
     )
     const seen = [probe, ...tokenProbes].flat().map((s) => s.signature)
     expect(seen).toContain(added.signatures[2])

@@ -2,8 +2,8 @@ import { createServer } from 'node:http'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { CREDIT_PRICES } from '../../../src-shared/api/prices'
-import { HistoryResponse } from '../../../src-shared/api/wallet-rest'
+import { CREDIT_PRICES } from '@shared/api/prices'
+import { HistoryResponse } from '@shared/api/wallet-rest'
 import type { RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { startSimulator } from '../../../src-main/simulator/simulator-server'
 import { rawGet, rawRpc, startTestSimulator } from './sim-test-helpers'
@@ -33,11 +33,22 @@ describe('keys and plans', () => {
     const path = `/v1/wallet/${address('casual')}/history`
     expect((await rawGet(sim.url, path, null)).status).toBe(401)
     expect((await rawGet(sim.url, path, 'nope')).status).toBe(401)
-    expect((await rawRpc(sim.url, 'getAssetsByOwner', { ownerAddress: address('casual') }, 'nope')).status).toBe(401)
-    expect((await rawGet(sim.url, `/v1/wallet/${address('casual')}/identity`, 'free')).status).toBe(403)
-    expect((await rawGet(sim.url, `/v1/wallet/${address('casual')}/funded-by`, 'free')).status).toBe(403)
-    expect((await rawGet(sim.url, `/v1/wallet/${address('casual')}/identity`, 'demo')).status).toBe(200)
-    expect((await rawGet(sim.url, `/v1/wallet/${address('idle')}/identity`, 'demo')).status).toBe(404)
+    expect(
+      (await rawRpc(sim.url, 'getAssetsByOwner', { ownerAddress: address('casual') }, 'nope'))
+        .status,
+    ).toBe(401)
+    expect((await rawGet(sim.url, `/v1/wallet/${address('casual')}/identity`, 'free')).status).toBe(
+      403,
+    )
+    expect(
+      (await rawGet(sim.url, `/v1/wallet/${address('casual')}/funded-by`, 'free')).status,
+    ).toBe(403)
+    expect((await rawGet(sim.url, `/v1/wallet/${address('casual')}/identity`, 'demo')).status).toBe(
+      200,
+    )
+    expect((await rawGet(sim.url, `/v1/wallet/${address('idle')}/identity`, 'demo')).status).toBe(
+      404,
+    )
   })
 })
 
@@ -49,7 +60,8 @@ describe('credits', () => {
     await client.wallet.balances({ wallet: w })
     await client.das.getAssetsByOwner({ ownerAddress: w })
     await client.compression.getCompressedBalanceByOwner({ owner: w })
-    const hash = (await client.compression.getCompressedAccountsByOwner({ owner: w })).value.items[0]!.hash
+    const hash = (await client.compression.getCompressedAccountsByOwner({ owner: w })).value
+      .items[0]!.hash
     await client.compression.getValidityProof({ hashes: [hash] })
     await client.priorityFee.getPriorityFeeEstimate([{ accountKeys: [w] }])
     await client.rpc.getSignaturesForAddress([w, { limit: 1 }])
@@ -64,7 +76,10 @@ describe('credits', () => {
       CREDIT_PRICES.priorityFee +
       CREDIT_PRICES.rpcSignatures +
       CREDIT_PRICES.webhookManagement
-    const res = (await (await fetch(`${sim.url}/__sim/credits?key=demo`)).json()) as { total: number; calls: number }
+    const res = (await (await fetch(`${sim.url}/__sim/credits?key=demo`)).json()) as {
+      total: number
+      calls: number
+    }
     expect(res.total).toBe(expected)
     expect(res.calls).toBe(9)
     // The control surface itself is free.
@@ -115,7 +130,8 @@ describe('faults', () => {
     const { sim, address } = await start()
     await addFault(sim.url, { target: '*', kind: 'error', rate: 0.5 })
     let errors = 0
-    for (let i = 0; i < 60; i++) if ((await rawGet(sim.url, `/v1/wallet/${address('idle')}/history`)).status === 500) errors++
+    for (let i = 0; i < 60; i++)
+      if ((await rawGet(sim.url, `/v1/wallet/${address('idle')}/history`)).status === 500) errors++
     expect(errors).toBeGreaterThan(15)
     expect(errors).toBeLessThan(45)
   })
@@ -126,7 +142,12 @@ describe('faults', () => {
     await expect(
       fetch(`${sim.url}/?api-key=demo`, {
         method: 'POST',
-        body: JSON.stringify({ jsonrpc: '2.0', id: '1', method: 'getAssetsByOwner', params: { ownerAddress: address('casual') } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: '1',
+          method: 'getAssetsByOwner',
+          params: { ownerAddress: address('casual') },
+        }),
         signal: AbortSignal.timeout(300),
       }),
     ).rejects.toThrow()
@@ -151,7 +172,13 @@ describe('faults', () => {
     const missing = (await rawGet(sim.url, path)).body
     expect(HistoryResponse.safeParse(missing).success).toBe(false)
     expect(missing.data[0].signature).toBeUndefined()
-    await addFault(sim.url, { target: 'history', kind: 'drift', drift: 'wrongType', field: 'data.0.slot', count: 1 })
+    await addFault(sim.url, {
+      target: 'history',
+      kind: 'drift',
+      drift: 'wrongType',
+      field: 'data.0.slot',
+      count: 1,
+    })
     const wrong = (await rawGet(sim.url, path)).body
     expect(typeof wrong.data[0].slot).toBe('string')
     expect(HistoryResponse.safeParse(wrong).success).toBe(false)
@@ -163,7 +190,11 @@ describe('faults', () => {
 
   it('forces 429s with Retry-After, and DELETE clears faults', async () => {
     const { sim, address } = await start()
-    await addFault(sim.url, { target: 'getSignaturesForAddress', kind: 'rateLimit', retryAfterSec: 7 })
+    await addFault(sim.url, {
+      target: 'getSignaturesForAddress',
+      kind: 'rateLimit',
+      retryAfterSec: 7,
+    })
     const limited = await rawRpc(sim.url, 'getSignaturesForAddress', [address('casual')])
     expect(limited.status).toBe(429)
     expect(limited.headers.get('retry-after')).toBe('7')
@@ -207,9 +238,18 @@ describe('webhooks', () => {
     const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
     try {
       const { sim, client, address } = await start()
-      const hook = await client.webhooks.create({ webhookURL: hookUrl, transactionTypes: ['ANY'], accountAddresses: [address('casual')], webhookType: 'raw', authHeader: 'Bearer sim' })
+      const hook = await client.webhooks.create({
+        webhookURL: hookUrl,
+        transactionTypes: ['ANY'],
+        accountAddresses: [address('casual')],
+        webhookType: 'raw',
+        authHeader: 'Bearer sim',
+      })
       const flush = () => fetch(`${sim.url}/__sim/webhooks/flush`, { method: 'POST' })
-      await fetch(`${sim.url}/__sim/activity`, { method: 'POST', body: JSON.stringify({ wallet: 'casual', count: 2 }) })
+      await fetch(`${sim.url}/__sim/activity`, {
+        method: 'POST',
+        body: JSON.stringify({ wallet: 'casual', count: 2 }),
+      })
       await flush()
       expect(received.length).toBe(1)
       expect(received[0]!.headers.authorization).toBe('Bearer sim')
@@ -218,13 +258,19 @@ describe('webhooks', () => {
       await flush()
       expect(received.length).toBe(1)
       for (let i = 0; i < 3; i++) {
-        await fetch(`${sim.url}/__sim/clock`, { method: 'POST', body: JSON.stringify({ advanceSec: 60 }) })
+        await fetch(`${sim.url}/__sim/clock`, {
+          method: 'POST',
+          body: JSON.stringify({ advanceSec: 60 }),
+        })
         await flush()
       }
       expect(received.length).toBe(4)
       // Keep failing until the failure share disables it.
       for (let i = 0; i < 2; i++) {
-        await fetch(`${sim.url}/__sim/activity`, { method: 'POST', body: JSON.stringify({ wallet: 'casual', count: 1 }) })
+        await fetch(`${sim.url}/__sim/activity`, {
+          method: 'POST',
+          body: JSON.stringify({ wallet: 'casual', count: 1 }),
+        })
         await flush()
         for (let k = 0; k < 3; k++) {
           sim.chain.clock.advance(60)
@@ -236,7 +282,10 @@ describe('webhooks', () => {
       failing = false
       await client.webhooks.toggle({ webhookID: hook.webhookID, active: true })
       const creditsBefore = sim.credits.forKey('demo').total
-      await fetch(`${sim.url}/__sim/activity`, { method: 'POST', body: JSON.stringify({ wallet: 'casual', count: 1 }) })
+      await fetch(`${sim.url}/__sim/activity`, {
+        method: 'POST',
+        body: JSON.stringify({ wallet: 'casual', count: 1 }),
+      })
       await flush()
       expect(sim.credits.forKey('demo').total).toBe(creditsBefore + 1)
     } finally {

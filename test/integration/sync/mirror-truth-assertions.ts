@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { expect } from 'vitest'
-import { decimalText } from '../../../src-shared/domain/exact-amount'
+import { decimalText } from '@shared/domain/exact-amount'
 import { readMirror, transferKey } from '../../helpers/mirror-contents'
 import { readWalletTruth, simulatorCredits } from '../../helpers/sim-truth'
 

@@ -5,7 +5,7 @@ import {
   HistoryTransactionType,
   WEBHOOK_TRANSACTION_TYPES,
   WebhookTransactionType,
-} from '../../../src-shared/api/enums'
+} from '@shared/api/enums'
 
 // The enumerations are committed literals; when the interface text is at hand, they are
 // compared with it value for value so none is missed or invented.

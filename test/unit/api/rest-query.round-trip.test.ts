@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { decodeQuery, encodeQuery } from '../../../src-shared/api/rest-query'
-import { matchRestRoute } from '../../../src-shared/api/operations'
-import { BalancesQuery, HistoryQuery } from '../../../src-shared/api/wallet-rest'
+import { decodeQuery, encodeQuery } from '@shared/api/rest-query'
+import { matchRestRoute } from '@shared/api/operations'
+import { BalancesQuery, HistoryQuery } from '@shared/api/wallet-rest'
 import { SIG, WALLET } from './interface-samples'
 
 describe('query strings by schema (client encodes, simulator decodes)', () => {

@@ -4,7 +4,7 @@ import {
   describeAddressProblem,
   shortAddress,
   WalletAddressInput,
-} from '../../../src-shared/domain/wallet-address'
+} from '@shared/domain/wallet-address'
 import { testAddress } from '../../helpers/wallets'
 
 describe('wallet address validation', () => {

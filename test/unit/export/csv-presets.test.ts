@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { NATIVE_SOL_MINT } from '../../../src-shared/api/base58'
-import { InvalidInputError } from '../../../src-shared/ipc/ipc-errors'
+import { NATIVE_SOL_MINT } from '@shared/api/base58'
+import { InvalidInputError } from '@shared/ipc/ipc-errors'
 import { layoutFor, type BalanceChangeRow } from '../../../src-main/export/csv-presets'
 
 const WALLET = 'Wa11et1111111111111111111111111111111111111'

@@ -6,7 +6,7 @@ import {
   NotFoundError,
   rebuildError,
   StorageError,
-} from '../../../src-shared/ipc/ipc-errors'
+} from '@shared/ipc/ipc-errors'
 
 describe('errors across IPC', () => {
   it.each([

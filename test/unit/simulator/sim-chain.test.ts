@@ -1,14 +1,21 @@
 import { describe, expect, it } from 'vitest'
-import { decodeTransactionSignature, transactionSignature } from '../../../src-main/simulator/chain/entity-ids'
+import {
+  decodeTransactionSignature,
+  transactionSignature,
+} from '../../../src-main/simulator/chain/entity-ids'
 import { formatRawAmount, rawToNumber } from '../../../src-main/simulator/chain/mints'
 import { SimChain } from '../../../src-main/simulator/chain/sim-chain'
 import { parseSimulatorArgs } from '../../../src-main/simulator/simulator-server'
 import { applyDrift, faultTargetMatches } from '../../../src-main/simulator/fault-injector'
-import { Signature } from '../../../src-shared/api/base58'
+import { Signature } from '@shared/api/base58'
 
 describe('synthetic chain', () => {
   it('encodes signatures as 64-byte base58 that decode back to wallet and index', () => {
-    for (const [w, i] of [[0, 0], [6, 999_999], [3, 123]] as const) {
+    for (const [w, i] of [
+      [0, 0],
+      [6, 999_999],
+      [3, 123],
+    ] as const) {
       const sig = transactionSignature(5, w, i)
       expect(Signature.safeParse(sig).success).toBe(true)
       expect(sig.length).toBeGreaterThanOrEqual(87)
@@ -41,8 +48,12 @@ describe('synthetic chain', () => {
       const n = Math.min(chain.txCount(w), 700)
       const sums = chain.mints.map(() => 0n)
       for (let i = 0; i < n; i++) {
-        for (const c of chain.tx(w, i).changes) if (c.mint >= 0) sums[c.mint] = (sums[c.mint] ?? 0n) + c.raw
-        expect(sums.every((s) => s >= 0n), `${w.profile.id} at ${i}`).toBe(true)
+        for (const c of chain.tx(w, i).changes)
+          if (c.mint >= 0) sums[c.mint] = (sums[c.mint] ?? 0n) + c.raw
+        expect(
+          sums.every((s) => s >= 0n),
+          `${w.profile.id} at ${i}`,
+        ).toBe(true)
         if (i % 37 === 0) expect(chain.balancesAfter(w, i + 1)).toEqual(sums)
       }
     }
@@ -71,7 +82,18 @@ describe('synthetic chain', () => {
 
 describe('simulator arguments and faults', () => {
   it('parses the CLI flags and refuses bad ones', () => {
-    expect(parseSimulatorArgs(['--port', '8899', '--seed=5', '--plan', 'free', '--live', '--keys', 'a,b'])).toMatchObject({
+    expect(
+      parseSimulatorArgs([
+        '--port',
+        '8899',
+        '--seed=5',
+        '--plan',
+        'free',
+        '--live',
+        '--keys',
+        'a,b',
+      ]),
+    ).toMatchObject({
       port: 8899,
       seed: 5,
       plan: 'free',
@@ -92,7 +114,10 @@ describe('simulator arguments and faults', () => {
 
   it('drifts the first field of the first item without touching the original', () => {
     const body = { data: [{ signature: 's', slot: 1 }], pagination: { hasMore: false } }
-    expect(applyDrift(body, 'missing')).toEqual({ data: [{ slot: 1 }], pagination: { hasMore: false } })
+    expect(applyDrift(body, 'missing')).toEqual({
+      data: [{ slot: 1 }],
+      pagination: { hasMore: false },
+    })
     expect(body.data[0]?.signature).toBe('s')
   })
 })

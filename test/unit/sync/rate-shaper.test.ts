@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { EndpointClass } from '../../../src-shared/api/prices'
+import type { EndpointClass } from '@shared/api/prices'
 import {
   AuthError,
   InvalidResponseError,
