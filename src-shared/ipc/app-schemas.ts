@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DataSource } from './settings-schemas'
 
 /** Which shell hosts the renderer: the desktop app, or the loopback web shell. */
 export const ShellKind = z.enum(['electron', 'web'])
@@ -7,8 +8,11 @@ export const ShellKind = z.enum(['electron', 'web'])
 export const AppInfo = z.object({
   version: z.string(),
   shell: ShellKind,
-  /** `demo` when no API key is set and the in-process simulator serves the data. */
-  dataSource: z.enum(['demo', 'service']),
+  /**
+   * `demo`: the in-process simulator serves the data, kept in a mirror of its own;
+   * `service`: the person's own mirror, synced from the data service with their key.
+   */
+  dataSource: DataSource,
   dataDir: z.string(),
 })
 export type AppInfo = z.infer<typeof AppInfo>

@@ -27,7 +27,14 @@ import {
   WalletSummary,
   WatchReorderInput,
 } from './review-schemas'
-import { AppSettings, DeleteAllInput, SetApiKeyInput, SettingsUpdate } from './settings-schemas'
+import {
+  AppSettings,
+  DataSource,
+  DeleteAllInput,
+  SetApiKeyInput,
+  SetDataSourceInput,
+  SettingsUpdate,
+} from './settings-schemas'
 import {
   ActivityNotice,
   CreditsOverview,
@@ -89,6 +96,7 @@ export const contract = {
   'settings:update': { input: SettingsUpdate, output: AppSettings },
   'settings:set-api-key': { input: SetApiKeyInput, output: AppSettings },
   'settings:clear-api-key': { input: z.void(), output: AppSettings },
+  'settings:set-data-source': { input: SetDataSourceInput, output: AppSettings },
   'data:delete-all': { input: DeleteAllInput, output: z.void() },
   'demo:add-wallets': { input: z.void(), output: z.array(WatchedWallet) },
 } as const
@@ -122,6 +130,8 @@ export const events = {
   'sync:wallet-state': WalletSyncStatus,
   'sync:activity': ActivityNotice,
   'app:network': z.object({ state: z.enum(['online', 'offline']) }),
+  /** The data source was switched: every view reads another mirror now, so the page reloads. */
+  'app:data-source': z.object({ source: DataSource }),
 } as const
 
 /** Every event name. */

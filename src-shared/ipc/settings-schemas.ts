@@ -85,5 +85,11 @@ export const SetApiKeyInput = z.object({
     .regex(/^[\x21-\x7e]+$/, 'The API key may only contain printable characters without spaces.'),
 })
 
+/**
+ * Input of `settings:set-data-source`: the person's explicit choice between the demo
+ * mirror (built-in simulator, its own data file) and their own mirror (needs a stored key).
+ */
+export const SetDataSourceInput = z.object({ source: DataSource })
+
 /** Input of `data:delete-all`: the word DELETE, typed by the person, as confirmation. */
 export const DeleteAllInput = z.object({ confirm: z.literal('DELETE', 'Type DELETE to confirm.') })

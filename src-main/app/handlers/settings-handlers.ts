@@ -11,6 +11,7 @@ type SettingsChannels =
   | 'settings:update'
   | 'settings:set-api-key'
   | 'settings:clear-api-key'
+  | 'settings:set-data-source'
   | 'data:delete-all'
   | 'demo:add-wallets'
 
@@ -64,6 +65,9 @@ export function settingsHandlers(ctx: HandlerContext): Pick<HandlerTable, Settin
     'settings:clear-api-key': async () => {
       ctx.secretStore.clear()
       return afterServiceChange()
+    },
+    'settings:set-data-source': async () => {
+      throw new AppError('Switching the data source is not available yet.')
     },
     'data:delete-all': async () => {
       ;(await session.runtime()).engine.cancel()
