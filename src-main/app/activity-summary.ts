@@ -1,6 +1,6 @@
-import type BetterSqlite3 from 'better-sqlite3'
 import { decimalText } from '@shared/domain/exact-amount'
 import { shortAddress } from '@shared/domain/wallet-address'
+import type { MintMovement } from '../db/stores/activity-store'
 
 /**
  * One line for a notification about new transactions, e.g. "+12.5 USDC to Trading
@@ -8,26 +8,12 @@ import { shortAddress } from '@shared/domain/wallet-address'
  * the most (by USD where prices are known, else by amount) over the new transactions.
  */
 export function summarizeNewActivity(
-  sqlite: BetterSqlite3.Database,
-  walletId: number,
+  movements: readonly MintMovement[],
   walletName: string,
-  afterSlot: number,
   count: number,
 ): string {
-  const rows = sqlite
-    .prepare(
-      `select b.mint, sum(b.amount) as amount, m.symbol, m.price_usd as price from balance_changes b
-       left join mints m on m.mint = b.mint
-       where b.wallet_id = ? and b.slot > ? group by b.mint`,
-    )
-    .all(walletId, afterSlot) as {
-    mint: string
-    amount: number
-    symbol: string | null
-    price: number | null
-  }[]
-  const weight = (r: (typeof rows)[number]): number => Math.abs(r.amount) * (r.price ?? 1)
-  const top = rows.filter((r) => r.amount !== 0).sort((a, b) => weight(b) - weight(a))[0]
+  const weight = (m: MintMovement): number => Math.abs(m.amount) * (m.priceUsd ?? 1)
+  const top = movements.filter((m) => m.amount !== 0).sort((a, b) => weight(b) - weight(a))[0]
   const prefix = count > 1 ? `${count} new transactions · ` : ''
   if (!top) return `${prefix || 'New transaction · '}on ${walletName}`.replace(' · on', ' on')
   const amount = decimalText(Number(top.amount.toPrecision(12)))

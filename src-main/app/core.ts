@@ -2,41 +2,54 @@ import { contract, isChannel } from '@shared/ipc/contract'
 import type { AppInfo } from '@shared/ipc/app-schemas'
 import { okEnvelope, type Envelope } from '@shared/ipc/envelope'
 import { AppError, InvalidInputError } from '@shared/ipc/ipc-errors'
-import { openDatabase, type OpenDatabase } from '../db/database'
-import type { RunningSimulator } from '../simulator/simulator-server'
-import { databasePath } from './data-dir'
-import { FileSecretStore, MemorySecretStore, type SecretStore } from './secret-store'
-import { ServiceSession, type ServiceOverride } from './service-session'
-import { settingsHandlers } from './handlers/settings-handlers'
-import { syncHandlers } from './handlers/sync-handlers'
+import type { DataSource } from '@shared/ipc/settings-schemas'
+import type { Mirror } from '../db/mirror'
+import { openSqliteMirror } from '../db/sqlite-mirror'
+import { ExportHandoffs, type PendingDownload } from '../export/export-downloads'
+import { redactText } from '../service/redact'
+import { readSettings } from './app-settings'
+import { databasePath, demoDatabasePath } from './data-dir'
+import type { DemoOptions } from './demo-data'
 import { invalidInput, toErrorPayload } from './error-payload'
 import { EventBus } from './event-bus'
 import { appHandlers } from './handlers/app-handlers'
 import { exportHandlers } from './handlers/export-handlers'
-import type { HandlerContext } from './handlers/handler-context'
+import type { ChoosePath, HandlerContext } from './handlers/handler-context'
 import type { HandlerTable } from './handlers/handler-table'
 import { reviewHandlers } from './handlers/review-handlers'
+import { settingsHandlers } from './handlers/settings-handlers'
+import { syncHandlers } from './handlers/sync-handlers'
 import { watchlistHandlers } from './handlers/watchlist-handlers'
+import { FileSecretStore, MemorySecretStore, type SecretStore } from './secret-store'
+import { ServiceSession, type ServiceOverride } from './service-session'
 
 /** What a shell needs to build the core. */
 export interface CoreConfig {
-  /** Folder holding the mirror and settings; created when missing. */
+  /** Folder holding the mirrors and settings; created when missing. */
   dataDir: string
   shell: AppInfo['shell']
   version: string
   /**
    * An API key for this run only (CLI `--api-key`, tests); otherwise the key comes from
-   * the secret store, and none means the in-process simulator serves demo data.
+   * the secret store.
    */
   apiKey?: string | undefined
   /** Where the key is kept: Electron's safeStorage, or a 0600 file in the data folder (default). */
   secretStore?: SecretStore
   /** One base URL for everything, for this run only (CLI `--service`). */
   serviceUrl?: string | undefined
+  /**
+   * The data source for this run only. Without it: the person's own data with a one-run
+   * key or service, else their stored choice, else their own data when a key is stored
+   * and demo data when none is.
+   */
+  dataSource?: DataSource | undefined
   /** Keep watched wallets current in the background (the shells; `cli sync` without --once). */
   isWatching?: boolean
   /** Demo simulator options. */
-  demo?: { live?: boolean }
+  demo?: DemoOptions
+  /** The shell's save dialog for exports; absent in the web shell (the browser downloads). */
+  choosePath?: ChoosePath
   /** Clock in UTC seconds; tests pass a fixed one. */
   nowSec?: () => number
 }
@@ -45,30 +58,27 @@ export interface CoreConfig {
 export interface Core {
   info: AppInfo
   events: EventBus
-  database: OpenDatabase
   /**
    * Runs a channel: parses the input with the channel's schema, calls its handler and
    * answers an envelope. Never throws: every failure comes back as `{ ok: false }`.
    */
   dispatch(channel: string, input: unknown): Promise<Envelope<unknown>>
-  /** The link to the data service: sync engine, scheduler, demo simulator. */
-  session: ServiceSession
-  /** The in-process simulator in demo mode, once started (tests and demos drive it). */
-  readonly simulator: RunningSimulator | null
+  /** Takes a finished export waiting for its one download (web shell), or null. */
+  takeExportDownload(id: string): PendingDownload | null
   /** Removes every secret the core holds from a piece of text (for logs and errors). */
   redact(text: string): string
   close(): Promise<void>
 }
 
 /**
- * Builds the core from a config: opens and migrates the mirror and binds the handlers.
+ * Builds the core from a config: opens and migrates the mirror of the data source,
+ * starts its session and binds the handlers.
  *
  * @example
  * const core = await createCore({ dataDir: '/tmp/x', shell: 'web', version: '0.1.0' })
  * await core.dispatch('watchlist:list', undefined) // { ok: true, result: [] }
  */
 export async function createCore(config: CoreConfig): Promise<Core> {
-  const database = await openDatabase(databasePath(config.dataDir))
   const events = new EventBus()
   const nowSec = config.nowSec ?? (() => Math.floor(Date.now() / 1000))
   const secretStore =
@@ -76,42 +86,89 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       ? new MemorySecretStore(config.apiKey)
       : (config.secretStore ?? new FileSecretStore(config.dataDir))
   const override: ServiceOverride = config.serviceUrl ? { serviceUrl: config.serviceUrl } : {}
-  const session = new ServiceSession({
-    database,
-    events,
-    secretStore,
-    override,
-    isWatching: config.isWatching ?? false,
-    nowSec,
-    ...(config.demo ? { demo: config.demo } : {}),
-  })
+  const apiKey = (): string | null => secretStore.read()
+  // The person's own mirror is always open: it keeps the settings, whatever the source.
+  const home = await openSqliteMirror(databasePath(config.dataDir))
+  const exports = new ExportHandoffs(config.dataDir)
+
+  const chooseSource = async (): Promise<DataSource> => {
+    if (config.dataSource) return config.dataSource
+    if (config.apiKey !== undefined || config.serviceUrl) return 'service'
+    const chosen = (await readSettings(home.settings)).dataSource
+    const hasKey = apiKey() !== null
+    if (chosen === 'demo' || (chosen === 'service' && hasKey)) return chosen
+    return hasKey ? 'service' : 'demo'
+  }
+
+  const open = async (source: DataSource): Promise<{ mirror: Mirror; session: ServiceSession }> => {
+    const mirror =
+      source === 'demo' ? await openSqliteMirror(demoDatabasePath(config.dataDir)) : home
+    const session = new ServiceSession({
+      source,
+      mirror,
+      settings: home.settings,
+      events,
+      apiKey,
+      override,
+      isWatching: config.isWatching ?? false,
+      demo: config.demo ?? {},
+      nowSec,
+    })
+    return { mirror, session }
+  }
+  const closeCurrent = async (): Promise<void> => {
+    await current.session.close()
+    if (current.mirror !== home) await current.mirror.close()
+  }
+
+  const initialSource = await chooseSource()
+  let current = await open(initialSource)
   const info: AppInfo = {
     version: config.version,
     shell: config.shell,
-    dataSource: session.isDemo() ? 'demo' : 'service',
+    dataSource: initialSource,
     dataDir: config.dataDir,
   }
   // The key is read at each use: it can be set or replaced while the app runs.
   const redact = (text: string): string => {
-    const key = session.apiKey()
-    const without = key ? text.split(key).join('***') : text
-    return without.replace(/(api-key=)[^&\s"']+/gi, '$1***')
+    const key = apiKey()
+    return redactText(text, key ? [key] : [])
   }
 
   const ctx: HandlerContext = {
-    db: database.db,
-    sqlite: database.sqlite,
+    get mirror() {
+      return current.mirror
+    },
+    get session() {
+      return current.session
+    },
+    settings: home.settings,
     events,
     info,
-    session,
     secretStore,
+    apiKey,
+    exports,
+    choosePath: config.choosePath,
     nowSec,
+    async switchDataSource(source) {
+      if (source === info.dataSource) return ctx.reconnect()
+      await closeCurrent()
+      current = await open(source)
+      info.dataSource = source
+      await current.session.start()
+      events.emit('app:data-source', { source })
+    },
+    async reconnect() {
+      const source = await chooseSource()
+      if (source !== info.dataSource) return ctx.switchDataSource(source)
+      await current.session.reconnect()
+    },
   }
   const handlers: HandlerTable = {
     ...appHandlers(ctx),
     ...watchlistHandlers(ctx),
     ...reviewHandlers(ctx),
-    ...exportHandlers(ctx, database),
+    ...exportHandlers(ctx),
     ...syncHandlers(ctx),
     ...settingsHandlers(ctx),
   }
@@ -140,27 +197,23 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // A wallet added to the watchlist starts syncing at once; a removed one stops.
   events.subscribe((event, payload) => {
     if (event !== 'watchlist:changed') return
-    const runtime = session.runtimeIfConnected()
+    const { session } = current
     const listed = new Set((payload as { address: string }[]).map((w) => w.address))
-    for (const address of runtime?.engine.syncingAddresses() ?? [])
-      if (!listed.has(address)) runtime?.engine.cancel(address)
+    for (const address of session.syncingAddresses())
+      if (!listed.has(address)) session.runtimeIfConnected()?.engine.cancel(address)
     session.scheduler?.poke()
   })
-  await session.start()
+  await current.session.start()
 
   return {
     info,
     events,
-    database,
-    session,
-    get simulator() {
-      return session.simulator
-    },
     dispatch,
+    takeExportDownload: (id) => exports.takeDownload(id),
     redact,
     close: async () => {
-      await session.close()
-      await database.close()
+      await closeCurrent()
+      await home.close()
     },
   }
 }

@@ -4,8 +4,11 @@ import { join } from 'node:path'
 /** Folder name under the OS's per-user app-data folder; Electron derives the same from productName. */
 export const APP_DIR_NAME = 'Heliograph'
 
-/** File name of the SQLite mirror inside the data folder. */
+/** File name of the person's own SQLite mirror inside the data folder. */
 export const DATABASE_FILE = 'heliograph.sqlite'
+
+/** File name of the demo mirror: demo data never shares a file with the person's own. */
+export const DEMO_DATABASE_FILE = 'heliograph-demo.sqlite'
 
 /**
  * The per-user data folder, matching Electron's `app.getPath('userData')` so the desktop
@@ -25,7 +28,12 @@ export function defaultDataDir(
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), APP_DIR_NAME)
 }
 
-/** Path of the mirror inside a data folder. */
+/** Path of the person's own mirror inside a data folder (it also keeps the settings). */
 export function databasePath(dataDir: string): string {
   return join(dataDir, DATABASE_FILE)
+}
+
+/** Path of the demo mirror inside a data folder. */
+export function demoDatabasePath(dataDir: string): string {
+  return join(dataDir, DEMO_DATABASE_FILE)
 }

@@ -1,32 +1,16 @@
-import type { OpenDatabase } from '../db/database'
-import { readSyncStatus } from '../db/queries/sync-status'
-import { addWatchedWallet, listWatchedWallets } from '../db/queries/watchlist-queries'
-import { singleOriginServiceSettings, ServiceSettings } from '../service/service-settings'
-import { startSimulator, type RunningSimulator } from '../simulator/simulator-server'
-import type { ProfileId } from '../simulator/chain/wallet-profiles'
-import { createSyncRuntime, type RateSetting, type SyncRuntime } from '../sync/sync-runtime'
-import type { SyncEvent } from '../sync/sync-engine'
-import { WatchScheduler } from '../sync/watch-scheduler'
+import type { DataSource } from '@shared/ipc/settings-schemas'
 import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
-import { shortAddress } from '@shared/domain/wallet-address'
-import { summarizeNewActivity } from './activity-summary'
+import { AppError } from '@shared/ipc/ipc-errors'
+import type { Mirror } from '../db/mirror'
+import type { SettingsStore } from '../db/stores/settings-store'
+import { singleOriginServiceSettings, ServiceSettings } from '../service/service-settings'
+import type { RunningSimulator } from '../simulator/simulator-server'
+import { createSyncRuntime, type RateSetting, type SyncRuntime } from '../sync/sync-runtime'
+import { WatchScheduler } from '../sync/watch-scheduler'
+import { readSettings, type StoredSettings } from './app-settings'
+import { DEMO_KEY, seedDemoWallets, startDemoSimulator, type DemoOptions } from './demo-data'
 import type { EventBus } from './event-bus'
-import type { SecretStore } from './secret-store'
-import { readSettings, readSettingsNow, writeSettings, type StoredSettings } from './settings-store'
-
-/** The simulator seed of demo mode: every new user sees the same demo chain. */
-export const DEMO_SEED = 42
-
-/** The key the in-process simulator accepts. */
-export const DEMO_KEY = 'demo'
-
-/** Profile wallets offered on first run, so a new user sees a living app at once. */
-export const DEMO_PROFILES: readonly ProfileId[] = [
-  'casual',
-  'nft-collector',
-  'compressed-holder',
-  'failed-transactions',
-]
+import { SyncEventRelay } from './sync-event-relay'
 
 /** Overrides for one run (CLI flags and environment), never stored. */
 export interface ServiceOverride {
@@ -36,50 +20,43 @@ export interface ServiceOverride {
 }
 
 export interface ServiceSessionOptions {
-  database: OpenDatabase
+  /** Where the data comes from; decides the service and the mirror. */
+  source: DataSource
+  /** The mirror of that source: pages, cursors, schedule and ledger go here. */
+  mirror: Mirror
+  /** The app's settings (plan, budgets, cadence, service URLs), kept in the home mirror. */
+  settings: SettingsStore
   events: EventBus
-  secretStore: SecretStore
-  override?: ServiceOverride
+  /** The key in use for the person's own data (one-run override, else stored). */
+  apiKey: () => string | null
+  override: ServiceOverride
   /** Start the watch scheduler (the shells, `cli sync` without --once). */
   isWatching: boolean
-  /** Demo simulator options (tests stop its clock, or turn live mode off). */
-  demo?: { live?: boolean }
+  demo: DemoOptions
   nowSec: () => number
 }
 
 /**
- * The core's link to the data service: decides where data comes from (the stored key and
- * URLs, a one-run override, or the in-process simulator when there is no key), builds the
- * sync engine over it and runs the watch scheduler. Rebuilt whenever the key or the
- * service settings change.
+ * The core's link to the data service for one data source: builds the sync engine over
+ * the service (the in-process simulator in demo mode), runs the watch scheduler, and
+ * relays what they report. Rebuilt when the service settings change.
  */
 export class ServiceSession {
   readonly #o: ServiceSessionOptions
+  readonly relay: SyncEventRelay
   #runtime: SyncRuntime | null = null
   #scheduler: WatchScheduler | null = null
   #simulator: RunningSimulator | null = null
   #connecting: Promise<SyncRuntime> | null = null
-  #offline = false
-  /** Event forwards still reading the mirror; awaited before the database may close. */
-  readonly #forwarding = new Set<Promise<void>>()
 
   constructor(options: ServiceSessionOptions) {
     this.#o = options
-  }
-
-  /** The key in use (override, else stored), or null in demo mode. Never leaves main. */
-  apiKey(): string | null {
-    return this.#o.override?.apiKey ?? this.#o.secretStore.read()
-  }
-
-  /** Whether data comes from the in-process simulator. */
-  isDemo(): boolean {
-    return this.apiKey() === null && this.#o.override?.serviceUrl === undefined
-  }
-
-  /** The in-process simulator in demo mode, once started. */
-  get simulator(): RunningSimulator | null {
-    return this.#simulator
+    this.relay = new SyncEventRelay({
+      mirror: options.mirror,
+      events: options.events,
+      syncing: () => this.syncingAddresses(),
+      nowSec: options.nowSec,
+    })
   }
 
   get scheduler(): WatchScheduler | null {
@@ -87,7 +64,12 @@ export class ServiceSession {
   }
 
   get isOffline(): boolean {
-    return this.#offline
+    return this.relay.isOffline
+  }
+
+  /** The wallets syncing now (none before the first connection). */
+  syncingAddresses(): string[] {
+    return this.#runtime?.engine.syncingAddresses() ?? []
   }
 
   /** The sync runtime if connected, without connecting. */
@@ -108,56 +90,40 @@ export class ServiceSession {
   async start(): Promise<void> {
     if (!this.#o.isWatching) return
     await this.runtime()
-    if (this.isDemo()) await this.seedDemoWallets({ onlyFirstRun: true })
+    if (this.#o.source === 'demo') await this.seedDemoWallets({ onlyFirstRun: true })
     this.#scheduler?.start()
   }
 
-  /**
-   * Adds the demo profile wallets (labelled "Demo: …"). On first run this happens by
-   * itself; later only when asked. Returns the wallets added.
-   */
+  /** Adds the demo profile wallets to the demo mirror; returns the wallets added. */
   async seedDemoWallets(options: { onlyFirstRun: boolean }): Promise<WatchedWallet[]> {
-    const { db } = this.#o.database
-    const settings = await readSettings(db)
-    if (
-      options.onlyFirstRun &&
-      (settings.isDemoSeeded || (await listWatchedWallets(db)).length > 0)
-    )
-      return []
+    if (this.#o.source !== 'demo')
+      throw new AppError('Demo wallets exist only with demo data; switch to it in Settings.')
     await this.runtime()
-    const simulator = this.#simulator
-    if (!simulator) return []
-    const known = new Set((await listWatchedWallets(db)).map((w) => w.address))
-    const added: WatchedWallet[] = []
-    for (const profile of DEMO_PROFILES) {
-      const address = simulator.chain.walletByProfile(profile).address
-      if (known.has(address)) continue
-      added.push(
-        await addWatchedWallet(db, { address, label: `Demo: ${profile}` }, this.#o.nowSec()),
-      )
-    }
-    await writeSettings(db, { isDemoSeeded: true })
-    if (added.length > 0) this.#o.events.emit('watchlist:changed', await listWatchedWallets(db))
+    if (!this.#simulator) return []
+    const added = await seedDemoWallets(this.#o.mirror, this.#simulator, {
+      ...options,
+      nowSec: this.#o.nowSec(),
+    })
+    if (added.length > 0)
+      this.#o.events.emit('watchlist:changed', await this.#o.mirror.watchlist.list())
     this.#scheduler?.poke()
     return added
   }
 
-  /** Drops the current connection and builds a new one from the current settings and key. */
+  /** Drops the connection and builds a new one from the current settings and key. */
   async reconnect(): Promise<void> {
-    await this.#disconnect()
-    if (this.#o.isWatching) await this.start()
+    await this.close()
+    await this.start()
   }
 
+  /** Stops the scheduler and every sync, and waits until nothing reads the mirror. */
   async close(): Promise<void> {
-    await this.#disconnect()
-  }
-
-  async #disconnect(): Promise<void> {
     await this.#connecting?.catch(() => null)
     this.#scheduler?.stop()
     this.#runtime?.engine.cancel()
     await this.#scheduler?.idle()
-    await Promise.all([...this.#forwarding])
+    await this.#runtime?.meter.idle().catch(() => {})
+    await this.relay.idle()
     this.#scheduler = null
     this.#runtime = null
     await this.#simulator?.close()
@@ -165,117 +131,59 @@ export class ServiceSession {
   }
 
   async #connect(): Promise<SyncRuntime> {
-    const { database } = this.#o
-    const settings = await readSettings(database.db)
+    const { mirror, settings } = this.#o
     // Budgets and cadence are read fresh on each use: changing them needs no reconnect.
-    const current = (): StoredSettings => readSettingsNow(database.sqlite)
-    const service = await this.#serviceSettings(settings)
+    const current = (): Promise<StoredSettings> => readSettings(settings)
+    const stored = await current()
     const runtime = createSyncRuntime({
-      sqlite: database.sqlite,
-      service,
-      rate: this.#rate(settings),
-      budget: () => {
-        const now = current()
+      mirror,
+      service: await this.#serviceSettings(stored),
+      rate: this.#rate(stored),
+      budget: async () => {
+        const now = await current()
         return { dailyCredits: now.dailyBudget, monthlyCredits: now.monthlyBudget }
       },
-      emit: (event) => this.#track(this.#forward(event)),
+      emit: (event) => this.relay.onSyncEvent(event),
       nowSec: this.#o.nowSec,
     })
     this.#runtime = runtime
     this.#scheduler = new WatchScheduler({
-      sqlite: database.sqlite,
+      schedule: mirror.schedule,
+      baseline: mirror.probe,
       engine: runtime.engine,
-      cadence: () => current().watch,
+      cadence: async () => (await current()).watch,
       nowSec: this.#o.nowSec,
-      onChecked: (info) => this.#track(this.#announceActivity(info)),
-      onStopped: () => this.#track(this.#emitStatus()),
+      onChecked: (info) => this.relay.onChecked(info),
+      onStopped: () => void this.relay.emitStatus().catch(() => {}),
     })
     return runtime
   }
 
-  async #serviceSettings(settings: StoredSettings): Promise<ServiceSettings> {
-    const override = this.#o.override
-    const key = this.apiKey()
-    if (override?.serviceUrl)
-      return singleOriginServiceSettings(override.serviceUrl, key ?? DEMO_KEY)
-    if (key === null) {
-      this.#simulator = await startSimulator({ seed: DEMO_SEED, live: this.#o.demo?.live ?? true })
+  async #serviceSettings(stored: StoredSettings): Promise<ServiceSettings> {
+    const { override, source } = this.#o
+    if (source === 'demo') {
+      this.#simulator = await startDemoSimulator(this.#o.demo)
       return singleOriginServiceSettings(this.#simulator.url, DEMO_KEY)
     }
+    const key = this.#o.apiKey()
+    if (override.serviceUrl)
+      return singleOriginServiceSettings(override.serviceUrl, key ?? DEMO_KEY)
+    if (key === null)
+      throw new AppError('No API key is set: enter your key in Settings to sync your own data.')
     return ServiceSettings.parse({
-      walletRestBaseUrl: settings.walletRestBaseUrl,
-      v0RestBaseUrl: settings.v0RestBaseUrl,
-      jsonRpcUrl: settings.jsonRpcUrl,
+      walletRestBaseUrl: stored.walletRestBaseUrl,
+      v0RestBaseUrl: stored.v0RestBaseUrl,
+      jsonRpcUrl: stored.jsonRpcUrl,
       apiKey: key,
       timeoutMs: 30_000,
     })
   }
 
-  #rate(settings: StoredSettings): RateSetting {
+  #rate(stored: StoredSettings): RateSetting {
     // Demo: the simulator runs unlimited; pace it like a Developer plan so it looks real.
-    if (this.isDemo()) return 'developer'
-    if (settings.plan === 'custom')
-      return settings.customRates ? { custom: settings.customRates } : 'free'
-    return settings.plan
-  }
-
-  #track(work: Promise<void>): void {
-    // A failed status read must not take the process down; the next event reads again.
-    const tracked = work.catch(() => {}).finally(() => this.#forwarding.delete(tracked))
-    this.#forwarding.add(tracked)
-  }
-
-  async #forward(event: SyncEvent): Promise<void> {
-    const { events } = this.#o
-    switch (event.type) {
-      case 'progress':
-        events.emit('sync:progress', event.progress)
-        return
-      case 'network':
-        this.#offline = event.state === 'offline'
-        events.emit('app:network', { state: event.state })
-        return
-      case 'wallet-state':
-        await this.#emitStatus(event.address)
-        return
-      case 'activity':
-        events.emit('sync:activity', event.notice)
-    }
-  }
-
-  async #emitStatus(address?: string): Promise<void> {
-    const syncing = new Set(this.#runtime?.engine.syncingAddresses() ?? [])
-    for (const status of await readSyncStatus(this.#o.database.db, syncing, address)) {
-      this.#o.events.emit('sync:wallet-state', status)
-    }
-  }
-
-  async #announceActivity(info: {
-    address: string
-    outcome: { newTransactions: number } | null
-    wasComplete: boolean
-  }): Promise<void> {
-    // Only news counts: the first backfill of a wallet is not "new activity".
-    if (!info.outcome || !info.wasComplete || info.outcome.newTransactions === 0) return
-    const { sqlite } = this.#o.database
-    const wallet = sqlite
-      .prepare('select id, label from wallets where address = ?')
-      .get(info.address) as { id: number; label: string | null } | undefined
-    if (!wallet) return
-    const count = info.outcome.newTransactions
-    // The new transactions are the newest `count` by slot.
-    const row = sqlite
-      .prepare(
-        'select slot from transactions where wallet_id = ? order by slot desc limit 1 offset ?',
-      )
-      .get(wallet.id, count) as { slot: number } | undefined
-    const name = wallet.label ?? shortAddress(info.address)
-    this.#o.events.emit('sync:activity', {
-      address: info.address,
-      label: wallet.label,
-      newTransactions: count,
-      summary: summarizeNewActivity(sqlite, wallet.id, name, row?.slot ?? -1, count),
-      atSec: this.#o.nowSec(),
-    })
+    if (this.#o.source === 'demo') return 'developer'
+    if (stored.plan === 'custom')
+      return stored.customRates ? { custom: stored.customRates } : 'free'
+    return stored.plan
   }
 }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { readAppVersion } from '../app/app-version'
 import { createCore, type Core } from '../app/core'
 import { defaultDataDir } from '../app/data-dir'
+import type { ChoosePath } from '../app/handlers/handler-context'
 import type { Channel, ChannelInput, ChannelOutput } from '@shared/ipc/contract'
 import { rebuildError } from '@shared/ipc/ipc-errors'
 
@@ -23,7 +24,7 @@ export interface GlobalOptions {
 /** Builds the core for one command run, in the given or the default data folder. */
 export async function openCore(
   options: GlobalOptions,
-  extra: { shell?: 'web' | 'electron'; isWatching?: boolean } = {},
+  extra: { shell?: 'web' | 'electron'; isWatching?: boolean; choosePath?: ChoosePath } = {},
 ): Promise<Core> {
   // Flags win over the environment; with neither, the stored key (or demo mode) applies.
   const apiKey = options.apiKey ?? process.env.HELIOGRAPH_API_KEY
@@ -33,6 +34,7 @@ export async function openCore(
     shell: extra.shell ?? 'web',
     version: readAppVersion(new URL('../../package.json', import.meta.url)),
     isWatching: extra.isWatching ?? false,
+    ...(extra.choosePath ? { choosePath: extra.choosePath } : {}),
     ...(apiKey ? { apiKey } : {}),
     ...(serviceUrl ? { serviceUrl } : {}),
   })

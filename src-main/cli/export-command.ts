@@ -1,14 +1,12 @@
+import { randomBytes } from 'node:crypto'
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { Option } from 'commander'
-import type { ExportDelimiter } from '@shared/ipc/export-schemas'
+import type { ExportDelimiter, ExportProgress } from '@shared/ipc/export-schemas'
 import { ExportFilters, ExportFormat, ExportKind } from '@shared/ipc/export-schemas'
 import { AppError } from '@shared/ipc/ipc-errors'
-import { databasePath, defaultDataDir } from '../app/data-dir'
 import { describeZodError } from '../app/error-payload'
-import { openDatabase } from '../db/database'
-import { runExport } from '../export/export-job'
-import type { GlobalOptions } from './cli-core'
+import { callCore, openCore, type GlobalOptions } from './cli-core'
 
 interface ExportCommandOptions {
   format: string
@@ -90,36 +88,41 @@ export function registerExportCommand(program: Command): void {
       })
       if (!parsed.success) throw new AppError(describeZodError(parsed.error))
 
-      const dataDir = resolve(program.opts<GlobalOptions>().dataDir ?? defaultDataDir())
-      // Opening migrates the mirror when it is older than this version; then the export
-      // reads it on a connection of its own.
-      const database = await openDatabase(databasePath(dataDir))
-      await database.close()
-
-      const controller = new AbortController()
-      const onSignal = (): void => controller.abort()
+      const out = resolve(opts.out)
+      // The CLI's "save dialog" is --out: the core grants that path to this one export.
+      const core = await openCore(program.opts<GlobalOptions>(), { choosePath: async () => out })
+      const exportId = `cli-${randomBytes(9).toString('base64url')}`
+      const onSignal = (): void =>
+        void callCore(core, 'export:cancel', { exportId }).catch(() => {})
       process.once('SIGINT', onSignal)
       let lastTenth = -1
+      const unsubscribe = core.events.subscribe((event, payload) => {
+        if (event !== 'export:progress') return
+        const p = payload as ExportProgress
+        const tenth = Math.floor(p.fraction * 10)
+        if (p.exportId !== exportId || p.state !== 'running' || tenth === lastTenth) return
+        lastTenth = tenth
+        process.stderr.write(`export: ${tenth * 10}% (${p.rowsRead} of ${p.totalRows} rows)\n`)
+      })
       try {
-        const summary = await runExport({
-          databasePath: databasePath(dataDir),
-          kind: opts.kind as ExportKind,
-          format: opts.format as ExportFormat,
+        const kind = opts.kind as ExportKind
+        const format = opts.format as ExportFormat
+        const grant = await callCore(core, 'export:choose-path', { kind, format })
+        if (grant === null) throw new AppError('No file to write the export to.')
+        const summary = await callCore(core, 'export:run', {
+          exportId,
+          kind,
+          format,
           filters: parsed.data,
           delimiter,
           includeHeader: opts.header,
-          outPath: resolve(opts.out),
-          signal: controller.signal,
-          onProgress: (p) => {
-            const tenth = Math.floor(p.fraction * 10)
-            if (tenth === lastTenth) return
-            lastTenth = tenth
-            process.stderr.write(`export: ${tenth * 10}% (${p.rowsRead} of ${p.totalRows} rows)\n`)
-          },
+          destination: { type: 'chosen-path', grantId: grant.grantId },
         })
         console.log(`Exported ${summary.rowsWritten} rows to ${summary.path}`)
       } finally {
+        unsubscribe()
         process.off('SIGINT', onSignal)
+        await core.close()
       }
     })
 }

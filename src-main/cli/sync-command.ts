@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
 import { shortAddress } from '@shared/domain/wallet-address'
-import type { WalletSyncOutcome } from '../sync/sync-engine'
+import type { WalletSyncOutcome } from '@shared/ipc/sync-schemas'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 
 /** Exit code when a sync stopped at the credit budget (distinct from errors). */
@@ -61,7 +61,7 @@ export function registerSyncCommand(program: Command): void {
         if (opts.wallet && !opts.once)
           throw new AppError('--wallet goes with --once (watching keeps every wallet current).')
         const core = await openCore(globals, { isWatching: !opts.once })
-        const stop = (): void => core.session.runtimeIfConnected()?.engine.cancel()
+        const stop = (): void => void callCore(core, 'sync:cancel', {}).catch(() => {})
         process.once('SIGINT', stop)
         process.once('SIGTERM', stop)
         try {
@@ -92,7 +92,6 @@ export function registerSyncCommand(program: Command): void {
               )
             })
           }
-          const runtime = await core.session.runtime()
           if (opts.maxTransactions !== undefined || opts.since !== undefined) {
             for (const wallet of chosen) {
               await callCore(core, 'sync:set-depth', {
@@ -126,7 +125,7 @@ export function registerSyncCommand(program: Command): void {
           }
           let worst = 0
           for (const wallet of chosen) {
-            const outcome = await runtime.engine.syncWallet(wallet.address)
+            const outcome = await callCore(core, 'sync:run', { address: wallet.address })
             console.log(describeOutcome(wallet.label ?? wallet.address, outcome))
             if (outcome.state === 'budget') {
               console.error(

@@ -7,7 +7,7 @@ import { StorageError } from '@shared/ipc/ipc-errors'
 import { migrations } from './migrations'
 import type { Database } from './schema'
 
-/** An open mirror: the typed Kysely handle and the raw connection for prepared hot paths. */
+/** An open SQLite file: the typed Kysely handle and the raw connection for prepared hot paths. */
 export interface OpenDatabase {
   db: Kysely<Database>
   sqlite: BetterSqlite3.Database

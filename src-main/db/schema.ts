@@ -169,6 +169,7 @@ export interface WatchScheduleTable {
   interval_sec: number
   last_checked_sec: number | null
   last_activity_sec: number | null
+  is_paused: Generated<Flag>
 }
 
 export interface TokenAccountsTable {

@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import { rm } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+
+/** Folder (inside the data folder) where web-shell exports wait for their one download. */
+export const DOWNLOADS_FOLDER = 'exports-pending'
 
 /** A finished export waiting to be fetched once by the web shell's browser. */
 export interface PendingDownload {
@@ -25,6 +29,22 @@ function newId(): string {
 export class ExportHandoffs {
   readonly #downloads = new Map<string, PendingDownload & { timer: NodeJS.Timeout }>()
   readonly #grants = new Map<string, { path: string; expiresAtMs: number }>()
+  readonly #downloadsDir: string
+  #staleCleared: Promise<void> | null = null
+
+  /** `dataDir`: the data folder; pending downloads wait in its {@link DOWNLOADS_FOLDER}. */
+  constructor(dataDir: string) {
+    this.#downloadsDir = join(dataDir, DOWNLOADS_FOLDER)
+  }
+
+  /** A fresh file name for an export that will wait for its download. */
+  async newDownloadPath(): Promise<string> {
+    // Downloads never fetched by an earlier run are stale: their ids died with that run.
+    this.#staleCleared ??= rm(this.#downloadsDir, { recursive: true, force: true }).catch(() => {})
+    await this.#staleCleared
+    await mkdir(this.#downloadsDir, { recursive: true })
+    return join(this.#downloadsDir, `${newId()}.csv`)
+  }
 
   /** Registers a finished export file for one download; returns its id. */
   offerDownload(download: PendingDownload): string {
@@ -64,24 +84,10 @@ export class ExportHandoffs {
     return grant !== undefined && grant.expiresAtMs >= nowMs ? grant.path : null
   }
 
-  /** Removes every pending download file (core shutting down). */
+  /** Removes every pending download and its file, and forgets every grant. */
   async clear(): Promise<void> {
     await Promise.all([...this.#downloads.keys()].map((id) => this.discardDownload(id)))
     this.#grants.clear()
+    await rm(this.#downloadsDir, { recursive: true, force: true })
   }
-}
-
-const handoffsByCore = new WeakMap<object, ExportHandoffs>()
-
-/**
- * The hand-offs of one core, keyed by its mirror handle so the shells and the handlers
- * reach the same instance without the core having to carry it.
- */
-export function exportHandoffsOf(owner: object): ExportHandoffs {
-  let handoffs = handoffsByCore.get(owner)
-  if (handoffs === undefined) {
-    handoffs = new ExportHandoffs()
-    handoffsByCore.set(owner, handoffs)
-  }
-  return handoffs
 }

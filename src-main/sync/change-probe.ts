@@ -1,6 +1,6 @@
-import type BetterSqlite3 from 'better-sqlite3'
 import { CREDIT_PRICES } from '@shared/api/prices'
-import type { SyncEngine } from './sync-engine'
+import type { ProbeBaselineStore } from '../db/stores/probe-baseline-store'
+import type { WalletCall } from './service-caller'
 
 /**
  * The cheap "anything new?" check before a full sync. A full check of an unchanged wallet
@@ -41,85 +41,24 @@ export function isProbeWorthIt(tokenAccountCount: number): boolean {
   return PROBE_PRICE * (1 + tokenAccountCount) < 2 * CREDIT_PRICES.wallet
 }
 
-/** Reads and writes the probe's baseline for one wallet. */
-export class ProbeBaseline {
-  readonly #s: ReturnType<typeof prepare>
-  constructor(sqlite: BetterSqlite3.Database) {
-    this.#s = prepare(sqlite)
-  }
-
-  /** The token accounts known for the wallet, and when they were listed. */
-  tokenAccounts(walletId: number): {
-    addresses: Map<string, string | null>
-    checkedSec: number | null
-  } {
-    const rows = this.#s.tokenAccounts.all(walletId) as {
-      address: string
-      newest_signature: string | null
-    }[]
-    const probe = this.#s.probe.get(walletId) as
-      { token_accounts_checked_sec: number | null; newest_signature: string | null } | undefined
-    return {
-      addresses: new Map(rows.map((r) => [r.address, r.newest_signature])),
-      checkedSec: probe?.token_accounts_checked_sec ?? null,
-    }
-  }
-
-  /** The wallet's newest signature from the last saved observation (undefined: never probed). */
-  walletSignature(walletId: number): string | null | undefined {
-    const probe = this.#s.probe.get(walletId) as { newest_signature: string | null } | undefined
-    return probe === undefined ? undefined : probe.newest_signature
-  }
-
-  /** Replaces the token-account list (after getTokenAccounts). */
-  saveTokenAccounts(
-    walletId: number,
-    accounts: { address: string; mint: string }[],
-    nowSec: number,
-  ): void {
-    this.#s.sqlite.transaction(() => {
-      const keep = new Set(accounts.map((a) => a.address))
-      const known = this.tokenAccounts(walletId).addresses
-      for (const address of known.keys())
-        if (!keep.has(address)) this.#s.deleteTokenAccount.run(walletId, address)
-      for (const a of accounts) this.#s.upsertTokenAccount.run(walletId, a.address, a.mint, nowSec)
-      this.#s.upsertProbe.run(walletId, nowSec)
-    })()
-  }
-
-  /** Saves what a probe saw as the new baseline (after the sync it triggered succeeded). */
-  saveObservation(walletId: number, observation: ProbeObservation): void {
-    this.#s.sqlite.transaction(() => {
-      this.#s.setWalletSignature.run(walletId, observation.wallet)
-      for (const [address, signature] of observation.tokenAccounts)
-        this.#s.setAccountSignature.run(signature, walletId, address)
-    })()
-  }
-}
-
 /**
  * Probes a wallet: lists its token accounts when due, then asks each address for its
  * newest signature and compares with the baseline.
  */
 export async function probeWallet(
-  engine: SyncEngine,
-  baseline: ProbeBaseline,
+  call: WalletCall,
+  baseline: ProbeBaselineStore,
   wallet: { id: number; address: string },
   nowSec: number,
   signal?: AbortSignal,
 ): Promise<ProbeResult> {
   const newestOf = async (address: string): Promise<string | null> => {
-    const result = await engine.callFor(
-      wallet.address,
-      'rpc.getSignaturesForAddress',
-      [address, { limit: 1 }],
-      signal,
-    )
+    const result = await call('rpc.getSignaturesForAddress', [address, { limit: 1 }], signal)
     return result[0]?.signature ?? null
   }
-  const previousWallet = baseline.walletSignature(wallet.id)
+  const previousWallet = await baseline.walletSignature(wallet.id)
   const walletNow = await newestOf(wallet.address)
-  const known = baseline.tokenAccounts(wallet.id)
+  const known = await baseline.tokenAccounts(wallet.id)
   const checkedSec = known.checkedSec
   let addresses = known.addresses
   const isListDue =
@@ -129,8 +68,7 @@ export async function probeWallet(
   if (isListDue) {
     const listed: { address: string; mint: string }[] = []
     for (let page = 1; ; page++) {
-      const result = await engine.callFor(
-        wallet.address,
+      const result = await call(
         'das.getTokenAccounts',
         { owner: wallet.address, page, limit: 1000 },
         signal,
@@ -138,8 +76,8 @@ export async function probeWallet(
       listed.push(...result.token_accounts.map((t) => ({ address: t.address, mint: t.mint })))
       if (result.token_accounts.length < 1000) break
     }
-    baseline.saveTokenAccounts(wallet.id, listed, nowSec)
-    addresses = baseline.tokenAccounts(wallet.id).addresses
+    await baseline.saveTokenAccounts(wallet.id, listed, nowSec)
+    addresses = (await baseline.tokenAccounts(wallet.id)).addresses
   }
   const observation: ProbeObservation = { wallet: walletNow, tokenAccounts: new Map() }
   let hasChanges = previousWallet === undefined || walletNow !== previousWallet
@@ -150,34 +88,4 @@ export async function probeWallet(
     if (now !== previous) hasChanges = true
   }
   return { hasChanges, observation }
-}
-
-function prepare(sqlite: BetterSqlite3.Database) {
-  return {
-    sqlite,
-    tokenAccounts: sqlite.prepare(
-      'select address, newest_signature from token_accounts where wallet_id = ?',
-    ),
-    probe: sqlite.prepare(
-      'select newest_signature, token_accounts_checked_sec from wallet_probe where wallet_id = ?',
-    ),
-    deleteTokenAccount: sqlite.prepare(
-      'delete from token_accounts where wallet_id = ? and address = ?',
-    ),
-    upsertTokenAccount: sqlite.prepare(
-      `insert into token_accounts (wallet_id, address, mint, newest_signature, updated_at_sec) values (?, ?, ?, null, ?)
-       on conflict (wallet_id, address) do update set mint = excluded.mint, updated_at_sec = excluded.updated_at_sec`,
-    ),
-    upsertProbe: sqlite.prepare(
-      `insert into wallet_probe (wallet_id, newest_signature, token_accounts_checked_sec) values (?, null, ?)
-       on conflict (wallet_id) do update set token_accounts_checked_sec = excluded.token_accounts_checked_sec`,
-    ),
-    setWalletSignature: sqlite.prepare(
-      `insert into wallet_probe (wallet_id, newest_signature, token_accounts_checked_sec) values (?, ?, null)
-       on conflict (wallet_id) do update set newest_signature = excluded.newest_signature`,
-    ),
-    setAccountSignature: sqlite.prepare(
-      'update token_accounts set newest_signature = ? where wallet_id = ? and address = ?',
-    ),
-  }
 }

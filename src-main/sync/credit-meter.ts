@@ -1,10 +1,8 @@
-import type BetterSqlite3 from 'better-sqlite3'
 import {
   budgetPeriodStarts,
-  creditsSpentSince,
-  prepareLedgerInsert,
+  type CreditLedgerStore,
   type LedgerEntry,
-} from '../db/queries/credit-ledger'
+} from '../db/stores/credit-ledger-store'
 
 /** The user's credit limits; null means no limit for that period. */
 export interface CreditBudget {
@@ -34,43 +32,37 @@ export class BudgetExceededError extends Error {
  * (so calls running in parallel cannot overshoot together), then records what it cost.
  */
 export class CreditMeter {
-  readonly #insert: (entry: LedgerEntry) => void
-  readonly #sqlite: BetterSqlite3.Database
-  readonly #budget: () => CreditBudget
+  readonly #ledger: CreditLedgerStore
+  readonly #budget: () => Promise<CreditBudget>
   readonly #nowMs: () => number
   #reserved = 0
   #period = { dayStartMs: -1, monthStartMs: -1, day: 0, month: 0 }
+  /** Ledger reads and writes run one after another, so a refresh never counts a row twice. */
+  #ledgerWork: Promise<void> = Promise.resolve()
+  #writeError: unknown = null
 
   constructor(
-    sqlite: BetterSqlite3.Database,
-    budget: () => CreditBudget,
+    ledger: CreditLedgerStore,
+    budget: () => Promise<CreditBudget>,
     nowMs: () => number = Date.now,
   ) {
-    this.#sqlite = sqlite
-    this.#insert = prepareLedgerInsert(sqlite)
+    this.#ledger = ledger
     this.#budget = budget
     this.#nowMs = nowMs
   }
 
   /** Credits spent in the current UTC day and month (from the ledger). */
-  spent(): { day: number; month: number } {
-    const { dayStartMs, monthStartMs } = budgetPeriodStarts(this.#nowMs())
-    if (dayStartMs !== this.#period.dayStartMs || monthStartMs !== this.#period.monthStartMs) {
-      // A new period (or first use): re-read from the ledger, which other processes share.
-      this.#period = {
-        dayStartMs,
-        monthStartMs,
-        day: creditsSpentSince(this.#sqlite, dayStartMs),
-        month: creditsSpentSince(this.#sqlite, monthStartMs),
-      }
-    }
+  async spent(): Promise<{ day: number; month: number }> {
+    await this.#queue(() => this.#refreshPeriod())
     return { day: this.#period.day, month: this.#period.month }
   }
 
-  /** Reserves `credits` for a call about to start, or throws BudgetExceededError. */
-  reserve(credits: number): () => void {
-    const { day, month } = this.spent()
-    const { dailyCredits, monthlyCredits } = this.#budget()
+  /** Reserves `credits` for a call about to start, or rejects with BudgetExceededError. */
+  async reserve(credits: number): Promise<() => void> {
+    const budget = await this.#budget()
+    const { day, month } = await this.spent()
+    // From here to the reservation nothing awaits: parallel calls see each other's share.
+    const { dailyCredits, monthlyCredits } = budget
     if (dailyCredits !== null && day + this.#reserved + credits > dailyCredits) {
       throw new BudgetExceededError('daily', day, dailyCredits, credits)
     }
@@ -85,13 +77,43 @@ export class CreditMeter {
     }
   }
 
-  /** Writes one call to the ledger. */
+  /**
+   * Writes one call to the ledger. The service has already answered, so a failed write
+   * does not fail the call: {@link idle} reports it.
+   */
   record(entry: LedgerEntry): void {
-    // Bring the period up to date before the row exists: a refresh re-reads the ledger,
-    // and would count the new row twice (first use, or a call answering after 00:00 UTC).
-    this.spent()
-    this.#insert(entry)
-    if (entry.atMs >= this.#period.dayStartMs) this.#period.day += entry.credits
-    if (entry.atMs >= this.#period.monthStartMs) this.#period.month += entry.credits
+    void this.#queue(async () => {
+      // The period is brought up to date before the row exists: a refresh re-reads the
+      // ledger and would otherwise count the new row twice.
+      await this.#refreshPeriod()
+      if (entry.atMs >= this.#period.dayStartMs) this.#period.day += entry.credits
+      if (entry.atMs >= this.#period.monthStartMs) this.#period.month += entry.credits
+      await this.#ledger.record(entry)
+    }).catch((error: unknown) => {
+      this.#writeError ??= error
+    })
+  }
+
+  /** Resolves once every recorded call is in the ledger; rejects with a failed write's error. */
+  async idle(): Promise<void> {
+    await this.#ledgerWork
+    const error = this.#writeError
+    this.#writeError = null
+    if (error !== null) throw error
+  }
+
+  async #refreshPeriod(): Promise<void> {
+    const { dayStartMs, monthStartMs } = budgetPeriodStarts(this.#nowMs())
+    if (dayStartMs === this.#period.dayStartMs && monthStartMs === this.#period.monthStartMs) return
+    // A new period (or first use): re-read from the ledger, which other processes share.
+    const day = await this.#ledger.spentSince(dayStartMs)
+    const month = await this.#ledger.spentSince(monthStartMs)
+    this.#period = { dayStartMs, monthStartMs, day, month }
+  }
+
+  #queue(work: () => Promise<void>): Promise<void> {
+    const run = this.#ledgerWork.then(work)
+    this.#ledgerWork = run.catch(() => {})
+    return run
   }
 }

@@ -1,6 +1,7 @@
-import type BetterSqlite3 from 'better-sqlite3'
 import type { Asset } from '@shared/api/das'
-import type { SyncEngine } from './sync-engine'
+import type { MintRow } from '../db/ingest/mint-upsert'
+import type { MintStore } from '../db/stores/mint-store'
+import type { WalletCall } from './service-caller'
 
 /** getAssetBatch takes up to 1,000 ids (interface 8): 10 credits name a thousand mints. */
 const BATCH_IDS = 1_000
@@ -12,40 +13,23 @@ const BATCH_IDS = 1_000
  * view and exports would show bare mint addresses where a symbol belongs.
  */
 export async function fillUnknownMints(
-  engine: SyncEngine,
-  sqlite: BetterSqlite3.Database,
-  wallet: { id: number; address: string },
+  call: WalletCall,
+  mints: MintStore,
+  walletId: number,
   nowSec: number,
   signal?: AbortSignal,
 ): Promise<number> {
-  const unknown = (
-    sqlite
-      .prepare(
-        `select mint from (select distinct mint from balance_changes where wallet_id = ?
-           union select distinct mint from transfers where wallet_id = ?)
-         where mint not in (select mint from mints)`,
-      )
-      .all(wallet.id, wallet.id) as { mint: string }[]
-  ).map((r) => r.mint)
-  const upsert = sqlite.prepare(
-    `insert into mints (mint, symbol, name, decimals, logo_uri, token_program, price_usd, updated_at_sec)
-     values (@mint, @symbol, @name, @decimals, @logoUri, @tokenProgram, @priceUsd, @updatedAtSec)
-     on conflict (mint) do nothing`,
-  )
+  const unknown = await mints.unknownMints(walletId)
   let named = 0
   for (let i = 0; i < unknown.length; i += BATCH_IDS) {
     const ids = unknown.slice(i, i + BATCH_IDS)
-    const assets = await engine.callFor(wallet.address, 'das.getAssetBatch', { ids }, signal)
-    sqlite.transaction((list: Asset[]) => {
-      for (const asset of list) {
-        named += upsert.run(mintRow(asset, nowSec)).changes
-      }
-    })(assets)
+    const assets = await call('das.getAssetBatch', { ids }, signal)
+    named += await mints.save(assets.map((asset) => mintRow(asset, nowSec)))
   }
   return named
 }
 
-function mintRow(asset: Asset, nowSec: number) {
+function mintRow(asset: Asset, nowSec: number): MintRow {
   const info = asset.token_info
   const file = asset.content.files[0]
   return {

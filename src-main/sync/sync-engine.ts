@@ -5,8 +5,15 @@ import {
   type OperationOutput,
 } from '@shared/api/operations'
 import { creditsPerCall } from '@shared/api/prices'
-import type { ActivityNotice, StreamState, SyncProgress } from '@shared/ipc/sync-schemas'
-import { MirrorWriter, STREAM_NAMES, type StreamName } from '../db/ingest/mirror-writer'
+import type {
+  ActivityNotice,
+  StreamOutcome,
+  StreamState,
+  SyncProgress,
+  WalletSyncOutcome,
+} from '@shared/ipc/sync-schemas'
+import { STREAM_NAMES, type MirrorWriter, type StreamName } from '../db/ingest/mirror-writer'
+import type { MintStore } from '../db/stores/mint-store'
 import type { ServiceClient } from '../service/service-client'
 import { InvalidResponseError, ServiceError } from '../service/service-errors'
 import { callAttribution } from './call-attribution'
@@ -18,7 +25,6 @@ import { syncCompressedSignatures } from './streams/compressed-signatures-stream
 import { syncHistory } from './streams/history-stream'
 import type { StreamContext, StreamProgress, StreamResult } from './streams/stream-context'
 import { syncTransfers } from './streams/transfers-stream'
-import type BetterSqlite3 from 'better-sqlite3'
 
 /** What the engine tells the shells. */
 export type SyncEvent =
@@ -32,26 +38,13 @@ export type SyncEvent =
   | { type: 'activity'; notice: ActivityNotice }
   | { type: 'network'; state: 'online' | 'offline' }
 
-/** How one stream's run ended. */
-export interface StreamOutcome {
-  stream: StreamName
-  state: StreamState
-  pages: number
-  newItems: number
-  error?: string
-}
-
-/** How a wallet's sync ended. */
-export interface WalletSyncOutcome {
-  address: string
-  streams: StreamOutcome[]
-  /** The worst stream state: a budget stop or going offline affects the whole run. */
-  state: StreamState
-  newTransactions: number
-}
+export type { StreamOutcome, WalletSyncOutcome }
 
 export interface SyncEngineOptions {
-  sqlite: BetterSqlite3.Database
+  /** Where pages and cursors are written. */
+  writer: MirrorWriter
+  /** The mint cache, filled for mints the history names but no snapshot did. */
+  mints: MintStore
   client: ServiceClient
   shaper: RateShaper
   meter: CreditMeter
@@ -90,7 +83,7 @@ export class SyncEngine {
 
   constructor(options: SyncEngineOptions) {
     this.#options = options
-    this.writer = new MirrorWriter(options.sqlite)
+    this.writer = options.writer
     this.#nowSec = options.nowSec ?? (() => Math.floor(Date.now() / 1000))
   }
 
@@ -121,20 +114,20 @@ export class SyncEngine {
    * outcome.state // 'ok'
    */
   async syncWallet(address: string, options: SyncWalletOptions = {}): Promise<WalletSyncOutcome> {
-    const walletId = this.writer.walletId(address)
-    if (walletId === null) throw new Error(`Wallet ${address} is not on the watchlist.`)
     if (this.#running.has(address)) throw new Error(`Wallet ${address} is already syncing.`)
     const controller = new AbortController()
     const onOuterAbort = (): void =>
       controller.abort(options.signal?.reason ?? new CancelledError())
     options.signal?.addEventListener('abort', onOuterAbort, { once: true })
+    // Claimed before the first await, so two callers cannot start the same wallet.
     this.#running.set(address, controller)
-    this.#emit({ type: 'wallet-state', address, state: 'syncing' })
-
-    const streams = (options.streams ?? STREAM_NAMES).filter(
-      (s) => !this.writer.stream(walletId, s).isPaused,
-    )
     try {
+      const walletId = await this.writer.walletId(address)
+      if (walletId === null) throw new Error(`Wallet ${address} is not on the watchlist.`)
+      this.#emit({ type: 'wallet-state', address, state: 'syncing' })
+      const streams: StreamName[] = []
+      for (const s of options.streams ?? STREAM_NAMES)
+        if (!(await this.writer.stream(walletId, s)).isPaused) streams.push(s)
       const run: RunStop = {}
       const outcomes = await Promise.all(
         streams.map((stream) => this.#runStream(walletId, address, stream, controller, run)),
@@ -150,13 +143,15 @@ export class SyncEngine {
       if (hasNewMints && !controller.signal.aborted) {
         // Naming new mints is a courtesy to the views: its failure fails no stream.
         await fillUnknownMints(
-          this,
-          this.#options.sqlite,
-          { id: walletId, address },
+          (operation, input, signal) => this.callFor(address, operation, input, signal),
+          this.#options.mints,
+          walletId,
           this.#nowSec(),
           controller.signal,
         ).catch(() => 0)
       }
+      // The outcome is final only once every call it made is in the ledger.
+      await this.#options.meter.idle()
       const outcome: WalletSyncOutcome = { address, streams: outcomes, state, newTransactions }
       // No longer running when listeners hear "done", so a status read then says so.
       this.#running.delete(address)
@@ -169,10 +164,14 @@ export class SyncEngine {
   }
 
   /** Clears a stream's pause and error so the next sync runs it again. */
-  retryStream(address: string, stream: StreamName): void {
-    const walletId = this.writer.walletId(address)
+  async retryStream(address: string, stream: StreamName): Promise<void> {
+    const walletId = await this.writer.walletId(address)
     if (walletId === null) return
-    this.writer.patchStream(walletId, stream, { isPaused: false, lastError: null, state: 'idle' })
+    await this.writer.patchStream(walletId, stream, {
+      isPaused: false,
+      lastError: null,
+      state: 'idle',
+    })
   }
 
   async #runStream(
@@ -198,10 +197,10 @@ export class SyncEngine {
       report: (progress: StreamProgress) =>
         this.#emit({ type: 'progress', progress: { address, ...progress, creditsSpent: credits } }),
     }
-    this.writer.patchStream(walletId, stream, { state: 'syncing' })
     try {
+      await this.writer.patchStream(walletId, stream, { state: 'syncing' })
       const result = await runStream(ctx, stream)
-      this.writer.patchStream(walletId, stream, { state: 'ok', lastError: null })
+      await this.writer.patchStream(walletId, stream, { state: 'ok', lastError: null })
       ctx.report({
         stream,
         phase: 'done',
@@ -216,7 +215,7 @@ export class SyncEngine {
       // they fit the budget and are paid for, so aborting them would waste their credits
       // (and the ledger could not know whether the service had charged them).
       if (stopsAll) run.stopError ??= error
-      this.writer.patchStream(walletId, stream, {
+      await this.writer.patchStream(walletId, stream, {
         state,
         lastError: state === 'cancelled' ? null : message,
         ...(state === 'paused' ? { isPaused: true } : {}),
@@ -248,7 +247,7 @@ export class SyncEngine {
     return this.#options.shaper.run(
       op.endpointClass,
       async (attemptSignal) => {
-        const release = this.#options.meter.reserve(creditsPerCall(op.priceKey))
+        const release = await this.#options.meter.reserve(creditsPerCall(op.priceKey))
         try {
           return await callAttribution.run({ walletAddress: address }, () =>
             this.#options.client.call(

@@ -1,4 +1,3 @@
-import type BetterSqlite3 from 'better-sqlite3'
 import { getOperation } from '@shared/api/operations'
 import {
   ENDPOINT_CLASSES,
@@ -6,6 +5,7 @@ import {
   type EndpointClass,
   type Plan,
 } from '@shared/api/prices'
+import type { Mirror } from '../db/mirror'
 import { createServiceClient, type ServiceClient } from '../service/service-client'
 import type { ServiceSettings } from '../service/service-settings'
 import { callAttribution } from './call-attribution'
@@ -28,10 +28,12 @@ export function ratesFor(setting: RateSetting): Record<EndpointClass, number> {
 }
 
 export interface SyncRuntimeOptions {
-  sqlite: BetterSqlite3.Database
+  /** Where pages, cursors and the credit ledger are written. */
+  mirror: Mirror
   service: ServiceSettings
   rate: RateSetting
-  budget: () => CreditBudget
+  /** The person's budget, read before every call (it can change at any time). */
+  budget: () => Promise<CreditBudget>
   emit?: (event: SyncEvent) => void
   retry?: RateShaperOptions['retry']
   nowSec?: () => number
@@ -50,7 +52,7 @@ export interface SyncRuntime {
  * meter (attributed to the wallet whose stream made it), the shaper paces per class.
  */
 export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
-  const meter = new CreditMeter(options.sqlite, options.budget)
+  const meter = new CreditMeter(options.mirror.ledger, options.budget)
   const client = createServiceClient(options.service, {
     onCall: (report) => {
       meter.record({
@@ -72,7 +74,8 @@ export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
     onNetworkState: (state) => options.emit?.({ type: 'network', state }),
   })
   const engine = new SyncEngine({
-    sqlite: options.sqlite,
+    writer: options.mirror.writer,
+    mints: options.mirror.mints,
     client,
     shaper,
     meter,

@@ -44,6 +44,7 @@ import {
   SyncProgress,
   SyncStartInput,
   SyncWalletInput,
+  WalletSyncOutcome,
   WalletSyncStatus,
 } from './sync-schemas'
 import {
@@ -81,6 +82,7 @@ export const contract = {
   'export:cancel': { input: ExportCancelInput, output: ExportCancelResult },
   'export:choose-path': { input: ExportChoosePathInput, output: ExportChosenPath.nullable() },
   'sync:start': { input: SyncStartInput, output: z.void() },
+  'sync:run': { input: SyncWalletInput, output: WalletSyncOutcome },
   'sync:cancel': { input: SyncStartInput, output: z.void() },
   'sync:pause': { input: SyncWalletInput, output: z.void() },
   'sync:resume': { input: SyncWalletInput, output: z.void() },

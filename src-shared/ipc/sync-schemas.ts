@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { WalletAddressInput } from '../domain/wallet-address'
 
-/** The streams kept per wallet (mirrors src-main's STREAM_NAMES; checked by a test). */
+/** The streams kept per wallet, in the order status lists them. */
 export const StreamName = z.enum([
   'history',
   'transfers',
@@ -63,6 +63,25 @@ export const WalletSyncStatus = z.object({
   streams: z.array(StreamStatus),
 })
 export type WalletSyncStatus = z.infer<typeof WalletSyncStatus>
+
+/** How one stream's run ended. */
+export const StreamOutcome = z.object({
+  stream: StreamName,
+  state: StreamState,
+  pages: z.number().int(),
+  newItems: z.number().int(),
+  error: z.string().optional(),
+})
+export type StreamOutcome = z.infer<typeof StreamOutcome>
+
+/** How one wallet's sync ended (`sync:run`): the worst stream state stands for the run. */
+export const WalletSyncOutcome = z.object({
+  address: z.string(),
+  streams: z.array(StreamOutcome),
+  state: StreamState,
+  newTransactions: z.number().int(),
+})
+export type WalletSyncOutcome = z.infer<typeof WalletSyncOutcome>
 
 /** Progress pushed after every committed page (`sync:progress`). */
 export const SyncProgress = z.object({

@@ -1,8 +1,5 @@
 import { join } from 'node:path'
-import { openDatabase, type OpenDatabase } from '../../src-main/db/database'
-import { MirrorWriter } from '../../src-main/db/ingest/mirror-writer'
-import { setDepthLimit } from '../../src-main/db/queries/sync-status'
-import { addWatchedWallet } from '../../src-main/db/queries/watchlist-queries'
+import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite-mirror'
 import type { ServiceClient } from '../../src-main/service/service-client'
 import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
 import { HISTORY_PAGE_LIMIT } from '../../src-main/sync/streams/history-stream'
@@ -36,15 +33,15 @@ async function openRuntime(
   dir: string,
   name: string,
   simUrl: string,
-): Promise<{ database: OpenDatabase; runtime: SyncRuntime }> {
-  const database = await openDatabase(join(dir, `${name}.sqlite`))
+): Promise<{ mirror: SqliteMirror; runtime: SyncRuntime }> {
+  const mirror = await openSqliteMirror(join(dir, `${name}.sqlite`))
   const runtime = createSyncRuntime({
-    sqlite: database.sqlite,
+    mirror,
     service: singleOriginServiceSettings(simUrl, 'demo', { timeoutMs: 30_000 }),
     rate: 'off',
-    budget: () => NO_BUDGET,
+    budget: async () => NO_BUDGET,
   })
-  return { database, runtime }
+  return { mirror, runtime }
 }
 
 /** Walks the history newest → oldest with `before`, as the backfill does; keeps pages only when asked. */
@@ -75,26 +72,24 @@ export async function runSyncIngestBench(transactions = 100_000): Promise<SyncIn
   const temp = makeTempDir('heliograph-sync-bench-')
   // Out of process, like the real service: fetching the next page overlaps writing this one.
   const sim = await startSimulatorProcess(['--seed', '42'])
-  const opened: OpenDatabase[] = []
+  const opened: SqliteMirror[] = []
   try {
     const whale = await profileAddressOf(sim.url, 'whale')
     const pages = Math.ceil(transactions / HISTORY_PAGE_LIMIT)
 
     // Warm up the connection, the JIT and the simulator on both paths (a separate mirror).
     const warm = await openRuntime(temp.dir, 'warm-up', sim.url)
-    opened.push(warm.database)
-    await addWatchedWallet(warm.database.db, { address: whale }, 1_700_000_000)
-    const warmId = warm.runtime.engine.writer.walletId(whale) as number
-    await setDepthLimit(warm.database.db, warmId, { maxTransactions: 2_000, sinceSec: null })
+    opened.push(warm.mirror)
+    await warm.mirror.watchlist.add({ address: whale }, 1_700_000_000)
+    await warm.mirror.syncState.setDepthLimit(whale, { maxTransactions: 2_000, sinceSec: null })
     await warm.runtime.engine.syncWallet(whale, { streams: ['history'] })
     await fetchPages(warm.runtime.client, whale, 20)
 
     // The engine: fetch, validate, meter, store each page with its cursor.
-    const { database, runtime } = await openRuntime(temp.dir, 'engine', sim.url)
-    opened.push(database)
-    await addWatchedWallet(database.db, { address: whale }, 1_700_000_000)
-    const walletId = runtime.engine.writer.walletId(whale) as number
-    await setDepthLimit(database.db, walletId, { maxTransactions: transactions, sinceSec: null })
+    const { mirror, runtime } = await openRuntime(temp.dir, 'engine', sim.url)
+    opened.push(mirror)
+    await mirror.watchlist.add({ address: whale }, 1_700_000_000)
+    await mirror.syncState.setDepthLimit(whale, { maxTransactions: transactions, sinceSec: null })
     const t0 = performance.now()
     const outcome = await runtime.engine.syncWallet(whale, { streams: ['history'] })
     const engineMs = performance.now() - t0
@@ -113,12 +108,12 @@ export async function runSyncIngestBench(transactions = 100_000): Promise<SyncIn
     // The ingest path alone: the same pages, fetched beforehand, written page by page.
     const prefetched: HistoryEntry[][] = []
     await fetchPages(runtime.client, whale, pages, prefetched)
-    const ingest = await openDatabase(join(temp.dir, 'ingest-only.sqlite'))
+    const ingest = await openSqliteMirror(join(temp.dir, 'ingest-only.sqlite'))
     opened.push(ingest)
-    await addWatchedWallet(ingest.db, { address: whale }, 1_700_000_000)
-    const writer = new MirrorWriter(ingest.sqlite)
-    const ingestWalletId = writer.walletId(whale) as number
-    writer.stream(ingestWalletId, 'history')
+    await ingest.watchlist.add({ address: whale }, 1_700_000_000)
+    const writer = ingest.writer
+    const ingestWalletId = (await writer.walletId(whale)) as number
+    await writer.stream(ingestWalletId, 'history')
     const changeRows = prefetched.reduce(
       (sum, page) => sum + page.reduce((n, e) => n + e.balanceChanges.length, 0),
       0,
@@ -126,7 +121,7 @@ export async function runSyncIngestBench(transactions = 100_000): Promise<SyncIn
     const t2 = performance.now()
     let stored = 0
     for (const [index, page] of prefetched.entries()) {
-      stored += writer.applyHistoryPage(ingestWalletId, page, {
+      stored += await writer.applyHistoryPage(ingestWalletId, page, {
         ...(index === 0 && page[0] ? { newestKey: page[0].signature } : {}),
         backfillCursor: page.at(-1)?.signature ?? null,
         isBackfillComplete: index === prefetched.length - 1,
@@ -157,7 +152,7 @@ export async function runSyncIngestBench(transactions = 100_000): Promise<SyncIn
     )
     return figures
   } finally {
-    for (const database of opened) await database.close()
+    for (const mirror of opened) await mirror.close()
     await sim.close()
     temp.remove()
   }

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
-import { openDatabase, type OpenDatabase } from '../../src-main/db/database'
-import { addWatchedWallet } from '../../src-main/db/queries/watchlist-queries'
+import type { OpenDatabase } from '../../src-main/db/database'
+import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite-mirror'
 import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
 import {
   startSimulator,
@@ -22,6 +22,8 @@ export const FAST_RETRIES: Partial<RetryLimits> = { baseDelayMs: 5, maxDelayMs: 
 
 export interface SyncFixture {
   sim: RunningSimulator
+  mirror: SqliteMirror
+  /** The mirror's file, for reading what was stored. */
   database: OpenDatabase
   runtime: SyncRuntime
   events: SyncEvent[]
@@ -48,38 +50,36 @@ export async function startSyncFixture(
 ): Promise<SyncFixture> {
   const temp = makeTempDir('heliograph-sync-')
   const sim = await startSimulator({ seed: 7, ...options.sim })
-  const database = await openDatabase(join(temp.dir, 'heliograph.sqlite'))
+  const mirror = await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
   const events: SyncEvent[] = []
   const budget: CreditBudget = options.budget ?? { dailyCredits: null, monthlyCredits: null }
   const runtime = createSyncRuntime({
-    sqlite: database.sqlite,
+    mirror,
     service: singleOriginServiceSettings(sim.url, 'demo', {
       timeoutMs: options.timeoutMs ?? 2_000,
     }),
     rate: options.rate ?? 'off',
-    budget: () => budget,
+    budget: async () => budget,
     emit: (e) => events.push(e),
     retry: { ...FAST_RETRIES, ...options.retry },
   })
   return {
     sim,
-    database,
+    mirror,
+    database: mirror.database,
     runtime,
     events,
     budget,
     dataDir: temp.dir,
     async watch(profile) {
       const wallet = sim.chain.walletByProfile(profile as never)
-      await addWatchedWallet(
-        database.db,
-        { address: wallet.address, label: profile },
-        1_700_000_000,
-      )
+      await mirror.watchlist.add({ address: wallet.address, label: profile }, 1_700_000_000)
       return wallet.address
     },
     async stop() {
       runtime.engine.cancel()
-      await database.close()
+      await runtime.meter.idle().catch(() => {})
+      await mirror.close()
       await sim.close()
       temp.remove()
     },

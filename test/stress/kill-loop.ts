@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import { openDatabase } from '../../src-main/db/database'
-import { addWatchedWallet } from '../../src-main/db/queries/watchlist-queries'
-import { writeSettings } from '../../src-main/app/settings-store'
+import { writeSettings } from '../../src-main/app/app-settings'
+import { openSqliteMirror } from '../../src-main/db/sqlite-mirror'
 import { startSimulator } from '../../src-main/simulator/simulator-server'
 import type { ProfileId } from '../../src-main/simulator/chain/wallet-profiles'
 import { decimalText } from '@shared/domain/exact-amount'
@@ -54,12 +54,12 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
       body: JSON.stringify({ target: '*', kind: 'latency', latencyMs: options.latencyMs ?? 30 }),
     })
     const dbPath = join(temp.dir, 'heliograph.sqlite')
-    const setup = await openDatabase(dbPath)
+    const setup = await openSqliteMirror(dbPath)
     const addresses = profiles.map((p) => sim.chain.walletByProfile(p).address)
     for (const [i, address] of addresses.entries())
-      await addWatchedWallet(setup.db, { address, label: profiles[i] }, 1_700_000_000)
+      await setup.watchlist.add({ address, label: profiles[i] }, 1_700_000_000)
     // Unpaced: the simulator has no rate limit here, and the latency fault sets the pace.
-    await writeSettings(setup.db, { plan: 'off' })
+    await writeSettings(setup.settings, { plan: 'off' }, 1_700_000_000)
     await setup.close()
 
     const args = [

@@ -4,6 +4,6 @@ import type { HandlerTable } from './handler-table'
 /** Handlers of the `app:*` channels. */
 export function appHandlers(ctx: HandlerContext): Pick<HandlerTable, 'app:info'> {
   return {
-    'app:info': async () => ctx.info,
+    'app:info': async () => ({ ...ctx.info }),
   }
 }

@@ -1,18 +1,37 @@
-import type BetterSqlite3 from 'better-sqlite3'
-import type { Kysely } from 'kysely'
 import type { AppInfo } from '@shared/ipc/app-schemas'
-import type { Database } from '../../db/schema'
+import type { DataSource } from '@shared/ipc/settings-schemas'
+import type { Mirror } from '../../db/mirror'
+import type { SettingsStore } from '../../db/stores/settings-store'
+import type { ExportHandoffs } from '../../export/export-downloads'
 import type { EventBus } from '../event-bus'
 import type { SecretStore } from '../secret-store'
 import type { ServiceSession } from '../service-session'
 
-/** What every handler may use: the mirror, the event bus, the clock, app facts and the service session. */
+/** A path the shell let the person choose (a save dialog), or null when they cancelled. */
+export type ChoosePath = (suggestion: { fileName: string }) => Promise<string | null>
+
+/**
+ * What every handler may use. `mirror` and `session` belong to the current data source
+ * and change when the person switches it: read them at each call, never keep them.
+ */
 export interface HandlerContext {
-  db: Kysely<Database>
-  sqlite: BetterSqlite3.Database
-  events: EventBus
-  info: AppInfo
-  session: ServiceSession
-  secretStore: SecretStore
+  /** The mirror of the current data source (the person's own, or the demo mirror). */
+  readonly mirror: Mirror
+  /** The app's settings, kept in the person's own mirror whatever the data source. */
+  readonly settings: SettingsStore
+  readonly session: ServiceSession
+  readonly events: EventBus
+  readonly info: AppInfo
+  readonly secretStore: SecretStore
+  /** The key in use (one-run override, else stored), or null. Never leaves main. */
+  apiKey(): string | null
+  /** Export hand-offs: one-time downloads (web shell) and save-dialog grants. */
+  readonly exports: ExportHandoffs
+  /** The shell's save dialog; absent where the browser downloads exports instead. */
+  readonly choosePath: ChoosePath | undefined
+  /** Switches to another data source: closes one mirror and session, opens the other's. */
+  switchDataSource(source: DataSource): Promise<void>
+  /** Rebuilds the session after the key or the service settings changed. */
+  reconnect(): Promise<void>
   nowSec(): number
 }

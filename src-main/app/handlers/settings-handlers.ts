@@ -1,8 +1,6 @@
-import { rmSync } from 'node:fs'
 import { AppError } from '@shared/ipc/ipc-errors'
 import type { AppSettings } from '@shared/ipc/settings-schemas'
-import { listWatchedWallets } from '../../db/queries/watchlist-queries'
-import { publicSettings, readSettings, writeSettings } from '../settings-store'
+import { publicSettings, readSettings, writeSettings } from '../app-settings'
 import type { HandlerContext } from './handler-context'
 import type { HandlerTable } from './handler-table'
 
@@ -15,73 +13,65 @@ type SettingsChannels =
   | 'data:delete-all'
   | 'demo:add-wallets'
 
-/** Tables emptied by "delete all local data", children first. Settings and the key stay. */
-const DATA_TABLES = [
-  'balance_changes',
-  'transactions',
-  'transfers',
-  'balance_snapshot_items',
-  'balance_snapshot_nfts',
-  'balance_snapshots',
-  'compressed_signatures',
-  'sync_streams',
-  'watch_schedule',
-  'token_accounts',
-  'wallet_probe',
-  'credit_ledger',
-  'mints',
-  'wallets',
-]
+/** Settings that change which service is called, or how fast: the session is rebuilt. */
+const SERVICE_KEYS = [
+  'walletRestBaseUrl',
+  'v0RestBaseUrl',
+  'jsonRpcUrl',
+  'plan',
+  'customRates',
+] as const
 
 /** Handlers of `settings:*`, `data:delete-all` and `demo:add-wallets`. */
 export function settingsHandlers(ctx: HandlerContext): Pick<HandlerTable, SettingsChannels> {
-  const { session } = ctx
   const current = async (): Promise<AppSettings> =>
-    publicSettings(await readSettings(ctx.db), {
-      apiKey: session.apiKey(),
+    publicSettings(await readSettings(ctx.settings), {
+      dataSource: ctx.info.dataSource,
+      apiKey: ctx.apiKey(),
       keyStorage: ctx.secretStore.kind,
       dataDir: ctx.info.dataDir,
     })
-  const afterServiceChange = async (): Promise<AppSettings> => {
-    ctx.info.dataSource = session.isDemo() ? 'demo' : 'service'
-    await session.reconnect()
+  const chooseSource = async (source: AppSettings['dataSource']): Promise<AppSettings> => {
+    await writeSettings(ctx.settings, { dataSource: source }, ctx.nowSec())
+    await ctx.switchDataSource(source)
     return current()
   }
 
   return {
     'settings:get': current,
     'settings:update': async (patch) => {
-      const before = await readSettings(ctx.db)
-      const after = await writeSettings(ctx.db, patch)
-      const isServiceChange = (
-        ['walletRestBaseUrl', 'v0RestBaseUrl', 'jsonRpcUrl', 'plan', 'customRates'] as const
-      ).some((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
-      return isServiceChange ? afterServiceChange() : current()
+      const before = await readSettings(ctx.settings)
+      const after = await writeSettings(ctx.settings, patch, ctx.nowSec())
+      const isServiceChange = SERVICE_KEYS.some(
+        (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+      )
+      if (isServiceChange && ctx.info.dataSource === 'service') await ctx.reconnect()
+      return current()
     },
+    // Entering a key is choosing one's own data; removing it goes back to demo data.
     'settings:set-api-key': async ({ apiKey }) => {
       ctx.secretStore.write(apiKey)
-      return afterServiceChange()
+      return chooseSource('service')
     },
     'settings:clear-api-key': async () => {
       ctx.secretStore.clear()
-      return afterServiceChange()
+      return chooseSource('demo')
     },
-    'settings:set-data-source': async () => {
-      throw new AppError('Switching the data source is not available yet.')
+    'settings:set-data-source': async ({ source }) => {
+      if (source === 'service' && ctx.apiKey() === null) {
+        throw new AppError('Enter your API key first: your own data is synced with it.')
+      }
+      return chooseSource(source)
     },
     'data:delete-all': async () => {
-      ;(await session.runtime()).engine.cancel()
-      await ctx.db.transaction().execute(async (tx) => {
-        for (const table of DATA_TABLES) await tx.deleteFrom(table as never).execute()
-      })
-      rmSync(`${ctx.info.dataDir}/exports-pending`, { recursive: true, force: true })
+      ctx.session.runtimeIfConnected()?.engine.cancel()
+      await ctx.mirror.deleteAllData()
+      await ctx.exports.clear()
       ctx.events.emit('watchlist:changed', [])
     },
     'demo:add-wallets': async () => {
-      if (!session.isDemo())
-        throw new AppError('Demo wallets exist only in demo mode (no API key set).')
-      await session.seedDemoWallets({ onlyFirstRun: false })
-      return listWatchedWallets(ctx.db)
+      await ctx.session.seedDemoWallets({ onlyFirstRun: false })
+      return ctx.mirror.watchlist.list()
     },
   }
 }

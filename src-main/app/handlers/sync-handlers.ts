@@ -1,15 +1,15 @@
 import { AppError, NotFoundError } from '@shared/ipc/ipc-errors'
 import type { CreditsOverview } from '@shared/ipc/sync-schemas'
-import { STREAM_NAMES, type StreamRow } from '../../db/ingest/mirror-writer'
-import { summarizeCredits } from '../../db/queries/credit-ledger'
-import { readSyncStatus, setDepthLimit } from '../../db/queries/sync-status'
+import { STREAM_NAMES } from '../../db/ingest/mirror-writer'
 import { estimateSyncCredits } from '../../sync/sync-estimate'
-import { readSettingsNow } from '../settings-store'
+import type { WatchScheduler } from '../../sync/watch-scheduler'
+import { readSettings } from '../app-settings'
 import type { HandlerContext } from './handler-context'
 import type { HandlerTable } from './handler-table'
 
 type SyncChannels =
   | 'sync:start'
+  | 'sync:run'
   | 'sync:cancel'
   | 'sync:pause'
   | 'sync:resume'
@@ -21,15 +21,14 @@ type SyncChannels =
 
 /** Handlers of the `sync:*` and `credits:*` channels, over the session's engine and scheduler. */
 export function syncHandlers(ctx: HandlerContext): Pick<HandlerTable, SyncChannels> {
-  const { session } = ctx
   const walletId = async (address: string): Promise<number> => {
-    const runtime = await session.runtime()
-    const id = runtime.engine.writer.walletId(address)
+    const id = await ctx.mirror.writer.walletId(address)
     if (id === null)
       throw new NotFoundError(`Wallet ${address} is not on the watchlist.`, { address })
     return id
   }
-  const schedulerOrThrow = async () => {
+  const schedulerOrThrow = async (): Promise<WatchScheduler> => {
+    const { session } = ctx
     await session.runtime()
     if (session.isOffline)
       throw new AppError('Offline: the data service cannot be reached, so nothing can sync now.')
@@ -41,48 +40,54 @@ export function syncHandlers(ctx: HandlerContext): Pick<HandlerTable, SyncChanne
   return {
     'sync:start': async ({ address }) => {
       const scheduler = await schedulerOrThrow()
+      if (address) await walletId(address)
       const addresses = address
         ? [address]
-        : (await readSyncStatus(ctx.db, new Set())).map((s) => s.address)
-      if (address) await walletId(address)
-      for (const a of addresses) scheduler.syncNow(a)
+        : (await ctx.mirror.watchlist.list()).map((w) => w.address)
+      for (const a of addresses) await scheduler.syncNow(a)
+    },
+    'sync:run': async ({ address }) => {
+      await walletId(address)
+      const runtime = await ctx.session.runtime()
+      return runtime.engine.syncWallet(address)
     },
     'sync:cancel': async ({ address }) => {
-      ;(await session.runtime()).engine.cancel(address)
+      ctx.session.runtimeIfConnected()?.engine.cancel(address)
     },
     'sync:pause': async ({ address }) => {
       await walletId(address)
-      session.scheduler?.pause(address)
+      await ctx.mirror.schedule.setPaused(address, true, ctx.nowSec())
+      ctx.session.runtimeIfConnected()?.engine.cancel(address)
     },
     'sync:resume': async ({ address }) => {
       await walletId(address)
-      session.scheduler?.resume(address)
+      await ctx.mirror.schedule.setPaused(address, false, ctx.nowSec())
+      await ctx.session.scheduler?.syncNow(address)
     },
     'sync:retry': async ({ address, stream }) => {
-      const runtime = await session.runtime()
+      const runtime = await ctx.session.runtime()
       await walletId(address)
-      for (const s of stream ? [stream] : STREAM_NAMES) runtime.engine.retryStream(address, s)
-      session.scheduler?.syncNow(address)
+      for (const s of stream ? [stream] : STREAM_NAMES) await runtime.engine.retryStream(address, s)
+      await ctx.session.scheduler?.syncNow(address)
     },
-    'sync:status': async () => {
-      const syncing = new Set(session.runtimeIfConnected()?.engine.syncingAddresses() ?? [])
-      return readSyncStatus(ctx.db, syncing)
-    },
+    'sync:status': async () => ctx.mirror.syncState.status(new Set(ctx.session.syncingAddresses())),
     'sync:estimate': async ({ address }) => {
       const id = await walletId(address)
-      const writer = (await session.runtime()).engine.writer
-      const rows = Object.fromEntries(STREAM_NAMES.map((s) => [s, writer.stream(id, s)])) as Record<
-        string,
-        StreamRow
-      >
-      return estimateSyncCredits(address, rows)
+      const { writer } = ctx.mirror
+      const rows = await Promise.all(STREAM_NAMES.map((s) => writer.stream(id, s)))
+      return estimateSyncCredits(
+        address,
+        Object.fromEntries(STREAM_NAMES.map((s, i) => [s, rows[i]])) as Parameters<
+          typeof estimateSyncCredits
+        >[1],
+      )
     },
     'sync:set-depth': async ({ address, depth }) => {
-      await setDepthLimit(ctx.db, await walletId(address), depth)
+      await ctx.mirror.syncState.setDepthLimit(address, depth)
     },
     'credits:overview': async (): Promise<CreditsOverview> => {
-      const summary = await summarizeCredits(ctx.db, ctx.nowSec() * 1000)
-      const settings = readSettingsNow(ctx.sqlite)
+      const summary = await ctx.mirror.ledger.summarize(ctx.nowSec() * 1000)
+      const settings = await readSettings(ctx.settings)
       return {
         ...summary,
         dailyBudget: settings.dailyBudget,

@@ -1,14 +1,8 @@
-import {
-  addWatchedWallet,
-  listWatchedWallets,
-  removeWatchedWallet,
-  renameWatchedWallet,
-} from '../../db/queries/watchlist-queries'
 import type { HandlerContext } from './handler-context'
 import type { HandlerTable } from './handler-table'
 
 async function announceChange(ctx: HandlerContext): Promise<void> {
-  ctx.events.emit('watchlist:changed', await listWatchedWallets(ctx.db))
+  ctx.events.emit('watchlist:changed', await ctx.mirror.watchlist.list())
 }
 
 /** Handlers of the `watchlist:*` channels. */
@@ -19,19 +13,19 @@ export function watchlistHandlers(
   'watchlist:list' | 'watchlist:add' | 'watchlist:rename' | 'watchlist:remove'
 > {
   return {
-    'watchlist:list': () => listWatchedWallets(ctx.db),
+    'watchlist:list': () => ctx.mirror.watchlist.list(),
     'watchlist:add': async (input) => {
-      const wallet = await addWatchedWallet(ctx.db, input, ctx.nowSec())
+      const wallet = await ctx.mirror.watchlist.add(input, ctx.nowSec())
       await announceChange(ctx)
       return wallet
     },
     'watchlist:rename': async (input) => {
-      const wallet = await renameWatchedWallet(ctx.db, input)
+      const wallet = await ctx.mirror.watchlist.rename(input)
       await announceChange(ctx)
       return wallet
     },
     'watchlist:remove': async (input) => {
-      await removeWatchedWallet(ctx.db, input.address)
+      await ctx.mirror.watchlist.remove(input.address)
       await announceChange(ctx)
     },
   }

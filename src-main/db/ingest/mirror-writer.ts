@@ -1,17 +1,14 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import type { HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
 import { decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
+import { StreamName } from '@shared/ipc/sync-schemas'
 import { describeStorageError } from '../database'
+import { MINT_UPSERT_SQL } from './mint-upsert'
 
-/** The streams the engine keeps per wallet. */
-export const STREAM_NAMES = [
-  'history',
-  'transfers',
-  'balances',
-  'compressed-owner',
-  'compressed-token-owner',
-] as const
-export type StreamName = (typeof STREAM_NAMES)[number]
+export type { StreamName }
+
+/** The streams the engine keeps per wallet, in the order status lists them. */
+export const STREAM_NAMES = StreamName.options
 
 /** A stream's row as the engine reads it. */
 export interface StreamRow {
@@ -57,12 +54,69 @@ export interface CompressedSignatureItem {
 }
 
 /**
- * The hot write path of the sync engine: every statement is compiled once, and each
- * fetched page is written with its stream's cursor in one transaction, so a crash at any
- * point leaves either the whole page and its cursor, or neither (DESIGN, "Sync rules").
- * Re-writing a page is a no-op: every row has a natural unique key.
+ * The sync engine's write path, whatever the engine: each fetched page is written with its
+ * stream's cursor in one transaction, so a crash at any point leaves either the whole page
+ * and its cursor, or neither. Re-writing a page is a no-op: every row has a natural key.
+ * Methods are async so that a server database can implement them.
  */
-export class MirrorWriter {
+export interface MirrorWriter {
+  /** The internal id of a watched wallet, or null when it is not watched (any more). */
+  walletId(address: string): Promise<number | null>
+  /** A stream's row, created on first use. */
+  stream(walletId: number, stream: StreamName): Promise<StreamRow>
+  /** Applies a patch to a stream row outside any page (state changes, errors). */
+  patchStream(walletId: number, stream: StreamName, patch: StreamPatch): Promise<void>
+  /** One page of history and the cursor; resolves to how many transactions were new. */
+  applyHistoryPage(
+    walletId: number,
+    entries: readonly HistoryEntry[],
+    patch: StreamPatch,
+  ): Promise<number>
+  /** One page of transfers and the cursor; resolves to how many were new. */
+  applyTransfersPage(
+    walletId: number,
+    entries: readonly TransferEntry[],
+    patch: StreamPatch,
+  ): Promise<number>
+  /**
+   * The index of the first transfer already stored, or -1. Known by the whole natural key,
+   * not just the signature: one transaction's transfers can be split across two pages.
+   */
+  firstKnownTransfer(walletId: number, entries: readonly TransferEntry[]): Promise<number>
+  /** A complete balances snapshot as one point in time; refreshes the mint cache from it. */
+  applyBalancesSnapshot(
+    walletId: number,
+    takenAtSec: number,
+    balances: readonly WalletBalance[],
+    nfts: readonly WalletNft[],
+    patch: StreamPatch,
+  ): Promise<number>
+  /** One page of compression signatures and the cursor; resolves to how many were new. */
+  applyCompressedSignaturesPage(
+    walletId: number,
+    stream: CompressedStreamName,
+    items: readonly CompressedSignatureItem[],
+    patch: StreamPatch,
+  ): Promise<number>
+  /** The index of the first compression signature already stored, or -1. */
+  firstKnownCompressedSignature(
+    walletId: number,
+    stream: CompressedStreamName,
+    items: readonly CompressedSignatureItem[],
+  ): Promise<number>
+}
+
+/** The two compression-signature streams. */
+export type CompressedStreamName = Extract<
+  StreamName,
+  'compressed-owner' | 'compressed-token-owner'
+>
+
+/**
+ * The SQLite write path: every statement is compiled once (raw prepared statements run
+ * 10–15× faster than Kysely per row), and each page is one immediate transaction.
+ */
+export class SqliteMirrorWriter implements MirrorWriter {
   readonly #sqlite: BetterSqlite3.Database
   readonly #s: ReturnType<typeof prepareStatements>
 
@@ -71,14 +125,12 @@ export class MirrorWriter {
     this.#s = prepareStatements(sqlite)
   }
 
-  /** The internal id of a watched wallet, or null when it is not watched (any more). */
-  walletId(address: string): number | null {
+  async walletId(address: string): Promise<number | null> {
     const row = this.#s.walletId.get(address) as { id: number } | undefined
     return row?.id ?? null
   }
 
-  /** A stream's row, created on first use. */
-  stream(walletId: number, stream: StreamName): StreamRow {
+  async stream(walletId: number, stream: StreamName): Promise<StreamRow> {
     this.#s.ensureStream.run(walletId, stream)
     const r = this.#s.readStream.get(walletId, stream) as Record<string, unknown>
     return {
@@ -98,16 +150,15 @@ export class MirrorWriter {
     }
   }
 
-  /** Applies a patch to a stream row outside any page (state changes, errors). */
-  patchStream(walletId: number, stream: StreamName, patch: StreamPatch, addItems = 0): void {
-    this.#write(`update the ${stream} stream`, () => this.#patch(walletId, stream, patch, addItems))
+  async patchStream(walletId: number, stream: StreamName, patch: StreamPatch): Promise<void> {
+    this.#write(`update the ${stream} stream`, () => this.#patch(walletId, stream, patch, 0))
   }
 
-  /**
-   * Writes one page of history (transactions and their balance changes) and the stream's
-   * new cursor in one transaction. Returns how many transactions were new.
-   */
-  applyHistoryPage(walletId: number, entries: readonly HistoryEntry[], patch: StreamPatch): number {
+  async applyHistoryPage(
+    walletId: number,
+    entries: readonly HistoryEntry[],
+    patch: StreamPatch,
+  ): Promise<number> {
     return this.#write('store a page of history', () => {
       let inserted = 0
       for (const entry of entries) {
@@ -147,12 +198,11 @@ export class MirrorWriter {
     })
   }
 
-  /** Writes one page of transfers with the stream's cursor; returns how many were new. */
-  applyTransfersPage(
+  async applyTransfersPage(
     walletId: number,
     entries: readonly TransferEntry[],
     patch: StreamPatch,
-  ): number {
+  ): Promise<number> {
     return this.#write('store a page of transfers', () => {
       let inserted = 0
       for (const t of entries) {
@@ -176,34 +226,27 @@ export class MirrorWriter {
     })
   }
 
-  /**
-   * Whether this very transfer is already stored: by its whole natural key, not just the
-   * signature, because one transaction's transfers can be split across two pages.
-   */
-  hasTransfer(walletId: number, t: TransferEntry): boolean {
-    return (
-      this.#s.hasTransfer.get(
-        walletId,
-        t.signature,
-        t.mint,
-        t.direction,
-        t.counterparty,
-        t.amountRaw,
-      ) !== undefined
+  async firstKnownTransfer(walletId: number, entries: readonly TransferEntry[]): Promise<number> {
+    return entries.findIndex(
+      (t) =>
+        this.#s.hasTransfer.get(
+          walletId,
+          t.signature,
+          t.mint,
+          t.direction,
+          t.counterparty,
+          t.amountRaw,
+        ) !== undefined,
     )
   }
 
-  /**
-   * Stores a complete balances snapshot (all pages) as one point in time, and refreshes
-   * the mint metadata cache from it.
-   */
-  applyBalancesSnapshot(
+  async applyBalancesSnapshot(
     walletId: number,
     takenAtSec: number,
     balances: readonly WalletBalance[],
     nfts: readonly WalletNft[],
     patch: StreamPatch,
-  ): number {
+  ): Promise<number> {
     return this.#write('store a balances snapshot', () => {
       const totalUsd = balances.reduce((sum, b) => sum + b.usdValue, 0)
       const { id } = this.#s.insertSnapshot.get({
@@ -251,13 +294,12 @@ export class MirrorWriter {
     })
   }
 
-  /** Writes one page of compression signatures with the stream's cursor; returns how many were new. */
-  applyCompressedSignaturesPage(
+  async applyCompressedSignaturesPage(
     walletId: number,
-    stream: 'compressed-owner' | 'compressed-token-owner',
+    stream: CompressedStreamName,
     items: readonly CompressedSignatureItem[],
     patch: StreamPatch,
-  ): number {
+  ): Promise<number> {
     const kind = stream === 'compressed-owner' ? 'owner' : 'token-owner'
     return this.#write('store a page of compression signatures', () => {
       let inserted = 0
@@ -276,14 +318,15 @@ export class MirrorWriter {
     })
   }
 
-  /** Whether a compression signature is already stored for the wallet and kind. */
-  hasCompressedSignature(
+  async firstKnownCompressedSignature(
     walletId: number,
-    stream: 'compressed-owner' | 'compressed-token-owner',
-    signature: string,
-  ): boolean {
+    stream: CompressedStreamName,
+    items: readonly CompressedSignatureItem[],
+  ): Promise<number> {
     const kind = stream === 'compressed-owner' ? 'owner' : 'token-owner'
-    return this.#s.hasCompressedSignature.get(walletId, kind, signature) !== undefined
+    return items.findIndex(
+      (item) => this.#s.hasCompressedSignature.get(walletId, kind, item.signature) !== undefined,
+    )
   }
 
   #patch(walletId: number, stream: StreamName, patch: StreamPatch, addItems: number): void {
@@ -370,12 +413,7 @@ function prepareStatements(sqlite: BetterSqlite3.Database) {
       insert into balance_snapshot_nfts (snapshot_id, mint, name, image_uri, collection_name, collection_address, is_compressed)
       values (@snapshotId, @mint, @name, @imageUri, @collectionName, @collectionAddress, @isCompressed)
       on conflict do nothing`),
-    upsertMint: sqlite.prepare(`
-      insert into mints (mint, symbol, name, decimals, logo_uri, token_program, price_usd, updated_at_sec)
-      values (@mint, @symbol, @name, @decimals, @logoUri, @tokenProgram, @priceUsd, @updatedAtSec)
-      on conflict (mint) do update set symbol = excluded.symbol, name = excluded.name, decimals = excluded.decimals,
-        logo_uri = excluded.logo_uri, token_program = excluded.token_program, price_usd = excluded.price_usd,
-        updated_at_sec = excluded.updated_at_sec`),
+    upsertMint: sqlite.prepare(MINT_UPSERT_SQL),
     insertCompressedSignature: sqlite.prepare(`
       insert into compressed_signatures (wallet_id, kind, signature, slot, block_time_sec, error)
       values (@walletId, @kind, @signature, @slot, @blockTimeSec, @error)

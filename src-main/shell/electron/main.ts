@@ -15,9 +15,7 @@ import {
 } from 'electron'
 import { CHANNELS } from '@shared/ipc/contract'
 import { EVENT_CHANNEL } from '@shared/ipc/bridge'
-import { ExportChoosePathInput, suggestedExportFileName } from '@shared/ipc/export-schemas'
 import { createCore, type Core } from '../../app/core'
-import { exportHandoffsOf } from '../../export/export-downloads'
 import { APP_ENTRY_URL, APP_HOST, APP_ORIGIN, APP_SCHEME, originOf } from './app-origin'
 import { decideNavigation, isExternalWebUrl } from './navigation-policy'
 import { isTrustedSender } from './sender-check'
@@ -60,35 +58,23 @@ function bindContract(core: Core): void {
           },
         }
       }
-      if (channel === 'export:choose-path') return chooseExportPath(core, input)
       return core.dispatch(channel, input)
     })
   }
 }
 
-/**
- * `export:choose-path` needs a native save dialog, so the shell answers it: the chosen
- * path becomes a one-time grant that `export:run` spends (the renderer never names paths).
- */
-async function chooseExportPath(core: Core, input: unknown): Promise<unknown> {
-  const parsed = ExportChoosePathInput.safeParse(input)
-  if (!parsed.success) return core.dispatch('export:choose-path', input)
-  const { kind, format } = parsed.data
+/** The save dialog behind `export:choose-path`: the core grants the chosen path to one export. */
+async function chooseSavePath({ fileName }: { fileName: string }): Promise<string | null> {
   const window = BrowserWindow.getFocusedWindow()
   const options = {
     title: 'Save export',
-    defaultPath: join(
-      app.getPath('documents'),
-      suggestedExportFileName(kind, format, Math.floor(Date.now() / 1000)),
-    ),
+    defaultPath: join(app.getPath('documents'), fileName),
     filters: [{ name: 'CSV', extensions: ['csv'] }],
   }
   const choice = window
     ? await dialog.showSaveDialog(window, options)
     : await dialog.showSaveDialog(options)
-  if (choice.canceled || !choice.filePath) return { ok: true, result: null }
-  const grantId = exportHandoffsOf(core.database).grantPath(choice.filePath)
-  return { ok: true, result: { grantId, path: choice.filePath } }
+  return choice.canceled || !choice.filePath ? null : choice.filePath
 }
 
 function createWindow(core: Core): BrowserWindow {
@@ -129,6 +115,7 @@ async function main(): Promise<void> {
     version: app.getVersion(),
     secretStore: new SafeStorageSecretStore(dataDir, safeStorage),
     isWatching: true,
+    choosePath: chooseSavePath,
   })
   // New activity becomes a desktop notification (the web shell shows a toast instead).
   core.events.subscribe((event, payload) => {

@@ -2,7 +2,6 @@ import { createReadStream } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
 import type { Core } from '../../app/core'
-import { exportHandoffsOf } from '../../export/export-downloads'
 
 /** Path prefix of finished exports (see exportDownloadPath in the contract's schemas). */
 export const EXPORT_DOWNLOAD_PREFIX = '/export/'
@@ -31,7 +30,7 @@ export function serveExportDownload(
     return true
   }
   const id = decodeURIComponent(pathname.slice(EXPORT_DOWNLOAD_PREFIX.length))
-  const download = exportHandoffsOf(core.database).takeDownload(id)
+  const download = core.takeExportDownload(id)
   if (download === null) {
     response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
     response.end('This export is not available (it was downloaded already or has expired).')

@@ -33,7 +33,7 @@ export async function syncBalances(ctx: StreamContext): Promise<StreamResult> {
     page += 1
   }
   const takenAtSec = ctx.nowSec()
-  ctx.writer.applyBalancesSnapshot(ctx.walletId, takenAtSec, balances, nfts, {
+  await ctx.writer.applyBalancesSnapshot(ctx.walletId, takenAtSec, balances, nfts, {
     addPages: page,
     isBackfillComplete: true,
     newestKey: String(takenAtSec),

@@ -1,4 +1,5 @@
 import type { CompressionSignature } from '@shared/api/compression'
+import type { CompressedStreamName } from '../../db/ingest/mirror-writer'
 import { syncCursorStream } from './cursor-stream'
 import type { StreamContext, StreamResult } from './stream-context'
 
@@ -9,15 +10,15 @@ export const COMPRESSION_PAGE_LIMIT = 1000
  * Keeps a wallet's compression signatures (as owner, or as token owner) complete: newest
  * first (slot desc, facts), Photon cursor that is null on the last page.
  */
-export function syncCompressedSignatures(
+export async function syncCompressedSignatures(
   ctx: StreamContext,
-  stream: 'compressed-owner' | 'compressed-token-owner',
+  stream: CompressedStreamName,
 ): Promise<StreamResult> {
   const operation =
     stream === 'compressed-owner'
       ? 'compression.getCompressionSignaturesForOwner'
       : 'compression.getCompressionSignaturesForTokenOwner'
-  const sinceSec = ctx.writer.stream(ctx.walletId, stream).depthLimitSinceSec
+  const { depthLimitSinceSec: sinceSec } = await ctx.writer.stream(ctx.walletId, stream)
   return syncCursorStream<CompressionSignature>(ctx, {
     stream,
     fetchPage: async (cursor) => {
@@ -28,7 +29,7 @@ export function syncCompressedSignatures(
       })
       return { items: result.value.items, nextCursor: result.value.cursor ?? null }
     },
-    isKnown: (item) => ctx.writer.hasCompressedSignature(ctx.walletId, stream, item.signature),
+    firstKnown: (items) => ctx.writer.firstKnownCompressedSignature(ctx.walletId, stream, items),
     keyOf: (item) => item.signature,
     apply: (items, patch) =>
       ctx.writer.applyCompressedSignaturesPage(ctx.walletId, stream, items, patch),

@@ -6,11 +6,11 @@ export interface CursorStreamSpec<T> {
   stream: StreamName
   /** Fetches a page; `nextCursor` null means there is no older page. */
   fetchPage(cursor: string | undefined): Promise<{ items: T[]; nextCursor: string | null }>
-  /** Whether an item is already in the mirror. */
-  isKnown(item: T): boolean
+  /** The index of the first item already in the mirror, or -1. */
+  firstKnown(items: readonly T[]): Promise<number>
   keyOf(item: T): string
-  /** Writes the items and the patch in one transaction; returns how many were new. */
-  apply(items: T[], patch: StreamPatch): number
+  /** Writes the items and the patch in one transaction; resolves to how many were new. */
+  apply(items: T[], patch: StreamPatch): Promise<number>
   /** Whether an item is older than the user's depth limit (a date); the backfill stops there. */
   isBeyondDepth?(item: T): boolean
 }
@@ -28,11 +28,14 @@ export async function syncCursorStream<T>(
 ): Promise<StreamResult> {
   const { writer, walletId } = ctx
   const result: StreamResult = { stream: spec.stream, pages: 0, newItems: 0 }
-  let row = writer.stream(walletId, spec.stream)
+  let row = await writer.stream(walletId, spec.stream)
   if (row.newestKey === null && row.isBackfillComplete) {
     // Nothing was ever found: look again from the top.
-    writer.patchStream(walletId, spec.stream, { isBackfillComplete: false, backfillCursor: null })
-    row = writer.stream(walletId, spec.stream)
+    await writer.patchStream(walletId, spec.stream, {
+      isBackfillComplete: false,
+      backfillCursor: null,
+    })
+    row = await writer.stream(walletId, spec.stream)
   }
 
   const page = async (
@@ -59,10 +62,10 @@ export async function syncCursorStream<T>(
     let isFirstPage = phase === 'new-items'
     for (;;) {
       const { items, nextCursor } = await page(cursor)
-      const knownAt = items.findIndex((item) => spec.isKnown(item))
+      const knownAt = await spec.firstKnown(items)
       const fresh = knownAt === -1 ? items : items.slice(0, knownAt)
       const closed = knownAt !== -1 || nextCursor === null
-      result.newItems += spec.apply(fresh, {
+      result.newItems += await spec.apply(fresh, {
         ...(isFirstPage && items[0] ? { newestKey: spec.keyOf(items[0]) } : {}),
         gapCursor: closed ? null : nextCursor,
         addPages: 1,
@@ -77,7 +80,7 @@ export async function syncCursorStream<T>(
 
   if (row.gapCursor !== null) await walkDown(row.gapCursor, 'gap')
   if (row.newestKey !== null) await walkDown(undefined, 'new-items')
-  row = writer.stream(walletId, spec.stream)
+  row = await writer.stream(walletId, spec.stream)
 
   while (!row.isBackfillComplete) {
     const { items, nextCursor } = await page(row.backfillCursor ?? undefined)
@@ -85,7 +88,7 @@ export async function syncCursorStream<T>(
       spec.isBeyondDepth !== undefined && items.some((item) => spec.isBeyondDepth?.(item))
     const countReached =
       row.depthLimitCount !== null && row.itemsStored + items.length >= row.depthLimitCount
-    result.newItems += spec.apply(items, {
+    result.newItems += await spec.apply(items, {
       ...(row.newestKey === null && items[0] ? { newestKey: spec.keyOf(items[0]) } : {}),
       backfillCursor: nextCursor,
       isBackfillComplete: nextCursor === null || items.length === 0 || beyond || countReached,
@@ -93,7 +96,7 @@ export async function syncCursorStream<T>(
       succeededAtSec: ctx.nowSec(),
     })
     report('backfill')
-    row = writer.stream(walletId, spec.stream)
+    row = await writer.stream(walletId, spec.stream)
   }
   return result
 }

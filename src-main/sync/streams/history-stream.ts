@@ -15,12 +15,15 @@ export const HISTORY_PAGE_LIMIT = 100
 export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
   const { writer, walletId } = ctx
   const result: StreamResult = { stream: 'history', pages: 0, newItems: 0 }
-  let row = writer.stream(walletId, 'history')
+  let row = await writer.stream(walletId, 'history')
 
   if (row.newestKey === null && row.isBackfillComplete) {
     // Nothing was ever found (an empty wallet): look again from the top.
-    writer.patchStream(walletId, 'history', { isBackfillComplete: false, backfillCursor: null })
-    row = writer.stream(walletId, 'history')
+    await writer.patchStream(walletId, 'history', {
+      isBackfillComplete: false,
+      backfillCursor: null,
+    })
+    row = await writer.stream(walletId, 'history')
   }
 
   if (row.newestKey !== null) {
@@ -32,7 +35,7 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
         limit: HISTORY_PAGE_LIMIT,
       })
       const newest = page.data.at(-1)?.signature
-      result.newItems += writer.applyHistoryPage(walletId, page.data, {
+      result.newItems += await writer.applyHistoryPage(walletId, page.data, {
         ...(newest === undefined ? {} : { newestKey: newest }),
         addPages: 1,
         succeededAtSec: ctx.nowSec(),
@@ -48,7 +51,7 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
       if (!page.pagination.hasMore || newest === undefined) break
       after = newest
     }
-    row = writer.stream(walletId, 'history')
+    row = await writer.stream(walletId, 'history')
   }
 
   const fetchBefore = (before: string | undefined) =>
@@ -69,7 +72,7 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
     // and still only one page is ever in flight beyond the committed cursor.
     next = complete || cursor === null ? null : fetchBefore(cursor)
     next?.catch(() => {})
-    result.newItems += writer.applyHistoryPage(walletId, data, {
+    result.newItems += await writer.applyHistoryPage(walletId, data, {
       ...(row.newestKey === null && data[0] ? { newestKey: data[0].signature } : {}),
       backfillCursor: cursor,
       isBackfillComplete: complete,
@@ -77,7 +80,7 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
       succeededAtSec: ctx.nowSec(),
     })
     result.pages += 1
-    row = writer.stream(walletId, 'history')
+    row = await writer.stream(walletId, 'history')
     ctx.report({
       stream: 'history',
       phase: 'backfill',

@@ -6,8 +6,8 @@ import type { StreamContext, StreamResult } from './stream-context'
 export const TRANSFERS_PAGE_LIMIT = 100
 
 /** Keeps a wallet's transfers complete: newest first, opaque cursor, stop at the first known. */
-export function syncTransfers(ctx: StreamContext): Promise<StreamResult> {
-  const sinceSec = ctx.writer.stream(ctx.walletId, 'transfers').depthLimitSinceSec
+export async function syncTransfers(ctx: StreamContext): Promise<StreamResult> {
+  const { depthLimitSinceSec: sinceSec } = await ctx.writer.stream(ctx.walletId, 'transfers')
   return syncCursorStream<TransferEntry>(ctx, {
     stream: 'transfers',
     fetchPage: async (cursor) => {
@@ -21,7 +21,7 @@ export function syncTransfers(ctx: StreamContext): Promise<StreamResult> {
         nextCursor: page.pagination.hasMore ? page.pagination.nextCursor : null,
       }
     },
-    isKnown: (t) => ctx.writer.hasTransfer(ctx.walletId, t),
+    firstKnown: (items) => ctx.writer.firstKnownTransfer(ctx.walletId, items),
     keyOf: (t) => t.signature,
     apply: (items, patch) => ctx.writer.applyTransfersPage(ctx.walletId, items, patch),
     ...(sinceSec === null ? {} : { isBeyondDepth: (t: TransferEntry) => t.timestamp < sinceSec }),

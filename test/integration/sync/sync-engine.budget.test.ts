@@ -22,15 +22,14 @@ describe('sync engine: a daily budget of 1,000 credits stops a 5,000-transaction
   beforeAll(async () => {
     fx = await startSyncFixture({ budget: { dailyCredits: DAILY_BUDGET, monthlyCredits: null } })
     address = await fx.watch('active-trader')
-    walletId = fx.runtime.engine.writer.walletId(address) as number
+    walletId = (await fx.runtime.engine.writer.walletId(address)) as number
     await setDepthLimit(fx.database.db, walletId, { maxTransactions: 5_000, sinceSec: null })
   })
   afterAll(() => fx.stop())
 
-  it('estimates the cost first: ≤ 5,000 credits for history, more than the budget in all', () => {
-    const rows = Object.fromEntries(
-      STREAM_NAMES.map((s) => [s, fx.runtime.engine.writer.stream(walletId, s)]),
-    ) as Record<string, StreamRow>
+  it('estimates the cost first: ≤ 5,000 credits for history, more than the budget in all', async () => {
+    const rows: Record<string, StreamRow> = {}
+    for (const s of STREAM_NAMES) rows[s] = await fx.runtime.engine.writer.stream(walletId, s)
     const estimate = estimateSyncCredits(address, rows)
 
     const history = estimate.lines.find((l) => l.stream === 'history')
@@ -55,7 +54,7 @@ describe('sync engine: a daily budget of 1,000 credits stops a 5,000-transaction
     // The shells are told the same.
     const done = fx.events.findLast((e) => e.type === 'wallet-state' && e.state === 'done')
     expect(done).toMatchObject({ outcome: { state: 'budget' } })
-    expect(fx.runtime.engine.writer.stream(walletId, 'history').lastError).toMatch(/budget/)
+    expect((await fx.runtime.engine.writer.stream(walletId, 'history')).lastError).toMatch(/budget/)
 
     // Never past the limit; and it used the budget rather than stopping early.
     const spent = ledgerTotal()

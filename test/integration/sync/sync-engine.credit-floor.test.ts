@@ -44,10 +44,14 @@ describe('sync engine: a history backfill of N transactions costs exactly ⌈N/1
 
   it('history backfill of the active trader limited to 1,000 of its 6,000 transactions costs 10 calls and keeps the newest 1,000', async () => {
     const address = await fx.watch('active-trader')
-    await setDepthLimit(fx.database.db, fx.runtime.engine.writer.walletId(address) as number, {
-      maxTransactions: 1_000,
-      sinceSec: null,
-    })
+    await setDepthLimit(
+      fx.database.db,
+      (await fx.runtime.engine.writer.walletId(address)) as number,
+      {
+        maxTransactions: 1_000,
+        sinceSec: null,
+      },
+    )
 
     const outcome = await fx.runtime.engine.syncWallet(address, { streams: ['history'] })
 
@@ -58,8 +62,8 @@ describe('sync engine: a history backfill of N transactions costs exactly ⌈N/1
     const newest = truth.history.slice(-1_000).map((e) => e.signature)
     const stored = readMirror(fx.database.sqlite, address).transactions.map((t) => t.signature)
     expect(stored.sort()).toEqual(newest.sort())
-    const row = fx.runtime.engine.writer.stream(
-      fx.runtime.engine.writer.walletId(address) as number,
+    const row = await fx.runtime.engine.writer.stream(
+      (await fx.runtime.engine.writer.walletId(address)) as number,
       'history',
     )
     expect(row.isBackfillComplete).toBe(true)

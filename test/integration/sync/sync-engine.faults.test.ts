@@ -123,7 +123,7 @@ describe('sync engine under injected faults', () => {
     fx = await startSyncFixture()
     const address = await fx.watch('casual')
     const engine = fx.runtime.engine
-    const walletId = engine.writer.walletId(address) as number
+    const walletId = (await engine.writer.walletId(address)) as number
     // Item 40 of the first page gets a fee that is not a number; items 0–39 are fine.
     await injectFault(fx.sim.url, {
       target: 'wallet.history',
@@ -139,7 +139,7 @@ describe('sync engine under injected faults', () => {
     expect(byStream.history?.state).toBe('paused')
     for (const stream of ALL_STREAMS.filter((s) => s !== 'history'))
       expect(byStream[stream]?.state, stream).toBe('ok')
-    const history = engine.writer.stream(walletId, 'history')
+    const history = await engine.writer.stream(walletId, 'history')
     expect(history.isPaused).toBe(true)
     expect(history.lastError).toContain('wallet.history')
     expect(history.lastError).toContain(address)
@@ -157,7 +157,7 @@ describe('sync engine under injected faults', () => {
     const historyCalls = await simulatorCalls(fx.sim.url, 'wallet.history')
     expect((await engine.syncWallet(address)).streams.map((s) => s.stream)).not.toContain('history')
     expect(await simulatorCalls(fx.sim.url, 'wallet.history')).toBe(historyCalls)
-    expect(engine.writer.stream(walletId, 'history').isPaused).toBe(true)
+    expect((await engine.writer.stream(walletId, 'history')).isPaused).toBe(true)
 
     // The service is fixed; the user retries.
     await clearFaults(fx.sim.url)
@@ -165,7 +165,7 @@ describe('sync engine under injected faults', () => {
     const retried = await engine.syncWallet(address)
     expect(retried.state, JSON.stringify(retried)).toBe('ok')
     expect(retried.newTransactions).toBe(truth.txCount)
-    expect(engine.writer.stream(walletId, 'history')).toMatchObject({
+    expect(await engine.writer.stream(walletId, 'history')).toMatchObject({
       isPaused: false,
       lastError: null,
     })

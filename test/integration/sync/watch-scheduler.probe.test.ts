@@ -30,9 +30,10 @@ describe('watching: the change probe spares wallet calls when nothing moved, and
     fx = await startSyncFixture({ sim: { clock: { mode: 'manual' } } })
     address = await fx.watch('casual')
     scheduler = new WatchScheduler({
-      sqlite: fx.database.sqlite,
+      schedule: fx.mirror.schedule,
+      baseline: fx.mirror.probe,
       engine: fx.runtime.engine,
-      cadence: () => cadence,
+      cadence: async () => cadence,
     })
   })
   afterAll(() => fx.stop())
@@ -78,20 +79,21 @@ describe('watching: the change probe spares wallet calls when nothing moved, and
   })
 
   it('a paused wallet, or watching switched off, is not checked on the timer; "sync now" still runs', async () => {
-    scheduler.pause(address)
-    expect(scheduler.isPaused(address)).toBe(true)
+    await fx.mirror.schedule.setPaused(address, true, 1_700_000_000)
+    expect(await fx.mirror.schedule.isPaused(address)).toBe(true)
     const before = lastLedgerId(fx)
     fx.database.sqlite.prepare('update watch_schedule set next_check_sec = 0').run()
     scheduler.poke()
     await scheduler.idle()
     expect(lastLedgerId(fx)).toBe(before)
 
-    scheduler.resume(address)
+    await fx.mirror.schedule.setPaused(address, false, 1_700_000_000)
+    await scheduler.syncNow(address)
     cadence.isWatching = false
     fx.database.sqlite.prepare('update watch_schedule set next_check_sec = 0').run()
     await scheduler.idle()
     const afterResume = lastLedgerId(fx)
-    expect(afterResume).toBeGreaterThan(before) // resume = sync now
+    expect(afterResume).toBeGreaterThan(before) // resumed and asked: it runs
     fx.database.sqlite.prepare('update watch_schedule set next_check_sec = 0').run()
     scheduler.poke()
     await scheduler.idle()

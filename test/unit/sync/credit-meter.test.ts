@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openDatabase, type OpenDatabase } from '../../../src-main/db/database'
-import type { LedgerEntry } from '../../../src-main/db/queries/credit-ledger'
+import { openSqliteMirror, type SqliteMirror } from '../../../src-main/db/sqlite-mirror'
+import type { LedgerEntry } from '../../../src-main/db/stores/credit-ledger-store'
 import {
   BudgetExceededError,
   CreditMeter,
@@ -30,30 +30,32 @@ function entry(credits: number, atMs: number): LedgerEntry {
 
 describe('credit meter', () => {
   let temp: ReturnType<typeof makeTempDir>
-  let database: OpenDatabase
+  let mirror: SqliteMirror
   let nowMs: number
   let budget: CreditBudget
   const meter = () =>
     new CreditMeter(
-      database.sqlite,
-      () => budget,
+      mirror.ledger,
+      async () => budget,
       () => nowMs,
     )
   const ledgerTotal = () =>
     (
-      database.sqlite.prepare('select coalesce(sum(credits), 0) as n from credit_ledger').get() as {
+      mirror.database.sqlite
+        .prepare('select coalesce(sum(credits), 0) as n from credit_ledger')
+        .get() as {
         n: number
       }
     ).n
 
   beforeEach(async () => {
     temp = makeTempDir('heliograph-meter-')
-    database = await openDatabase(join(temp.dir, 'heliograph.sqlite'))
+    mirror = await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
     nowMs = NOON_JUNE_15
     budget = { dailyCredits: null, monthlyCredits: null }
   })
   afterEach(async () => {
-    await database.close()
+    await mirror.close()
     temp.remove()
   })
 
@@ -62,7 +64,7 @@ describe('credit meter', () => {
     const m = meter()
     // Five 100-credit calls start together; each records its cost when it answers.
     const calls = Array.from({ length: 5 }, async () => {
-      const release = m.reserve(100)
+      const release = await m.reserve(100)
       await new Promise((resolve) => setTimeout(resolve, 10))
       m.record(entry(100, nowMs))
       release()
@@ -72,35 +74,30 @@ describe('credit meter', () => {
     const refused = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected')
     expect(refused).toHaveLength(2)
     for (const r of refused) expect(r.reason).toBeInstanceOf(BudgetExceededError)
+    await m.idle()
     expect(ledgerTotal()).toBe(300)
-    expect(m.spent()).toEqual({ day: 300, month: 300 })
+    expect(await m.spent()).toEqual({ day: 300, month: 300 })
   })
 
-  it('gives a reservation back when its call costs nothing (a 429 or 5xx)', () => {
+  it('gives a reservation back when its call costs nothing (a 429 or 5xx)', async () => {
     budget = { dailyCredits: 200, monthlyCredits: null }
     const m = meter()
-    const first = m.reserve(100)
-    m.reserve(100)
-    expect(() => m.reserve(100)).toThrow(BudgetExceededError)
+    const first = await m.reserve(100)
+    await m.reserve(100)
+    await expect(m.reserve(100)).rejects.toThrow(BudgetExceededError)
     first() // refused by the service: nothing recorded
     first() // releasing twice frees it once
-    expect(() => m.reserve(100)).not.toThrow()
-    expect(() => m.reserve(100)).toThrow(BudgetExceededError)
+    await expect(m.reserve(100)).resolves.toBeTypeOf('function')
+    await expect(m.reserve(100)).rejects.toThrow(BudgetExceededError)
   })
 
-  it('says which budget stopped it, how much is spent, and when it resets', () => {
+  it('says which budget stopped it, how much is spent, and when it resets', async () => {
     budget = { dailyCredits: null, monthlyCredits: 1_000 }
     const m = meter()
     // 950 credits earlier this month (not today).
     m.record(entry(950, Date.UTC(2025, 5, 2)))
-    expect(m.spent()).toEqual({ day: 0, month: 950 })
-    const error = (() => {
-      try {
-        m.reserve(100)
-      } catch (e) {
-        return e
-      }
-    })()
+    expect(await m.spent()).toEqual({ day: 0, month: 950 })
+    const error = await m.reserve(100).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(BudgetExceededError)
     expect(error).toMatchObject({
       period: 'monthly',
@@ -109,33 +106,43 @@ describe('credit meter', () => {
       nextCallCredits: 100,
     })
     expect((error as Error).message).toMatch(/monthly credit budget is reached: 950 of 1,000/)
-    expect(() => m.reserve(50)).not.toThrow()
+    await expect(m.reserve(50)).resolves.toBeTypeOf('function')
   })
 
-  it('reads what other processes spent from the shared ledger', () => {
-    meter().record(entry(400, nowMs))
+  it('reads what other processes spent from the shared ledger', async () => {
+    const other = meter()
+    other.record(entry(400, nowMs))
+    await other.idle()
     budget = { dailyCredits: 500, monthlyCredits: null }
     const fresh = meter()
-    expect(fresh.spent().day).toBe(400)
-    expect(() => fresh.reserve(100)).not.toThrow()
-    expect(() => fresh.reserve(10)).toThrow(BudgetExceededError)
+    expect((await fresh.spent()).day).toBe(400)
+    await expect(fresh.reserve(100)).resolves.toBeTypeOf('function')
+    await expect(fresh.reserve(10)).rejects.toThrow(BudgetExceededError)
   })
 
-  it('counts a call recorded first thing exactly once', () => {
+  it('counts a call recorded first thing exactly once', async () => {
     const m = meter()
     m.record(entry(100, nowMs))
-    expect(m.spent()).toEqual({ day: 100, month: 100 })
+    expect(await m.spent()).toEqual({ day: 100, month: 100 })
   })
 
-  it('starts a new day at 00:00 UTC, counting a call that answers after midnight once', () => {
+  it('starts a new day at 00:00 UTC, counting a call that answers after midnight once', async () => {
     budget = { dailyCredits: 1_000, monthlyCredits: null }
     nowMs = Date.UTC(2025, 5, 15, 23, 59, 59, 900)
     const m = meter()
     m.record(entry(900, nowMs))
-    const release = m.reserve(100) // reserved before midnight…
+    const release = await m.reserve(100) // reserved before midnight…
     nowMs = Date.UTC(2025, 5, 16, 0, 0, 0, 100)
     m.record(entry(100, nowMs)) // …answered after it
     release()
-    expect(m.spent()).toEqual({ day: 100, month: 1_000 })
+    expect(await m.spent()).toEqual({ day: 100, month: 1_000 })
+  })
+
+  it('reports a ledger write that failed, without failing the call that was already paid', async () => {
+    const m = meter()
+    await mirror.close()
+    m.record(entry(100, nowMs))
+    await expect(m.idle()).rejects.toThrow()
+    mirror = await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
   })
 })

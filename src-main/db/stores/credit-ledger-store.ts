@@ -1,4 +1,3 @@
-import type BetterSqlite3 from 'better-sqlite3'
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../schema'
 
@@ -13,30 +12,6 @@ export interface LedgerEntry {
   errorName: string | null
   durationMs: number
   httpStatus: number | null
-}
-
-/**
- * Compiles the ledger insert once; every service call lands here, so it skips Kysely's
- * per-call compile (DESIGN: prepared statements on hot paths).
- */
-export function prepareLedgerInsert(sqlite: BetterSqlite3.Database): (entry: LedgerEntry) => void {
-  const insert = sqlite.prepare(
-    `insert into credit_ledger (at_ms, operation, endpoint_class, wallet_address, credits, status, error_name, duration_ms, http_status)
-     values (@atMs, @operation, @endpointClass, @walletAddress, @credits, @status, @errorName, @durationMs, @httpStatus)`,
-  )
-  return (entry) => {
-    insert.run(entry)
-  }
-}
-
-/** Credits recorded at or after `sinceMs`. */
-export function creditsSpentSince(sqlite: BetterSqlite3.Database, sinceMs: number): number {
-  const row = sqlite
-    .prepare('select coalesce(sum(credits), 0) as total from credit_ledger where at_ms >= ?')
-    .get(sinceMs) as {
-    total: number
-  }
-  return row.total
 }
 
 /** Start of the UTC day and month holding `nowMs`: the budget periods. */
@@ -59,17 +34,57 @@ export interface CreditSummary {
   byDay: { day: string; endpointClass: string; credits: number }[]
 }
 
-/**
- * Summarises the ledger.
- *
- * @example
- * const s = await summarizeCredits(db, Date.now(), 30)
- * s.todayCredits // 1200
- */
-export async function summarizeCredits(
+/** The credit ledger: one row per call to the service, with what it cost. */
+export class CreditLedgerStore {
+  readonly #db: Kysely<Database>
+  constructor(db: Kysely<Database>) {
+    this.#db = db
+  }
+
+  /** Writes one call. */
+  async record(entry: LedgerEntry): Promise<void> {
+    await this.#db
+      .insertInto('credit_ledger')
+      .values({
+        at_ms: entry.atMs,
+        operation: entry.operation,
+        endpoint_class: entry.endpointClass,
+        wallet_address: entry.walletAddress,
+        credits: entry.credits,
+        status: entry.status,
+        error_name: entry.errorName,
+        duration_ms: entry.durationMs,
+        http_status: entry.httpStatus,
+      })
+      .execute()
+  }
+
+  /** Credits recorded at or after `sinceMs`. */
+  async spentSince(sinceMs: number): Promise<number> {
+    const row = await this.#db
+      .selectFrom('credit_ledger')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('credits'), eb.lit(0)).as('total'))
+      .where('at_ms', '>=', sinceMs)
+      .executeTakeFirstOrThrow()
+    return Number(row.total)
+  }
+
+  /**
+   * Summarises the ledger.
+   *
+   * @example
+   * const s = await mirror.ledger.summarize(Date.now(), 30)
+   * s.todayCredits // 1200
+   */
+  summarize(nowMs: number, days = 30): Promise<CreditSummary> {
+    return summarizeCredits(this.#db, nowMs, days)
+  }
+}
+
+async function summarizeCredits(
   db: Kysely<Database>,
   nowMs: number,
-  days = 30,
+  days: number,
 ): Promise<CreditSummary> {
   const { dayStartMs, monthStartMs } = budgetPeriodStarts(nowMs)
   const totals = await db

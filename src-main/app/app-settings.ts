@@ -1,0 +1,89 @@
+import type {
+  AppSettings,
+  CustomRates,
+  DataSource,
+  RatePlan,
+  WatchCadence,
+} from '@shared/ipc/settings-schemas'
+import type { SettingsStore } from '../db/stores/settings-store'
+import { DEFAULT_SERVICE_URLS } from '../service/service-settings'
+
+/** The app's settings, kept in the home mirror (everything but the key). */
+export interface StoredSettings {
+  walletRestBaseUrl: string
+  v0RestBaseUrl: string
+  jsonRpcUrl: string
+  plan: RatePlan
+  customRates: CustomRates | null
+  dailyBudget: number | null
+  monthlyBudget: number | null
+  watch: WatchCadence
+  /**
+   * The data source the person chose; null follows the key (own data with a key, demo
+   * data without one).
+   */
+  dataSource: DataSource | null
+}
+
+/** Defaults for a new data folder: the real service's URLs, Free plan rates, no budget. */
+export const DEFAULT_SETTINGS: StoredSettings = {
+  ...DEFAULT_SERVICE_URLS,
+  plan: 'free',
+  customRates: null,
+  dailyBudget: null,
+  monthlyBudget: null,
+  watch: { isWatching: true, minIntervalSec: 60, maxIntervalSec: 3_600 },
+  dataSource: null,
+}
+
+const KEY = 'app'
+
+function withDefaults(stored: Partial<StoredSettings> | undefined): StoredSettings {
+  return {
+    ...DEFAULT_SETTINGS,
+    ...stored,
+    watch: { ...DEFAULT_SETTINGS.watch, ...stored?.watch },
+  }
+}
+
+/** Reads the stored settings, filling anything missing with defaults. */
+export async function readSettings(store: SettingsStore): Promise<StoredSettings> {
+  return withDefaults((await store.read(KEY)) as Partial<StoredSettings> | undefined)
+}
+
+/** Merges `patch` into the stored settings and returns the result. */
+export async function writeSettings(
+  store: SettingsStore,
+  patch: Partial<StoredSettings>,
+  nowSec: number,
+): Promise<StoredSettings> {
+  const next = { ...(await readSettings(store)), ...patch }
+  await store.write(KEY, next, nowSec)
+  return next
+}
+
+/** The renderer's view of the settings: the key reduced to a hint of its last 4 characters. */
+export function publicSettings(
+  stored: StoredSettings,
+  facts: {
+    dataSource: DataSource
+    apiKey: string | null
+    keyStorage: AppSettings['keyStorage']
+    dataDir: string
+  },
+): AppSettings {
+  return {
+    dataSource: facts.dataSource,
+    walletRestBaseUrl: stored.walletRestBaseUrl,
+    v0RestBaseUrl: stored.v0RestBaseUrl,
+    jsonRpcUrl: stored.jsonRpcUrl,
+    plan: stored.plan,
+    customRates: stored.customRates,
+    dailyBudget: stored.dailyBudget,
+    monthlyBudget: stored.monthlyBudget,
+    watch: stored.watch,
+    apiKeyHint: facts.apiKey ? `…${facts.apiKey.slice(-4)}` : null,
+    keyStorage: facts.apiKey ? facts.keyStorage : null,
+    dataDir: facts.dataDir,
+  }
+}

@@ -1,0 +1,98 @@
+import { shortAddress } from '@shared/domain/wallet-address'
+import type { Mirror } from '../db/mirror'
+import type { SyncEvent, WalletSyncOutcome } from '../sync/sync-engine'
+import { summarizeNewActivity } from './activity-summary'
+import type { EventBus } from './event-bus'
+
+/**
+ * Turns what the sync engine and the scheduler report into the contract's push events:
+ * progress, wallet states read back from the mirror, network state, and one notice per
+ * check that found new transactions. Reads run in the background and are tracked, so the
+ * mirror is not closed under them.
+ */
+export class SyncEventRelay {
+  readonly #mirror: Mirror
+  readonly #events: EventBus
+  readonly #syncing: () => readonly string[]
+  readonly #nowSec: () => number
+  readonly #work = new Set<Promise<void>>()
+  #isOffline = false
+
+  constructor(options: {
+    mirror: Mirror
+    events: EventBus
+    /** The wallets the engine runs now. */
+    syncing: () => readonly string[]
+    nowSec: () => number
+  }) {
+    this.#mirror = options.mirror
+    this.#events = options.events
+    this.#syncing = options.syncing
+    this.#nowSec = options.nowSec
+  }
+
+  /** Whether the engine last reported the service unreachable. */
+  get isOffline(): boolean {
+    return this.#isOffline
+  }
+
+  /** Relays one engine event. */
+  onSyncEvent(event: SyncEvent): void {
+    switch (event.type) {
+      case 'progress':
+        this.#events.emit('sync:progress', event.progress)
+        return
+      case 'network':
+        this.#isOffline = event.state === 'offline'
+        this.#events.emit('app:network', { state: event.state })
+        return
+      case 'wallet-state':
+        this.#track(this.emitStatus(event.address))
+        return
+      case 'activity':
+        this.#events.emit('sync:activity', event.notice)
+    }
+  }
+
+  /** Announces a finished check's new transactions; the first backfill is not news. */
+  onChecked(info: {
+    address: string
+    outcome: WalletSyncOutcome | null
+    wasComplete: boolean
+  }): void {
+    if (!info.outcome || !info.wasComplete || info.outcome.newTransactions === 0) return
+    this.#track(this.#announce(info.address, info.outcome.newTransactions))
+  }
+
+  /** Emits the current state of one wallet, or of all. */
+  async emitStatus(address?: string): Promise<void> {
+    const syncing = new Set(this.#syncing())
+    for (const status of await this.#mirror.syncState.status(syncing, address)) {
+      this.#events.emit('sync:wallet-state', status)
+    }
+  }
+
+  /** Resolves once no relayed read is still running. */
+  async idle(): Promise<void> {
+    while (this.#work.size > 0) await Promise.all([...this.#work])
+  }
+
+  /** Runs relayed work in the background; a failed read must not take the process down. */
+  #track(work: Promise<void>): void {
+    const tracked = work.catch(() => {}).finally(() => this.#work.delete(tracked))
+    this.#work.add(tracked)
+  }
+
+  async #announce(address: string, count: number): Promise<void> {
+    const activity = await this.#mirror.activity.newestActivity(address, count)
+    if (!activity) return
+    const name = activity.label ?? shortAddress(address)
+    this.#events.emit('sync:activity', {
+      address,
+      label: activity.label,
+      newTransactions: count,
+      summary: summarizeNewActivity(activity.movements, name, count),
+      atSec: this.#nowSec(),
+    })
+  }
+}

@@ -1,0 +1,49 @@
+import type { MirrorWriter } from './ingest/mirror-writer'
+import type { ActivityStore } from './stores/activity-store'
+import type { CreditLedgerStore } from './stores/credit-ledger-store'
+import type { MintStore } from './stores/mint-store'
+import type { ProbeBaselineStore } from './stores/probe-baseline-store'
+import type { ReviewReader } from './stores/review-reader'
+import type { SettingsStore } from './stores/settings-store'
+import type { SyncStateStore } from './stores/sync-state-store'
+import type { WatchScheduleStore } from './stores/watch-schedule-store'
+import type { WatchlistStore } from './stores/watchlist-store'
+
+/** The database engines a mirror can live on. */
+export type MirrorEngine = 'sqlite'
+
+/**
+ * One mirror of synced wallet data, whatever engine holds it: the only way sync, app,
+ * export and shells reach storage. Each concern has a store named for what it keeps; no
+ * caller sees a connection or writes SQL. Every method is async, so that an engine with
+ * a network between it and the app can implement the same interface.
+ *
+ * @example
+ * const mirror = await openSqliteMirror('/data/heliograph.sqlite')
+ * await mirror.watchlist.add({ address: 'So111…112', label: 'Treasury' }, nowSec)
+ * await mirror.close()
+ */
+export interface Mirror {
+  readonly engine: MirrorEngine
+  /** Where it lives (a file path), for messages. */
+  readonly location: string
+  readonly watchlist: WatchlistStore
+  /** The review views' reads (history, transfers, balances, summaries). */
+  readonly review: ReviewReader
+  /** Streams' status and depth limits. */
+  readonly syncState: SyncStateStore
+  /** The sync engine's page writes, each with its cursor in one transaction. */
+  readonly writer: MirrorWriter
+  readonly schedule: WatchScheduleStore
+  readonly probe: ProbeBaselineStore
+  readonly mints: MintStore
+  readonly settings: SettingsStore
+  readonly ledger: CreditLedgerStore
+  readonly activity: ActivityStore
+  /**
+   * Empties every table of synced data, the watchlist and the ledger in one transaction;
+   * settings stay. New tables are included without being listed anywhere.
+   */
+  deleteAllData(): Promise<void>
+  close(): Promise<void>
+}

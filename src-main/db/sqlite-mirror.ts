@@ -1,0 +1,90 @@
+import { sql } from 'kysely'
+import { openDatabase, describeStorageError, type OpenDatabase } from './database'
+import { SqliteMirrorWriter } from './ingest/mirror-writer'
+import type { Mirror } from './mirror'
+import { ActivityStore } from './stores/activity-store'
+import { CreditLedgerStore } from './stores/credit-ledger-store'
+import { MintStore } from './stores/mint-store'
+import { ProbeBaselineStore } from './stores/probe-baseline-store'
+import { ReviewReader } from './stores/review-reader'
+import { SettingsStore } from './stores/settings-store'
+import { SyncStateStore } from './stores/sync-state-store'
+import { WatchScheduleStore } from './stores/watch-schedule-store'
+import { WatchlistStore } from './stores/watchlist-store'
+
+/** Tables that "delete all local data" keeps: the person's settings and the migration log. */
+const KEPT_TABLES = new Set(['settings'])
+
+/**
+ * A mirror in one SQLite file (the embedded default). `database` is the open file itself,
+ * for the db layer's own tests and benchmarks; the app uses only the {@link Mirror} side.
+ */
+export class SqliteMirror implements Mirror {
+  readonly engine = 'sqlite' as const
+  readonly database: OpenDatabase
+  readonly watchlist: WatchlistStore
+  readonly review: ReviewReader
+  readonly syncState: SyncStateStore
+  readonly writer: SqliteMirrorWriter
+  readonly schedule: WatchScheduleStore
+  readonly probe: ProbeBaselineStore
+  readonly mints: MintStore
+  readonly settings: SettingsStore
+  readonly ledger: CreditLedgerStore
+  readonly activity: ActivityStore
+
+  constructor(database: OpenDatabase) {
+    const { db, sqlite } = database
+    this.database = database
+    this.watchlist = new WatchlistStore(db)
+    this.review = new ReviewReader(db)
+    this.syncState = new SyncStateStore(db)
+    this.writer = new SqliteMirrorWriter(sqlite)
+    this.schedule = new WatchScheduleStore(db)
+    this.probe = new ProbeBaselineStore(db)
+    this.mints = new MintStore(sqlite)
+    this.settings = new SettingsStore(db)
+    this.ledger = new CreditLedgerStore(db)
+    this.activity = new ActivityStore(db)
+  }
+
+  get location(): string {
+    return this.database.path
+  }
+
+  async deleteAllData(): Promise<void> {
+    const { db } = this.database
+    try {
+      await db.transaction().execute(async (tx) => {
+        // Children and parents go in one transaction; foreign keys are checked at commit.
+        await sql`pragma defer_foreign_keys = on`.execute(tx)
+        const tables = await sql<{ name: string }>`
+          select name from sqlite_master
+          where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'`.execute(
+          tx,
+        )
+        for (const { name } of tables.rows) {
+          if (!KEPT_TABLES.has(name)) await sql`delete from ${sql.table(name)}`.execute(tx)
+        }
+      })
+    } catch (error) {
+      throw describeStorageError(error, 'delete the local data')
+    }
+  }
+
+  close(): Promise<void> {
+    return this.database.close()
+  }
+}
+
+/**
+ * Opens (creating if needed) the SQLite mirror at `path`, migrated to the latest schema.
+ *
+ * @example
+ * const mirror = await openSqliteMirror('/tmp/x/heliograph.sqlite')
+ * await mirror.watchlist.list() // []
+ * await mirror.close()
+ */
+export async function openSqliteMirror(path: string): Promise<SqliteMirror> {
+  return new SqliteMirror(await openDatabase(path))
+}

@@ -1,0 +1,100 @@
+import type { Kysely } from 'kysely'
+import type {
+  CompressedCursor,
+  CompressedKind,
+  CompressedPage,
+  CurrentBalances,
+  HistoryFilters,
+  HistoryPage,
+  MintOption,
+  NftItem,
+  PortfolioPoint,
+  RowCount,
+  TransferPage,
+  WalletProfile,
+  WalletSummary,
+} from '@shared/ipc/review-schemas'
+import {
+  fetchCurrentBalances,
+  fetchPortfolioSeries,
+  listCurrentNfts,
+} from '../queries/balance-queries'
+import { fetchCompressedPage } from '../queries/compressed-queries'
+import {
+  countHistory,
+  fetchHistoryPage,
+  listHistoryMints,
+  type HistoryQuery,
+} from '../queries/history-queries'
+import { fetchTransferPage, type TransferQuery } from '../queries/transfer-queries'
+import {
+  fetchWalletProfile,
+  listWalletSummaries,
+  markWalletViewed,
+  walletIdOf,
+} from '../queries/wallet-summary-queries'
+import type { Database } from '../schema'
+
+/**
+ * What the review views read, by wallet address: each call answers NotFoundError when the
+ * wallet is not watched.
+ */
+export class ReviewReader {
+  readonly #db: Kysely<Database>
+  constructor(db: Kysely<Database>) {
+    this.#db = db
+  }
+
+  async historyPage(address: string, query: HistoryQuery): Promise<HistoryPage> {
+    return fetchHistoryPage(this.#db, await this.#id(address), query)
+  }
+
+  async historyCount(address: string, filters: HistoryFilters): Promise<RowCount> {
+    return countHistory(this.#db, await this.#id(address), filters)
+  }
+
+  async historyMints(address: string): Promise<MintOption[]> {
+    return listHistoryMints(this.#db, await this.#id(address))
+  }
+
+  async transferPage(address: string, query: TransferQuery): Promise<TransferPage> {
+    return fetchTransferPage(this.#db, await this.#id(address), query)
+  }
+
+  async currentBalances(address: string): Promise<CurrentBalances> {
+    return fetchCurrentBalances(this.#db, await this.#id(address))
+  }
+
+  async currentNfts(address: string): Promise<NftItem[]> {
+    return listCurrentNfts(this.#db, await this.#id(address))
+  }
+
+  async portfolioSeries(address: string): Promise<PortfolioPoint[]> {
+    return fetchPortfolioSeries(this.#db, await this.#id(address))
+  }
+
+  async compressedPage(
+    address: string,
+    query: { kind: CompressedKind; cursor: CompressedCursor | null; limit: number },
+  ): Promise<CompressedPage> {
+    return fetchCompressedPage(this.#db, await this.#id(address), query)
+  }
+
+  async walletProfile(address: string): Promise<WalletProfile> {
+    return fetchWalletProfile(this.#db, await this.#id(address))
+  }
+
+  /** Records that the person looked at the wallet now (clears its unseen badge). */
+  async markViewed(address: string, nowSec: number): Promise<void> {
+    await markWalletViewed(this.#db, await this.#id(address), nowSec)
+  }
+
+  /** What the sidebar shows for every watched wallet. */
+  walletSummaries(): Promise<WalletSummary[]> {
+    return listWalletSummaries(this.#db)
+  }
+
+  #id(address: string): Promise<number> {
+    return walletIdOf(this.#db, address)
+  }
+}

@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely'
+import type { DepthLimit, WalletSyncStatus } from '@shared/ipc/sync-schemas'
+import { readSyncStatus, setDepthLimit } from '../queries/sync-status'
+import { walletIdOf } from '../queries/wallet-summary-queries'
+import type { Database } from '../schema'
+
+/** Streams' state as the views and `status` show it, and the person's depth limits. */
+export class SyncStateStore {
+  readonly #db: Kysely<Database>
+  constructor(db: Kysely<Database>) {
+    this.#db = db
+  }
+
+  /**
+   * Every watched wallet's streams and overall state, in sidebar order (or one wallet's).
+   * `syncing` names the wallets the engine runs now: the database knows only committed pages.
+   */
+  status(syncing: ReadonlySet<string>, address?: string): Promise<WalletSyncStatus[]> {
+    return readSyncStatus(this.#db, syncing, address)
+  }
+
+  /** Sets the backfill depth limit of a watched wallet's streams. */
+  async setDepthLimit(address: string, depth: DepthLimit): Promise<void> {
+    await setDepthLimit(this.#db, await walletIdOf(this.#db, address), depth)
+  }
+}
