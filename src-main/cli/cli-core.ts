@@ -19,6 +19,8 @@ export interface GlobalOptions {
   /** One base URL serving the REST paths and JSON-RPC at `/` (as the simulator does). */
   service?: string
   apiKey?: string
+  /** The mirror for this run: the person's own (`service`) or the demo one. */
+  dataSource?: 'service' | 'demo'
 }
 
 /** Builds the core for one command run, in the given or the default data folder. */
@@ -34,6 +36,7 @@ export async function openCore(
     shell: extra.shell ?? 'web',
     version: readAppVersion(new URL('../../package.json', import.meta.url)),
     isWatching: extra.isWatching ?? false,
+    ...(options.dataSource ? { dataSource: options.dataSource } : {}),
     ...(extra.choosePath ? { choosePath: extra.choosePath } : {}),
     ...(apiKey ? { apiKey } : {}),
     ...(serviceUrl ? { serviceUrl } : {}),

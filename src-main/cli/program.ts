@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander'
+import { Command, CommanderError, Option } from 'commander'
 import { readAppVersion } from '../app/app-version'
 import { registerExportCommand } from './export-command'
 import { registerServeCommand } from './serve-command'
@@ -21,6 +21,12 @@ export function buildProgram(): Command {
       'data service base URL for this run (REST and JSON-RPC on one origin); env HELIOGRAPH_SERVICE_URL',
     )
     .option('--api-key <key>', 'API key for this run (not stored); env HELIOGRAPH_API_KEY')
+    .addOption(
+      new Option(
+        '--data-source <source>',
+        'for this run: your own mirror (service) or the demo mirror (demo); default: as chosen in Settings, else service with a key and demo without',
+      ).choices(['service', 'demo']),
+    )
     .enablePositionalOptions(false)
     .showHelpAfterError()
   registerWatchCommand(program)

@@ -18,12 +18,15 @@ describe('e2e: History keeps a bounded window of rows', () => {
   let mirror: GeneratedMirror
 
   beforeAll(async () => {
-    fx = await startTestWebShell()
-    mirror = generateHistoryMirror(fx.core.database.sqlite, {
-      address: testAddress(8),
-      label: 'Big wallet',
-      count: 40_000,
-      keepTruth: true,
+    fx = await startTestWebShell({
+      ownMirror: (own) => {
+        mirror = generateHistoryMirror(own.database.sqlite, {
+          address: testAddress(8),
+          label: 'Big wallet',
+          count: 40_000,
+          keepTruth: true,
+        })
+      },
     })
     // Newest first in keyset order (time, slot, signature), as History shows it.
     mirror.transactions.sort(

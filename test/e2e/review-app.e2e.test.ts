@@ -1,3 +1,4 @@
+import BetterSqlite3 from 'better-sqlite3'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium, screenshot } from '../helpers/chromium'
@@ -157,12 +158,14 @@ describe('e2e: the review app', () => {
   })
 
   it('searches a signature with "/" and opens its details from the keyboard', async () => {
-    const wanted = app.core.database.sqlite
+    const stored = new BetterSqlite3(app.demoDatabasePath, { readonly: true })
+    const wanted = stored
       .prepare(
         `select t.signature from transactions t join wallets w on w.id = t.wallet_id
          where w.address = ? order by t.block_time_sec asc limit 1 offset 100`,
       )
       .get(trader) as { signature: string }
+    stored.close()
     const grid = page.getByRole('grid', { name: 'Transaction history' })
     await grid.focus()
     await page.keyboard.press('/')

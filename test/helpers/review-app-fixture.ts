@@ -1,7 +1,9 @@
 import { resolve } from 'node:path'
 import { createCore, type Core } from '../../src-main/app/core'
-import { DEMO_PROFILES } from '../../src-main/app/service-session'
+import { DEMO_PROFILES } from '../../src-main/app/demo-data'
+import { demoDatabasePath } from '../../src-main/app/data-dir'
 import type { ProfileId } from '../../src-main/simulator/chain/wallet-profiles'
+import type { RunningSimulator } from '../../src-main/simulator/simulator-server'
 import { startWebShell, type RunningWebShell } from '../../src-main/shell/web/web-shell'
 import { makeTempDir } from './temp-dir'
 import { BUILT_RENDERER_DIR } from './web-shell-fixture'
@@ -16,6 +18,8 @@ export { DEMO_PROFILES }
 export interface ReviewApp {
   core: Core
   shell: RunningWebShell
+  /** The demo mirror's file, for reading what was stored. */
+  demoDatabasePath: string
   /** The address of a simulator profile wallet. */
   profileAddress(profile: ProfileId): string
   /** Puts a simulator profile wallet on the watchlist (the core starts its sync). */
@@ -27,18 +31,19 @@ export interface ReviewApp {
 
 export async function startReviewApp(): Promise<ReviewApp> {
   const temp = makeTempDir('heliograph-e2e-')
+  let simulator: RunningSimulator | null = null
   const core = await createCore({
     dataDir: temp.dir,
     shell: 'web',
     version: 'test',
     isWatching: true,
     // Live activity off: screenshots and counts stay put while the tests look.
-    demo: { live: false },
+    demo: { live: false, onStarted: (started) => (simulator = started) },
   })
   const shell = await startWebShell({ core, rendererDir: resolve(BUILT_RENDERER_DIR) })
 
   function profileAddress(profile: ProfileId): string {
-    const running = core.simulator
+    const running = simulator
     if (!running) throw new Error('No simulator is running to take profile wallets from.')
     return running.chain.walletByProfile(profile).address
   }
@@ -46,6 +51,7 @@ export async function startReviewApp(): Promise<ReviewApp> {
   return {
     core,
     shell,
+    demoDatabasePath: demoDatabasePath(temp.dir),
     profileAddress,
     async watchProfile(profile, label) {
       const address = profileAddress(profile)
@@ -54,7 +60,7 @@ export async function startReviewApp(): Promise<ReviewApp> {
       return address
     },
     async stopService() {
-      await core.simulator?.close()
+      await simulator?.close()
     },
     async stop() {
       await shell.close()

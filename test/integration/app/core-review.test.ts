@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src-main/app/core'
+import { databasePath } from '../../../src-main/app/data-dir'
+import { openSqliteMirror } from '../../../src-main/db/sqlite-mirror'
 import type { WalletSummary } from '@shared/ipc/review-schemas'
 import {
   addBalanceSnapshots,
@@ -19,21 +21,25 @@ describe('core: review channels', () => {
   const pushed: { event: string; payload: unknown }[] = []
 
   beforeAll(async () => {
-    core = await createCore({
-      dataDir: temp.dir,
-      shell: 'web',
-      version: 'test',
-      nowSec: () => 1_800_000_000,
-    })
-    mirror = generateHistoryMirror(core.database.sqlite, {
+    // The person's own mirror, filled before the app opens it.
+    const own = await openSqliteMirror(databasePath(temp.dir))
+    mirror = generateHistoryMirror(own.database.sqlite, {
       address: testAddress(1),
       label: 'Main',
       count: 500,
     })
-    generateHistoryMirror(core.database.sqlite, { address: testAddress(2), count: 5, seed: 9 })
-    addBalanceSnapshots(core.database.sqlite, mirror, [
+    generateHistoryMirror(own.database.sqlite, { address: testAddress(2), count: 5, seed: 9 })
+    addBalanceSnapshots(own.database.sqlite, mirror, [
       { atSec: 10, tokens: [{ mintIndex: 0, balance: 3, priceUsd: 2 }], nfts: 2 },
     ])
+    await own.close()
+    core = await createCore({
+      dataDir: temp.dir,
+      shell: 'web',
+      version: 'test',
+      dataSource: 'service',
+      nowSec: () => 1_800_000_000,
+    })
     core.events.subscribe((event, payload) => pushed.push({ event, payload }))
   })
   afterAll(async () => {

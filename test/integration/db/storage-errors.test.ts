@@ -10,10 +10,15 @@ import { testAddress } from '../../helpers/wallets'
 describe('storage failures become clear errors and lose nothing', () => {
   it('a database locked by another process: the add fails saying so, and succeeds once released', async () => {
     const temp = makeTempDir()
-    const core = await createCore({ dataDir: temp.dir, shell: 'web', version: '0' })
-    // A second connection holds the write lock, as another Heliograph process would.
+    const core = await createCore({
+      dataDir: temp.dir,
+      shell: 'web',
+      version: '0',
+      dataSource: 'service',
+    })
+    // A second connection holds the write lock, as another Heliograph process would
+    // (the core waits its busy timeout, then says so).
     const other = new BetterSqlite3(join(temp.dir, 'heliograph.sqlite'), { timeout: 0 })
-    core.database.sqlite.pragma('busy_timeout = 50')
     other.exec('BEGIN IMMEDIATE')
     try {
       const reply = await core.dispatch('watchlist:add', { address: testAddress(1) })

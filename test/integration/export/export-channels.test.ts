@@ -2,8 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src-main/app/core'
-import { DOWNLOADS_FOLDER } from '../../../src-main/app/handlers/export-handlers'
-import { exportHandoffsOf } from '../../../src-main/export/export-downloads'
+import { DOWNLOADS_FOLDER } from '../../../src-main/export/export-downloads'
 import { runExport } from '../../../src-main/export/export-job'
 import { startWebShell, type RunningWebShell } from '../../../src-main/shell/web/web-shell'
 import type { ExportProgress, ExportResult } from '@shared/ipc/export-schemas'
@@ -29,6 +28,7 @@ describe('export channels and the web shell download', () => {
       dataDir: mirror.dir,
       shell: 'web',
       version: 'test',
+      dataSource: 'service',
       nowSec: () => 1_793_491_200,
     })
     core.events.subscribe((event, payload) => {
@@ -131,17 +131,38 @@ describe('export channels and the web shell download', () => {
 
   it('writes to a path only through a save-dialog grant, once', async () => {
     const target = join(mirror.dir, 'chosen.csv')
-    const grantId = exportHandoffsOf(core.database).grantPath(target)
-    const input = {
-      exportId: 'chosen-1',
-      kind: 'balances',
-      destination: { type: 'chosen-path', grantId },
+    // The desktop shell: its save dialog answers `export:choose-path`.
+    let dialogAnswer: string | null = null
+    const desktop = await createCore({
+      dataDir: mirror.dir,
+      shell: 'electron',
+      version: 'test',
+      dataSource: 'service',
+      choosePath: async () => dialogAnswer,
+    })
+    try {
+      const cancelled = await desktop.dispatch('export:choose-path', { kind: 'balances' })
+      expect(cancelled).toEqual({ ok: true, result: null })
+      dialogAnswer = target
+      const chosen = await desktop.dispatch('export:choose-path', { kind: 'balances' })
+      if (!chosen.ok) throw new Error(chosen.error.message)
+      const { grantId } = chosen.result as { grantId: string; path: string }
+      const input = {
+        exportId: 'chosen-1',
+        kind: 'balances',
+        destination: { type: 'chosen-path', grantId },
+      }
+      const result = await desktop.dispatch('export:run', input)
+      expect(result).toMatchObject({
+        ok: true,
+        result: { path: target, downloadId: null, fileName: 'chosen.csv' },
+      })
+      expect(existsSync(target)).toBe(true)
+      const again = await desktop.dispatch('export:run', { ...input, exportId: 'chosen-2' })
+      expect(again).toMatchObject({ ok: false, error: { name: 'InvalidInputError' } })
+    } finally {
+      await desktop.close()
     }
-    const result = await run(input)
-    expect(result).toMatchObject({ path: target, downloadId: null, fileName: 'chosen.csv' })
-    expect(existsSync(target)).toBe(true)
-    const again = await core.dispatch('export:run', { ...input, exportId: 'chosen-2' })
-    expect(again).toMatchObject({ ok: false, error: { name: 'InvalidInputError' } })
   })
 
   it('answers that the save dialog needs the desktop app, and rejects bad input', async () => {

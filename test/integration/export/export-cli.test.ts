@@ -26,6 +26,8 @@ describe('CLI: heliograph export', () => {
     const result = cli(
       '--data-dir',
       mirror.dir,
+      '--data-source',
+      'service',
       'export',
       '--format',
       'cointracker',
@@ -72,6 +74,8 @@ describe('CLI: heliograph export', () => {
     const result = cli(
       '--data-dir',
       mirror.dir,
+      '--data-source',
+      'service',
       'export',
       '--kind',
       'balances',
@@ -104,6 +108,8 @@ describe('CLI: heliograph export', () => {
     const badDate = cli(
       '--data-dir',
       mirror.dir,
+      '--data-source',
+      'service',
       'export',
       '--to',
       '31/12/2026',

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
-import { openDatabase, type OpenDatabase } from '../../../src-main/db/database'
-import { addWatchedWallet } from '../../../src-main/db/queries/watchlist-queries'
+import type { OpenDatabase } from '../../../src-main/db/database'
+import { openSqliteMirror } from '../../../src-main/db/sqlite-mirror'
 import { singleOriginServiceSettings } from '../../../src-main/service/service-settings'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import type { ProfileId } from '../../../src-main/simulator/chain/wallet-profiles'
@@ -31,19 +31,19 @@ export async function syncedMirror(
 ): Promise<SyncedMirror> {
   const temp = makeTempDir('heliograph-export-')
   const sim = await startSimulator({ seed, clock: { mode: 'manual' } })
-  const database = await openDatabase(join(temp.dir, 'heliograph.sqlite'))
+  const mirror = await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
   const runtime = createSyncRuntime({
-    sqlite: database.sqlite,
+    mirror,
     service: singleOriginServiceSettings(sim.url, 'demo', { timeoutMs: 5_000 }),
     rate: 'off',
-    budget: () => ({ dailyCredits: null, monthlyCredits: null }),
+    budget: async () => ({ dailyCredits: null, monthlyCredits: null }),
     retry: FAST_RETRIES,
     nowSec: () => sim.chain.clock.nowSec(),
   })
   const addresses = new Map<string, string>()
   for (const profile of profiles) {
     const { address } = sim.chain.walletByProfile(profile)
-    await addWatchedWallet(database.db, { address, label: profile }, 1_700_000_000)
+    await mirror.watchlist.add({ address, label: profile }, 1_700_000_000)
     const outcome = await runtime.engine.syncWallet(address)
     if (outcome.state !== 'ok')
       throw new Error(`Sync of ${profile} ended ${JSON.stringify(outcome)}`)
@@ -51,12 +51,12 @@ export async function syncedMirror(
   }
   return {
     sim,
-    database,
+    database: mirror.database,
     addresses,
     dir: temp.dir,
     async stop() {
       runtime.engine.cancel()
-      await database.close()
+      await mirror.close()
       await sim.close()
       temp.remove()
     },
