@@ -43,12 +43,36 @@ export function readMirror(sqlite: BetterSqlite3.Database, address: string) {
   const compressed = sqlite
     .prepare('select kind, signature from compressed_signatures where wallet_id = ?')
     .all(walletId) as { kind: string; signature: string }[]
+  // The newest balances snapshot: what the wallet held when it was taken.
+  const snapshot = sqlite
+    .prepare(
+      'select id from balance_snapshots where wallet_id = ? order by taken_at_sec desc, id desc limit 1',
+    )
+    .get(walletId) as { id: number } | undefined
+  const balances = sqlite
+    .prepare('select mint, balance_text from balance_snapshot_items where snapshot_id = ?')
+    .all(snapshot?.id ?? -1) as { mint: string; balance_text: string }[]
+  const nftMints = (
+    sqlite
+      .prepare('select mint from balance_snapshot_nfts where snapshot_id = ?')
+      .all(snapshot?.id ?? -1) as { mint: string }[]
+  ).map((r) => r.mint)
   const ledgerCredits = (
     sqlite.prepare('select coalesce(sum(credits), 0) as n from credit_ledger').get() as {
       n: number
     }
   ).n
-  return { walletId, transactions, changes, transfers, compressed, ledgerCredits }
+  return {
+    walletId,
+    transactions,
+    changes,
+    transfers,
+    compressed,
+    hasSnapshot: snapshot !== undefined,
+    balances,
+    nftMints,
+    ledgerCredits,
+  }
 }
 
 /** A transfer as a comparable key. */

@@ -7,6 +7,10 @@ export interface WalletTruth {
   transfers: TransferEntry[]
   compressedOwner: string[]
   compressedTokenOwner: string[]
+  /** Fungible holdings now, SOL included, as exact decimal text. */
+  balances: { mint: string; text: string }[]
+  /** Mints (asset ids) of the NFTs and compressed NFTs held now. */
+  nftMints: string[]
 }
 
 async function getJson<T>(url: string): Promise<T> {
@@ -18,7 +22,12 @@ async function getJson<T>(url: string): Promise<T> {
 /** Reads every history entry, transfer and compression signature of a wallet. */
 export async function readWalletTruth(simUrl: string, address: string): Promise<WalletTruth> {
   const base = `${simUrl}/__sim/truth/${address}`
-  const { txCount } = await getJson<{ txCount: number }>(base)
+  const summary = await getJson<{
+    txCount: number
+    balances: { mint: string; text: string }[]
+    nfts: { mint: string }[]
+  }>(base)
+  const { txCount } = summary
   const history: HistoryEntry[] = []
   const transfers: TransferEntry[] = []
   for (let from = 0; from < txCount; from += 10_000) {
@@ -41,6 +50,8 @@ export async function readWalletTruth(simUrl: string, address: string): Promise<
     transfers,
     compressedOwner: compressed.owner,
     compressedTokenOwner: compressed.tokenOwner,
+    balances: summary.balances.map((b) => ({ mint: b.mint, text: b.text })),
+    nftMints: summary.nfts.map((n) => n.mint),
   }
 }
 

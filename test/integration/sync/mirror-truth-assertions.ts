@@ -7,8 +7,9 @@ import { readWalletTruth, simulatorCredits } from '../../helpers/sim-truth'
 /**
  * Then-step shared by the sync stories: the mirror holds the simulator's truth of one
  * wallet item for item — every transaction and balance change exactly once with its
- * fields, transfers and compression signatures as exact sets with no duplicate — and the
- * ledger holds every credit the simulator charged the key.
+ * fields, transfers and compression signatures as exact sets with no duplicate, the newest
+ * balances snapshot equal to the holdings now — and the ledger holds every credit the
+ * simulator charged the key.
  */
 export async function expectMirrorEqualsTruth(
   sqlite: BetterSqlite3.Database,
@@ -55,6 +56,25 @@ export async function expectMirrorEqualsTruth(
       .sort()
   expect(compressed('owner')).toEqual([...truth.compressedOwner].sort())
   expect(compressed('token-owner')).toEqual([...truth.compressedTokenOwner].sort())
+
+  // Balances: every non-zero holding with its exact amount, nothing the wallet does not hold;
+  // NFTs come with the first balances page only (up to 100), each one the wallet owns.
+  expect(mirror.hasSnapshot, 'a balances snapshot was taken').toBe(true)
+  const held = (list: { mint: string; text: string }[]) =>
+    list
+      .filter((b) => !/^-?0(\.0*)?$/.test(b.text))
+      .map((b) => `${b.mint} ${b.text}`)
+      .sort()
+  expect(
+    held(mirror.balances.map((b) => ({ mint: b.mint, text: b.balance_text }))),
+    'balances snapshot = holdings now',
+  ).toEqual(held(truth.balances))
+  expect(mirror.nftMints.length, 'NFTs in the snapshot').toBe(Math.min(100, truth.nftMints.length))
+  const owned = new Set(truth.nftMints)
+  expect(
+    mirror.nftMints.filter((m) => !owned.has(m)),
+    'NFTs the wallet does not own',
+  ).toEqual([])
 
   expect(mirror.ledgerCredits, 'ledger credits = simulator counter').toBe(
     await simulatorCredits(simUrl),
