@@ -26,7 +26,7 @@ export interface StoredSettings {
 }
 
 /** Defaults for a new data folder: the real service's URLs, Free plan rates, no budget. */
-export const DEFAULT_SETTINGS: StoredSettings = {
+const DEFAULT_SETTINGS: StoredSettings = {
   ...DEFAULT_SERVICE_URLS,
   plan: 'free',
   customRates: null,

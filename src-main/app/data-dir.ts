@@ -2,13 +2,13 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 
 /** Folder name under the OS's per-user app-data folder; Electron derives the same from productName. */
-export const APP_DIR_NAME = 'Heliograph'
+const APP_DIR_NAME = 'Heliograph'
 
 /** File name of the person's own SQLite mirror inside the data folder. */
-export const DATABASE_FILE = 'heliograph.sqlite'
+const DATABASE_FILE = 'heliograph.sqlite'
 
 /** File name of the demo mirror: demo data never shares a file with the person's own. */
-export const DEMO_DATABASE_FILE = 'heliograph-demo.sqlite'
+const DEMO_DATABASE_FILE = 'heliograph-demo.sqlite'
 
 /**
  * The per-user data folder, matching Electron's `app.getPath('userData')` so the desktop

@@ -15,7 +15,7 @@ export interface SecretStore {
 }
 
 /** File name of the key in the data folder (web shell and CLI). */
-export const API_KEY_FILE = 'api-key'
+const API_KEY_FILE = 'api-key'
 
 /**
  * Keeps the key in `<dataDir>/api-key`, mode 0600, written to a temporary name and

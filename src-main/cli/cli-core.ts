@@ -8,7 +8,7 @@ import type { Channel, ChannelInput, ChannelOutput } from '@shared/ipc/contract'
 import { rebuildError } from '@shared/ipc/ipc-errors'
 
 /** Root of the project (where package.json and out/ live), from this file's place in src-main/cli. */
-export const PROJECT_ROOT = resolve(import.meta.dirname, '../..')
+const PROJECT_ROOT = resolve(import.meta.dirname, '../..')
 
 /** The built renderer served by the web shell. */
 export const RENDERER_DIR = resolve(PROJECT_ROOT, 'out/renderer')

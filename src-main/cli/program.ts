@@ -8,7 +8,7 @@ import { registerSyncCommand } from './sync-command'
 import { registerWatchCommand } from './watch-command'
 
 /** Builds the command-line program (exported so tests can run it in-process). */
-export function buildProgram(): Command {
+function buildProgram(): Command {
   const program = new Command('heliograph')
     .description('Watch Solana wallets from a local mirror.')
     .version(readAppVersion(new URL('../../package.json', import.meta.url)))

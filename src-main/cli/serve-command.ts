@@ -4,7 +4,7 @@ import { startWebShell } from '../shell/web/web-shell'
 import { isRendererBuilt, openCore, RENDERER_DIR, type GlobalOptions } from './cli-core'
 
 /** Parses a TCP port, naming the option when it is not one. */
-export function parsePort(text: string): number {
+function parsePort(text: string): number {
   const port = Number(text)
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new AppError(`--port must be a whole number from 0 to 65535 (got “${text}”).`)
@@ -13,7 +13,7 @@ export function parsePort(text: string): number {
 }
 
 /** Starts the web shell and prints its URL; runs until interrupted. */
-export async function serveWebShell(options: GlobalOptions & { port?: number }): Promise<void> {
+async function serveWebShell(options: GlobalOptions & { port?: number }): Promise<void> {
   if (!isRendererBuilt()) {
     throw new AppError('The renderer is not built yet: run `npm run build` first.')
   }

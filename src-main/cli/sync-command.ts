@@ -5,7 +5,7 @@ import type { WalletSyncOutcome } from '@shared/ipc/sync-schemas'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 
 /** Exit code when a sync stopped at the credit budget (distinct from errors). */
-export const EXIT_BUDGET = 2
+const EXIT_BUDGET = 2
 
 function describeOutcome(name: string, o: WalletSyncOutcome): string {
   const parts = o.streams.map((s) => `${s.stream} ${s.state}${s.newItems ? ` +${s.newItems}` : ''}`)

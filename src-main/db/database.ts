@@ -49,7 +49,7 @@ export async function openDatabase(path: string): Promise<OpenDatabase> {
 }
 
 /** Applies every pending migration, forward only; fails with the migration's name. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
   const { error, results } = await migrator.migrateToLatest()
   const failed = results?.find((r) => r.status === 'Error')

@@ -18,10 +18,10 @@ import type { WalletCall } from './service-caller'
  * which bounds the one gap left: a token account created for the wallet by a program that
  * names the owner only in instruction data.
  */
-export const PROBE_PRICE = CREDIT_PRICES.rpcSignatures
+const PROBE_PRICE = CREDIT_PRICES.rpcSignatures
 
 /** Token accounts are listed again at least this often, even when nothing moved. */
-export const TOKEN_ACCOUNT_REFRESH_SEC = 86_400
+const TOKEN_ACCOUNT_REFRESH_SEC = 86_400
 
 /** What a probe saw: the newest signature of the wallet and of each token account. */
 export interface ProbeObservation {

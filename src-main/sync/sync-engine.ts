@@ -275,7 +275,7 @@ interface RunStop {
 }
 
 /** Raised into streams when the user cancels. */
-export class CancelledError extends Error {
+class CancelledError extends Error {
   override name = 'CancelledError'
   constructor() {
     super('Sync cancelled.')
@@ -300,7 +300,7 @@ function runStream(ctx: StreamContext, stream: StreamName): Promise<StreamResult
  * Turns a stream's failure into its state and a message in plain words. Bad data pauses
  * just that stream, naming operation, wallet and field (DESIGN, "Data rules").
  */
-export function describeStreamFailure(
+function describeStreamFailure(
   error: unknown,
   stream: StreamName,
   address: string,

@@ -17,7 +17,7 @@ import { SyncEngine, type SyncEvent } from './sync-engine'
 export type RateSetting = Plan | 'off' | { custom: Record<EndpointClass, number> }
 
 /** The per-class rates a setting stands for. */
-export function ratesFor(setting: RateSetting): Record<EndpointClass, number> {
+function ratesFor(setting: RateSetting): Record<EndpointClass, number> {
   if (setting === 'off')
     return Object.fromEntries(ENDPOINT_CLASSES.map((c) => [c, Infinity])) as Record<
       EndpointClass,

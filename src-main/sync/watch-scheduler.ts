@@ -6,7 +6,7 @@ import { isProbeWorthIt, probeWallet } from './change-probe'
 import type { SyncEngine, WalletSyncOutcome } from './sync-engine'
 
 /** A balances snapshot is refreshed at least this often, even when nothing moved (prices do). */
-export const BALANCES_REFRESH_SEC = 6 * 3_600
+const BALANCES_REFRESH_SEC = 6 * 3_600
 
 /** Streams the probe does not cover (compressed transfers need not name the owner): always checked. */
 const UNPROBED_STREAMS: StreamName[] = ['compressed-owner', 'compressed-token-owner']

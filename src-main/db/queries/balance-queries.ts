@@ -3,7 +3,7 @@ import type { CurrentBalances, NftItem, PortfolioPoint } from '@shared/ipc/revie
 import type { Database } from '../schema'
 
 /** Most points the portfolio chart gets; snapshots beyond it are thinned evenly. */
-export const MAX_SERIES_POINTS = 2_000
+const MAX_SERIES_POINTS = 2_000
 
 async function latestSnapshot(db: Kysely<Database>, walletId: number) {
   return db

@@ -4,7 +4,7 @@ import { syncCursorStream } from './cursor-stream'
 import type { StreamContext, StreamResult } from './stream-context'
 
 /** Photon's maximum page (facts: limit default and max 1000); each call costs the same. */
-export const COMPRESSION_PAGE_LIMIT = 1000
+const COMPRESSION_PAGE_LIMIT = 1000
 
 /**
  * Keeps a wallet's compression signatures (as owner, or as token owner) complete: newest
