@@ -1,6 +1,9 @@
 import type { MirrorWriter } from './ingest/mirror-writer'
 import type { ActivityStore } from './stores/activity-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
+import type { ExportRows } from './stores/export-reader'
+import type { ExportRowFilters } from './queries/export-queries'
+import type { ExportKind } from '@shared/ipc/export-schemas'
 import type { MintStore } from './stores/mint-store'
 import type { ProbeBaselineStore } from './stores/probe-baseline-store'
 import type { ReviewReader } from './stores/review-reader'
@@ -40,6 +43,10 @@ export interface Mirror {
   readonly settings: SettingsStore
   readonly ledger: CreditLedgerStore
   readonly activity: ActivityStore
+  /** Export rows, read from one consistent snapshot without holding up the sync engine. */
+  readonly exports: {
+    open(kind: ExportKind, filters: ExportRowFilters, batchRows: number): Promise<ExportRows>
+  }
   /**
    * Empties every table of synced data, the watchlist and the ledger in one transaction;
    * settings stay. New tables are included without being listed anywhere.

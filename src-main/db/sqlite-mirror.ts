@@ -4,6 +4,7 @@ import { SqliteMirrorWriter } from './ingest/mirror-writer'
 import type { Mirror } from './mirror'
 import { ActivityStore } from './stores/activity-store'
 import { CreditLedgerStore } from './stores/credit-ledger-store'
+import { SqliteExportReader } from './stores/export-reader'
 import { MintStore } from './stores/mint-store'
 import { ProbeBaselineStore } from './stores/probe-baseline-store'
 import { ReviewReader } from './stores/review-reader'
@@ -32,6 +33,7 @@ export class SqliteMirror implements Mirror {
   readonly settings: SettingsStore
   readonly ledger: CreditLedgerStore
   readonly activity: ActivityStore
+  readonly exports: SqliteExportReader
 
   constructor(database: OpenDatabase) {
     const { db, sqlite } = database
@@ -46,6 +48,7 @@ export class SqliteMirror implements Mirror {
     this.settings = new SettingsStore(db)
     this.ledger = new CreditLedgerStore(db)
     this.activity = new ActivityStore(db)
+    this.exports = new SqliteExportReader(db, database.path)
   }
 
   get location(): string {

@@ -1,4 +1,3 @@
-import BetterSqlite3 from 'better-sqlite3'
 import type {
   ExportDelimiter,
   ExportFiltersInput,
@@ -6,10 +5,10 @@ import type {
   ExportKind,
 } from '@shared/ipc/export-schemas'
 import { ExportFilters } from '@shared/ipc/export-schemas'
-import { describeStorageError } from '../db/database'
+import type { Mirror } from '../db/mirror'
 import type { CsvLayout, CsvRecord, RowOfKind } from './csv-presets'
 import { layoutFor } from './csv-presets'
-import { buildExportQuery, resolveFilters } from './export-query'
+import { resolveFilters } from './export-filters'
 import { writeCsvFile } from './export-writer'
 
 /** Progress of a running export. */
@@ -25,8 +24,8 @@ export interface ExportProgressInfo {
 
 /** What to export, from which mirror, to where. */
 export interface ExportOptions {
-  /** The mirror's SQLite file; read on a connection of its own (see {@link runExport}). */
-  databasePath: string
+  /** Where the rows come from: the mirror's export reader (one consistent snapshot). */
+  source: Mirror['exports']
   kind: ExportKind
   format?: ExportFormat
   filters?: ExportFiltersInput
@@ -50,15 +49,13 @@ export interface ExportSummary {
 }
 
 /**
- * Exports rows of the local mirror to a CSV file: no network, rows streamed from SQLite
- * (an iterating statement, never the whole result in memory), the file written safely
- * (see writeCsvFile). The export reads on its own read-only connection inside one read
- * transaction: the count and the rows see the same snapshot, and the app's connection
- * stays free for the sync engine while a long export runs (WAL lets both proceed).
+ * Exports rows of the local mirror to a CSV file: no network, rows streamed in batches
+ * from one snapshot of the mirror (never the whole result in memory), the file written
+ * safely (see writeCsvFile).
  *
  * @example
  * const summary = await runExport({
- *   databasePath: '/data/heliograph.sqlite',
+ *   source: mirror.exports,
  *   kind: 'balance-changes',
  *   format: 'koinly',
  *   filters: { wallets: ['9xQe…'], from: '2026-01-01', to: '2026-12-31' },
@@ -69,26 +66,10 @@ export interface ExportSummary {
 export async function runExport(options: ExportOptions): Promise<ExportSummary> {
   const filters = resolveFilters(ExportFilters.parse(options.filters ?? {}))
   const layout = layoutFor(options.kind, options.format ?? 'full')
-  const query = buildExportQuery(options.kind, filters)
   const batchRows = Math.max(1, options.batchRows ?? 2_000)
-
-  let sqlite: BetterSqlite3.Database
+  const read = await options.source.open(options.kind, filters, batchRows)
   try {
-    sqlite = new BetterSqlite3(options.databasePath, {
-      readonly: true,
-      fileMustExist: true,
-      timeout: 5_000,
-    })
-  } catch (error) {
-    throw describeStorageError(error, `open the database at ${options.databasePath} for export`)
-  }
-  let rows: IterableIterator<RowOfKind[typeof options.kind]> | null = null
-  try {
-    sqlite.exec('begin')
-    const { n: totalRows } = sqlite.prepare(query.countSql).get(...query.params) as { n: number }
-    rows = sqlite.prepare(query.rowsSql).iterate(...query.params) as IterableIterator<
-      RowOfKind[typeof options.kind]
-    >
+    const { totalRows } = read
     let rowsRead = 0
     let lastPercent = -1
     const report = (rowsWritten: number, isFinal: boolean): void => {
@@ -99,9 +80,14 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
       lastPercent = percent
       options.onProgress({ rowsRead, totalRows, rowsWritten, fraction })
     }
-    const batches = recordBatches(rows, layout as CsvLayout<unknown>, batchRows, (read) => {
-      rowsRead = read
-    })
+    const batches = recordBatches(
+      read.batches as AsyncIterable<readonly RowOfKind[typeof options.kind][]>,
+      layout as CsvLayout<unknown>,
+      batchRows,
+      (count) => {
+        rowsRead = count
+      },
+    )
     const file = await writeCsvFile(options.outPath, batches, {
       delimiter: options.delimiter ?? ',',
       header: options.includeHeader === false ? null : layout.header,
@@ -111,10 +97,7 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
     report(file.records, true)
     return { path: file.path, rowsRead, rowsWritten: file.records, bytes: file.bytes }
   } finally {
-    // An unfinished iterator keeps the connection busy: close it before ending the read.
-    rows?.return?.()
-    if (sqlite.inTransaction) sqlite.exec('commit')
-    sqlite.close()
+    await read.close()
   }
 }
 
@@ -122,12 +105,12 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
  * Groups adjacent rows by the layout's key (one transaction) and turns them into batches
  * of records of about `batchRows` rows each. Lazy: rows are read as batches are taken.
  */
-export function* recordBatches<Row>(
-  rows: Iterable<Row>,
+export async function* recordBatches<Row>(
+  rowBatches: AsyncIterable<readonly Row[]>,
   layout: CsvLayout<Row>,
   batchRows: number,
   onRead: (rowsRead: number) => void,
-): Generator<CsvRecord[], void, undefined> {
+): AsyncGenerator<CsvRecord[], void, undefined> {
   const key = layout.groupKey
   let batch: CsvRecord[] = []
   let group: Row[] = []
@@ -139,22 +122,24 @@ export function* recordBatches<Row>(
     for (const record of layout.records(group)) batch.push(record)
     group = []
   }
-  for (const row of rows) {
-    const k = key?.(row)
-    if (key === undefined || k !== groupKey) {
-      closeGroup()
-      groupKey = k
-      // Batches end only between groups, so a transaction is never split.
-      if (inBatch >= batchRows) {
-        onRead(read)
-        yield batch
-        batch = []
-        inBatch = 0
+  for await (const rows of rowBatches) {
+    for (const row of rows) {
+      const k = key?.(row)
+      if (key === undefined || k !== groupKey) {
+        closeGroup()
+        groupKey = k
+        // Batches end only between groups, so a transaction is never split.
+        if (inBatch >= batchRows) {
+          onRead(read)
+          yield batch
+          batch = []
+          inBatch = 0
+        }
       }
+      group.push(row)
+      read += 1
+      inBatch += 1
     }
-    group.push(row)
-    read += 1
-    inBatch += 1
   }
   closeGroup()
   onRead(read)

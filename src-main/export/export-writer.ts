@@ -89,13 +89,14 @@ export async function checkWritableTarget(target: string): Promise<void> {
  */
 export async function writeCsvFile(
   target: string,
-  batches: Iterable<readonly CsvRecord[]>,
+  batches: Iterable<readonly CsvRecord[]> | AsyncIterable<readonly CsvRecord[]>,
   options: CsvFileOptions,
 ): Promise<CsvFileSummary> {
   const path = resolve(target)
   await checkWritableTarget(path)
   const temp = `${path}.partial-${randomBytes(6).toString('hex')}`
-  const iterator = batches[Symbol.iterator]()
+  const iterator =
+    Symbol.asyncIterator in batches ? batches[Symbol.asyncIterator]() : batches[Symbol.iterator]()
   let handle: FileHandle | null = null
   let settle: () => Promise<void> | undefined = () => undefined
   let records = 0
@@ -127,7 +128,7 @@ export async function writeCsvFile(
     if (options.header) await push(encodeCsv([options.header], options.delimiter))
     for (;;) {
       throwIfCancelled(options.signal)
-      const next = iterator.next()
+      const next = await iterator.next()
       if (next.done) break
       if (next.value.length > 0) {
         await push(encodeCsv(next.value, options.delimiter))
@@ -148,7 +149,7 @@ export async function writeCsvFile(
     await syncFolder(dirname(path))
     return { path, records, bytes }
   } catch (error) {
-    iterator.return?.()
+    await iterator.return?.()
     await settle()
     await handle?.close().catch(() => undefined)
     await rm(temp, { force: true }).catch(() => undefined)

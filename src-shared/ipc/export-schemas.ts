@@ -1,3 +1,4 @@
+import type { HistoryFilters } from './review-schemas'
 import { z } from 'zod'
 import { WalletAddressInput } from '../domain/wallet-address'
 import { AppError, registerErrorClass } from './ipc-errors'
@@ -53,16 +54,6 @@ export const ExportFilters = z.object({
 export type ExportFilters = z.output<typeof ExportFilters>
 export type ExportFiltersInput = z.input<typeof ExportFilters>
 
-/** The History view's filters of one wallet, as they stand in the view. */
-export interface HistoryViewFilters {
-  fromSec: number | null
-  toSec: number | null
-  mint: string | null
-  direction: 'any' | 'in' | 'out'
-  isFailedOnly: boolean
-  signature: string
-}
-
 /**
  * Export filters that select exactly what the History view of `address` shows.
  *
@@ -72,7 +63,7 @@ export interface HistoryViewFilters {
  */
 export function exportFiltersFromHistoryView(
   address: string,
-  view: HistoryViewFilters,
+  view: HistoryFilters,
 ): ExportFiltersInput {
   return {
     wallets: [address],

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import { openDatabase } from '../../src-main/db/database'
+import { openSqliteMirror } from '../../src-main/db/sqlite-mirror'
 import { runExport } from '../../src-main/export/export-job'
 import type { ExportFormat } from '@shared/ipc/export-schemas'
 
@@ -124,9 +125,10 @@ export async function runExportBench(
     }
     const sampler = setInterval(sample, 20)
     const rssByTenth: number[] = []
+    const mirror = await openSqliteMirror(dbPath)
     const t1 = performance.now()
     const summary = await runExport({
-      databasePath: dbPath,
+      source: mirror.exports,
       kind: 'balance-changes',
       format,
       outPath: join(dir, 'export.csv'),
@@ -138,6 +140,7 @@ export async function runExportBench(
     })
     const exportMs = performance.now() - t1
     clearInterval(sampler)
+    await mirror.close()
     sample()
 
     const figures: ExportBenchFigures = {

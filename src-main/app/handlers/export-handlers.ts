@@ -80,7 +80,7 @@ export function exportHandlers(
       ctx.events.emit('export:progress', { exportId: input.exportId, state, ...last })
     try {
       const summary = await runExport({
-        databasePath: ctx.mirror.location,
+        source: ctx.mirror.exports,
         kind: input.kind,
         format: input.format,
         filters: input.filters,

@@ -10,6 +10,13 @@ import type {
   SortOrder,
 } from '@shared/ipc/review-schemas'
 import type { Database } from '../schema'
+import {
+  hasDirection,
+  hasMatchingChange,
+  historyRowFilters,
+  transactionMatches,
+  withinDates,
+} from './row-filters'
 
 /** What `fetchHistoryPage` needs besides the wallet. */
 export interface HistoryQuery {
@@ -18,9 +25,6 @@ export interface HistoryQuery {
   cursor: HistoryCursor | null
   limit: number
 }
-
-// Base58 is ASCII up to 'z': every signature starting with `p` sorts in [p, p + DEL).
-const PREFIX_END = '\u007f'
 
 /**
  * A page of a wallet's history in keyset order (block time, slot, signature), newest or
@@ -172,27 +176,15 @@ function baseQuery(
         .where('bc.mint', '=', filters.mint as string)
     : db.selectFrom('transactions as t').where('t.wallet_id', '=', walletId)
 
-  const sign = filters.direction === 'in' ? sql`>` : sql`<`
-  if (isMintDriven && filters.direction !== 'any') {
-    q = q.where(sql<SqlBool>`bc.amount ${sign} 0`)
-  } else if (!isMintDriven && (filters.mint !== null || filters.direction !== 'any')) {
-    const mint = filters.mint === null ? sql`` : sql` and d.mint = ${filters.mint}`
-    const amount = filters.direction === 'any' ? sql`` : sql` and d.amount ${sign} 0`
-    q = q.where(
-      sql<SqlBool>`exists (select 1 from balance_changes as d where d.transaction_id = t.id${mint}${amount})`,
-    )
-  }
-  if (filters.isFailedOnly) q = q.where('t.is_failed', '=', 1)
-  if (filters.signature !== '') {
-    q = q
-      .where('t.signature', '>=', filters.signature)
-      .where('t.signature', '<', filters.signature + PREFIX_END)
-  }
+  const f = historyRowFilters(filters)
+  q = isMintDriven
+    ? q.where(hasDirection(sql.ref('bc.amount'), f.direction))
+    : q.where(hasMatchingChange(sql.ref('t.id'), f))
+  q = q.where(transactionMatches('t', f))
   if (pass.isUndated) {
     q = q.where(sql<SqlBool>`${time} is null`)
   } else {
-    if (filters.fromSec !== null) q = q.where(sql<SqlBool>`${time} >= ${filters.fromSec}`)
-    if (filters.toSec !== null) q = q.where(sql<SqlBool>`${time} <= ${filters.toSec}`)
+    q = q.where(withinDates(time, f))
     // `is not null` keeps the dated pass from also returning undated rows.
     if (pass.after === null) q = q.where(sql<SqlBool>`${time} is not null`)
   }

@@ -4,6 +4,7 @@ import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import { openDatabase, type OpenDatabase } from '../../../src-main/db/database'
+import { SqliteExportReader } from '../../../src-main/db/stores/export-reader'
 import { runExport } from '../../../src-main/export/export-job'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { testAddress } from '../../helpers/wallets'
@@ -106,7 +107,7 @@ describe('export of awkward data round-trips through a standard CSV parser', () 
   it.each([',', ';', '\t'] as const)('with delimiter %j', async (delimiter) => {
     const outPath = join(temp.dir, `awkward-${delimiter === '\t' ? 'tab' : delimiter}.csv`)
     await runExport({
-      databasePath: database.path,
+      source: new SqliteExportReader(database.db, database.path),
       kind: 'balance-changes',
       format: 'full',
       delimiter,
@@ -140,7 +141,7 @@ describe('export of awkward data round-trips through a standard CSV parser', () 
   it('writes the tax layouts with exact amounts and neutralised currencies', async () => {
     const outPath = join(temp.dir, 'awkward-koinly.csv')
     await runExport({
-      databasePath: database.path,
+      source: new SqliteExportReader(database.db, database.path),
       kind: 'balance-changes',
       format: 'koinly',
       outPath,

@@ -86,7 +86,7 @@ describe('export channels and the web shell download', () => {
     // The same export written directly is the same file, byte for byte.
     const direct = join(mirror.dir, 'direct.csv')
     await runExport({
-      databasePath: mirror.database.path,
+      source: mirror.mirror.exports,
       kind: 'balance-changes',
       format: 'koinly',
       filters: { wallets: [wallet] },

@@ -2,14 +2,11 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  exportFiltersFromHistoryView,
-  type ExportFiltersInput,
-  type HistoryViewFilters,
-} from '@shared/ipc/export-schemas'
+import { exportFiltersFromHistoryView, type ExportFiltersInput } from '@shared/ipc/export-schemas'
+import type { HistoryFilters } from '@shared/ipc/review-schemas'
 import { fetchHistoryPage } from '../../../src-main/db/queries/history-queries'
 import { runExport } from '../../../src-main/export/export-job'
-import { resolveDateBound } from '../../../src-main/export/export-query'
+import { resolveDateBound } from '../../../src-main/export/export-filters'
 import { syncedMirror, type SyncedMirror } from './export-fixture'
 
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'
@@ -75,7 +72,7 @@ describe('export filters select what the History view selects', () => {
   async function exported(filters: ExportFiltersInput, name: string) {
     const outPath = join(mirror.dir, `${name}.csv`)
     const summary = await runExport({
-      databasePath: mirror.database.path,
+      source: mirror.mirror.exports,
       kind: 'balance-changes',
       filters,
       outPath,
@@ -126,24 +123,45 @@ describe('export filters select what the History view selects', () => {
     expect(signatures.has(signature)).toBe(true)
   })
 
-  const views: [string, Partial<HistoryViewFilters>][] = [
-    ['everything', {}],
-    ['inflows of USDC', { mint: USDC, direction: 'in' }],
-    ['outflows within dates', { direction: 'out', fromSec: 1_782_000_000, toSec: 1_790_000_000 }],
+  // Every filter of the History view, alone and combined, on the wallet where it selects
+  // something: the view and the export must agree on each.
+  const views: [string, string, () => Partial<HistoryFilters>][] = [
+    ['everything', 'casual', () => ({})],
+    ['inflows', 'casual', () => ({ direction: 'in' })],
+    ['outflows', 'casual', () => ({ direction: 'out' })],
+    ['one mint', 'casual', () => ({ mint: USDC })],
+    ['inflows of USDC', 'casual', () => ({ mint: USDC, direction: 'in' })],
+    ['from a date', 'casual', () => ({ fromSec: 1_785_000_000 })],
+    ['up to a date', 'casual', () => ({ toSec: 1_785_000_000 })],
+    [
+      'outflows within dates',
+      'casual',
+      () => ({ direction: 'out', fromSec: 1_782_000_000, toSec: 1_790_000_000 }),
+    ],
+    ['failed only', 'failed-transactions', () => ({ isFailedOnly: true })],
+    ['failed outflows', 'failed-transactions', () => ({ isFailedOnly: true, direction: 'out' })],
+    ['signature search', 'casual', () => ({ signature: signatureOf('casual').slice(0, 3) })],
+    [
+      'whole signature',
+      'failed-transactions',
+      () => ({ signature: signatureOf('failed-transactions') }),
+    ],
   ]
+  const signatureOf = (profile: string): string =>
+    facts.find((f) => f.walletAddress === address(profile))!.signature
 
   it.each(views)(
     'the History view of one wallet and its export list the same transactions: %s',
-    async (name, view) => {
-      const walletAddress = address('casual')
-      const viewFilters: HistoryViewFilters = {
+    async (name, profile, view) => {
+      const walletAddress = address(profile)
+      const viewFilters: HistoryFilters = {
         fromSec: null,
         toSec: null,
         mint: null,
         direction: 'any',
         isFailedOnly: false,
         signature: '',
-        ...view,
+        ...view(),
       }
       const walletId = (
         mirror.database.sqlite
@@ -169,6 +187,11 @@ describe('export filters select what the History view selects', () => {
         `view-${name.replace(/\W+/g, '-')}`,
       )
       expect(signatures).toEqual(shown)
+      // …and both equal the filters' meaning computed in plain code.
+      expect(signatures).toEqual(
+        expectedSignatures(facts, exportFiltersFromHistoryView(walletAddress, viewFilters))
+          .signatures,
+      )
     },
   )
 })

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { OpenDatabase } from '../../../src-main/db/database'
-import { openSqliteMirror } from '../../../src-main/db/sqlite-mirror'
+import { openSqliteMirror, type SqliteMirror } from '../../../src-main/db/sqlite-mirror'
 import { singleOriginServiceSettings } from '../../../src-main/service/service-settings'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import type { ProfileId } from '../../../src-main/simulator/chain/wallet-profiles'
@@ -14,6 +14,8 @@ export const GOLDEN_SEED = 7
 export interface SyncedMirror {
   sim: RunningSimulator
   database: OpenDatabase
+  /** The mirror itself (its export reader is what the app exports from). */
+  mirror: SqliteMirror
   /** Profile id → wallet address. */
   addresses: Map<string, string>
   dir: string
@@ -52,6 +54,7 @@ export async function syncedMirror(
   return {
     sim,
     database: mirror.database,
+    mirror,
     addresses,
     dir: temp.dir,
     async stop() {

@@ -85,7 +85,7 @@ describe('export golden files (simulator seed 7)', () => {
   it.each(CASES)('$file', async (c) => {
     const outPath = join(mirror.dir, c.file)
     const summary = await runExport({
-      databasePath: mirror.database.path,
+      source: mirror.mirror.exports,
       kind: c.kind,
       format: c.format,
       filters: { ...c.filters, wallets: c.profiles.map((p) => mirror.addresses.get(p) as string) },

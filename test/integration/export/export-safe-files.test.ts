@@ -16,7 +16,7 @@ describe('export files: complete or absent, and clear errors', () => {
   afterAll(() => mirror.stop())
 
   const exportTo = (outPath: string, extra: Partial<Parameters<typeof runExport>[0]> = {}) =>
-    runExport({ databasePath: mirror.database.path, kind: 'balance-changes', outPath, ...extra })
+    runExport({ source: mirror.mirror.exports, kind: 'balance-changes', outPath, ...extra })
 
   it('reports progress from a count taken first, ending at the whole', async () => {
     const seen: ExportProgressInfo[] = []

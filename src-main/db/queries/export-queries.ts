@@ -1,0 +1,177 @@
+import { sql, type Compilable, type Kysely } from 'kysely'
+import type { ExportKind } from '@shared/ipc/export-schemas'
+import type { Database } from '../schema'
+import {
+  all,
+  hasMatchingChange,
+  isOneOf,
+  startsWith,
+  transactionMatches,
+  withinDates,
+  type RowFilters,
+} from './row-filters'
+
+/** An export's filters: the History view's row filters over a set of wallets (all when empty). */
+export interface ExportRowFilters extends RowFilters {
+  walletAddresses: readonly string[]
+}
+
+/** The two statements of an export: how many source rows, and the rows themselves. */
+export interface ExportStatements {
+  count: Compilable<{ n: number }>
+  rows: Compilable<unknown>
+}
+
+/**
+ * The count and row statements of an export, built from the same filter helpers as the
+ * History view. Rows come oldest first; the rows of one transaction are adjacent and in
+ * the service's order, which the tax layouts rely on to see a transaction whole.
+ *
+ * @example
+ * const { count, rows } = exportStatements(db, 'transfers', filters)
+ * const { sql, parameters } = rows.compile()
+ */
+export function exportStatements(
+  db: Kysely<Database>,
+  kind: ExportKind,
+  f: ExportRowFilters,
+): ExportStatements {
+  switch (kind) {
+    case 'balance-changes':
+      return balanceChangeStatements(db, f)
+    case 'transfers':
+      return transferStatements(db, f)
+    case 'balances':
+      return balanceStatements(db, f)
+  }
+}
+
+/** Wallets become ids first, so the per-wallet time indexes apply. */
+function walletIdIn(db: Kysely<Database>, column: string, addresses: readonly string[]) {
+  if (addresses.length === 0) return sql<boolean>`1`
+  const ids = db.selectFrom('wallets').select('id').where('address', 'in', addresses)
+  return sql<boolean>`${sql.ref(column)} in (${ids})`
+}
+
+function balanceChangeStatements(db: Kysely<Database>, f: ExportRowFilters): ExportStatements {
+  // The view's meaning: the filters select transactions; all their changes are written.
+  const where = all([
+    walletIdIn(db, 'bc.wallet_id', f.walletAddresses),
+    withinDates(sql.ref('bc.block_time_sec'), f),
+    transactionMatches('t', f),
+    hasMatchingChange(sql.ref('bc.transaction_id'), f),
+  ])
+  const from = db
+    .selectFrom('balance_changes as bc')
+    .innerJoin('transactions as t', 't.id', 'bc.transaction_id')
+    .where(where)
+  return {
+    count: from.select((eb) => eb.fn.countAll<number>().as('n')),
+    rows: from
+      .innerJoin('wallets as w', 'w.id', 'bc.wallet_id')
+      .leftJoin('mints as m', 'm.mint', 'bc.mint')
+      .select([
+        'bc.transaction_id as transactionId',
+        'bc.block_time_sec as blockTimeSec',
+        'bc.slot as slot',
+        't.signature as signature',
+        'w.address as wallet',
+        'w.label as walletLabel',
+        'bc.mint as mint',
+        'm.symbol as symbol',
+        'bc.amount_text as amountText',
+        'bc.amount_raw as amountRaw',
+        'bc.decimals as decimals',
+        't.fee_text as feeText',
+        't.fee_payer as feePayer',
+        't.is_failed as isFailed',
+      ])
+      .orderBy('bc.block_time_sec')
+      .orderBy('bc.slot')
+      .orderBy('bc.transaction_id')
+      .orderBy('bc.ordinal'),
+  }
+}
+
+function transferStatements(db: Kysely<Database>, f: ExportRowFilters): ExportStatements {
+  const failed = f.isFailedOnly
+    ? sql<boolean>`exists (select 1 from transactions as t where t.wallet_id = tr.wallet_id and t.signature = tr.signature and t.is_failed = 1)`
+    : sql<boolean>`1`
+  const where = all([
+    walletIdIn(db, 'tr.wallet_id', f.walletAddresses),
+    withinDates(sql.ref('tr.block_time_sec'), f),
+    f.mints.length === 0 ? sql<boolean>`1` : isOneOf(sql.ref('tr.mint'), f.mints),
+    f.direction === null ? sql<boolean>`1` : sql<boolean>`tr.direction = ${f.direction}`,
+    f.signaturePrefix === ''
+      ? sql<boolean>`1`
+      : startsWith(sql.ref('tr.signature'), f.signaturePrefix),
+    failed,
+  ])
+  const from = db.selectFrom('transfers as tr').where(where)
+  return {
+    count: from.select((eb) => eb.fn.countAll<number>().as('n')),
+    rows: from
+      .innerJoin('wallets as w', 'w.id', 'tr.wallet_id')
+      .leftJoin('mints as m', 'm.mint', 'tr.mint')
+      .select((eb) => [
+        'tr.block_time_sec as blockTimeSec',
+        'w.address as wallet',
+        'w.label as walletLabel',
+        'tr.signature as signature',
+        'tr.direction as direction',
+        'tr.counterparty as counterparty',
+        'tr.mint as mint',
+        eb.fn.coalesce('tr.symbol', 'm.symbol').as('symbol'),
+        'tr.amount_text as amountText',
+        'tr.amount_raw as amountRaw',
+        'tr.decimals as decimals',
+      ])
+      .orderBy('tr.block_time_sec')
+      .orderBy('tr.signature')
+      .orderBy('tr.wallet_id')
+      .orderBy('tr.id'),
+  }
+}
+
+/**
+ * Balances come from each wallet's latest snapshot (taken at or before `to` when given:
+ * "balances as of"). Direction, `from` and failed-only do not apply to holdings.
+ */
+function balanceStatements(db: Kysely<Database>, f: ExportRowFilters): ExportStatements {
+  const asOf = f.toSec === null ? sql<boolean>`1` : sql<boolean>`s2.taken_at_sec <= ${f.toSec}`
+  const latest = sql<number>`(select s2.id from balance_snapshots as s2 where s2.wallet_id = w.id and ${asOf} order by s2.taken_at_sec desc, s2.id desc limit 1)`
+  const from = db
+    .selectFrom('wallets as w')
+    .innerJoin('balance_snapshots as s', (join) => join.on(sql<boolean>`s.id = ${latest}`))
+    .innerJoin('balance_snapshot_items as i', 'i.snapshot_id', 's.id')
+    .leftJoin('mints as m', 'm.mint', 'i.mint')
+    .where(
+      all([
+        f.walletAddresses.length === 0
+          ? sql<boolean>`1`
+          : isOneOf(sql.ref('w.address'), f.walletAddresses),
+        f.mints.length === 0 ? sql<boolean>`1` : isOneOf(sql.ref('i.mint'), f.mints),
+      ]),
+    )
+  return {
+    count: from.select((eb) => eb.fn.countAll<number>().as('n')),
+    rows: from
+      .select([
+        's.taken_at_sec as takenAtSec',
+        'w.address as wallet',
+        'w.label as walletLabel',
+        'i.mint as mint',
+        'm.symbol as symbol',
+        'm.name as name',
+        'i.balance_text as balanceText',
+        'i.decimals as decimals',
+        'i.price_usd as priceUsd',
+        'i.usd_value as usdValue',
+        'i.token_program as tokenProgram',
+      ])
+      .orderBy('w.position')
+      .orderBy('w.id')
+      .orderBy('i.usd_value', 'desc')
+      .orderBy('i.mint'),
+  }
+}
