@@ -3,9 +3,6 @@ import { decimalFromRaw, decimalText, rawFromDecimalText } from '@shared/domain/
 /** First characters that make a spreadsheet read a cell as a formula (OWASP "CSV Injection"). */
 const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r'])
 
-/** One explorer for every link in every export, so links in a file all look alike. */
-export const EXPLORER_TX_URL = 'https://solscan.io/tx/'
-
 /** Decimal places of SOL; fees are in SOL (lamports = 10^-9 SOL). */
 export const SOL_DECIMALS = 9
 
@@ -125,9 +122,4 @@ export function coinTrackerTime(sec: number | null): string {
   if (sec === null) return ''
   const iso = new Date(sec * 1000).toISOString()
   return `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)} ${iso.slice(11, 19)}`
-}
-
-/** Explorer link of a transaction. */
-export function explorerUrl(signature: string): string {
-  return `${EXPLORER_TX_URL}${signature}`
 }

@@ -1,3 +1,4 @@
+import { explorerTxUrl } from '@shared/domain/explorer'
 import { BALANCE_AT_NATIVE_SOL_MINT, NATIVE_SOL_MINT } from '@shared/api/base58'
 import { decimalText } from '@shared/domain/exact-amount'
 import type { ExportFormat, ExportKind } from '@shared/ipc/export-schemas'
@@ -7,7 +8,6 @@ import {
   addDecimals,
   coinTrackerTime,
   exactAmount,
-  explorerUrl,
   feeSolText,
   isoUtc,
   koinlyTime,
@@ -175,7 +175,7 @@ const FULL_CHANGE_COLUMNS: Column<FullChange>[] = [
   value('Fee (SOL)', (c) => c.fee),
   text('Fee payer', (c) => c.row.feePayer),
   value('Status', (c) => (c.row.isFailed ? 'failed' : 'ok')),
-  value('Explorer', (c) => explorerUrl(c.row.signature)),
+  value('Explorer', (c) => explorerTxUrl(c.row.signature)),
 ]
 
 // ---------------------------------------------------------------- tax-tool records
@@ -328,7 +328,7 @@ const FULL_TRANSFER_COLUMNS: Column<FullTransfer>[] = [
   value('Amount', (r) => r.signed),
   value('Raw amount', (r) => r.signedRaw),
   value('Decimals', (r) => r.decimals),
-  value('Explorer', (r) => explorerUrl(r.signature)),
+  value('Explorer', (r) => explorerTxUrl(r.signature)),
 ]
 
 function shapeFullTransfer(group: readonly TransferRow[]): FullTransfer[] {

@@ -42,6 +42,9 @@ export const HistoryFilters = z.object({
 export type HistoryFilters = z.output<typeof HistoryFilters>
 export type HistoryFiltersInput = z.input<typeof HistoryFilters>
 
+/** The History view's filters when nothing is filtered. */
+export const NO_HISTORY_FILTERS: Readonly<HistoryFilters> = Object.freeze(HistoryFilters.parse({}))
+
 /** Where a History page continues: the last row's sort key. */
 export const HistoryCursor = z.object({
   blockTimeSec: z.number().int().nullable(),

@@ -32,7 +32,7 @@ describe('e2e: the review app', () => {
     await page.goto(app.shell.url)
     await expect
       .poll(() => page.getByRole('note', { name: 'Demo data' }).textContent())
-      .toMatch(/add your API key in Settings to watch real wallets/)
+      .toMatch(/made-up wallets, not yours/)
     await expect
       .poll(() => sidebar().locator('li.item').count(), { timeout: 10_000 })
       .toBeGreaterThanOrEqual(4)

@@ -17,6 +17,8 @@ export async function startTestWebShell(
   options: {
     apiKey?: string
     ownMirror?: (mirror: SqliteMirror) => void | Promise<void>
+    /** The data source to open (default: the own mirror when one is given, else demo). */
+    dataSource?: 'demo' | 'service'
   } = {},
 ): Promise<{
   core: Core
@@ -35,7 +37,11 @@ export async function startTestWebShell(
     shell: 'web',
     version: 'test',
     apiKey: options.apiKey,
-    ...(options.ownMirror ? { dataSource: 'service' as const } : {}),
+    ...(options.dataSource
+      ? { dataSource: options.dataSource }
+      : options.ownMirror
+        ? { dataSource: 'service' as const }
+        : {}),
   })
   const shell = await startWebShell({ core, rendererDir: BUILT_RENDERER_DIR })
   return {

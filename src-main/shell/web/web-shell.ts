@@ -3,12 +3,9 @@ import type { AddressInfo } from 'node:net'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { Core } from '../../app/core'
 import { checkAccess, newLaunchToken, TOKEN_COOKIE } from './web-access'
-import { InvokeMessage } from './web-protocol'
+import { InvokeMessage, IPC_SOCKET_PATH, type ShellMessage } from '@shared/ipc/web-socket-protocol'
 import { serveRendererFile } from './static-files'
 import { serveExportDownload } from './export-download-route'
-
-/** Path of the WebSocket that carries the IPC contract. */
-export const IPC_SOCKET_PATH = '/ipc'
 
 export interface WebShellOptions {
   core: Core
@@ -115,7 +112,8 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
 
 function serveContract(ws: WebSocket, core: Core): void {
   const unsubscribe = core.events.subscribe((event, payload) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'event', event, payload }))
+    if (ws.readyState === ws.OPEN)
+      ws.send(JSON.stringify({ type: 'event', event, payload } satisfies ShellMessage))
   })
   ws.on('close', unsubscribe)
   ws.on('message', (data) => {
@@ -128,7 +126,7 @@ function serveContract(ws: WebSocket, core: Core): void {
     }
     void core.dispatch(message.channel, message.input).then((envelope) => {
       if (ws.readyState === ws.OPEN)
-        ws.send(JSON.stringify({ type: 'reply', id: message.id, envelope }))
+        ws.send(JSON.stringify({ type: 'reply', id: message.id, envelope } satisfies ShellMessage))
     })
   })
 }

@@ -1,6 +1,11 @@
 import type { HeliographBridge } from '@shared/ipc/bridge'
 import type { EventName } from '@shared/ipc/contract'
 import type { Envelope } from '@shared/ipc/envelope'
+import {
+  IPC_SOCKET_PATH,
+  type InvokeMessage,
+  type ShellMessage,
+} from '@shared/ipc/web-socket-protocol'
 
 /** Connection state of the web shell's socket, for the status bar. */
 export type SocketState = 'connecting' | 'open' | 'closed'
@@ -18,7 +23,7 @@ interface Pending {
 export function createWebSocketBridge(
   onState: (state: SocketState) => void = () => {},
 ): HeliographBridge {
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ipc`
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${IPC_SOCKET_PATH}`
   const pending = new Map<number, Pending>()
   const listeners = new Map<string, Set<(payload: unknown) => void>>()
   const queue: string[] = []
@@ -35,9 +40,7 @@ export function createWebSocketBridge(
       for (const message of queue.splice(0)) socket.send(message)
     })
     socket.addEventListener('message', (event) => {
-      const message = JSON.parse(String(event.data)) as
-        | { type: 'reply'; id: number; envelope: Envelope<unknown> }
-        | { type: 'event'; event: string; payload: unknown }
+      const message = JSON.parse(String(event.data)) as ShellMessage
       if (message.type === 'reply') {
         pending.get(message.id)?.resolve(message.envelope)
         pending.delete(message.id)
@@ -66,7 +69,7 @@ export function createWebSocketBridge(
   return {
     invoke(channel, input) {
       const id = nextId++
-      const message = JSON.stringify({ type: 'invoke', id, channel, input })
+      const message = JSON.stringify({ type: 'invoke', id, channel, input } satisfies InvokeMessage)
       return new Promise((resolve) => {
         pending.set(id, { resolve: resolve as Pending['resolve'], message })
         if (socket.readyState === WebSocket.OPEN) socket.send(message)

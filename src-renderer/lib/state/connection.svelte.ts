@@ -1,6 +1,5 @@
 import type { AppInfo } from '@shared/ipc/app-schemas'
 import { connectContractClient } from '../ipc/contract-client'
-import { onPending } from '../ipc/pending-channels'
 import type { SocketState } from '../ipc/websocket-bridge'
 
 /** Whether the page can reach the app's core, the service, and what the core said about itself. */
@@ -23,7 +22,11 @@ export const client = connectContractClient((state) => {
 })
 if (client.transport === 'electron') connection.socket = 'open'
 
-onPending(client, 'app:network', ({ state }) => {
+// Every view reads another mirror after a switch: start the page afresh so nothing from
+// the other data source stays on screen.
+client.on('app:data-source', () => location.reload())
+
+client.on('app:network', ({ state }) => {
   connection.network = state
 })
 window.addEventListener('online', () => (connection.isBrowserOnline = true))

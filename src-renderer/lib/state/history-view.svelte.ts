@@ -1,4 +1,4 @@
-import type { HistoryFilters, SortOrder } from '@shared/ipc/review-schemas'
+import { NO_HISTORY_FILTERS, type HistoryFilters, type SortOrder } from '@shared/ipc/review-schemas'
 
 /**
  * What the History view shows right now, per wallet: its filters and order. Kept here so
@@ -9,17 +9,8 @@ export const historyView = $state<{
   byAddress: Record<string, { filters: HistoryFilters; order: SortOrder }>
 }>({ byAddress: {} })
 
-export const NO_FILTERS: HistoryFilters = {
-  fromSec: null,
-  toSec: null,
-  mint: null,
-  direction: 'any',
-  isFailedOnly: false,
-  signature: '',
-}
-
 /** The History view state of a wallet, created with no filters. */
 export function historyViewOf(address: string): { filters: HistoryFilters; order: SortOrder } {
-  historyView.byAddress[address] ??= { filters: { ...NO_FILTERS }, order: 'newest' }
+  historyView.byAddress[address] ??= { filters: { ...NO_HISTORY_FILTERS }, order: 'newest' }
   return historyView.byAddress[address]
 }

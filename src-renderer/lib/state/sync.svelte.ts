@@ -1,5 +1,4 @@
 import type { StreamName, SyncProgress, WalletSyncStatus } from '@shared/ipc/sync-schemas'
-import { callPending, onPending } from '../ipc/pending-channels'
 import { client, connection } from './connection.svelte'
 
 /** Sync state per wallet and the latest progress of each of its streams. */
@@ -10,11 +9,11 @@ export const sync = $state<{
   error: string | null
 }>({ byAddress: {}, progress: {}, isAvailable: true, error: null })
 
-onPending(client, 'sync:wallet-state', (status) => {
+client.on('sync:wallet-state', (status) => {
   sync.byAddress[status.address] = status
   if (status.state !== 'syncing') delete sync.progress[status.address]
 })
-onPending(client, 'sync:progress', (p) => {
+client.on('sync:progress', (p) => {
   const streams = (sync.progress[p.address] ??= {})
   if (p.phase === 'done') delete streams[p.stream]
   else streams[p.stream] = p
@@ -25,7 +24,7 @@ onPending(client, 'sync:progress', (p) => {
 /** Loads every wallet's sync status. */
 export async function loadSyncStatus(): Promise<void> {
   try {
-    const statuses = await callPending(client, 'sync:status')
+    const statuses = await client.call('sync:status')
     sync.byAddress = Object.fromEntries(statuses.map((s) => [s.address, s]))
     sync.isAvailable = true
     sync.error = null
@@ -74,11 +73,10 @@ export function progressItems(address: string): number {
   return Object.values(sync.progress[address] ?? {}).reduce((sum, s) => sum + s.items, 0)
 }
 
-export const syncNow = (address?: string) =>
-  callPending(client, 'sync:start', address ? { address } : {})
+export const syncNow = (address?: string) => client.call('sync:start', address ? { address } : {})
 export const cancelSync = (address?: string) =>
-  callPending(client, 'sync:cancel', address ? { address } : {})
-export const pauseSync = (address: string) => callPending(client, 'sync:pause', { address })
-export const resumeSync = (address: string) => callPending(client, 'sync:resume', { address })
+  client.call('sync:cancel', address ? { address } : {})
+export const pauseSync = (address: string) => client.call('sync:pause', { address })
+export const resumeSync = (address: string) => client.call('sync:resume', { address })
 export const retrySync = (address: string, stream?: StreamName) =>
-  callPending(client, 'sync:retry', stream ? { address, stream } : { address })
+  client.call('sync:retry', stream ? { address, stream } : { address })

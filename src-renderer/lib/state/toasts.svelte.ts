@@ -1,4 +1,3 @@
-import { onPending } from '../ipc/pending-channels'
 import { client } from './connection.svelte'
 
 export interface Toast {
@@ -22,7 +21,7 @@ export function dismissToast(id: number): void {
   toasts.list = toasts.list.filter((t) => t.id !== id)
 }
 
-onPending(client, 'sync:activity', (notice) => {
+client.on('sync:activity', (notice) => {
   const who = notice.label ?? `${notice.address.slice(0, 4)}…${notice.address.slice(-4)}`
   toast(`${who}: ${notice.summary}`)
 })

@@ -1,6 +1,5 @@
 import type { WalletSummary } from '@shared/ipc/review-schemas'
 import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
-import { callPending } from '../ipc/pending-channels'
 import { client } from './connection.svelte'
 
 /** How the sidebar orders wallets: the person's order (drag), by USD value, or by last activity. */
@@ -89,7 +88,7 @@ export async function addWallet(address: string, label: string): Promise<Watched
 
 /** Adds the simulator's demo wallets (demo mode only). */
 export async function addDemoWallets(): Promise<void> {
-  await callPending(client, 'demo:add-wallets')
+  await client.call('demo:add-wallets')
   await loadWatchlist()
 }
 

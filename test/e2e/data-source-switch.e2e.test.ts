@@ -1,0 +1,60 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchChromium, screenshot } from '../helpers/chromium'
+import { startTestWebShell } from '../helpers/web-shell-fixture'
+import { testAddress } from '../helpers/wallets'
+
+type Fixture = Awaited<ReturnType<typeof startTestWebShell>>
+
+const OWN_WALLET = testAddress(41)
+const DEMO_WALLET = testAddress(42)
+
+describe('e2e: switching between demo data and the own mirror is explicit and shows one at a time', () => {
+  let fx: Fixture
+  let browser: Browser
+  let page: Page
+  const banner = () => page.getByRole('note', { name: 'Demo data' })
+  const sidebar = () => page.getByRole('navigation').textContent()
+
+  beforeAll(async () => {
+    fx = await startTestWebShell({
+      apiKey: 'test-key-0000-1234',
+      dataSource: 'demo',
+      ownMirror: (own) => own.watchlist.add({ address: OWN_WALLET, label: 'My treasury' }, 1),
+    })
+    browser = await launchChromium()
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await fx?.stop()
+  })
+
+  it('on demo data, the banner says so and only demo wallets are listed', async () => {
+    await page.goto(fx.shell.url)
+    await expect.poll(() => banner().textContent()).toMatch(/not yours/)
+    await page.getByLabel('Wallet address').fill(DEMO_WALLET)
+    await page.getByLabel('Label (optional)').fill('Demo wallet')
+    await page.getByRole('button', { name: 'Watch wallet' }).click()
+    await expect.poll(sidebar).toContain('Demo wallet')
+    expect(await sidebar()).not.toContain('My treasury')
+  })
+
+  it('Settings switches to the own mirror: the page reloads without the banner or demo wallets', async () => {
+    await page.goto(`${fx.shell.url}#/settings`)
+    await page.getByRole('button', { name: 'Show my own data' }).click()
+    await expect.poll(sidebar).toContain('My treasury')
+    expect(await sidebar()).not.toContain('Demo wallet')
+    expect(await banner().count()).toBe(0)
+    await screenshot(page, 'data-source-own')
+  })
+
+  it('and back to demo data, which kept its wallet', async () => {
+    await page.goto(`${fx.shell.url}#/settings`)
+    await page.getByRole('button', { name: 'Show demo data' }).click()
+    await expect.poll(sidebar).toContain('Demo wallet')
+    expect(await sidebar()).not.toContain('My treasury')
+    await expect.poll(() => banner().count()).toBe(1)
+    await screenshot(page, 'data-source-demo')
+  })
+})
