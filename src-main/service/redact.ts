@@ -1,4 +1,4 @@
-// Secrets never appear in logs, errors, IPC payloads or exports (DESIGN, data rules). Every
+// Secrets never appear in logs, errors, IPC payloads or exports (ARCHITECTURE, Data rules). Every
 // message the service client builds passes through here.
 
 /** What a secret is replaced with. */

@@ -298,7 +298,7 @@ function runStream(ctx: StreamContext, stream: StreamName): Promise<StreamResult
 
 /**
  * Turns a stream's failure into its state and a message in plain words. Bad data pauses
- * just that stream, naming operation, wallet and field (DESIGN, "Data rules").
+ * just that stream, naming operation, wallet and field (ARCHITECTURE, "Data rules").
  */
 function describeStreamFailure(
   error: unknown,

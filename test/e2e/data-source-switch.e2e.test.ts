@@ -20,7 +20,9 @@ describe('e2e: switching between demo data and the own mirror is explicit and sh
     fx = await startTestWebShell({
       apiKey: 'test-key-0000-1234',
       dataSource: 'demo',
-      ownMirror: (own) => own.watchlist.add({ address: OWN_WALLET, label: 'My treasury' }, 1),
+      ownMirror: async (own) => {
+        await own.watchlist.add({ address: OWN_WALLET, label: 'My treasury' }, 1)
+      },
     })
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
@@ -33,6 +35,11 @@ describe('e2e: switching between demo data and the own mirror is explicit and sh
   it('on demo data, the banner says so and only demo wallets are listed', async () => {
     await page.goto(fx.shell.url)
     await expect.poll(() => banner().textContent()).toMatch(/not yours/)
+    // The app icon is the page's favicon, served by the shell.
+    const href = await page.locator('link[rel="icon"]').getAttribute('href')
+    const icon = await page.request.get(new URL(href as string, page.url()).toString())
+    expect(icon.status()).toBe(200)
+    expect(icon.headers()['content-type']).toBe('image/png')
     await page.getByLabel('Wallet address').fill(DEMO_WALLET)
     await page.getByLabel('Label (optional)').fill('Demo wallet')
     await page.getByRole('button', { name: 'Watch wallet' }).click()

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 // Frozen: the mirror's tables as first designed. Never imports app code or the typed
-// Database interface. Amounts keep the service's exact text beside the number (DESIGN,
+// Database interface. Amounts keep the service's exact text beside the number (ARCHITECTURE,
 // "Data rules"); times are UTC seconds.
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -20,7 +20,7 @@ import { APP_ENTRY_URL, APP_HOST, APP_ORIGIN, APP_SCHEME, originOf } from './app
 import { decideNavigation, isExternalWebUrl } from './navigation-policy'
 import { isTrustedSender } from './sender-check'
 import { SafeStorageSecretStore } from './safe-storage-secret-store'
-import { buildWindowOptions } from './window-options'
+import { APP_ICON_FILE, buildWindowOptions } from './window-options'
 import { readWindowBounds, writeWindowBounds } from './window-state'
 
 protocol.registerSchemesAsPrivileged([
@@ -83,6 +83,7 @@ function createWindow(core: Core): BrowserWindow {
     buildWindowOptions(
       join(import.meta.dirname, '../preload/index.cjs'),
       readWindowBounds(dataDir),
+      join(app.getAppPath(), APP_ICON_FILE),
     ),
   )
   window.once('ready-to-show', () => window.show())

@@ -5,6 +5,8 @@ export interface AppWindowOptions {
   minWidth: number
   minHeight: number
   title: string
+  /** The window and taskbar icon (Linux and Windows; macOS takes the bundle's). */
+  icon?: string
   show: boolean
   backgroundColor: string
   webPreferences: {
@@ -27,12 +29,20 @@ export interface WindowBounds {
   height: number
 }
 
+/** The app icon inside the app folder (the project root, or the packaged app's root). */
+export const APP_ICON_FILE = 'resources/icon.png'
+
 /**
  * The main window's options: the renderer is untrusted content with no Node access; it
  * reaches main only through the preload's typed bridge.
  */
-export function buildWindowOptions(preloadPath: string, bounds?: WindowBounds): AppWindowOptions {
+export function buildWindowOptions(
+  preloadPath: string,
+  bounds?: WindowBounds,
+  iconPath?: string,
+): AppWindowOptions {
   return {
+    ...(iconPath ? { icon: iconPath } : {}),
     width: Math.max(bounds?.width ?? 1280, 960),
     height: Math.max(bounds?.height ?? 820, 600),
     minWidth: 960,

@@ -10,7 +10,7 @@ import type { Handler, RecordedServer } from '../../helpers/recorded-server'
 import * as s from '../../unit/api/interface-samples'
 import { VALID_INPUTS, recordedHandler } from './recorded-answers'
 
-// Secrets never appear in logs, errors or IPC payloads (DESIGN, data rules). A hostile
+// Secrets never appear in logs, errors or IPC payloads (ARCHITECTURE, Data rules). A hostile
 // service even echoes the key back in every error body; nothing the client produces may
 // contain it.
 

@@ -7,7 +7,7 @@ import { readWalletTruth, simulatorCredits } from '../../helpers/sim-truth'
 import { startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
 import { ledgerCalls } from './mirror-truth-assertions'
 
-// DESIGN, "Sync rules": credits are a budget; the engine refuses work past the user's
+// ARCHITECTURE, "Sync rules": credits are a budget; the engine refuses work past the user's
 // budget and can estimate a sync's cost before running it. Issue 5: it stops and says why.
 
 const DAILY_BUDGET = 1_000

@@ -4,7 +4,7 @@ import { readWalletTruth } from '../../helpers/sim-truth'
 import { startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
 import { expectMirrorEqualsTruth, ledgerCalls, simulatorCalls } from './mirror-truth-assertions'
 
-// DESIGN, "Sync rules": incremental sync fetches only what is newer than the newest stored
+// ARCHITECTURE, "Sync rules": incremental sync fetches only what is newer than the newest stored
 // item. History asks with `after` = the newest stored signature, so N new transactions
 // cost ⌈N/100⌉ calls, and one call when nothing is new.
 

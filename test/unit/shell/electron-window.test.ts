@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { APP_ORIGIN, originOf } from '../../../src-main/shell/electron/app-origin'
 import { decideNavigation } from '../../../src-main/shell/electron/navigation-policy'
 import { isTrustedSender } from '../../../src-main/shell/electron/sender-check'
-import { buildWindowOptions } from '../../../src-main/shell/electron/window-options'
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { APP_ICON_FILE, buildWindowOptions } from '../../../src-main/shell/electron/window-options'
 
 describe('main window options', () => {
   it('isolates the renderer: sandbox, context isolation, no Node, web security on', () => {
@@ -69,5 +71,15 @@ describe('navigation policy', () => {
     expect(decideNavigation('file:///home/user/.ssh/id_rsa', allowed)).toBe('deny')
     expect(decideNavigation('javascript:alert(1)', allowed)).toBe('deny')
     expect(decideNavigation('smb://host/share', allowed)).toBe('deny')
+  })
+
+  it('shows the app icon, a file in the repository at the path the window names', () => {
+    const root = resolve(import.meta.dirname, '../../..')
+    const { icon } = buildWindowOptions('p', undefined, resolve(root, APP_ICON_FILE))
+    expect(icon).toBe(resolve(root, 'resources/icon.png'))
+    const png = readFileSync(icon as string)
+    // PNG signature, then the IHDR width and height (big-endian at bytes 16 and 20).
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG')
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([512, 512])
   })
 })

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AdaptivePacer } from '../../../src-main/sync/adaptive-pacer'
 
-// The pacer of one endpoint class (DESIGN, "Sync rules": never exceed the configured
+// The pacer of one endpoint class (ARCHITECTURE, "Sync rules": never exceed the configured
 // requests per second, honour Retry-After; issue 5: on 429 halve the rate, recover slowly).
 // Fake timers: the clock only moves when the test moves it.
 
