@@ -33,3 +33,22 @@ export function summarizeIssues(error: z.ZodError, prefix = '', max = 5): IssueS
         : issue.message,
   }))
 }
+
+/**
+ * One sentence naming every offending field of a failed parse, for people and for the
+ * simulator's error replies alike: `label: Label is longer than 64 characters.`
+ *
+ * @example
+ * describeIssues(error, 'params') // "params.limit: Too big: expected number to be <=1000"
+ */
+export function describeIssues(error: z.ZodError, prefix = ''): string {
+  return error.issues
+    .map((issue) => {
+      const path = [prefix, ...issue.path.map(String)].filter((p) => p !== '').join('.')
+      // A message that already names its field ("Label is longer…") is not prefixed again.
+      return path === '' || issue.message.toLowerCase().startsWith(path.toLowerCase())
+        ? issue.message
+        : `${path}: ${issue.message}`
+    })
+    .join('; ')
+}

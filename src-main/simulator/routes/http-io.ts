@@ -1,3 +1,4 @@
+import { describeIssues } from '@shared/api/issue-path'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { z } from 'zod'
 
@@ -30,16 +31,6 @@ export function notFound(message: string): SimRequestError {
   return new SimRequestError(404, -32004, message)
 }
 
-/** The one message naming every offending parameter of a failed schema parse. */
-export function describeZodError(error: z.ZodError, prefix = ''): string {
-  return error.issues
-    .map((issue) => {
-      const path = [prefix, ...issue.path.map(String)].filter((p) => p !== '').join('.')
-      return path === '' ? issue.message : `${path}: ${issue.message}`
-    })
-    .join('; ')
-}
-
 /** Parses `input` with a request schema, or throws invalidParams naming the parameters. */
 export function parseRequest<S extends z.ZodType>(
   schema: S,
@@ -47,7 +38,7 @@ export function parseRequest<S extends z.ZodType>(
   prefix = '',
 ): z.output<S> {
   const parsed = schema.safeParse(input)
-  if (!parsed.success) throw invalidParams(describeZodError(parsed.error, prefix))
+  if (!parsed.success) throw invalidParams(describeIssues(parsed.error, prefix))
   return parsed.data
 }
 
