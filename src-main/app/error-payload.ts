@@ -1,26 +1,12 @@
 import type { z } from 'zod'
 import { AppError, InvalidInputError, type ErrorPayload } from '@shared/ipc/ipc-errors'
-
-/**
- * Describes a zod failure in the words of its messages, naming the field when there is
- * one: `label: Label is longer than 64 characters.`
- */
-export function describeZodError(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const path = issue.path.join('.')
-      return path === '' || issue.message.toLowerCase().startsWith(path.toLowerCase())
-        ? issue.message
-        : `${path}: ${issue.message}`
-    })
-    .join(' ')
-}
+import { describeIssues, summarizeIssues } from '@shared/validation/zod-issues'
 
 /** The input of a channel as an InvalidInputError whose message says what was wrong. */
 export function invalidInput(channel: string, error: z.ZodError): InvalidInputError {
-  return new InvalidInputError(describeZodError(error), {
+  return new InvalidInputError(describeIssues(error), {
     channel,
-    issues: error.issues.map((i) => ({ path: i.path.map(String), message: i.message })),
+    issues: summarizeIssues(error),
   })
 }
 

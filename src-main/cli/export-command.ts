@@ -5,7 +5,7 @@ import { Option } from 'commander'
 import type { ExportDelimiter, ExportProgress } from '@shared/ipc/export-schemas'
 import { ExportFilters, ExportFormat, ExportKind } from '@shared/ipc/export-schemas'
 import { AppError } from '@shared/ipc/ipc-errors'
-import { describeZodError } from '../app/error-payload'
+import { describeIssues } from '@shared/validation/zod-issues'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 
 interface ExportCommandOptions {
@@ -86,7 +86,7 @@ export function registerExportCommand(program: Command): void {
         direction: opts.direction,
         failedOnly: opts.failedOnly === true,
       })
-      if (!parsed.success) throw new AppError(describeZodError(parsed.error))
+      if (!parsed.success) throw new AppError(describeIssues(parsed.error))
 
       const out = resolve(opts.out)
       // The CLI's "save dialog" is --out: the core grants that path to this one export.

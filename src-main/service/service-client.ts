@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { summarizeIssues } from '@shared/api/issue-path'
+import { summarizeIssues } from '@shared/validation/zod-issues'
 import { JSON_RPC_ERROR_CODES, JsonRpcResponse } from '@shared/api/json-rpc'
 import type { JsonRpcResponse as JsonRpcResponseType } from '@shared/api/json-rpc'
 import { OPERATIONS, OPERATION_NAMES, fillPath, pathParamNames } from '@shared/api/operations'

@@ -5,6 +5,7 @@ import type { OperationName } from '@shared/api/operations'
 import { findJsonRpcOperation, matchRestRoute, OPERATIONS } from '@shared/api/operations'
 import { creditsPerCall } from '@shared/api/prices'
 import { decodeQuery } from '@shared/api/rest-query'
+import { describeIssues } from '@shared/validation/zod-issues'
 import type { ApiKeys } from './api-keys'
 import type { SimChain } from './chain/sim-chain'
 import type { CreditCounter } from './credit-counter'
@@ -13,7 +14,6 @@ import { applyDrift } from './fault-injector'
 import type { RateLimiter } from './rate-limiter'
 import type { HandlerContext } from './routes/handler-context'
 import {
-  describeZodError,
   readBody,
   sendJson,
   sendRawJsonText,
@@ -162,7 +162,7 @@ export async function handleRest(
       input = { ...(body as Record<string, unknown>), ...route.pathParams }
     }
     const parsed = op.request.safeParse(input)
-    if (!parsed.success) throw new SimRequestError(400, -32602, describeZodError(parsed.error))
+    if (!parsed.success) throw new SimRequestError(400, -32602, describeIssues(parsed.error))
     const result = runHandler(route.name, parsed.data, handlerContext(deps, key))
     deps.credits.charge(key, route.name, creditsPerCall(op.priceKey))
     sendBody(res, driftOf(result, hits), hits)
@@ -232,7 +232,7 @@ export async function handleJsonRpc(
         error: rpcError(
           id,
           JSON_RPC_ERROR_CODES.invalidRequest,
-          `Invalid request: ${describeZodError(envelope.error)}`,
+          `Invalid request: ${describeIssues(envelope.error)}`,
         ),
       }
     }
@@ -280,7 +280,7 @@ export async function handleJsonRpc(
     try {
       const parsed = op.request.safeParse(request.params)
       if (!parsed.success) {
-        const message = describeZodError(parsed.error, 'params')
+        const message = describeIssues(parsed.error, 'params')
         // Photon words its refusals "Validation Error: …" (facts).
         const prefix =
           op.priceKey === 'compression' || op.priceKey === 'validityProof'

@@ -13,9 +13,10 @@ import { formatRawAmount, rawToNumber, SOL_MINT_INDEX } from './chain/mints'
 import type { CreditCounter } from './credit-counter'
 import type { FaultInjector } from './fault-injector'
 import { FaultSpec } from './fault-injector'
+import { describeIssues } from '@shared/validation/zod-issues'
 import type { LiveActivity } from './live-activity'
 import type { RateLimiter } from './rate-limiter'
-import { describeZodError, readBody, sendJson, SimRequestError } from './routes/http-io'
+import { readBody, sendJson, SimRequestError } from './routes/http-io'
 import type { WebhookDeliveries } from './webhook-deliveries'
 import { PROFILE_IDS } from './chain/wallet-profiles'
 
@@ -75,7 +76,7 @@ async function readJson<S extends z.ZodType>(
     throw new SimRequestError(400, -32700, 'body: not valid JSON')
   }
   const parsed = schema.safeParse(body)
-  if (!parsed.success) throw new SimRequestError(400, -32602, describeZodError(parsed.error))
+  if (!parsed.success) throw new SimRequestError(400, -32602, describeIssues(parsed.error))
   return parsed.data
 }
 

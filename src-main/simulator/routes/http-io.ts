@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { z } from 'zod'
+import { describeIssues } from '@shared/validation/zod-issues'
 
 // Reading requests and writing answers, plus the errors handlers throw. REST errors are
 // `{ error }` bodies; JSON-RPC errors carry the facts file's codes.
@@ -30,16 +31,6 @@ export function notFound(message: string): SimRequestError {
   return new SimRequestError(404, -32004, message)
 }
 
-/** The one message naming every offending parameter of a failed schema parse. */
-export function describeZodError(error: z.ZodError, prefix = ''): string {
-  return error.issues
-    .map((issue) => {
-      const path = [prefix, ...issue.path.map(String)].filter((p) => p !== '').join('.')
-      return path === '' ? issue.message : `${path}: ${issue.message}`
-    })
-    .join('; ')
-}
-
 /** Parses `input` with a request schema, or throws invalidParams naming the parameters. */
 export function parseRequest<S extends z.ZodType>(
   schema: S,
@@ -47,7 +38,7 @@ export function parseRequest<S extends z.ZodType>(
   prefix = '',
 ): z.output<S> {
   const parsed = schema.safeParse(input)
-  if (!parsed.success) throw invalidParams(describeZodError(parsed.error, prefix))
+  if (!parsed.success) throw invalidParams(describeIssues(parsed.error, prefix))
   return parsed.data
 }
 
