@@ -27,10 +27,12 @@ afterAll(async () => {
 
 type RpcRequest = { id: string; method: string }
 
-const ENTRIES = [
-  { operation: 'das.getAssetBatch', input: { ids: [s.ASSET_ID] } },
-  { operation: 'compression.getCompressedBalanceByOwner', input: { owner: s.WALLET } },
-] as const
+/** The batch every test sends, unless it needs a bad entry. */
+const assetsAndBalance = (client: ReturnType<typeof createServiceClient>) =>
+  client.batch([
+    { operation: 'das.getAssetBatch', input: { ids: [s.ASSET_ID] } },
+    { operation: 'compression.getCompressedBalanceByOwner', input: { owner: s.WALLET } },
+  ])
 
 /** A client whose reports land in the returned list, against `handler`. */
 function clientAnswering(handler: Handler) {
@@ -68,7 +70,7 @@ describe('a JSON-RPC batch that fails as a whole', () => {
       headers: { 'retry-after': '3' },
       json: { error: 'slow down' },
     }))
-    const error = await client.batch(ENTRIES).catch((e: unknown) => e)
+    const error = await assetsAndBalance(client).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(RateLimitedError)
     expect((error as RateLimitedError).retryAfterMs).toBe(3000)
     expect((error as RateLimitedError).operation).toBe(
@@ -84,7 +86,7 @@ describe('a JSON-RPC batch that fails as a whole', () => {
     const { client, reports } = clientAnswering((req) => ({
       json: { jsonrpc: '2.0', id: (req.json as RpcRequest[])[0]?.id, result: [s.asset] },
     }))
-    const error = await client.batch(ENTRIES).catch((e: unknown) => e)
+    const error = await assetsAndBalance(client).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(InvalidResponseError)
     expect((error as InvalidResponseError).message).toMatch(/must be answered with an array/)
     expect(reports.map((r) => [r.operation, r.status, r.errorName])).toEqual([
@@ -101,7 +103,7 @@ describe('a JSON-RPC batch that fails entry by entry', () => {
       // Only the first entry is answered, and with a result that is not an asset list.
       return { json: [{ jsonrpc: '2.0', id: first?.id, result: { total: 'many' } }] }
     })
-    const [assets, balance] = await client.batch(ENTRIES)
+    const [assets, balance] = await assetsAndBalance(client)
     expect(assets.ok).toBe(false)
     if (!assets.ok) {
       expect(assets.error).toBeInstanceOf(InvalidResponseError)
