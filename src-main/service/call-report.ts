@@ -21,7 +21,7 @@ export interface CallReport {
 }
 
 /** How one call ended: answered (with its status) or failed with a typed error. */
-export type CallOutcome = { ok: true; httpStatus: number } | { ok: false; error: ServiceError }
+type CallOutcome = { ok: true; httpStatus: number } | { ok: false; error: ServiceError }
 
 /** Reports one call, started at `startedMs` (performance.now()), once it has ended. */
 export type ReportCall = (name: OperationName, startedMs: number, outcome: CallOutcome) => void

@@ -27,7 +27,7 @@ export interface HttpRequest {
 }
 
 /** Sends one request for the named operation and reads the whole answer. */
-export type SendHttp = (
+type SendHttp = (
   name: string,
   url: URL,
   request: HttpRequest,

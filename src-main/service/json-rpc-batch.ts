@@ -21,7 +21,7 @@ import type { ServiceError } from './service-errors'
 // the entries by id, in any order, and each entry succeeds or fails on its own.
 
 /** Outcome of one entry of a JSON-RPC batch. */
-export type BatchOutcome<T> = { ok: true; value: T } | { ok: false; error: ServiceError }
+type BatchOutcome<T> = { ok: true; value: T } | { ok: false; error: ServiceError }
 
 /** One entry of a JSON-RPC batch. */
 export type BatchEntry = {

@@ -2,7 +2,7 @@
 // message the service client builds passes through here.
 
 /** What a secret is replaced with. */
-export const REDACTED = '***'
+const REDACTED = '***'
 
 // `api-key=<value>` in URLs and query strings (interface 5.3), any case, also `apiKey=`/`api_key=`.
 const QUERY_KEY = /\b(api[-_]?key=)[^&\s"'#<>]*/gi

@@ -27,7 +27,7 @@ export type { CallReport } from './call-report'
 export { parseRetryAfterMs } from './error-mapping'
 
 /** Options of the client. */
-export interface ServiceClientOptions {
+interface ServiceClientOptions {
   /** Called once per operation call, also for each entry of a batch. */
   onCall?: (report: CallReport) => void
   /** Receives one redacted line per HTTP exchange. */

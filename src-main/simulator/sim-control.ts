@@ -24,7 +24,7 @@ import { PROFILE_IDS } from './chain/wallet-profiles'
 // and demos use it to list wallets, read credits, move the clock, add activity, inject
 // faults, run live mode and read the full truth of a wallet cheaply.
 
-export interface ControlDeps {
+interface ControlDeps {
   chain: SimChain
   keys: ApiKeys
   credits: CreditCounter

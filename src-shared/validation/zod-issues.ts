@@ -5,7 +5,7 @@ import type { z } from 'zod'
 // `data[3].balanceChanges[0].amount`, and a message is `path: what was expected`.
 
 /** One issue, reduced to what is safe and useful to show: where and what was expected. */
-export interface IssueSummary {
+interface IssueSummary {
   path: string
   message: string
 }
