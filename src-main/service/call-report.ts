@@ -1,6 +1,7 @@
 import { OPERATIONS } from '@shared/api/operations'
 import type { Operation, OperationName } from '@shared/api/operations'
 import { creditsPerCall } from '@shared/api/prices'
+import { isSuccessStatus } from './http-transport'
 import type { Redactor } from './redact'
 import { InvalidResponseError } from './service-errors'
 import type { ServiceError } from './service-errors'
@@ -33,9 +34,8 @@ export type ReportCall = (name: OperationName, startedMs: number, outcome: CallO
  * The facts file gives no rule; this one is shared with the simulator's credit counter,
  * so the ledger and the service's counter agree call for call.
  */
-function isBilled(outcome: CallOutcome): boolean {
-  const status = outcome.ok ? outcome.httpStatus : outcome.error.httpStatus
-  const isAnswered = status !== undefined && status >= 200 && status < 300
+function isBilled(outcome: CallOutcome, httpStatus: number | undefined): boolean {
+  const isAnswered = httpStatus !== undefined && isSuccessStatus(httpStatus)
   return isAnswered && (outcome.ok || outcome.error instanceof InvalidResponseError)
 }
 
@@ -48,13 +48,15 @@ export function createCallReporter(config: {
 }): ReportCall {
   return (name, startedMs, outcome) => {
     const op: Operation = OPERATIONS[name]
+    const httpStatus = outcome.ok ? outcome.httpStatus : outcome.error.httpStatus
     const entry: CallReport = {
       operation: name,
-      credits: isBilled(outcome) ? creditsPerCall(op.priceKey, config.settings.creditOverrides) : 0,
+      credits: isBilled(outcome, httpStatus)
+        ? creditsPerCall(op.priceKey, config.settings.creditOverrides)
+        : 0,
       status: outcome.ok ? 'ok' : 'error',
       durationMs: Math.max(0, performance.now() - startedMs),
     }
-    const httpStatus = outcome.ok ? outcome.httpStatus : outcome.error.httpStatus
     if (!outcome.ok) {
       entry.errorName = outcome.error.name
       config.log?.(config.redact(`${name} failed: ${outcome.error.message}`))
