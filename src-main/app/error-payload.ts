@@ -1,12 +1,12 @@
 import type { z } from 'zod'
-import { describeIssues } from '@shared/api/issue-path'
 import { AppError, InvalidInputError, type ErrorPayload } from '@shared/ipc/ipc-errors'
+import { describeIssues, summarizeIssues } from '@shared/validation/zod-issues'
 
 /** The input of a channel as an InvalidInputError whose message says what was wrong. */
 export function invalidInput(channel: string, error: z.ZodError): InvalidInputError {
   return new InvalidInputError(describeIssues(error), {
     channel,
-    issues: error.issues.map((i) => ({ path: i.path.map(String), message: i.message })),
+    issues: summarizeIssues(error),
   })
 }
 

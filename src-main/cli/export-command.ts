@@ -1,4 +1,3 @@
-import { describeIssues } from '@shared/api/issue-path'
 import { randomBytes } from 'node:crypto'
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
@@ -6,6 +5,7 @@ import { Option } from 'commander'
 import type { ExportDelimiter, ExportProgress } from '@shared/ipc/export-schemas'
 import { ExportFilters, ExportFormat, ExportKind } from '@shared/ipc/export-schemas'
 import { AppError } from '@shared/ipc/ipc-errors'
+import { describeIssues } from '@shared/validation/zod-issues'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 
 interface ExportCommandOptions {

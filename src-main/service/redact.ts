@@ -2,7 +2,7 @@
 // message the service client builds passes through here.
 
 /** What a secret is replaced with. */
-export const REDACTED = '***'
+const REDACTED = '***'
 
 // `api-key=<value>` in URLs and query strings (interface 5.3), any case, also `apiKey=`/`api_key=`.
 const QUERY_KEY = /\b(api[-_]?key=)[^&\s"'#<>]*/gi
@@ -25,8 +25,11 @@ export function redactUrl(url: string | URL, secrets: readonly string[] = []): s
   return redactText(String(url), secrets)
 }
 
+/** Removes the secrets it was made for from a text. */
+export type Redactor = (text: string) => string
+
 /** A redactor bound to the secrets it must remove. */
-export function createRedactor(secrets: readonly string[]): (text: string) => string {
+export function createRedactor(secrets: readonly string[]): Redactor {
   const list = secrets.filter((s) => s !== '')
   return (text) => redactText(text, list)
 }

@@ -5,29 +5,26 @@ import { redactText } from './redact'
 // `details`, so it can cross IPC as `{ name, message, details }` and be rebuilt on the
 // other side (STYLE, "errors cross IPC in one envelope").
 
-export type JsonValue =
-  string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
+type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
 export type ErrorDetails = { [key: string]: JsonValue }
 
 /** The names of all service errors; stable, since they cross IPC and land in the ledger. */
-export const SERVICE_ERROR_NAMES = [
-  'AuthError',
-  'PlanError',
-  'NotFoundError',
-  'RateLimitedError',
-  'ServerError',
-  'TimeoutError',
-  'AbortedError',
-  'NetworkError',
-  'InvalidResponseError',
-  'JsonRpcError',
-  'BadRequestError',
-  'InvalidRequestError',
-] as const
-export type ServiceErrorName = (typeof SERVICE_ERROR_NAMES)[number]
+type ServiceErrorName =
+  | 'AuthError'
+  | 'PlanError'
+  | 'NotFoundError'
+  | 'RateLimitedError'
+  | 'ServerError'
+  | 'TimeoutError'
+  | 'AbortedError'
+  | 'NetworkError'
+  | 'InvalidResponseError'
+  | 'JsonRpcError'
+  | 'BadRequestError'
+  | 'InvalidRequestError'
 
 /** Serialised form of a service error. */
-export interface SerializedServiceError {
+interface SerializedServiceError {
   name: ServiceErrorName
   message: string
   operation: string
@@ -169,11 +166,6 @@ const CLASSES: Record<ServiceErrorName, ServiceErrorClass> = {
   JsonRpcError,
   BadRequestError,
   InvalidRequestError,
-}
-
-/** Whether a value is one of the service errors. */
-export function isServiceError(value: unknown): value is ServiceError {
-  return value instanceof ServiceError
 }
 
 /** Rebuilds a service error from its serialised form (the other side of IPC). */

@@ -10,7 +10,7 @@ export const DEFAULT_SERVICE_URLS = {
 } as const
 
 /** Default per-call timeout; a call can override it. */
-export const DEFAULT_TIMEOUT_MS = 30_000
+const DEFAULT_TIMEOUT_MS = 30_000
 
 const HttpUrl = z.url({ protocol: /^https?$/ })
 

@@ -2,7 +2,7 @@
 // charged when the service answers it with 2xx, including answers a fault then corrupts on
 // the wire; refusals (4xx, 429), injected 5xx and timeouts cost nothing.
 
-export interface KeyCredits {
+interface KeyCredits {
   total: number
   calls: number
   byOperation: Record<string, { calls: number; credits: number }>

@@ -6,7 +6,7 @@ import { hash32, Rng } from './chain/prng'
 // forced 429s. Each fault applies to `count` matching requests or to a `rate` share of them
 // (seeded, so a run repeats), or both.
 
-export const FAULT_KINDS = [
+const FAULT_KINDS = [
   'latency',
   'error',
   'timeout',

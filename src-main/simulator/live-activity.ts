@@ -6,7 +6,7 @@ import type { SimChain, SimWallet, TxView } from './chain/sim-chain'
 /** Most transactions one wallet gains in a single tick, so a large clock jump stays cheap. */
 const MAX_PER_TICK = 1_000
 
-export interface LiveWalletState {
+interface LiveWalletState {
   address: string
   profile: string
   everySec: number

@@ -1,4 +1,3 @@
-import { describeIssues } from '@shared/api/issue-path'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import type { ApiKeys } from './api-keys'
@@ -14,6 +13,7 @@ import { formatRawAmount, rawToNumber, SOL_MINT_INDEX } from './chain/mints'
 import type { CreditCounter } from './credit-counter'
 import type { FaultInjector } from './fault-injector'
 import { FaultSpec } from './fault-injector'
+import { describeIssues } from '@shared/validation/zod-issues'
 import type { LiveActivity } from './live-activity'
 import type { RateLimiter } from './rate-limiter'
 import { readBody, sendJson, SimRequestError } from './routes/http-io'
@@ -24,7 +24,7 @@ import { PROFILE_IDS } from './chain/wallet-profiles'
 // and demos use it to list wallets, read credits, move the clock, add activity, inject
 // faults, run live mode and read the full truth of a wallet cheaply.
 
-export interface ControlDeps {
+interface ControlDeps {
   chain: SimChain
   keys: ApiKeys
   credits: CreditCounter

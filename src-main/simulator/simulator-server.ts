@@ -152,7 +152,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   }
 }
 
-export interface SimulatorCliArgs {
+interface SimulatorCliArgs {
   port: number
   seed: number
   plan: RatePlan

@@ -15,12 +15,12 @@ import { invalidParams, notFound } from './routes/http-io'
 // the simulator's clock, auto-disabled on a high failure rate except during the 24-hour
 // grace period after a re-enable. Enhanced webhooks skip failed transactions.
 
-export const RETRY_DELAY_SEC = 60
-export const MAX_RETRIES = 3
-export const GRACE_PERIOD_SEC = 24 * 3_600
+const RETRY_DELAY_SEC = 60
+const MAX_RETRIES = 3
+const GRACE_PERIOD_SEC = 24 * 3_600
 /** Auto-disable after this many recent attempts with at least this failure share (threshold not documented). */
-export const FAILURE_WINDOW = 10
-export const FAILURE_SHARE_TO_DISABLE = 0.8
+const FAILURE_WINDOW = 10
+const FAILURE_SHARE_TO_DISABLE = 0.8
 const DELIVERY_TIMEOUT_MS = 5_000
 const LOG_LIMIT = 1_000
 
@@ -39,7 +39,7 @@ interface PendingDelivery {
   dueSec: number
 }
 
-export interface DeliveryAttempt {
+interface DeliveryAttempt {
   webhookID: string
   attempt: number
   atSec: number

@@ -2,9 +2,6 @@ import { z } from 'zod'
 
 // Pure regex checks: src-shared runs in the renderer too, so no Node or DOM APIs here.
 
-/** The base58 alphabet (no 0, O, I, l): interface 2 conventions. */
-export const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
-
 /** Any non-empty base58 string: addresses, hashes and mints are base58 (interface 2). */
 export const Base58String = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]+$/, 'expected a base58 string')
 export type Base58String = z.infer<typeof Base58String>
@@ -30,14 +27,13 @@ export const Signature = z
 export type Signature = z.infer<typeof Signature>
 
 /** A name-service domain such as `alice.sol` (identity lookups accept domains: facts, wallet REST). */
-export const Domain = z
+const Domain = z
   .string()
   .max(253)
   .regex(
     /^(?:[a-z0-9](?:[a-z0-9-_]*[a-z0-9])?\.)+[a-z0-9-]{2,}$/i,
     'expected a domain such as name.sol',
   )
-export type Domain = z.infer<typeof Domain>
 
 /** An address or a domain: what identity and batch-identity accept (interface 4.1, facts). */
 export const AddressOrDomain = z.union([WalletAddress, Domain])

@@ -8,7 +8,7 @@ import { Integer, IntegerAmount } from './numbers'
 export const COMPRESSION_MAX_LIMIT = 1000
 
 /** `{ context: { slot }, value }` envelope of compression results (interface 2.6). */
-export function compressionEnvelope<V extends z.ZodType>(value: V) {
+function compressionEnvelope<V extends z.ZodType>(value: V) {
   // context.slot = newest slot the indexer has processed (facts).
   return z.object({ context: z.object({ slot: Integer }), value })
 }
@@ -28,8 +28,7 @@ export const CompressedAccount = z.object({
 export type CompressedAccount = z.infer<typeof CompressedAccount>
 
 /** Compressed token balance (interface 2.7). */
-export const CompressedTokenBalance = z.object({ balance: IntegerAmount, mint: z.string() })
-export type CompressedTokenBalance = z.infer<typeof CompressedTokenBalance>
+const CompressedTokenBalance = z.object({ balance: IntegerAmount, mint: z.string() })
 
 /** Compression signature item (interface 2.8; optional `error` per facts). */
 export const CompressionSignature = z.object({
@@ -49,10 +48,9 @@ const pagingParams = {
 }
 
 /** memcmp filter (interface 4.2: element shape not shown; Photon's memcmp form, uncertain). */
-export const CompressedAccountFilter = z.strictObject({
+const CompressedAccountFilter = z.strictObject({
   memcmp: z.strictObject({ offset: Integer.min(0), bytes: z.string().min(1) }),
 })
-export type CompressedAccountFilter = z.infer<typeof CompressedAccountFilter>
 
 /** getCompressedAccountsByOwner params (interface 4.2; ≤5 filters and dataSlice per facts). */
 export const GetCompressedAccountsByOwnerParams = z.strictObject({
@@ -162,7 +160,7 @@ export type GetTransactionWithCompressionInfoParams = z.input<
 >
 
 /** Token data attached to a compressed account (interface 2.9). */
-export const CompressedTokenData = z.object({
+const CompressedTokenData = z.object({
   amount: IntegerAmount,
   mint: z.string(),
   owner: z.string(),
@@ -171,12 +169,11 @@ export const CompressedTokenData = z.object({
 })
 
 /** An opened or closed account of a transaction (interface 2.9). */
-export const AccountWithOptionalTokenData = z.object({
+const AccountWithOptionalTokenData = z.object({
   account: CompressedAccount,
   // The name says optional: absent or null when the account holds no token data (uncertain).
   optionalTokenData: CompressedTokenData.nullable().optional(),
 })
-export type AccountWithOptionalTokenData = z.infer<typeof AccountWithOptionalTokenData>
 
 /** getTransactionWithCompressionInfo result (interface 2.9); the transaction object's contents are not shown. */
 export const GetTransactionWithCompressionInfoResult = z.object({

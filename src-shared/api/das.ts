@@ -6,7 +6,7 @@ import { Integer, IntegerAmount } from './numbers'
 // because the service rejects unknown fields (facts, DAS). Results drop unknown fields.
 
 /** Asset interface values (interface 2.11 `interface`). */
-export const ASSET_INTERFACES = [
+const ASSET_INTERFACES = [
   'V1_NFT',
   'V1_PRINT',
   'LEGACY_NFT',
@@ -24,8 +24,7 @@ export const ASSET_INTERFACES = [
 ] as const
 
 /** Asset interface (interface 2.11). */
-export const AssetInterface = z.enum(ASSET_INTERFACES)
-export type AssetInterface = z.infer<typeof AssetInterface>
+const AssetInterface = z.enum(ASSET_INTERFACES)
 
 /** Asset content (interface 2.11 `content`); metadata and last_indexed_slot can be absent in listings. */
 export const AssetContent = z.object({
@@ -133,19 +132,18 @@ export const AssetList = z.object({
 export type AssetList = z.infer<typeof AssetList>
 
 /** Sort field values (interface 4.2 getAssetsByAuthority; facts add `id`). */
-export const AssetSortField = z.enum(['created', 'recent_action', 'updated', 'none', 'id'])
+const AssetSortField = z.enum(['created', 'recent_action', 'updated', 'none', 'id'])
 /** Sort direction values (interface 4.2). */
-export const SortDirection = z.enum(['asc', 'desc'])
+const SortDirection = z.enum(['asc', 'desc'])
 
 /** `sortBy` object (facts, DAS). */
-export const AssetSortBy = z.strictObject({
+const AssetSortBy = z.strictObject({
   sortBy: AssetSortField,
   sortDirection: SortDirection.optional(),
 })
-export type AssetSortBy = z.infer<typeof AssetSortBy>
 
 /** Display options of listings (facts, DAS `options`). */
-export const AssetDisplayOptions = z.strictObject({
+const AssetDisplayOptions = z.strictObject({
   showUnverifiedCollections: z.boolean().optional(),
   showCollectionMetadata: z.boolean().optional(),
   showGrandTotal: z.boolean().optional(),
@@ -154,7 +152,6 @@ export const AssetDisplayOptions = z.strictObject({
   showInscription: z.boolean().optional(),
   showZeroBalance: z.boolean().optional(),
 })
-export type AssetDisplayOptions = z.infer<typeof AssetDisplayOptions>
 
 /** Page size of DAS listings: at most 1000 (facts, DAS). */
 export const DAS_MAX_LIMIT = 1000

@@ -623,7 +623,7 @@ export const WebhookTransactionType = z.enum(WEBHOOK_TRANSACTION_TYPES)
 export type WebhookTransactionType = z.infer<typeof WebhookTransactionType>
 
 /** Webhook kinds (interface 2.13; the field is `webhookType` per the facts file). */
-export const WEBHOOK_TYPES = [
+const WEBHOOK_TYPES = [
   'enhanced',
   'raw',
   'discord',

@@ -3,9 +3,6 @@ import { z } from 'zod'
 /** A safe integer (slots, counts, decimals, Unix seconds): integer fields of interface 2. */
 export const Integer = z.int()
 
-/** A non-negative safe integer (slots, counts, lamports): integer fields of interface 2. */
-export const NonNegativeInteger = z.int().nonnegative()
-
 /**
  * An integer token amount that may exceed 2^53 (interface 2.3b `amount`, 2.7 `balance`).
  * JSON numbers this large have already lost precision in JSON.parse; the check is only

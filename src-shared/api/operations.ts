@@ -13,7 +13,7 @@ import * as webhooks from './webhooks'
 // its methods from this table, the simulator routes with it, the sync engine prices with it.
 
 /** HTTP methods used by the REST endpoints (interface 4.1, 4.3, 4.4; facts for webhooks). */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /** How the API key travels: header for the wallet REST, query elsewhere (interface 5.2, 5.3). */
 export type Transport = 'wallet-rest' | 'v0-rest' | 'json-rpc'
@@ -296,7 +296,7 @@ export type OperationOutput<N extends OperationName> = z.output<Operations[N]['r
 export type JsonRpcOperationName = {
   [N in OperationName]: Operations[N]['transport'] extends 'json-rpc' ? N : never
 }[OperationName]
-export type RestOperationName = Exclude<OperationName, JsonRpcOperationName>
+type RestOperationName = Exclude<OperationName, JsonRpcOperationName>
 
 /** All operation names, in registry order. */
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[]
@@ -304,11 +304,6 @@ export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[]
 /** The registry entry of an operation. */
 export function getOperation<N extends OperationName>(name: N): Operations[N] {
   return OPERATIONS[name]
-}
-
-/** Whether an entry is a JSON-RPC operation. */
-export function isJsonRpcOperation(op: Operation): op is JsonRpcOperation {
-  return op.transport === 'json-rpc'
 }
 
 /** Names of the `{param}` segments of a path template, e.g. ['wallet']. */

@@ -5,15 +5,14 @@ import { Integer } from './numbers'
 // getPriorityFeeEstimate (interface 4.2; option names from the facts file). 1 credit.
 
 /** Encodings of the serialized transaction (interface 4.2). */
-export const TransactionEncoding = z.enum(['Base58', 'Base64'])
-export type TransactionEncoding = z.infer<typeof TransactionEncoding>
+const TransactionEncoding = z.enum(['Base58', 'Base64'])
 
 /** Priority levels (interface 4.2). */
 export const PriorityLevel = z.enum(['Min', 'Low', 'Medium', 'High', 'VeryHigh', 'UnsafeMax'])
 export type PriorityLevel = z.infer<typeof PriorityLevel>
 
 /** Estimator options (facts, getPriorityFeeEstimate). */
-export const PriorityFeeOptions = z.strictObject({
+const PriorityFeeOptions = z.strictObject({
   transactionEncoding: TransactionEncoding.optional(),
   priorityLevel: PriorityLevel.optional(),
   includeAllPriorityFeeLevels: z.boolean().optional(),
@@ -23,10 +22,9 @@ export const PriorityFeeOptions = z.strictObject({
   recommended: z.boolean().optional(),
   evaluateEmptySlotAsZero: z.boolean().optional(),
 })
-export type PriorityFeeOptions = z.infer<typeof PriorityFeeOptions>
 
 /** The one object inside params: a transaction or account keys (interface 4.2, facts). */
-export const PriorityFeeRequest = z
+const PriorityFeeRequest = z
   .strictObject({
     transaction: z.string().min(1).optional(),
     accountKeys: z.array(WalletAddress).min(1).optional(),
@@ -46,14 +44,13 @@ export const PriorityFeeRequest = z
       path: ['transaction'],
     },
   )
-export type PriorityFeeRequest = z.input<typeof PriorityFeeRequest>
 
 /** getPriorityFeeEstimate params: an array holding one object (interface 4.2). */
 export const GetPriorityFeeEstimateParams = z.tuple([PriorityFeeRequest])
 export type GetPriorityFeeEstimateParams = z.input<typeof GetPriorityFeeEstimateParams>
 
 /** All levels, the 0/25/50/75/95/100th percentiles of recent fees (facts). */
-export const PriorityFeeLevels = z.object({
+const PriorityFeeLevels = z.object({
   min: z.number(),
   low: z.number(),
   medium: z.number(),
@@ -61,7 +58,6 @@ export const PriorityFeeLevels = z.object({
   veryHigh: z.number(),
   unsafeMax: z.number(),
 })
-export type PriorityFeeLevels = z.infer<typeof PriorityFeeLevels>
 
 /** getPriorityFeeEstimate result, micro-lamports per compute unit (interface 4.2, facts). */
 export const GetPriorityFeeEstimateResult = z.object({

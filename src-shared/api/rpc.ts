@@ -6,18 +6,16 @@ import { Integer } from './numbers'
 // endpoint is a Solana RPC node, and getSignaturesForAddress is its cheapest change probe.
 
 /** Commitment levels of standard Solana RPC. */
-export const Commitment = z.enum(['processed', 'confirmed', 'finalized'])
-export type Commitment = z.infer<typeof Commitment>
+const Commitment = z.enum(['processed', 'confirmed', 'finalized'])
 
 /** getSignaturesForAddress config: limit 1–1000, before/until signatures (Solana RPC). */
-export const SignaturesForAddressConfig = z.strictObject({
+const SignaturesForAddressConfig = z.strictObject({
   limit: Integer.min(1).max(1000).optional(),
   before: Signature.optional(),
   until: Signature.optional(),
   commitment: Commitment.optional(),
   minContextSlot: Integer.min(0).optional(),
 })
-export type SignaturesForAddressConfig = z.input<typeof SignaturesForAddressConfig>
 
 /** getSignaturesForAddress params: positional `[address, config?]` (Solana RPC). */
 export const GetSignaturesForAddressParams = z.union([
@@ -27,7 +25,7 @@ export const GetSignaturesForAddressParams = z.union([
 export type GetSignaturesForAddressParams = z.input<typeof GetSignaturesForAddressParams>
 
 /** Transaction error of Solana RPC: null, a string ("AccountInUse") or an object ({InstructionError: …}). */
-export const TransactionError = z.union([z.null(), z.string(), z.record(z.string(), z.unknown())])
+const TransactionError = z.union([z.null(), z.string(), z.record(z.string(), z.unknown())])
 
 /** One signature, newest first (Solana RPC getSignaturesForAddress). */
 export const SignatureInfo = z.object({

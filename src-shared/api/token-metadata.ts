@@ -19,7 +19,7 @@ export const TokenMetadataRequest = z.strictObject({
 export type TokenMetadataRequest = z.input<typeof TokenMetadataRequest>
 
 /** On-chain account info part (interface 2.12). */
-export const OnChainAccountInfo = z.object({
+const OnChainAccountInfo = z.object({
   accountInfo: z
     .object({
       key: z.string(),
@@ -49,7 +49,7 @@ export const OnChainAccountInfo = z.object({
 })
 
 /** On-chain metadata part (interface 2.12). */
-export const OnChainMetadata = z.object({
+const OnChainMetadata = z.object({
   metadata: z
     .object({
       key: z.string(),
@@ -77,7 +77,7 @@ export const OnChainMetadata = z.object({
 })
 
 /** Off-chain metadata part, fetched from the metadata uri (interface 2.12, 4.3 includeOffChain). */
-export const OffChainMetadata = z.object({
+const OffChainMetadata = z.object({
   metadata: z
     .object({
       name: z.string(),
@@ -97,7 +97,7 @@ export const OffChainMetadata = z.object({
 })
 
 /** Legacy token-list entry (interface 2.12); most mints are not in the old list, hence nullable (uncertain). */
-export const LegacyMetadata = z
+const LegacyMetadata = z
   .object({
     chainId: Integer,
     address: z.string(),

@@ -72,8 +72,7 @@ export const BalancesResponse = z.object({
 export type BalancesResponse = z.infer<typeof BalancesResponse>
 
 /** Token-account coverage of history (facts: `tokenAccounts`, interface 4.1). */
-export const TokenAccountsFilter = z.enum(['none', 'balanceChanged', 'all'])
-export type TokenAccountsFilter = z.infer<typeof TokenAccountsFilter>
+const TokenAccountsFilter = z.enum(['none', 'balanceChanged', 'all'])
 
 /** GET /v1/wallet/{wallet}/history: path + query (interface 4.1). */
 export const HistoryQuery = z.strictObject({
@@ -120,8 +119,7 @@ export const TransfersQuery = z.strictObject({
 export type TransfersQuery = z.input<typeof TransfersQuery>
 
 /** Transfer direction: interface 2.5 shows 'in'; the facts file names the counterpart 'out'. */
-export const TransferDirection = z.enum(['in', 'out'])
-export type TransferDirection = z.infer<typeof TransferDirection>
+const TransferDirection = z.enum(['in', 'out'])
 
 /** Transfer entry `data[]` (interface 2.5; `symbol` nullable per facts). */
 export const TransferEntry = z.object({

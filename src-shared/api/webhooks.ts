@@ -13,8 +13,7 @@ export const WEBHOOK_LIMITS = {
 } as const
 
 /** Webhook id: a UUIDv4 (interface 4.4). */
-export const WebhookId = z.uuidv4()
-export type WebhookId = z.infer<typeof WebhookId>
+const WebhookId = z.uuidv4()
 
 /** Webhook (interface 2.13; `webhookType`, `encoding`, `txnStatus` named by the facts file). */
 export const Webhook = z.object({

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { DataSource } from './settings-schemas'
 
 /** Which shell hosts the renderer: the desktop app, or the loopback web shell. */
-export const ShellKind = z.enum(['electron', 'web'])
+const ShellKind = z.enum(['electron', 'web'])
 
 /** Facts about the running app that the status bar and Settings show. */
 export const AppInfo = z.object({

@@ -142,9 +142,6 @@ export type EventName = keyof typeof events
 /** The payload of an event. */
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>
 
-/** Event names as a list, for the preload's allow-list. */
-export const EVENT_NAMES = Object.keys(events) as EventName[]
-
 /** Tells whether a string names a push event. */
 export function isEventName(name: unknown): name is EventName {
   return typeof name === 'string' && Object.hasOwn(events, name)

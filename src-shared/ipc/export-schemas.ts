@@ -77,16 +77,15 @@ export function exportFiltersFromHistoryView(
 }
 
 /** Chosen by the caller so it can match progress events and cancel before the answer comes. */
-export const ExportId = z
+const ExportId = z
   .string()
   .regex(/^[A-Za-z0-9_-]{8,64}$/, 'Export id must be 8–64 letters, digits, - or _.')
 
 /** Where the file goes: a browser download (web shell) or a path the save dialog granted. */
-export const ExportDestination = z.discriminatedUnion('type', [
+const ExportDestination = z.discriminatedUnion('type', [
   z.object({ type: z.literal('download') }),
   z.object({ type: z.literal('chosen-path'), grantId: z.string().min(1).max(100) }),
 ])
-export type ExportDestination = z.infer<typeof ExportDestination>
 
 /** Input of `export:run`. */
 export const ExportRunInput = z.object({

@@ -43,7 +43,7 @@ export class StorageError extends AppError {
 }
 
 /** The transport itself failed: the main process is gone or the socket closed. */
-export class TransportError extends AppError {
+class TransportError extends AppError {
   override name = 'TransportError'
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { WalletAddressInput } from '../domain/wallet-address'
 
 /** Largest page a review channel answers: enough for a screen, small enough to stay fast. */
-export const MAX_PAGE_ROWS = 500
+const MAX_PAGE_ROWS = 500
 
 const UnixSec = z.number().int().min(0)
 const MintAddress = z.string().trim().min(32).max(44)
@@ -177,7 +177,7 @@ export const WalletInput = z.object({ address: WalletAddressInput })
 export type WalletInput = z.input<typeof WalletInput>
 
 /** One token the wallet holds, from the latest balances snapshot. */
-export const BalanceRow = z.object({
+const BalanceRow = z.object({
   mint: z.string(),
   symbol: z.string().nullable(),
   name: z.string().nullable(),
@@ -190,7 +190,6 @@ export const BalanceRow = z.object({
   /** Share of the wallet's total USD value, 0 to 1. */
   share: z.number(),
 })
-export type BalanceRow = z.infer<typeof BalanceRow>
 
 /** The latest snapshot's balances, largest USD value first; `takenAtSec` null when none yet. */
 export const CurrentBalances = z.object({

@@ -3,10 +3,10 @@
 // never sleep.
 
 /** 2026-11-01T00:00:00Z: the default moment the synthetic histories lead up to. */
-export const DEFAULT_GENESIS_SEC = 1_793_491_200
+const DEFAULT_GENESIS_SEC = 1_793_491_200
 
 /** Slot at the genesis moment, and Solana's ~400 ms slots (2.5 per second). */
-export const GENESIS_SLOT = 380_000_000
+const GENESIS_SLOT = 380_000_000
 const SLOTS_PER_SECOND = 2.5
 
 export interface ClockOptions {

@@ -19,7 +19,7 @@ const POOLS = [
 ]
 const MARKETS = ['Prism NFT Market', 'Gallery Row', 'Mintyard', 'Lantern Auctions']
 
-export interface CounterpartyIdentity {
+interface CounterpartyIdentity {
   readonly type: string
   readonly name: string
   readonly category: string

@@ -22,11 +22,11 @@ const KIND_CODES = {
   dataHash: 14,
   root: 15,
 } as const
-export type EntityKind = keyof typeof KIND_CODES
+type EntityKind = keyof typeof KIND_CODES
 
 /** Bytes of a signature (ed25519) and of an address. */
-export const SIGNATURE_BYTES = 64
-export const ADDRESS_BYTES = 32
+const SIGNATURE_BYTES = 64
+const ADDRESS_BYTES = 32
 
 function entityBytes(
   seed: number,

@@ -31,7 +31,7 @@ export const COUNTERPARTY_RANGES = {
 export const COLLECTION_COUNT = 6
 
 /** One balance change of the wallet: fungible mint index, or -1 with the NFT's asset id. */
-export interface TxChange {
+interface TxChange {
   readonly mint: number
   readonly assetId?: string
   /** Signed raw amount; for SOL it includes the fee when the wallet paid it. */
@@ -39,7 +39,7 @@ export interface TxChange {
 }
 
 /** One movement with a counterparty, the source of a transfers entry. */
-export interface TxLeg {
+interface TxLeg {
   readonly mint: number
   readonly assetId?: string
   /** Raw magnitude, always positive; for SOL it excludes the fee. */
@@ -49,7 +49,7 @@ export interface TxLeg {
 }
 
 /** What the wallet received as a collectible (an NFT or a compressed NFT). */
-export interface TxCollectible {
+interface TxCollectible {
   readonly kind: 'nft' | 'cnft'
   readonly assetId: string
   readonly collection: number
@@ -57,7 +57,7 @@ export interface TxCollectible {
 }
 
 /** A compressed account the transaction opened (Photon). */
-export interface TxCompressed {
+interface TxCompressed {
   readonly lamports: bigint
   readonly tokenMint: number | null
   readonly tokenRaw: bigint

@@ -43,7 +43,7 @@ interface CachedBlock {
 
 const BLOCK_CACHE_LIMIT = 512
 
-export interface SimChainOptions {
+interface SimChainOptions {
   seed?: number
   clock?: ClockOptions | SimClock
 }

@@ -28,9 +28,9 @@ const COLLECTION_NAMES = [
 ]
 
 /** Light protocol's compressed token program (owner of compressed token accounts). */
-export const COMPRESSED_TOKEN_PROGRAM = 'cTokenmWW8bLPjZEBAUgYy3zKxQZW6VKi7bqNFEVv3m'
+const COMPRESSED_TOKEN_PROGRAM = 'cTokenmWW8bLPjZEBAUgYy3zKxQZW6VKi7bqNFEVv3m'
 
-export interface CollectionInfo {
+interface CollectionInfo {
   readonly index: number
   readonly name: string
   readonly address: string
@@ -96,7 +96,7 @@ export function transferEntries(chain: SimChain, tx: TxView): TransferEntry[] {
 }
 
 /** Balance entry (interface 2.1) of a fungible mint. */
-export function balanceEntry(mint: MintInfo, raw: bigint): WalletBalance {
+function balanceEntry(mint: MintInfo, raw: bigint): WalletBalance {
   const balance = rawToNumber(raw, mint.decimals)
   return {
     mint: mint.address,

@@ -21,7 +21,6 @@ import type {
 } from '@shared/api/compression'
 import { COMPRESSION_MAX_LIMIT } from '@shared/api/compression'
 import { encodeEntity } from '../chain/entity-ids'
-import type { MintInfo } from '../chain/mints'
 import { hash32 } from '../chain/prng'
 import type { SimChain, SimWallet, TxView } from '../chain/sim-chain'
 import { compressedAccount } from '../chain/views'
@@ -269,10 +268,4 @@ export function getValidityProof(
       ],
     },
   }
-}
-
-/** The mint info of a compressed token account, for tests and truth endpoints. */
-export function compressedTokenMint(chain: SimChain, tx: TxView): MintInfo | null {
-  const m = tx.compressed?.tokenMint
-  return m === null || m === undefined ? null : (chain.mints[m] ?? null)
 }

@@ -1,6 +1,4 @@
-import { describeIssues } from '@shared/api/issue-path'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { z } from 'zod'
 
 // Reading requests and writing answers, plus the errors handlers throw. REST errors are
 // `{ error }` bodies; JSON-RPC errors carry the facts file's codes.
@@ -29,17 +27,6 @@ export function invalidParams(message: string): SimRequestError {
 /** Nothing found: 404 (facts: 404 = "nothing found") / -32004. */
 export function notFound(message: string): SimRequestError {
   return new SimRequestError(404, -32004, message)
-}
-
-/** Parses `input` with a request schema, or throws invalidParams naming the parameters. */
-export function parseRequest<S extends z.ZodType>(
-  schema: S,
-  input: unknown,
-  prefix = '',
-): z.output<S> {
-  const parsed = schema.safeParse(input)
-  if (!parsed.success) throw invalidParams(describeIssues(parsed.error, prefix))
-  return parsed.data
 }
 
 /** The request body as text (bounded). */

@@ -15,7 +15,7 @@ type Handler<N extends OperationName> = (
   ctx: HandlerContext,
 ) => unknown
 
-export const OPERATION_HANDLERS: { [N in OperationName]: Handler<N> } = {
+const OPERATION_HANDLERS: { [N in OperationName]: Handler<N> } = {
   'wallet.balances': wallet.getBalances,
   'wallet.history': wallet.getHistory,
   'wallet.transfers': wallet.getTransfers,

@@ -270,7 +270,7 @@ function counterpartyIdentityByAddress(chain: SimChain, address: string): Identi
 }
 
 /** Identity of an address or domain, or null (facts: identity). */
-export function resolveIdentity(chain: SimChain, addressOrDomain: string): Identity | null {
+function resolveIdentity(chain: SimChain, addressOrDomain: string): Identity | null {
   if (addressOrDomain.includes('.')) {
     const wallet = chain.wallets.find(
       (w) => w.profile.domain?.toLowerCase() === addressOrDomain.toLowerCase(),
