@@ -5,6 +5,7 @@ import type { ServiceClient } from '../../../src-main/service/service-client'
 import type { RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { WATCH_DAY_NFT_COUNT } from '../../../src-main/simulator/chain/wallet-profiles'
 import { expectAccountsAgree, expectTokenListsAgree, programsByMint } from './account-agreement'
+import { startSimulatorProcess } from '../../helpers/simulator-process'
 import { startTestSimulator } from './sim-test-helpers'
 
 // Given the watch-day population (seed 7, manual clock): fifty wallets of the stated shape;
@@ -244,5 +245,25 @@ describe('watch-day population', () => {
     expect(sim.chain.wallets.map((w) => sim.chain.txCount(w))).toEqual([
       3, 64, 6_000, 420, 300, 240, 1_000_000, 0,
     ])
+  })
+
+  it('is served by the CLI with --population watch-day, its live plan running', async () => {
+    const child = await startSimulatorProcess(['--population', 'watch-day', '--seed', '7'])
+    try {
+      const { population, wallets } = await listWallets(child.url)
+      expect(population).toBe('watch-day')
+      expect(wallets).toHaveLength(50)
+      const { running: live } = (await (await fetch(`${child.url}/__sim/live`)).json()) as {
+        running: { profile: string; perDay: number | null }[]
+      }
+      expect(live.map((r) => [r.profile, r.perDay])).toEqual([
+        ['watch-active', 20],
+        ['watch-active', 20],
+        ['watch-active', 20],
+        ['watch-nft-compressed', 6],
+      ])
+    } finally {
+      await child.close()
+    }
   })
 })
