@@ -37,7 +37,10 @@ export const WATCH_DAY_FIRST_WALLET_ID = 1_000
 export const WATCH_DAY_SHAPE: readonly {
   readonly profile: WatchDayProfileId
   readonly count: number
-  /** Fungible token accounts each wallet holds (distinct mints chosen per wallet). */
+  /**
+   * Fungible token accounts each wallet holds: idle and active wallets get that many
+   * distinct mints chosen per wallet; the NFT wallets hold their template's.
+   */
   readonly tokenAccounts: number
   /** Live transactions a day, 0 for none. */
   readonly perDay: number
