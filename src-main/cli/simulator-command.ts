@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
 import { runSimulatorCli } from '../simulator/simulator-server'
 
-/** `simulator [--port N] [--seed N] [--plan …] [--live] [--keys a,b]`: the simulated data service. */
+/** `simulator [--port N] [--seed N] [--plan …] [--live] [--keys a,b] [--population P]`: the simulated data service. */
 export function registerSimulatorCommand(program: Command): void {
   program
     .command('simulator')
@@ -11,7 +11,7 @@ export function registerSimulatorCommand(program: Command): void {
     .helpOption(false)
     .argument(
       '[options...]',
-      '--port N --seed N --plan free|developer|business|professional|off --live --keys a,b',
+      '--port N --seed N --plan free|developer|business|professional|off --live --keys a,b --population default|watch-day',
     )
     .action(async (args: string[]) => {
       await runSimulatorCli(args)

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import type { ApiKeys } from './api-keys'
-import type { SimChain, SimWallet } from './chain/sim-chain'
+import type { Injection } from './chain/injections'
+import { INJECTION_KINDS, SILENT_VARIANTS } from './chain/injections'
+import type { SimChain, SimWallet, TxView } from './chain/sim-chain'
 import {
   historyEntry,
   nftEntry,
@@ -15,14 +17,15 @@ import type { FaultInjector } from './fault-injector'
 import { FaultSpec } from './fault-injector'
 import { describeIssues } from '@shared/validation/zod-issues'
 import type { LiveActivity } from './live-activity'
+import { startDefaultLive } from './live-activity'
 import type { RateLimiter } from './rate-limiter'
 import { readBody, sendJson, SimRequestError } from './routes/http-io'
 import type { WebhookDeliveries } from './webhook-deliveries'
-import { PROFILE_IDS } from './chain/wallet-profiles'
+import { tokenProgramId } from './chain/accounts'
 
 // The /__sim/ control surface: only on the simulator, no key needed, never charged. Tests
-// and demos use it to list wallets, read credits, move the clock, add activity, inject
-// faults, run live mode and read the full truth of a wallet cheaply.
+// and demos use it to list wallets, read credits, move the clock, add or inject activity,
+// inject faults, run live mode and read the full truth of a wallet cheaply.
 
 interface ControlDeps {
   chain: SimChain
@@ -34,6 +37,8 @@ interface ControlDeps {
   webhooks: WebhookDeliveries
   /** Appends activity and tells webhooks. */
   addActivity: (wallet: SimWallet, count: number) => string[]
+  /** Injects one transaction and tells webhooks. */
+  inject: (wallet: SimWallet, injection: Injection) => TxView
 }
 
 /** Largest range one truth request returns (the whale is read in slices). */
@@ -47,20 +52,44 @@ const ActivityBody = z.strictObject({
   wallet: z.string().min(1),
   count: z.int().min(1).max(10_000).default(1),
 })
-const LiveBody = z.strictObject({
-  action: z.enum(['start', 'stop']),
-  wallets: z.array(z.string().min(1)).optional(),
-  everySec: z.number().min(1).optional(),
-})
+const LiveBody = z
+  .strictObject({
+    action: z.enum(['start', 'stop']),
+    wallets: z.array(z.string().min(1)).optional(),
+    everySec: z.number().min(1).optional(),
+    perDay: z.number().positive().max(86_400).optional(),
+  })
+  .refine((b) => b.everySec === undefined || b.perDay === undefined, {
+    message: 'give everySec or perDay, not both',
+    path: ['perDay'],
+  })
+const InjectBody = z.discriminatedUnion('kind', [
+  z.strictObject({
+    wallet: z.string().min(1),
+    kind: z.literal(INJECTION_KINDS[0]),
+    mint: z.string().min(1).optional(),
+    amountRaw: z
+      .string()
+      .regex(/^\d+$/, 'expected a positive integer as a decimal string')
+      .optional(),
+  }),
+  z.strictObject({
+    wallet: z.string().min(1),
+    kind: z.literal(INJECTION_KINDS[1]),
+    variant: z.enum(SILENT_VARIANTS).optional(),
+  }),
+])
 
 function resolveWallet(chain: SimChain, text: string): SimWallet {
   const wallet = chain.walletByAddress(text) ?? chain.wallets.find((w) => w.profile.id === text)
-  if (!wallet)
+  if (!wallet) {
+    const profiles = [...new Set(chain.wallets.map((w) => w.profile.id))]
     throw new SimRequestError(
       404,
       -32004,
-      `wallet: ${text} is neither a profile wallet address nor one of ${PROFILE_IDS.join(', ')}`,
+      `wallet: ${text} is neither a wallet address of the simulator nor one of ${profiles.join(', ')}`,
     )
+  }
   return wallet
 }
 
@@ -99,7 +128,7 @@ function truthSummary(chain: SimChain, wallet: SimWallet) {
     address: wallet.address,
     profile: wallet.profile.id,
     txCount: chain.txCount(wallet),
-    balances: wallet.profile.tradedMints.map((m) => {
+    balances: chain.mintsOf(wallet).map((m) => {
       const mint = chain.mints[m]
       const amount = raw[m] ?? 0n
       return {
@@ -137,13 +166,16 @@ export async function handleControl(
     if (path === '/__sim/wallets' && method === 'GET') {
       sendJson(res, 200, {
         seed: chain.seed,
+        population: chain.population.id,
         wallets: chain.wallets.map((w) => ({
           address: w.address,
           profile: w.profile.id,
           label: w.profile.label,
           txCount: chain.txCount(w),
           domain: w.profile.domain ?? null,
-          tokenAccounts: w.profile.tradedMints
+          // Every fungible token account the wallet may have (open while its amount is positive).
+          tokenAccounts: chain
+            .mintsOf(w)
             .filter((m) => m !== SOL_MINT_INDEX)
             .map((m) => ({
               mint: chain.mints[m]?.address,
@@ -156,6 +188,7 @@ export async function handleControl(
           name: m.name,
           decimals: m.decimals,
           priceUsd: m.priceUsd,
+          tokenProgram: tokenProgramId(m.tokenProgram),
         })),
       })
       return true
@@ -199,6 +232,42 @@ export async function handleControl(
       })
       return true
     }
+    if (path === '/__sim/inject' && method === 'POST') {
+      const body = await readJson(req, InjectBody)
+      const wallet = resolveWallet(chain, body.wallet)
+      const injection: Injection =
+        body.kind === 'token-airdrop'
+          ? {
+              kind: body.kind,
+              ...(body.mint !== undefined ? { mint: body.mint } : {}),
+              ...(body.amountRaw !== undefined ? { amountRaw: BigInt(body.amountRaw) } : {}),
+            }
+          : { kind: body.kind, ...(body.variant !== undefined ? { variant: body.variant } : {}) }
+      let tx: TxView
+      try {
+        tx = deps.inject(wallet, injection)
+      } catch (e) {
+        throw new SimRequestError(400, -32602, e instanceof Error ? e.message : String(e))
+      }
+      const received = tx.kind === 'airdrop' ? tx.changes[0] : undefined
+      const mint = received ? chain.mints[received.mint] : undefined
+      sendJson(res, 200, {
+        wallet: wallet.address,
+        kind: body.kind,
+        signature: tx.signature,
+        timestamp: tx.timestamp,
+        slot: tx.slot,
+        txCount: chain.txCount(wallet),
+        ...(received && mint
+          ? {
+              mint: mint.address,
+              amountRaw: received.raw.toString(),
+              tokenAccount: chain.tokenAccountAddress(wallet, mint.index),
+            }
+          : {}),
+      })
+      return true
+    }
     if (path === '/__sim/faults') {
       if (method === 'POST') {
         const spec = await readJson(req, FaultSpec)
@@ -213,13 +282,16 @@ export async function handleControl(
       if (method === 'POST') {
         const body = await readJson(req, LiveBody)
         const wallets = body.wallets?.map((w) => resolveWallet(chain, w))
-        if (body.action === 'start')
-          deps.live.start(
-            wallets ??
-              chain.wallets.filter((w) => w.profile.id !== 'whale' && w.profile.id !== 'empty'),
-            body.everySec,
-          )
-        else deps.live.stop(wallets)
+        const pace =
+          body.perDay !== undefined
+            ? { perDay: body.perDay }
+            : body.everySec !== undefined
+              ? { everySec: body.everySec }
+              : undefined
+        if (body.action === 'start') {
+          if (wallets) deps.live.start(wallets, pace)
+          else startDefaultLive(deps.live, chain, pace)
+        } else deps.live.stop(wallets)
       }
       sendJson(res, 200, { running: deps.live.state() })
       return true

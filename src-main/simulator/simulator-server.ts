@@ -4,11 +4,14 @@ import type { AddressInfo } from 'node:net'
 import { PLANS } from '@shared/api/prices'
 import { ApiKeys, DEFAULT_KEYS } from './api-keys'
 import type { ClockOptions } from './chain/clock'
+import type { Injection } from './chain/injections'
+import type { PopulationId } from './chain/populations'
+import { POPULATION_IDS } from './chain/populations'
 import { SimChain } from './chain/sim-chain'
-import type { SimWallet } from './chain/sim-chain'
+import type { SimWallet, TxView } from './chain/sim-chain'
 import { CreditCounter } from './credit-counter'
 import { FaultInjector } from './fault-injector'
-import { LiveActivity } from './live-activity'
+import { LiveActivity, startDefaultLive } from './live-activity'
 import { RateLimiter } from './rate-limiter'
 import type { RatePlan } from './rate-limiter'
 import { sendJson } from './routes/http-io'
@@ -29,8 +32,13 @@ export interface SimulatorOptions {
   seed?: number
   /** Rate-limit plan (default 'off'). */
   plan?: RatePlan
-  /** Start live mode: true for the default wallets, or a list of addresses/profile ids. */
+  /**
+   * Live mode: true for the default wallets, or a list of addresses/profile ids. A
+   * population with a live plan (watch-day) runs it unless this is false.
+   */
   live?: boolean | readonly string[]
+  /** Which wallets the chain holds: 'default' (one per profile) or 'watch-day'. */
+  population?: PopulationId
   /** Accepted API keys (default ['demo']). */
   keys?: readonly string[]
   /** Keys on the free plan (accepted too; 403 on identity and funded-by). */
@@ -53,12 +61,18 @@ export interface RunningSimulator {
   readonly keys: ApiKeys
   /** Appends `count` transactions to a wallet (as POST /__sim/activity does). */
   addActivity(wallet: SimWallet, count: number): string[]
+  /** Injects one transaction into a wallet at the clock's time (as POST /__sim/inject does). */
+  inject(wallet: SimWallet, injection: Injection): TxView
   close(): Promise<void>
 }
 
 /** Starts the simulator and resolves once it listens. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
-  const chain = new SimChain({ seed: options.seed ?? 42, clock: options.clock ?? {} })
+  const chain = new SimChain({
+    seed: options.seed ?? 42,
+    clock: options.clock ?? {},
+    population: options.population ?? 'default',
+  })
   const keys = new ApiKeys(chain.seed, options.keys ?? DEFAULT_KEYS, options.freePlanKeys ?? [])
   const credits = new CreditCounter()
   const limiter = new RateLimiter(options.plan ?? 'off')
@@ -71,8 +85,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     webhooks.onActivity(wallet, txs)
     return txs.map((tx) => tx.signature)
   }
+  const inject = (wallet: SimWallet, injection: Injection): TxView => {
+    const tx = chain.injectActivity(wallet, injection)
+    webhooks.onActivity(wallet, [tx])
+    return tx
+  }
   const service: ServiceDeps = { chain, keys, credits, limiter, faults, webhooks, heldOpen }
-  const control = { chain, keys, credits, faults, limiter, live, webhooks, addActivity }
+  const control = { chain, keys, credits, faults, limiter, live, webhooks, addActivity, inject }
 
   const stopClockListener = chain.clock.onChange((now) => {
     live.tick(now)
@@ -88,17 +107,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       : null
   timer?.unref()
 
-  if (options.live) {
-    const chosen =
-      options.live === true
-        ? chain.wallets.filter((w) => w.profile.id !== 'whale' && w.profile.id !== 'empty')
-        : options.live.map(
-            (text) =>
-              chain.walletByAddress(text) ??
-              chain.walletByProfile(text as SimWallet['profile']['id']),
-          )
-    live.start(chosen)
+  if (options.live === true) startDefaultLive(live, chain)
+  else if (options.live) {
+    live.start(
+      options.live.map((text) => {
+        const wallet =
+          chain.walletByAddress(text) ??
+          chain.wallets.find((w) => w.profile.id === (text as SimWallet['profile']['id']))
+        if (!wallet) throw new Error(`live: ${text} is not a wallet of the simulator`)
+        return wallet
+      }),
+    )
   }
+  if (options.live !== false && options.live !== true && chain.population.live.length > 0)
+    startDefaultLive(live, chain)
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://simulator.local')
@@ -139,6 +161,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     webhooks,
     keys,
     addActivity,
+    inject,
     async close() {
       if (timer) clearInterval(timer)
       stopClockListener()
@@ -160,12 +183,13 @@ interface SimulatorCliArgs {
   keys: string[]
   freePlanKeys: string[]
   host: string
+  population: PopulationId
 }
 
 const CLI_USAGE =
-  'usage: simulator [--port N] [--seed N] [--plan free|developer|business|professional|off] [--live] [--keys a,b] [--free-plan-keys c,d] [--host H]'
+  'usage: simulator [--port N] [--seed N] [--plan free|developer|business|professional|off] [--live] [--keys a,b] [--free-plan-keys c,d] [--host H] [--population default|watch-day]'
 
-/** Parses `[--port N] [--seed N] [--plan P] [--live] [--keys a,b] [--free-plan-keys c] [--host H]`; throws with usage on bad input. */
+/** Parses `[--port N] [--seed N] [--plan P] [--live] [--keys a,b] [--free-plan-keys c] [--host H] [--population P]`; throws with usage on bad input. */
 export function parseSimulatorArgs(argv: readonly string[]): SimulatorCliArgs {
   const args: SimulatorCliArgs = {
     port: 0,
@@ -175,6 +199,7 @@ export function parseSimulatorArgs(argv: readonly string[]): SimulatorCliArgs {
     keys: [...DEFAULT_KEYS],
     freePlanKeys: [],
     host: '127.0.0.1',
+    population: 'default',
   }
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] ?? ''
@@ -227,6 +252,13 @@ export function parseSimulatorArgs(argv: readonly string[]): SimulatorCliArgs {
       case '--host':
         args.host = value()
         break
+      case '--population': {
+        const population = value()
+        if (!(POPULATION_IDS as readonly string[]).includes(population))
+          throw new Error(`--population must be one of ${POPULATION_IDS.join(', ')}\n${CLI_USAGE}`)
+        args.population = population as PopulationId
+        break
+      }
       default:
         throw new Error(`unknown option ${flag}\n${CLI_USAGE}`)
     }
@@ -242,9 +274,11 @@ export async function runSimulatorCli(argv: readonly string[]): Promise<RunningS
     host: args.host,
     seed: args.seed,
     plan: args.plan,
-    live: args.live,
+    // Without --live the population's own plan (if any) still runs.
+    live: args.live ? true : undefined,
     keys: args.keys,
     freePlanKeys: args.freePlanKeys,
+    population: args.population,
     clock: { mode: 'real' },
   })
   process.stdout.write(`simulator listening on ${sim.url}\n`)

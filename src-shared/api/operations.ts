@@ -85,7 +85,7 @@ function jsonRpc<M extends string, Req extends z.ZodType, Res extends z.ZodType>
   return { transport: 'json-rpc', rpcMethod, request, response, ...billing } as const
 }
 
-/** The operation registry: every operation of the interface (plus balance-at and getSignaturesForAddress). */
+/** The operation registry: every operation of the interface, plus balance-at and the standard Solana RPC methods of the facts. */
 export const OPERATIONS = {
   // Wallet REST, interface 4.1 (balance-at: facts).
   'wallet.balances': walletRest(
@@ -214,12 +214,30 @@ export const OPERATIONS = {
     FAMILY_BILLING.validityProof,
   ),
 
-  // Standard Solana RPC: the sync engine's cheap change probe.
+  // Standard Solana RPC (facts): an archival signature listing and 1-credit account reads.
   'rpc.getSignaturesForAddress': jsonRpc(
     'getSignaturesForAddress',
     rpc.GetSignaturesForAddressParams,
     rpc.GetSignaturesForAddressResult,
-    FAMILY_BILLING.rpc,
+    FAMILY_BILLING.rpcSignatures,
+  ),
+  'rpc.getMultipleAccounts': jsonRpc(
+    'getMultipleAccounts',
+    rpc.GetMultipleAccountsParams,
+    rpc.GetMultipleAccountsResult,
+    FAMILY_BILLING.rpcStandard,
+  ),
+  'rpc.getTokenAccountsByOwner': jsonRpc(
+    'getTokenAccountsByOwner',
+    rpc.GetTokenAccountsByOwnerParams,
+    rpc.GetTokenAccountsByOwnerResult,
+    FAMILY_BILLING.rpcStandard,
+  ),
+  'rpc.getBalance': jsonRpc(
+    'getBalance',
+    rpc.GetBalanceParams,
+    rpc.GetBalanceResult,
+    FAMILY_BILLING.rpcStandard,
   ),
 
   // Priority fee, interface 4.2.

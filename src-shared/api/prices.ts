@@ -11,6 +11,7 @@ export const PRICE_KEYS = [
   'webhookManagement',
   'tokenMetadata',
   'rpcSignatures',
+  'rpcStandard',
 ] as const
 export type PriceKey = (typeof PRICE_KEYS)[number]
 
@@ -26,7 +27,8 @@ export const CREDIT_PRICES: Readonly<Record<PriceKey, number>> = {
   // token-metadata endpoint. 10 (like the DAS methods replacing it) is a default; callers
   // override it with `creditOverrides`.
   tokenMetadata: 10,
-  rpcSignatures: 10, // standard RPC getSignaturesForAddress
+  rpcSignatures: 10, // facts: getSignaturesForAddress is an archival call
+  rpcStandard: 1, // facts: getMultipleAccounts (≤ 100 accounts), getTokenAccountsByOwner, getBalance
 }
 
 /** Per-key price overrides, e.g. once the token-metadata price is known. */
@@ -67,7 +69,8 @@ export const FAMILY_BILLING = {
   compression: { priceKey: 'compression', endpointClass: 'photon' },
   validityProof: { priceKey: 'validityProof', endpointClass: 'validity-proof' },
   priorityFee: { priceKey: 'priorityFee', endpointClass: 'rpc' },
-  rpc: { priceKey: 'rpcSignatures', endpointClass: 'rpc' },
+  rpcSignatures: { priceKey: 'rpcSignatures', endpointClass: 'rpc' },
+  rpcStandard: { priceKey: 'rpcStandard', endpointClass: 'rpc' },
   // Both are v0 "enhanced" REST endpoints; uncertain which rate class the service applies.
   tokenMetadata: { priceKey: 'tokenMetadata', endpointClass: 'das-enhanced' },
   webhooks: { priceKey: 'webhookManagement', endpointClass: 'das-enhanced' },

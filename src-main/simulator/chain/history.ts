@@ -4,7 +4,7 @@ import type { MintInfo } from './mints'
 import { SOL_MINT_INDEX } from './mints'
 import { hash32, Rng } from './prng'
 import type { TxKind, WalletProfile } from './wallet-profiles'
-import { TX_KINDS } from './wallet-profiles'
+import { kindWeightsAt, TX_KINDS } from './wallet-profiles'
 
 // Transaction i of wallet w is a pure function of (seed, w, i). Histories are cut into
 // blocks of BLOCK_SIZE transactions; the last one of each block rebalances the wallet to
@@ -79,6 +79,8 @@ export interface ChainTx {
   readonly legs: readonly TxLeg[]
   readonly collectible?: TxCollectible
   readonly compressed?: TxCompressed
+  /** Text of a memo instruction, when the transaction carries one. */
+  readonly memo?: string
 }
 
 /** What derivation needs to know about the world and the wallet. */
@@ -407,8 +409,9 @@ function deriveOne(ctx: DeriveContext, index: number, position: number, running:
     }
     return build(ctx, index, 'balancing', fee, -1, changes, legs)
   }
-  const kinds = TX_KINDS.filter((k) => (ctx.profile.kindWeights[k] ?? 0) > 0)
-  const kind = kinds[rng.weighted(kinds.map((k) => ctx.profile.kindWeights[k] ?? 0))] ?? 'solIn'
+  const weights = kindWeightsAt(ctx.profile, index)
+  const kinds = TX_KINDS.filter((k) => (weights[k] ?? 0) > 0)
+  const kind = kinds[rng.weighted(kinds.map((k) => weights[k] ?? 0))] ?? 'solIn'
   return (
     tryKind(ctx, rng, index, kind, running) ??
     (tryKind(ctx, rng, index, 'solIn', running) as ChainTx)
@@ -417,17 +420,22 @@ function deriveOne(ctx: DeriveContext, index: number, position: number, running:
 
 /**
  * Derives block `block` up to and including position `lastPosition`, returning its
- * transactions and the running balances after the last one.
+ * transactions and the running balances after the last one. By default the block starts
+ * from the closed form (block × drift); `from.start` gives other starting balances and
+ * `from.overrides` transactions that take the place of derived ones (injected activity),
+ * so the derived transactions after them see the balances as they really are.
  */
 export function deriveBlock(
   ctx: DeriveContext,
   block: number,
   lastPosition = BLOCK_SIZE - 1,
+  from: { start?: readonly bigint[]; overrides?: ReadonlyMap<number, ChainTx> } = {},
 ): { txs: ChainTx[]; balancesAfter: bigint[] } {
-  const running: Running = ctx.drift.map((d) => d * BigInt(block))
+  const running: Running = from.start ? [...from.start] : ctx.drift.map((d) => d * BigInt(block))
   const txs: ChainTx[] = []
   for (let p = 0; p <= lastPosition; p++) {
-    const tx = deriveOne(ctx, block * BLOCK_SIZE + p, p, running)
+    const index = block * BLOCK_SIZE + p
+    const tx = from.overrides?.get(index) ?? deriveOne(ctx, index, p, running)
     apply(running, tx)
     txs.push(tx)
   }

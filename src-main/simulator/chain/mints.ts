@@ -5,7 +5,7 @@ import { hash32 } from './prng'
 // The simulated token universe: native SOL (interface 2.1 mint), two stables and twenty
 // fictional tokens covering decimals 0–9 and both token programs (facts: spl-token|token-2022).
 
-type TokenProgram = 'spl-token' | 'token-2022'
+export type TokenProgram = 'spl-token' | 'token-2022'
 
 export interface MintInfo {
   /** Position in the mint table; transactions refer to mints by it. */

@@ -6,16 +6,20 @@ import {
 } from './entity-ids'
 import type { ChainTx, DeriveContext } from './history'
 import { BLOCK_SIZE, computeDrift, deriveBlock } from './history'
+import type { Injection, SilentVariant } from './injections'
+import { airdropTx, defaultAirdropRaw, silentTx } from './injections'
 import type { MintInfo } from './mints'
-import { buildMints } from './mints'
+import { buildMints, SOL_MINT_INDEX } from './mints'
+import type { Population, PopulationId } from './populations'
+import { buildPopulation } from './populations'
 import { hash32 } from './prng'
 import { SimClock, slotAtSec } from './clock'
 import type { ClockOptions } from './clock'
-import type { ProfileId, WalletProfile } from './wallet-profiles'
-import { hasCollectibles, PROFILE_IDS, PROFILES } from './wallet-profiles'
+import type { WalletProfile, WalletProfileId } from './wallet-profiles'
+import { hasCollectibles } from './wallet-profiles'
 
-// The synthetic chain: profile wallets whose histories are derived on demand. Memory is
-// O(wallets + cached blocks + live transactions), never O(history length).
+// The synthetic chain: the wallets of a population, whose histories are derived on demand.
+// Memory is O(wallets + cached blocks + live transactions), never O(history length).
 
 /** A transaction with its place in time. */
 export interface TxView extends ChainTx {
@@ -34,6 +38,15 @@ export interface SimWallet {
   readonly liveTimes: number[]
   /** Indices of collectible and compression transactions, scanned up to `scannedUpTo`. */
   collectibles: { scannedUpTo: number; nfts: number[]; cnfts: number[]; compressed: number[] }
+  /** Injected transactions by index; they take the place of the derived ones. */
+  readonly overrides: Map<number, ChainTx>
+  /** Mints the wallet received only through injected transactions, in order received. */
+  readonly extraMints: number[]
+  /**
+   * Balances at the start of blocks after the first block holding an injected transaction,
+   * where the closed form no longer holds; filled on demand, complete blocks only.
+   */
+  readonly carriedStarts: Map<number, bigint[]>
 }
 
 interface CachedBlock {
@@ -46,6 +59,8 @@ const BLOCK_CACHE_LIMIT = 512
 interface SimChainOptions {
   seed?: number
   clock?: ClockOptions | SimClock
+  /** Which wallets the chain holds (default: one per profile, as always). */
+  population?: PopulationId
 }
 
 export class SimChain {
@@ -53,7 +68,9 @@ export class SimChain {
   readonly mints: readonly MintInfo[]
   readonly wallets: readonly SimWallet[]
   readonly clock: SimClock
+  readonly population: Population
   private readonly byAddress = new Map<string, SimWallet>()
+  private readonly byId = new Map<number, SimWallet>()
   private readonly mintByAddress = new Map<string, MintInfo>()
   private readonly blocks = new Map<number, CachedBlock>()
 
@@ -62,8 +79,8 @@ export class SimChain {
     this.clock = options.clock instanceof SimClock ? options.clock : new SimClock(options.clock)
     this.mints = buildMints(this.seed)
     for (const m of this.mints) this.mintByAddress.set(m.address, m)
-    this.wallets = PROFILE_IDS.map((id, walletId) => {
-      const profile = PROFILES[id]
+    this.population = buildPopulation(options.population ?? 'default', this.seed, this.mints)
+    this.wallets = this.population.members.map(({ id: walletId, profile }) => {
       const address = encodeEntity(this.seed, 'wallet', walletId, 0)
       const ctx: DeriveContext = {
         seed: this.seed,
@@ -80,8 +97,12 @@ export class SimChain {
         baseCount: profile.baseTxCount,
         liveTimes: [],
         collectibles: { scannedUpTo: 0, nfts: [], cnfts: [], compressed: [] },
+        overrides: new Map(),
+        extraMints: [],
+        carriedStarts: new Map(),
       }
       this.byAddress.set(address, wallet)
+      this.byId.set(walletId, wallet)
       return wallet
     })
   }
@@ -91,11 +112,21 @@ export class SimChain {
     return this.byAddress.get(address)
   }
 
-  /** The profile wallet of a profile. */
-  walletByProfile(profile: ProfileId): SimWallet {
+  /** The wallet with an id (ids are encoded in addresses and signatures). */
+  walletById(id: number): SimWallet | undefined {
+    return this.byId.get(id)
+  }
+
+  /** The first wallet of a profile. */
+  walletByProfile(profile: WalletProfileId): SimWallet {
     const wallet = this.wallets.find((w) => w.profile.id === profile)
     if (!wallet) throw new Error(`no wallet with profile ${profile}`)
     return wallet
+  }
+
+  /** Every fungible mint the wallet has ever touched (SOL first): traded ones, then received ones. */
+  mintsOf(wallet: SimWallet): number[] {
+    return [...wallet.profile.tradedMints, ...wallet.extraMints]
   }
 
   mintByAddressOrNull(address: string): MintInfo | undefined {
@@ -139,7 +170,10 @@ export class SimChain {
       this.blocks.set(key, cached)
       return cached
     }
-    const { txs } = deriveBlock(wallet.ctx, block)
+    const { txs } = deriveBlock(wallet.ctx, block, BLOCK_SIZE - 1, {
+      start: this.blockStart(wallet, block),
+      overrides: wallet.overrides,
+    })
     const entry: CachedBlock = { txs, signatures: new Array<string | undefined>(txs.length) }
     this.blocks.set(key, entry)
     if (this.blocks.size > BLOCK_CACHE_LIMIT) {
@@ -147,6 +181,38 @@ export class SimChain {
       if (oldest !== undefined) this.blocks.delete(oldest)
     }
     return entry
+  }
+
+  /** Index of the first block holding an injected transaction, or Infinity. */
+  private firstOverrideBlock(wallet: SimWallet): number {
+    // Injections only ever append, so the first key inserted is the smallest.
+    const first = wallet.overrides.keys().next().value
+    return first === undefined ? Infinity : Math.floor(first / BLOCK_SIZE)
+  }
+
+  /**
+   * Balances before block `block` (whose predecessors must be complete). Until an injected
+   * transaction this is the closed form block × drift; after one, each block starts where
+   * the one before really ended (an injection may take a block-closing position, and
+   * received mints outside the traded ones are never rebalanced).
+   */
+  private blockStart(wallet: SimWallet, block: number): bigint[] {
+    const first = this.firstOverrideBlock(wallet)
+    const closed = (b: number) => wallet.ctx.drift.map((d) => d * BigInt(b))
+    if (block <= first) return closed(block)
+    const known = wallet.carriedStarts.get(block)
+    if (known) return [...known]
+    let b = block - 1
+    while (b > first && !wallet.carriedStarts.has(b)) b--
+    let running = b <= first ? closed(b) : [...(wallet.carriedStarts.get(b) as bigint[])]
+    for (; b < block; b++) {
+      running = deriveBlock(wallet.ctx, b, BLOCK_SIZE - 1, {
+        start: running,
+        overrides: wallet.overrides,
+      }).balancesAfter
+      wallet.carriedStarts.set(b + 1, [...running])
+    }
+    return running
   }
 
   /** Transaction `index` of a wallet (must exist). */
@@ -182,7 +248,7 @@ export class SimChain {
   txBySignature(signature: string): TxView | null {
     const decoded = decodeTransactionSignature(this.seed, signature)
     if (decoded === null) return null
-    const wallet = this.wallets[decoded.walletId]
+    const wallet = this.walletById(decoded.walletId)
     if (!wallet || decoded.index >= this.txCount(wallet)) return null
     return this.tx(wallet, decoded.index)
   }
@@ -191,8 +257,9 @@ export class SimChain {
   balancesAfter(wallet: SimWallet, count: number): bigint[] {
     const block = Math.floor(count / BLOCK_SIZE)
     const position = count % BLOCK_SIZE
-    // Closed form at block boundaries: the balancing transaction sets k × drift.
-    const balances = wallet.ctx.drift.map((d) => d * BigInt(block))
+    // Closed form at block boundaries (the balancing transaction sets k × drift) unless
+    // injected activity came earlier.
+    const balances = this.blockStart(wallet, block)
     if (position === 0) return balances
     const entry = this.block(wallet, block)
     for (let p = 0; p < position; p++) {
@@ -226,15 +293,77 @@ export class SimChain {
     return found
   }
 
-  /** Appends `count` new transactions at the newest end, stamped with the clock. */
-  appendActivity(wallet: SimWallet, count: number): TxView[] {
+  /**
+   * Appends `count` new transactions at the newest end, stamped with the clock, or with
+   * `atSec[k]` when given (live activity due at earlier moments); times stay strictly
+   * increasing.
+   */
+  appendActivity(wallet: SimWallet, count: number, atSec?: readonly number[]): TxView[] {
     const added: TxView[] = []
     for (let k = 0; k < count; k++) {
-      const last = this.txCount(wallet) > 0 ? this.timestampOf(wallet, this.txCount(wallet) - 1) : 0
-      wallet.liveTimes.push(Math.max(this.clock.nowSec(), last + 1))
+      this.pushLiveTime(wallet, atSec?.[k] ?? this.clock.nowSec())
       added.push(this.tx(wallet, this.txCount(wallet) - 1))
     }
     return added
+  }
+
+  private pushLiveTime(wallet: SimWallet, sec: number): void {
+    const last = this.txCount(wallet) > 0 ? this.timestampOf(wallet, this.txCount(wallet) - 1) : 0
+    wallet.liveTimes.push(Math.max(Math.floor(sec), last + 1))
+  }
+
+  /** Appends an injected transaction (built for the next index) at the clock's time. */
+  private inject(wallet: SimWallet, build: (index: number) => ChainTx): TxView {
+    const index = this.txCount(wallet)
+    wallet.overrides.set(index, build(index))
+    // The cached block holding the index was derived without the injection.
+    const block = Math.floor(index / BLOCK_SIZE)
+    this.blocks.delete(wallet.id * 2 ** 30 + block)
+    this.pushLiveTime(wallet, this.clock.nowSec())
+    return this.tx(wallet, index)
+  }
+
+  /**
+   * Someone else sends the wallet a token of a mint it has never held (the first such mint
+   * of the table unless `mint`, an index or address, is given): a new token account appears,
+   * paid for by the sender.
+   */
+  injectTokenAirdrop(
+    wallet: SimWallet,
+    options: { mint?: number | string; amountRaw?: bigint } = {},
+  ): TxView {
+    const held = new Set(this.mintsOf(wallet))
+    const mint =
+      options.mint === undefined
+        ? this.mints.find((m) => m.index !== SOL_MINT_INDEX && !held.has(m.index))
+        : typeof options.mint === 'number'
+          ? this.mints[options.mint]
+          : this.mintByAddress.get(options.mint)
+    if (!mint)
+      throw new Error(
+        `mint: ${String(options.mint ?? 'none left')} is not a token mint the wallet can receive`,
+      )
+    if (mint.index === SOL_MINT_INDEX || held.has(mint.index))
+      throw new Error(
+        `mint: the wallet has held ${mint.symbol} before; an airdrop brings a new mint`,
+      )
+    const raw = options.amountRaw ?? defaultAirdropRaw(mint)
+    if (raw <= 0n) throw new Error('amountRaw: must be positive')
+    const tx = this.inject(wallet, (index) => airdropTx(this.seed, wallet.id, index, mint, raw))
+    wallet.extraMints.push(mint.index)
+    return tx
+  }
+
+  /** Injects one transaction of a kind (see injections.ts) at the clock's time. */
+  injectActivity(wallet: SimWallet, injection: Injection): TxView {
+    return injection.kind === 'token-airdrop'
+      ? this.injectTokenAirdrop(wallet, injection)
+      : this.injectSilent(wallet, injection.variant)
+  }
+
+  /** A transaction naming the wallet that changes none of its balances (memo or failed). */
+  injectSilent(wallet: SimWallet, variant: SilentVariant = 'memo'): TxView {
+    return this.inject(wallet, (index) => silentTx(this.seed, wallet.id, index, variant))
   }
 
   /** Indices of the wallet's NFT, compressed-NFT and compression transactions so far. */
@@ -260,7 +389,7 @@ export class SimChain {
   assetOrigin(assetId: string): { wallet: SimWallet; tx: TxView } | null {
     const c = decodeEntity(this.seed, 'asset', assetId)
     if (c === null) return null
-    const wallet = this.wallets[c.a]
+    const wallet = this.walletById(c.a)
     if (!wallet || c.b >= this.txCount(wallet)) return null
     const tx = this.tx(wallet, c.b)
     return tx.collectible ? { wallet, tx } : null
@@ -270,7 +399,7 @@ export class SimChain {
   compressedOrigin(text: string, by: 'hash' | 'address'): { wallet: SimWallet; tx: TxView } | null {
     const c = decodeEntity(this.seed, by === 'hash' ? 'compressedHash' : 'compressedAddress', text)
     if (c === null) return null
-    const wallet = this.wallets[c.a]
+    const wallet = this.walletById(c.a)
     if (!wallet || c.b >= this.txCount(wallet)) return null
     const tx = this.tx(wallet, c.b)
     return tx.compressed ? { wallet, tx } : null
@@ -292,12 +421,12 @@ export class SimChain {
   ): { wallet: SimWallet; mint: number } | { wallet: SimWallet; nftIndex: number } | null {
     const fungible = decodeEntity(this.seed, 'tokenAccount', address)
     if (fungible !== null) {
-      const wallet = this.wallets[fungible.a]
+      const wallet = this.walletById(fungible.a)
       return wallet && fungible.b < this.mints.length ? { wallet, mint: fungible.b } : null
     }
     const nft = decodeEntity(this.seed, 'nftTokenAccount', address)
     if (nft !== null) {
-      const wallet = this.wallets[nft.a]
+      const wallet = this.walletById(nft.a)
       return wallet ? { wallet, nftIndex: nft.b } : null
     }
     return null

@@ -8,6 +8,7 @@ import type {
   WalletBalance,
   WalletNft,
 } from '@shared/api/wallet-rest'
+import { tokenProgramId } from './accounts'
 import { counterpartyAddress } from './counterparties'
 import { encodeEntity } from './entity-ids'
 import { COLLECTION_COUNT } from './history'
@@ -113,7 +114,7 @@ function balanceEntry(mint: MintInfo, raw: bigint): WalletBalance {
 
 /**
  * The wallet's fungible holdings in balances order: SOL first, then by USD value descending
- * (interface 4.1 rules 1–2); zero balances only of mints the wallet has traded.
+ * (interface 4.1 rules 1–2); zero balances only of mints the wallet has traded or received.
  */
 export function sortedHoldings(
   chain: SimChain,
@@ -122,7 +123,7 @@ export function sortedHoldings(
 ): WalletBalance[] {
   const raw = chain.balancesNow(wallet)
   const entries: WalletBalance[] = []
-  for (const m of wallet.profile.tradedMints) {
+  for (const m of chain.mintsOf(wallet)) {
     if (m === SOL_MINT_INDEX) continue
     const amount = raw[m] ?? 0n
     if (amount === 0n && !options.showZeroBalance) continue
@@ -276,10 +277,7 @@ export function fungibleAsset(
       balance: Number(raw),
       supply: Number(mint.supplyRaw),
       decimals: mint.decimals,
-      token_program:
-        mint.tokenProgram === 'token-2022'
-          ? 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb'
-          : 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+      token_program: tokenProgramId(mint.tokenProgram),
       price_info: { price_per_token: mint.priceUsd, currency: 'USDC' },
     },
     mutable: false,
@@ -333,7 +331,8 @@ export function signatureInfo(tx: TxView): SignatureInfo {
     signature: tx.signature,
     slot: tx.slot,
     err: tx.error ? { InstructionError: [tx.error.instruction, { Custom: tx.error.code }] } : null,
-    memo: null,
+    // Solana prefixes each memo with its length in brackets.
+    memo: tx.memo === undefined ? null : `[${tx.memo.length}] ${tx.memo}`,
     blockTime: tx.timestamp,
     confirmationStatus: 'finalized',
   }

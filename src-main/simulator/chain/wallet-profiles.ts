@@ -1,5 +1,7 @@
 // The profile wallets of the simulated chain. Each profile fixes how long its history is,
-// how often it transacts, what it trades and how its balances drift block by block.
+// how often it transacts, what it trades and how its balances drift block by block. The
+// default population has one wallet per PROFILE_IDS entry; the watch-day population
+// (populations.ts) builds its wallets from the WATCH_DAY_PROFILE_IDS templates.
 
 export const PROFILE_IDS = [
   'idle',
@@ -13,6 +15,18 @@ export const PROFILE_IDS = [
 ] as const
 export type ProfileId = (typeof PROFILE_IDS)[number]
 
+/** Profiles of the watch-day population (many wallets each, mints chosen per wallet). */
+export const WATCH_DAY_PROFILE_IDS = [
+  'watch-idle',
+  'watch-active',
+  'watch-nft',
+  'watch-nft-compressed',
+] as const
+export type WatchDayProfileId = (typeof WATCH_DAY_PROFILE_IDS)[number]
+
+/** Any profile a wallet of some population can have. */
+export type WalletProfileId = ProfileId | WatchDayProfileId
+
 /** What a generated transaction does (the HTTP `type` is derived from it). */
 export const TX_KINDS = [
   'solIn',
@@ -25,10 +39,13 @@ export const TX_KINDS = [
   'compress',
   'failed',
 ] as const
-export type TxKind = (typeof TX_KINDS)[number] | 'funding' | 'balancing'
+/** Generated kinds, the first and block-closing transactions, and injected ones (injections.ts). */
+export type TxKind = (typeof TX_KINDS)[number] | 'funding' | 'balancing' | 'airdrop' | 'memo'
+
+export type KindWeights = Readonly<Partial<Record<(typeof TX_KINDS)[number], number>>>
 
 export interface WalletProfile {
-  readonly id: ProfileId
+  readonly id: WalletProfileId
   readonly label: string
   /** Transactions that exist when the simulator starts (live activity appends more). */
   readonly baseTxCount: number
@@ -43,7 +60,9 @@ export interface WalletProfile {
   /** SOL received by the first (funding) transaction, in lamports. */
   readonly fundingLamports: bigint
   /** Relative weight of each TX_KINDS entry. */
-  readonly kindWeights: Readonly<Partial<Record<(typeof TX_KINDS)[number], number>>>
+  readonly kindWeights: KindWeights
+  /** Weights that replace `kindWeights` from a transaction index on (the last phase reached wins). */
+  readonly kindPhases?: readonly { readonly fromIndex: number; readonly kindWeights: KindWeights }[]
   /** A name-service domain, when the wallet has an identity (facts: identity domainNames). */
   readonly domain?: string
   /** Seconds between live transactions when live mode runs for it. */
@@ -153,12 +172,84 @@ export const PROFILES: Readonly<Record<ProfileId, WalletProfile>> = {
   },
 }
 
+/** The kind weights in force at transaction `index`. */
+export function kindWeightsAt(profile: WalletProfile, index: number): KindWeights {
+  let weights = profile.kindWeights
+  for (const phase of profile.kindPhases ?? [])
+    if (index >= phase.fromIndex) weights = phase.kindWeights
+  return weights
+}
+
 /** Whether a profile can hold NFTs or compressed accounts (scanning its history is needed). */
 export function hasCollectibles(profile: WalletProfile): boolean {
-  return (
-    (profile.kindWeights.nftBuy ?? 0) +
-      (profile.kindWeights.cnftMint ?? 0) +
-      (profile.kindWeights.compress ?? 0) >
-    0
+  return [profile.kindWeights, ...(profile.kindPhases ?? []).map((p) => p.kindWeights)].some(
+    (w) => (w.nftBuy ?? 0) + (w.cnftMint ?? 0) + (w.compress ?? 0) > 0,
   )
+}
+
+/**
+ * NFTs a watch-day NFT wallet buys: its history buys one at every position but the funding
+ * and the block-closing ones, so NFT_HOLDER_BASE_INDEX transactions hold exactly this many.
+ */
+export const WATCH_DAY_NFT_COUNT = 175
+/** Transactions holding the first WATCH_DAY_NFT_COUNT NFT buys: 6 in block 0, then 7 per block. */
+export const NFT_BUYS_END_INDEX = 201
+
+/**
+ * Templates of the watch-day profiles; the population fills in `tradedMints` and
+ * `heldMints` per wallet. Histories are short so deriving them stays cheap.
+ */
+export const WATCH_DAY_PROFILES: Readonly<Record<WatchDayProfileId, WalletProfile>> = {
+  'watch-idle': {
+    id: 'watch-idle',
+    label: 'Idle holder: SOL and three tokens, quiet all day',
+    baseTxCount: 8,
+    intervalSec: 5 * 86_400,
+    tradedMints: [0],
+    heldMints: [],
+    usdScale: 30,
+    fundingLamports: 2_000_000_000n,
+    // Receipts only, so nothing is sold to zero before the block closes on the held amounts.
+    kindWeights: { solIn: 1, tokenIn: 1 },
+    liveEverySec: 3_600,
+  },
+  'watch-active': {
+    id: 'watch-active',
+    label: 'Active wallet: five tokens, about twenty balance changes a day',
+    baseTxCount: 40,
+    intervalSec: 3 * 3_600,
+    tradedMints: [0],
+    heldMints: [],
+    usdScale: 200,
+    fundingLamports: 20_000_000_000n,
+    // No failures: every live transaction changes a balance of the wallet.
+    kindWeights: { swap: 6, solIn: 1, solOut: 1, tokenIn: 2, tokenOut: 2 },
+    liveEverySec: 4_320,
+  },
+  'watch-nft': {
+    id: 'watch-nft',
+    label: 'NFT holder: 175 NFTs, no new activity',
+    baseTxCount: NFT_BUYS_END_INDEX,
+    intervalSec: 12 * 3_600,
+    tradedMints: [0],
+    heldMints: [],
+    // Small prices and large funding: every buy is affordable, so the count is exact.
+    usdScale: 20,
+    fundingLamports: 400_000_000_000n,
+    kindWeights: { nftBuy: 1 },
+    liveEverySec: 3_600,
+  },
+  'watch-nft-compressed': {
+    id: 'watch-nft-compressed',
+    label: 'NFT holder with compressed accounts and tokens, a few compressions a day',
+    baseTxCount: NFT_BUYS_END_INDEX + 39,
+    intervalSec: 12 * 3_600,
+    tradedMints: [0, 1, 4],
+    heldMints: [1, 4],
+    usdScale: 20,
+    fundingLamports: 400_000_000_000n,
+    kindWeights: { nftBuy: 1 },
+    kindPhases: [{ fromIndex: NFT_BUYS_END_INDEX, kindWeights: { compress: 1 } }],
+    liveEverySec: 14_400,
+  },
 }

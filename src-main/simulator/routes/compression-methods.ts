@@ -217,7 +217,7 @@ export function getTransactionWithCompressionInfo(
   const { chain } = ctx
   const tx = chain.txBySignature(p.signature)
   if (!tx) throw notFound(`transaction ${p.signature} not found`)
-  const wallet = chain.wallets[tx.walletId] as SimWallet
+  const wallet = chain.walletById(tx.walletId) as SimWallet
   const opened = tx.compressed ? [compressedAccount(chain, wallet, tx)] : []
   return {
     compression_info: {

@@ -10,6 +10,7 @@ import type {
   TokenAccount,
 } from '@shared/api/das'
 import { DAS_MAX_LIMIT } from '@shared/api/das'
+import { walletTokenAccounts } from '../chain/accounts'
 import type { MintInfo } from '../chain/mints'
 import { rawToNumber, SOL_MINT_INDEX } from '../chain/mints'
 import type { SimChain, SimWallet, TxView } from '../chain/sim-chain'
@@ -107,7 +108,7 @@ function ownerListing(
     : []
   if (options?.showFungible && wallet) {
     const balances = chain.balancesNow(wallet)
-    for (const m of wallet.profile.tradedMints) {
+    for (const m of chain.mintsOf(wallet)) {
       if (m === SOL_MINT_INDEX) continue
       const raw = balances[m] ?? 0n
       if (raw === 0n && !options.showZeroBalance) continue
@@ -188,39 +189,20 @@ export function getAssetBatch(
   return assets
 }
 
-/** Every token account of a wallet: fungible mints it traded, then its NFTs (amount 1). */
+/** Every token account of a wallet in the DAS shape (the same list account reads use). */
 function tokenAccountsOf(
   chain: SimChain,
   wallet: SimWallet,
   showZeroBalance: boolean,
 ): TokenAccount[] {
-  const balances = chain.balancesNow(wallet)
-  const accounts: TokenAccount[] = []
-  for (const m of wallet.profile.tradedMints) {
-    if (m === SOL_MINT_INDEX) continue
-    const raw = balances[m] ?? 0n
-    if (raw === 0n && !showZeroBalance) continue
-    accounts.push({
-      address: chain.tokenAccountAddress(wallet, m),
-      mint: (chain.mints[m] as MintInfo).address,
-      owner: wallet.address,
-      amount: Number(raw),
-      delegated_amount: 0,
-      frozen: false,
-    })
-  }
-  for (const i of chain.collectibles(wallet).nfts) {
-    const tx = chain.tx(wallet, i)
-    accounts.push({
-      address: chain.nftTokenAccountAddress(wallet, i),
-      mint: tx.collectible?.assetId ?? '',
-      owner: wallet.address,
-      amount: 1,
-      delegated_amount: 0,
-      frozen: false,
-    })
-  }
-  return accounts
+  return walletTokenAccounts(chain, wallet, { includeClosed: showZeroBalance }).map((a) => ({
+    address: a.address,
+    mint: a.mintAddress,
+    owner: wallet.address,
+    amount: Number(a.amountRaw),
+    delegated_amount: 0,
+    frozen: false,
+  }))
 }
 
 export function getTokenAccounts(

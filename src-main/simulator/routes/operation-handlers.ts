@@ -3,6 +3,7 @@ import type { OperationName, Operations } from '@shared/api/operations'
 import * as compression from './compression-methods'
 import * as das from './das-methods'
 import type { HandlerContext } from './handler-context'
+import * as rpcAccounts from './rpc-account-methods'
 import * as rpc from './rpc-methods'
 import * as v0 from './v0-routes'
 import * as wallet from './wallet-routes'
@@ -39,6 +40,9 @@ const OPERATION_HANDLERS: { [N in OperationName]: Handler<N> } = {
   'compression.getTransactionWithCompressionInfo': compression.getTransactionWithCompressionInfo,
   'compression.getValidityProof': compression.getValidityProof,
   'rpc.getSignaturesForAddress': rpc.getSignaturesForAddress,
+  'rpc.getMultipleAccounts': rpcAccounts.getMultipleAccounts,
+  'rpc.getTokenAccountsByOwner': rpcAccounts.getTokenAccountsByOwner,
+  'rpc.getBalance': rpcAccounts.getBalance,
   'priorityFee.getPriorityFeeEstimate': rpc.getPriorityFeeEstimate,
   'tokenMetadata.getTokenMetadata': v0.postTokenMetadata,
   'webhooks.list': v0.listWebhooks,

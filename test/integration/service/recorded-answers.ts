@@ -46,6 +46,16 @@ export const VALID_INPUTS: { [N in OperationName]: OperationInput<N> } = {
   'compression.getTransactionWithCompressionInfo': { signature: s.SIG },
   'compression.getValidityProof': { hashes: [s.HASH] },
   'rpc.getSignaturesForAddress': [s.WALLET, { limit: 2 }],
+  'rpc.getMultipleAccounts': [
+    [s.WALLET, s.TOKEN_ACCOUNT, s.OTHER_WALLET],
+    { encoding: 'base64', dataSlice: { offset: 64, length: 8 } },
+  ],
+  'rpc.getTokenAccountsByOwner': [
+    s.WALLET,
+    { programId: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA' },
+    { encoding: 'jsonParsed' },
+  ],
+  'rpc.getBalance': [s.WALLET, { commitment: 'confirmed' }],
   'priorityFee.getPriorityFeeEstimate': [
     {
       transaction: 'AQAB',
@@ -90,6 +100,9 @@ export const RECORDED: { [N in OperationName]: unknown } = {
   'compression.getTransactionWithCompressionInfo': s.transactionWithCompressionInfoResult,
   'compression.getValidityProof': s.validityProofResult,
   'rpc.getSignaturesForAddress': s.signaturesForAddressResult,
+  'rpc.getMultipleAccounts': s.multipleAccountsResult,
+  'rpc.getTokenAccountsByOwner': s.tokenAccountsByOwnerResult,
+  'rpc.getBalance': s.balanceResult,
   'priorityFee.getPriorityFeeEstimate': s.priorityFeeResult,
   'tokenMetadata.getTokenMetadata': [s.tokenMetadataRecord],
   'webhooks.list': [s.webhook],

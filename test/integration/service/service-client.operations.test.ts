@@ -153,6 +153,9 @@ describe('credits reported through onCall (one price table)', () => {
     ['priorityFee.getPriorityFeeEstimate', 1],
     ['webhooks.toggle', 100],
     ['rpc.getSignaturesForAddress', 10],
+    ['rpc.getMultipleAccounts', 1],
+    ['rpc.getTokenAccountsByOwner', 1],
+    ['rpc.getBalance', 1],
   ] as [OperationName, number][])('%s costs %i credits', async (name, credits) => {
     const reports: CallReport[] = []
     const client = createServiceClient(singleOriginServiceSettings(server.url, KEY), {

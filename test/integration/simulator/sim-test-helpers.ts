@@ -6,16 +6,18 @@ import type {
   RunningSimulator,
 } from '../../../src-main/simulator/simulator-server'
 import { startSimulator } from '../../../src-main/simulator/simulator-server'
-import type { ProfileId } from '../../../src-main/simulator/chain/wallet-profiles'
+import type { WalletProfileId } from '../../../src-main/simulator/chain/wallet-profiles'
 
 // Bodies of raw calls are read loosely on purpose: these tests inspect malformed answers too.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type LooseJson = any
 
 /** A simulator on a manual clock plus a client of the shared service client pointed at it. */
-export async function startTestSimulator(
-  options: SimulatorOptions = {},
-): Promise<{ sim: RunningSimulator; client: ServiceClient; address: (p: ProfileId) => string }> {
+export async function startTestSimulator(options: SimulatorOptions = {}): Promise<{
+  sim: RunningSimulator
+  client: ServiceClient
+  address: (p: WalletProfileId) => string
+}> {
   const sim = await startSimulator({ seed: 7, clock: { mode: 'manual' }, ...options })
   const client = createServiceClient(
     singleOriginServiceSettings(sim.url, options.keys?.[0] ?? 'demo', { timeoutMs: 5_000 }),

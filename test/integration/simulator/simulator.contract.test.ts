@@ -74,6 +74,16 @@ describe('every operation answers in the shared schema', () => {
       'compression.getTransactionWithCompressionInfo': { signature: compressionSig },
       'compression.getValidityProof': { hashes: [hash] },
       'rpc.getSignaturesForAddress': [trader, { limit: 3 }],
+      'rpc.getMultipleAccounts': [
+        [trader, chain.tokenAccountAddress(chain.walletByProfile('active-trader'), 1), holder],
+        { encoding: 'base64', dataSlice: { offset: 64, length: 8 } },
+      ],
+      'rpc.getTokenAccountsByOwner': [
+        collector,
+        { programId: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA' },
+        { encoding: 'jsonParsed' },
+      ],
+      'rpc.getBalance': [trader],
       'priorityFee.getPriorityFeeEstimate': [
         { accountKeys: [trader], options: { includeAllPriorityFeeLevels: true } },
       ],
@@ -204,6 +214,17 @@ describe('out-of-bounds input is refused, naming the parameter', () => {
     ],
     ['getSignaturesForAddress', (a) => [a, { limit: 1001 }], 'limit'],
     ['getSignaturesForAddress', (a) => [a, { limit: 0 }], 'limit'],
+    [
+      'getMultipleAccounts',
+      (a) => [Array.from({ length: 101 }, () => a), { encoding: 'base64' }],
+      'at most 100 pubkeys',
+    ],
+    ['getTokenAccountsByOwner', (a) => [a, { programId: a }, { encoding: 'base64' }], 'programId'],
+    [
+      'getMultipleAccounts',
+      (a) => [[a], { encoding: 'jsonParsed', dataSlice: { offset: 0, length: 8 } }],
+      'dataSlice',
+    ],
     [
       'getPriorityFeeEstimate',
       (a) => [{ accountKeys: [a], options: { lookbackSlots: 151 } }],

@@ -290,6 +290,88 @@ export const signaturesForAddressResult = [
   },
 ]
 
+/** u64::MAX, the rentEpoch of rent-exempt accounts, as JSON.parse reads it (2^64). */
+const U64_MAX_PARSED = 2 ** 64
+
+/** A USDC token account of WALLET holding 10 USDC (mint, owner, amount 10,000,000 LE, state 1). */
+export const TOKEN_ACCOUNT = 'Fw3Rk5FnuPMXJ3X8c7nvW7pvoHnnRs6uC2N8UCoZfPcw'
+export const TOKEN_ACCOUNT_DATA =
+  'xvp6877brTo9ZfNqq8l0MbG75MLS9uDkfKYCA0UvXWFpiCGEh0llPHXQQQqVjDAJohMPnDHj34n/YcLXUqQCX4CWmAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
+
+/** Solana RPC getMultipleAccounts: a wallet, a token account read with dataSlice {64, 8}, a missing account. */
+export const multipleAccountsResult = {
+  context: { slot: 250_000_000, apiVersion: '2.2.1' },
+  value: [
+    {
+      lamports: 1_500_000_000,
+      owner: '11111111111111111111111111111111',
+      data: ['', 'base64'],
+      executable: false,
+      rentEpoch: U64_MAX_PARSED,
+      space: 0,
+    },
+    {
+      lamports: 2_039_280,
+      owner: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+      data: ['gJaYAAAAAAA=', 'base64'],
+      executable: false,
+      rentEpoch: U64_MAX_PARSED,
+      space: 165,
+    },
+    null,
+  ],
+}
+
+/** Solana RPC getTokenAccountsByOwner: one base64 and one jsonParsed token account. */
+export const tokenAccountsByOwnerResult = {
+  context: { slot: 250_000_000 },
+  value: [
+    {
+      pubkey: TOKEN_ACCOUNT,
+      account: {
+        lamports: 2_039_280,
+        owner: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+        data: [TOKEN_ACCOUNT_DATA, 'base64'],
+        executable: false,
+        rentEpoch: U64_MAX_PARSED,
+        space: 165,
+      },
+    },
+    {
+      pubkey: TOKEN_ACCOUNT,
+      account: {
+        lamports: 2_039_280,
+        owner: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+        data: {
+          program: 'spl-token',
+          parsed: {
+            type: 'account',
+            info: {
+              mint: USDC_MINT,
+              owner: WALLET,
+              isNative: false,
+              state: 'initialized',
+              tokenAmount: {
+                amount: '10000000',
+                decimals: 6,
+                uiAmount: 10,
+                uiAmountString: '10',
+              },
+            },
+          },
+          space: 165,
+        },
+        executable: false,
+        rentEpoch: U64_MAX_PARSED,
+        space: 165,
+      },
+    },
+  ],
+}
+
+/** Solana RPC getBalance. */
+export const balanceResult = { context: { slot: 250_000_000 }, value: 1_500_000_000 }
+
 export const priorityFeeResult = {
   priorityFeeEstimate: 12_000,
   priorityFeeLevels: {

@@ -234,6 +234,52 @@ describe('getSignaturesForAddress (Solana RPC)', () => {
   })
 })
 
+describe('account reads (Solana RPC; facts)', () => {
+  const base64 = { encoding: 'base64' }
+  it('getMultipleAccounts takes at most 100 pubkeys, naming the limit', () => {
+    expect(verdict(rpc.GetMultipleAccountsParams, [addresses(100), base64])).toBe('ok')
+    expect(verdict(rpc.GetMultipleAccountsParams, [addresses(101), base64])).toEqual(['[0]'])
+    const refused = rpc.GetMultipleAccountsParams.safeParse([addresses(101), base64])
+    expect(refused.error?.issues[0]?.message).toContain('100')
+  })
+  it('dataSlice is non-negative and only with base64', () => {
+    const slice = { offset: 64, length: 8 }
+    expect(
+      verdict(rpc.GetMultipleAccountsParams, [[WALLET], { ...base64, dataSlice: slice }]),
+    ).toBe('ok')
+    expect(
+      verdict(rpc.GetMultipleAccountsParams, [
+        [WALLET],
+        { ...base64, dataSlice: { offset: -1, length: 8 } },
+      ]),
+    ).toEqual(['[1].dataSlice.offset'])
+    expect(
+      verdict(rpc.GetMultipleAccountsParams, [
+        [WALLET],
+        { encoding: 'jsonParsed', dataSlice: slice },
+      ]),
+    ).toEqual(['[1].dataSlice'])
+    expect(verdict(rpc.GetMultipleAccountsParams, [[WALLET], { encoding: 'base58' }])).toEqual([
+      '[1].encoding',
+    ])
+  })
+  it('getTokenAccountsByOwner filters by mint or by program, not both', () => {
+    const program = { programId: rpc.TOKEN_2022_PROGRAM_ID }
+    expect(verdict(rpc.GetTokenAccountsByOwnerParams, [WALLET, program, base64])).toBe('ok')
+    expect(verdict(rpc.GetTokenAccountsByOwnerParams, [WALLET, { mint: USDC_MINT }, base64])).toBe(
+      'ok',
+    )
+    expect(
+      verdict(rpc.GetTokenAccountsByOwnerParams, [WALLET, { ...program, mint: USDC_MINT }, base64]),
+    ).not.toBe('ok')
+  })
+  it('getBalance takes an address and an optional config', () => {
+    expect(verdict(rpc.GetBalanceParams, [WALLET])).toBe('ok')
+    expect(verdict(rpc.GetBalanceParams, [WALLET, { commitment: 'finalized' }])).toBe('ok')
+    expect(verdict(rpc.GetBalanceParams, ['not-an-address'])).not.toBe('ok')
+  })
+})
+
 describe('getPriorityFeeEstimate (interface 4.2; facts)', () => {
   const withOptions = (options: object) => [{ transaction: 'AQAB', options }]
   it('lookbackSlots 1 to 150', () => {

@@ -383,6 +383,43 @@ const tables: FieldTable[] = [
     },
   },
   {
+    title: 'Solana RPC getMultipleAccounts account (facts)',
+    schema: rpc.GetMultipleAccountsResult,
+    body: s.multipleAccountsResult,
+    at: ['value', 1],
+    objectSchema: rpc.AccountInfo,
+    fields: {
+      lamports: req('1'),
+      owner: req(1),
+      data: req('gJaYAAAAAAA='),
+      executable: req('false'),
+      rentEpoch: req('1'),
+      space: req('165'),
+    },
+  },
+  {
+    title: 'Solana RPC getTokenAccountsByOwner entry',
+    schema: rpc.GetTokenAccountsByOwnerResult,
+    body: s.tokenAccountsByOwnerResult,
+    at: ['value', 0],
+    objectSchema: rpc.OwnedTokenAccount,
+    fields: { pubkey: req(1), account: req('x') },
+  },
+  {
+    // Read on its own: inside the account, a failing union names only `data`.
+    title: 'Solana RPC parsed token amount',
+    schema: rpc.ParsedTokenAccountData,
+    body: s.tokenAccountsByOwnerResult.value[1]!.account.data,
+    at: ['parsed', 'info', 'tokenAmount'],
+    objectSchema: rpc.ParsedTokenAmount,
+    fields: {
+      amount: req(10),
+      decimals: req('6'),
+      uiAmount: reqNull('10'),
+      uiAmountString: req(10),
+    },
+  },
+  {
     title: 'interface 4.2 priority-fee result (levels: facts)',
     schema: priorityFee.GetPriorityFeeEstimateResult,
     body: s.priorityFeeResult,
@@ -541,6 +578,19 @@ describe('nullable values inside envelopes', () => {
     ;(body[0]!.onChainMetadata as Record<string, unknown>).error = null
     expect(rejectionPaths(tokenMetadata.TokenMetadataResponse, body)).toEqual([
       '[0].onChainMetadata.error',
+    ])
+  })
+  it('getMultipleAccounts keeps a null for each missing account (Solana RPC)', () => {
+    expect(rejectionPaths(rpc.GetMultipleAccountsResult, s.multipleAccountsResult)).toEqual([])
+    expect(
+      rpc.GetMultipleAccountsResult.safeParse({ context: { slot: 1 }, value: [null, null] })
+        .success,
+    ).toBe(true)
+  })
+  it('getBalance needs context.slot and a lamport count', () => {
+    expect(rejectionPaths(rpc.GetBalanceResult, s.balanceResult)).toEqual([])
+    expect(rejectionPaths(rpc.GetBalanceResult, { context: { slot: 1 }, value: -1 })).toEqual([
+      'value',
     ])
   })
   it('reports the deep path of a drifted history amount', () => {

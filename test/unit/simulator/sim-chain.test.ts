@@ -5,6 +5,7 @@ import {
 } from '../../../src-main/simulator/chain/entity-ids'
 import { formatRawAmount, rawToNumber } from '../../../src-main/simulator/chain/mints'
 import { SimChain } from '../../../src-main/simulator/chain/sim-chain'
+import type { SimWallet } from '../../../src-main/simulator/chain/sim-chain'
 import { parseSimulatorArgs } from '../../../src-main/simulator/simulator-server'
 import { applyDrift, faultTargetMatches } from '../../../src-main/simulator/fault-injector'
 import { Signature } from '@shared/api/base58'
@@ -80,6 +81,98 @@ describe('synthetic chain', () => {
   })
 })
 
+/** Prefix sums of every transaction's balance changes (overrides included), per mint. */
+function expectPrefixSums(chain: SimChain, w: SimWallet): void {
+  const sums = chain.mints.map(() => 0n)
+  expect(chain.balancesAfter(w, 0)).toEqual(sums)
+  for (let i = 0; i < chain.txCount(w); i++) {
+    for (const c of chain.tx(w, i).changes)
+      if (c.mint >= 0) sums[c.mint] = (sums[c.mint] ?? 0n) + c.raw
+    expect(
+      sums.every((x) => x >= 0n),
+      `${w.profile.id} at ${i}`,
+    ).toBe(true)
+    expect(chain.balancesAfter(w, i + 1), `${w.profile.id} after ${i + 1}`).toEqual(sums)
+  }
+}
+
+describe('injected activity', () => {
+  it('keeps balances equal to the prefix sums with injections at every block position', () => {
+    const chain = new SimChain({ seed: 4, clock: { mode: 'manual' } })
+    const w = chain.walletByProfile('casual')
+    const start = chain.txCount(w)
+    for (let k = 0; k < 20; k++) {
+      chain.clock.advance(60)
+      if (k % 4 === 0) chain.injectTokenAirdrop(w)
+      else chain.injectSilent(w, k % 2 === 0 ? 'failed' : 'memo')
+      // Reading between injections caches blocks the next injection must not leave stale.
+      chain.balancesNow(w)
+      chain.appendActivity(w, k % 3)
+    }
+    const injected = [...w.overrides.keys()]
+    expect(new Set(injected.map((i) => i % 8)).size).toBe(8)
+    expectPrefixSums(chain, w)
+    // A fresh chain given the same injections in the same order derives the same history.
+    const again = new SimChain({ seed: 4, clock: { mode: 'manual' } })
+    const w2 = again.walletByProfile('casual')
+    for (let k = 0; k < 20; k++) {
+      again.clock.advance(60)
+      if (k % 4 === 0) again.injectTokenAirdrop(w2)
+      else again.injectSilent(w2, k % 2 === 0 ? 'failed' : 'memo')
+      again.appendActivity(w2, k % 3)
+    }
+    for (let i = start; i < chain.txCount(w); i++) expect(again.tx(w2, i)).toEqual(chain.tx(w, i))
+  })
+
+  it('airdrops a mint the wallet never held, paid by the sender, and refuses a held one', () => {
+    const chain = new SimChain({ seed: 4, clock: { mode: 'manual' } })
+    const w = chain.walletByProfile('idle')
+    const before = chain.balancesNow(w)
+    const tx = chain.injectTokenAirdrop(w)
+    const [change] = tx.changes
+    expect(tx.feePayer).toBeGreaterThanOrEqual(0)
+    expect(w.profile.tradedMints).not.toContain(change?.mint)
+    const after = chain.balancesNow(w)
+    expect(after[0]).toBe(before[0])
+    expect(after[change!.mint]).toBe(change!.raw)
+    expect(() => chain.injectTokenAirdrop(w, { mint: change!.mint })).toThrow(/held/)
+    expect(() => chain.injectTokenAirdrop(w, { mint: 0 })).toThrow(/held|SOL/)
+  })
+})
+
+describe('populations', () => {
+  it('builds the watch-day wallets deterministically, with ids apart from the default ones', () => {
+    const a = new SimChain({ seed: 5, clock: { mode: 'manual' }, population: 'watch-day' })
+    const b = new SimChain({ seed: 5, clock: { mode: 'manual' }, population: 'watch-day' })
+    expect(a.wallets.map((w) => w.address)).toEqual(b.wallets.map((w) => w.address))
+    expect(a.wallets.map((w) => w.profile.tradedMints)).toEqual(
+      b.wallets.map((w) => w.profile.tradedMints),
+    )
+    expect(Math.min(...a.wallets.map((w) => w.id))).toBeGreaterThanOrEqual(
+      new SimChain({ seed: 5 }).wallets.length,
+    )
+    for (const w of a.wallets) expectPrefixSums(a, w)
+    expect(a.population.live.map((p) => a.walletById(p.walletId)?.profile.id)).toEqual([
+      'watch-active',
+      'watch-active',
+      'watch-active',
+      'watch-nft-compressed',
+    ])
+  })
+
+  it('switches kind weights by phase: NFT buys first, then compressions', () => {
+    const chain = new SimChain({ seed: 5, clock: { mode: 'manual' }, population: 'watch-day' })
+    const w = chain.walletByProfile('watch-nft-compressed')
+    const kinds = (from: number, to: number) => {
+      const out = new Set<string>()
+      for (let i = from; i < to; i++) out.add(chain.tx(w, i).kind)
+      return out
+    }
+    expect(kinds(1, 201)).toEqual(new Set(['nftBuy', 'balancing']))
+    expect(kinds(201, chain.txCount(w))).toEqual(new Set(['compress', 'balancing']))
+  })
+})
+
 describe('simulator arguments and faults', () => {
   it('parses the CLI flags and refuses bad ones', () => {
     expect(
@@ -100,6 +193,9 @@ describe('simulator arguments and faults', () => {
       live: true,
       keys: ['a', 'b'],
     })
+    expect(parseSimulatorArgs([]).population).toBe('default')
+    expect(parseSimulatorArgs(['--population', 'watch-day']).population).toBe('watch-day')
+    expect(() => parseSimulatorArgs(['--population', 'crowd'])).toThrow(/--population/)
     expect(() => parseSimulatorArgs(['--plan', 'gold'])).toThrow(/--plan/)
     expect(() => parseSimulatorArgs(['--port', 'x'])).toThrow(/--port/)
     expect(() => parseSimulatorArgs(['--what'])).toThrow(/unknown option/)

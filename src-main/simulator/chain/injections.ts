@@ -1,0 +1,93 @@
+import type { ChainTx } from './history'
+import { COUNTERPARTY_RANGES } from './history'
+import type { MintInfo } from './mints'
+import { hash32 } from './prng'
+
+// Transactions a test or benchmark injects into a wallet at the current clock time, in
+// place of the next derived one. Both name the wallet (they appear in its history and in
+// getSignaturesForAddress) and leave its SOL alone: someone else pays the fee.
+
+/** Kinds of injected activity. */
+export const INJECTION_KINDS = ['token-airdrop', 'silent'] as const
+export type InjectionKind = (typeof INJECTION_KINDS)[number]
+
+/** How a silent transaction names the wallet without changing any of its balances. */
+export const SILENT_VARIANTS = ['memo', 'failed'] as const
+export type SilentVariant = (typeof SILENT_VARIANTS)[number]
+
+/** One injection: an airdrop of a new mint (first one not held, about 50 USD by default) or a silent transaction. */
+export type Injection =
+  | { kind: 'token-airdrop'; mint?: number | string; amountRaw?: bigint }
+  | { kind: 'silent'; variant?: SilentVariant }
+
+const SENDER_FEE_LAMPORTS = 5_000n
+
+/** A private person (counterparty) chosen by the seed for transaction `index` of a wallet. */
+function sender(seed: number, walletId: number, index: number): number {
+  const [lo, hi] = COUNTERPARTY_RANGES.person
+  return lo + (hash32(seed, 0xa1d, walletId, index) % (hi - lo + 1))
+}
+
+/** About 50 USD of a mint in its smallest unit (at least one unit). */
+export function defaultAirdropRaw(mint: MintInfo): bigint {
+  const units = BigInt(Math.max(1, Math.round(50 / mint.priceUsd)))
+  return units * 10n ** BigInt(mint.decimals)
+}
+
+/**
+ * Someone sends the wallet `raw` of a mint it never held: the sender creates the token
+ * account (naming the owner) and pays fee and rent, so only the token balance changes.
+ */
+export function airdropTx(
+  seed: number,
+  walletId: number,
+  index: number,
+  mint: MintInfo,
+  raw: bigint,
+): ChainTx {
+  const from = sender(seed, walletId, index)
+  return {
+    walletId,
+    index,
+    kind: 'airdrop',
+    type: 'TRANSFER',
+    feeLamports: SENDER_FEE_LAMPORTS,
+    feePayer: from,
+    error: null,
+    directRef: true,
+    changes: [{ mint: mint.index, raw }],
+    legs: [{ mint: mint.index, raw, direction: 'in', counterparty: from }],
+  }
+}
+
+/**
+ * A transaction that names the wallet and changes none of its balances: a memo someone
+ * else signed and paid for, or someone else's failed transfer to it (only the payer loses
+ * the fee on failure).
+ */
+export function silentTx(
+  seed: number,
+  walletId: number,
+  index: number,
+  variant: SilentVariant,
+): ChainTx {
+  const from = sender(seed, walletId, index)
+  const base = {
+    walletId,
+    index,
+    feeLamports: SENDER_FEE_LAMPORTS,
+    feePayer: from,
+    directRef: true,
+    changes: [],
+    legs: [],
+  }
+  if (variant === 'failed')
+    return {
+      ...base,
+      kind: 'failed',
+      type: 'TRANSFER',
+      error: { message: 'Insufficient funds for transfer', instruction: 0, code: 1 },
+    }
+  // The history type filter has no memo type; a memo is listed with the transfers.
+  return { ...base, kind: 'memo', type: 'TRANSFER', error: null, memo: `gm #${index}` }
+}
