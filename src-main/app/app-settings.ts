@@ -32,7 +32,13 @@ const DEFAULT_SETTINGS: StoredSettings = {
   customRates: null,
   dailyBudget: null,
   monthlyBudget: null,
-  watch: { isWatching: true, minIntervalSec: 60, maxIntervalSec: 3_600 },
+  watch: {
+    isWatching: true,
+    checkEverySec: 60,
+    tokenAccountsEverySec: 3_600,
+    compressedEverySec: 600,
+    backstopEverySec: 86_400,
+  },
   dataSource: null,
 }
 
@@ -42,7 +48,24 @@ function withDefaults(stored: Partial<StoredSettings> | undefined): StoredSettin
   return {
     ...DEFAULT_SETTINGS,
     ...stored,
-    watch: { ...DEFAULT_SETTINGS.watch, ...stored?.watch },
+    watch: watchWithDefaults(stored?.watch),
+  }
+}
+
+/**
+ * The stored cadence over the defaults. Cadences saved before watching moved to balance
+ * looks had a shortest and a longest interval: the shortest becomes the balance look.
+ */
+function watchWithDefaults(stored: Partial<WatchCadence> | undefined): WatchCadence {
+  const legacy = stored as { minIntervalSec?: number } | undefined
+  const { isWatching, checkEverySec, tokenAccountsEverySec, compressedEverySec, backstopEverySec } =
+    { ...DEFAULT_SETTINGS.watch, ...stored }
+  return {
+    isWatching,
+    checkEverySec: stored?.checkEverySec ?? legacy?.minIntervalSec ?? checkEverySec,
+    tokenAccountsEverySec,
+    compressedEverySec,
+    backstopEverySec,
   }
 }
 

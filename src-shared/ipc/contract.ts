@@ -37,6 +37,7 @@ import {
 } from './settings-schemas'
 import {
   ActivityNotice,
+  WatchChange,
   CreditsOverview,
   StreamName,
   SyncDepthInput,
@@ -131,6 +132,8 @@ export const events = {
   'sync:progress': SyncProgress,
   'sync:wallet-state': WalletSyncStatus,
   'sync:activity': ActivityNotice,
+  /** Watching found a change in a wallet and synced it. */
+  'watch:change': WatchChange,
   'app:network': z.object({ state: z.enum(['online', 'offline']) }),
   /** The data source was switched: every view reads another mirror now, so the page reloads. */
   'app:data-source': z.object({ source: DataSource }),
