@@ -1,7 +1,14 @@
 import bs58 from 'bs58'
 import type { OperationInput, OperationName, OperationOutput } from '@shared/api/operations'
 import { CREDIT_PRICES } from '@shared/api/prices'
-import { TOKEN_PROGRAMS, WALLET_CHECK_CREDITS } from '@shared/domain/watch-cost'
+import {
+  MAX_MULTIPLE_ACCOUNTS,
+  TOKEN_ACCOUNT_MINT_OFFSET,
+  TOKEN_AMOUNT_SLICE,
+  TOKEN_PROGRAM_IDS,
+  type AccountInfo,
+} from '@shared/api/rpc'
+import { WALLET_CHECK_CREDITS } from '@shared/domain/watch-cost'
 import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import type { ChangeReason } from '@shared/ipc/sync-schemas'
 import type { MirrorWriter } from '../db/ingest/mirror-writer'
@@ -48,6 +55,8 @@ export interface WatchTarget {
   walletId: number
   address: string
   hasCompressedState: boolean
+  /** The wallet is synced in full after this round (new, unfinished or asked for): no backstop. */
+  syncsFully: boolean
 }
 
 /** What a round found for one wallet. */
@@ -63,14 +72,8 @@ export interface WalletFindings {
   commit: () => Promise<void>
 }
 
-/** Accounts per `getMultipleAccounts` call (the service's maximum). */
-const ACCOUNTS_PER_LOOK = 100
-
-/** An SPL token account's amount: the little-endian u64 at byte 64. */
-const AMOUNT_SLICE = { offset: 64, length: 8 } as const
-
 /** A token account's mint: its first 32 bytes. */
-const MINT_SLICE = { offset: 0, length: 32 } as const
+const MINT_SLICE = { offset: TOKEN_ACCOUNT_MINT_OFFSET, length: 32 } as const
 
 /**
  * Finds which watched wallets changed since the last round.
@@ -128,6 +131,11 @@ export class ChangeDetector {
       await this.#lookAtCompressed(w, nowSec, signal)
     }
     for (const w of work.values()) {
+      // A full sync reads more than the backstop would, so it counts as one.
+      if (w.target.syncsFully) {
+        w.statePatch.backstopCheckedSec = nowSec
+        continue
+      }
       const checked = w.state.backstopCheckedSec
       if (checked !== null && nowSec - checked < cadence.backstopEverySec) continue
       await this.#backstop(w, nowSec, signal)
@@ -148,14 +156,14 @@ export class ChangeDetector {
   /** Lists the wallet's token accounts of both token programs (1 credit each). */
   async #listTokenAccounts(w: WalletWork, nowSec: number, signal?: AbortSignal): Promise<void> {
     const listed: ListedTokenAccount[] = []
-    for (const program of TOKEN_PROGRAMS) {
+    for (const program of TOKEN_PROGRAM_IDS) {
       const result = await this.#call(
         'rpc.getTokenAccountsByOwner',
         [w.target.address, { programId: program }, { encoding: 'base64', dataSlice: MINT_SLICE }],
         signal,
       )
       for (const item of result.value) {
-        const mint = bs58.encode(Buffer.from(item.account.data[0], 'base64'))
+        const mint = bs58.encode(base64Data(item.account.data))
         listed.push({ address: item.pubkey, mint, program })
       }
     }
@@ -169,16 +177,14 @@ export class ChangeDetector {
     const kept = new Map(w.accounts.map((a) => [a.address, a]))
     w.accounts = [
       ...own,
-      ...listed.map(
-        (a): WatchedAccount => ({
-          walletId: w.target.walletId,
-          address: a.address,
-          kind: 'token',
-          mint: a.mint,
-          program: a.program,
-          observed: kept.get(a.address)?.observed ?? null,
-        }),
-      ),
+      ...listed.map((a): WatchedAccount => ({
+        walletId: w.target.walletId,
+        address: a.address,
+        kind: 'token',
+        mint: a.mint,
+        program: a.program,
+        observed: kept.get(a.address)?.observed ?? null,
+      })),
     ]
     w.statePatch.tokenAccountsListedSec = nowSec
   }
@@ -186,11 +192,11 @@ export class ChangeDetector {
   /** Reads every watched account, 100 a call, and compares with the last observation. */
   async #lookAtBalances(all: readonly WalletWork[], signal?: AbortSignal): Promise<void> {
     const accounts = all.flatMap((w) => w.accounts.map((a) => ({ w, a })))
-    for (let i = 0; i < accounts.length; i += ACCOUNTS_PER_LOOK) {
-      const chunk = accounts.slice(i, i + ACCOUNTS_PER_LOOK)
+    for (let i = 0; i < accounts.length; i += MAX_MULTIPLE_ACCOUNTS) {
+      const chunk = accounts.slice(i, i + MAX_MULTIPLE_ACCOUNTS)
       const result = await this.#call(
         'rpc.getMultipleAccounts',
-        [chunk.map((c) => c.a.address), { encoding: 'base64', dataSlice: AMOUNT_SLICE }],
+        [chunk.map((c) => c.a.address), { encoding: 'base64', dataSlice: TOKEN_AMOUNT_SLICE }],
         signal,
       )
       chunk.forEach(({ w, a }, k) => {
@@ -240,7 +246,11 @@ export class ChangeDetector {
     }
     const newest: string[] = []
     for (const address of addresses) {
-      const result = await this.#call('rpc.getSignaturesForAddress', [address, { limit: 1 }], signal)
+      const result = await this.#call(
+        'rpc.getSignaturesForAddress',
+        [address, { limit: 1 }],
+        signal,
+      )
       if (result[0]) newest.push(result[0].signature)
     }
     const known = await this.#writer.knownSignatures(w.target.walletId, newest)
@@ -259,14 +269,18 @@ interface WalletWork {
 }
 
 /** The value compared between looks: lamports of a wallet, the amount of a token account. */
-function observedValue(
-  kind: WatchedAccount['kind'],
-  account: { lamports: number; data: readonly [string, string] } | null,
-): string {
+function observedValue(kind: WatchedAccount['kind'], account: AccountInfo | null): string {
   if (account === null) return 'closed'
   if (kind === 'wallet') return String(account.lamports)
-  const bytes = Buffer.from(account.data[0], 'base64')
+  const bytes = base64Data(account.data)
   return bytes.length >= 8 ? bytes.readBigUInt64LE(0).toString() : 'closed'
+}
+
+/** The bytes of account data asked for as base64 (a parsed answer breaks the request's contract). */
+function base64Data(data: AccountInfo['data']): Buffer {
+  if (!Array.isArray(data))
+    throw new Error('The service answered parsed account data where base64 was asked for.')
+  return Buffer.from(data[0], 'base64')
 }
 
 function groupByWallet(accounts: readonly WatchedAccount[]): Map<number, WatchedAccount[]> {

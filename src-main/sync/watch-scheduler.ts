@@ -12,8 +12,8 @@ import {
   type WatchTarget,
 } from './change-detector'
 import type { SyncEngine, WalletSyncOutcome } from './sync-engine'
+import { COMPRESSED_STREAMS, holdsCompressedState } from './watch-footprint'
 
-const COMPRESSED_STREAMS: readonly StreamName[] = ['compressed-owner', 'compressed-token-owner']
 const WALLET_STREAMS: readonly StreamName[] = ['history', 'transfers', 'balances']
 
 /** What the scheduler tells the shells after a wallet's sync. */
@@ -166,7 +166,7 @@ export class WatchScheduler {
     const wallets = (await schedule.unpaused()).filter(
       (w) => (cadence.isWatching || forced.has(w.address)) && !engine.isSyncing(w.address),
     )
-    const targets: (WatchTarget & { needsFull: boolean; wasComplete: boolean })[] = []
+    const targets: (WatchTarget & { wasComplete: boolean })[] = []
     for (const w of wallets) {
       const rows = await Promise.all(STREAM_NAMES.map((s) => engine.writer.stream(w.walletId, s)))
       const row = (s: StreamName) => rows[STREAM_NAMES.indexOf(s)]
@@ -176,8 +176,8 @@ export class WatchScheduler {
       targets.push({
         walletId: w.walletId,
         address: w.address,
-        hasCompressedState: COMPRESSED_STREAMS.some((s) => (row(s)?.itemsStored ?? 0) > 0),
-        needsFull: forced.has(w.address) || !isComplete || failure !== undefined,
+        hasCompressedState: holdsCompressedState(rows),
+        syncsFully: forced.has(w.address) || !isComplete || failure !== undefined,
         wasComplete: row('history')?.isBackfillComplete === true,
       })
     }
@@ -188,7 +188,7 @@ export class WatchScheduler {
     for (const found of findings) {
       const target = targets.find((t) => t.walletId === found.walletId)
       if (!target) continue
-      if (!target.needsFull && found.reasons.length === 0) await found.commit()
+      if (!target.syncsFully && found.reasons.length === 0) await found.commit()
       else work.push({ target, found })
     }
 
@@ -206,19 +206,23 @@ export class WatchScheduler {
 
   /** Syncs what a round found for one wallet, then saves the round's observations. */
   async #syncFound(
-    target: WatchTarget & { needsFull: boolean; wasComplete: boolean },
+    target: WatchTarget & { wasComplete: boolean },
     found: WalletFindings,
     detectedSec: number,
     cadence: WatchCadence,
   ): Promise<CheckedWallet> {
     const { engine } = this.#o
-    const reasons: (ChangeReason | 'full')[] = target.needsFull ? ['full'] : found.reasons
+    const reasons: (ChangeReason | 'full')[] = target.syncsFully ? ['full'] : found.reasons
     let outcome: WalletSyncOutcome | null = null
     try {
       const streams = streamsFor(reasons, target.hasCompressedState)
       outcome = await engine.syncWallet(target.address, { streams })
       // The history's newest page was the backstop; anything new there may show elsewhere.
-      if (outcome.state === 'ok' && reasons.includes('backstop-history') && outcome.newTransactions > 0) {
+      if (
+        outcome.state === 'ok' &&
+        reasons.includes('backstop-history') &&
+        outcome.newTransactions > 0
+      ) {
         const rest = await engine.syncWallet(target.address, {
           streams: WALLET_STREAMS.filter((s) => s !== 'history'),
         })

@@ -1,13 +1,9 @@
+import { z } from 'zod'
 import { CREDIT_PRICES, PLAN_MONTHLY_CREDITS, type Plan } from '../api/prices'
+import { MAX_MULTIPLE_ACCOUNTS, TOKEN_PROGRAM_IDS } from '../api/rpc'
 
 // What watching costs, computed the same way wherever it is shown (Settings before saving,
 // the Activity page against what was spent) and matching what the scheduler does.
-
-/** The two token programs whose accounts a wallet can hold (classic Token and Token-2022). */
-export const TOKEN_PROGRAMS = [
-  'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
-  'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb',
-] as const
 
 /** Credits of one incremental call per stream (one page when little is new). */
 export const WALLET_CHECK_CREDITS = {
@@ -17,21 +13,30 @@ export const WALLET_CHECK_CREDITS = {
   compressed: 2 * CREDIT_PRICES.compression,
 } as const
 
-/** Accounts one balance look reads (getMultipleAccounts' maximum). */
-export const ACCOUNTS_PER_LOOK = 100
-
 const DAY_SEC = 86_400
 const DAYS_PER_MONTH = 30
 
 /** One watched wallet, as the projection sees it. */
-export interface WatchedWalletFootprint {
-  tokenAccounts: number
-  hasCompressedState: boolean
+export const WatchedWalletFootprint = z.object({
+  tokenAccounts: z.number().int().min(0),
+  hasCompressedState: z.boolean(),
   /** Changes a day seen so far (0 when nothing was measured yet). */
-  changesPerDay: number
+  changesPerDay: z.number().min(0),
   /** Mean credits a change's sync spent (null: none measured; the one-page cost is assumed). */
-  creditsPerChange: number | null
-}
+  creditsPerChange: z.number().min(0).nullable(),
+})
+export type WatchedWalletFootprint = z.infer<typeof WatchedWalletFootprint>
+
+/**
+ * What watching the current watchlist costs and has cost (`watch:footprint`): the wallets
+ * as the projection needs them, and the credits spent and changes seen in the last 24 h.
+ */
+export const WatchFootprint = z.object({
+  wallets: z.array(WatchedWalletFootprint),
+  spentLast24h: z.number().min(0),
+  changesLast24h: z.number().int().min(0),
+})
+export type WatchFootprint = z.infer<typeof WatchFootprint>
 
 /** How often watching looks (the cadence settings). */
 export interface WatchClocks {
@@ -88,12 +93,12 @@ export function projectWatchCost(
   const accounts = wallets.reduce((sum, w) => sum + 1 + w.tokenAccounts, 0)
   const balanceLooks =
     per(clocks.checkEverySec) *
-    Math.ceil(accounts / ACCOUNTS_PER_LOOK) *
+    Math.ceil(accounts / MAX_MULTIPLE_ACCOUNTS) *
     CREDIT_PRICES.rpcStandard
   const tokenAccountLists =
     per(clocks.tokenAccountsEverySec) *
     wallets.length *
-    TOKEN_PROGRAMS.length *
+    TOKEN_PROGRAM_IDS.length *
     CREDIT_PRICES.rpcStandard
   const compressedLooks =
     per(clocks.compressedEverySec) *

@@ -48,6 +48,7 @@ import {
   WalletSyncOutcome,
   WalletSyncStatus,
 } from './sync-schemas'
+import { WatchFootprint } from '../domain/watch-cost'
 import {
   WatchAddInput,
   WatchedWallet,
@@ -95,6 +96,7 @@ export const contract = {
   'sync:estimate': { input: SyncWalletInput, output: SyncEstimate },
   'sync:set-depth': { input: SyncDepthInput, output: z.void() },
   'credits:overview': { input: z.void(), output: CreditsOverview },
+  'watch:footprint': { input: z.void(), output: WatchFootprint },
   'settings:get': { input: z.void(), output: AppSettings },
   'settings:update': { input: SettingsUpdate, output: AppSettings },
   'settings:set-api-key': { input: SetApiKeyInput, output: AppSettings },
