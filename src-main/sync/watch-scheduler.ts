@@ -211,26 +211,8 @@ export class WatchScheduler {
     detectedSec: number,
     cadence: WatchCadence,
   ): Promise<CheckedWallet> {
-    const { engine } = this.#o
     const reasons: (ChangeReason | 'full')[] = target.syncsFully ? ['full'] : found.reasons
-    let outcome: WalletSyncOutcome | null = null
-    try {
-      const streams = streamsFor(reasons, target.hasCompressedState)
-      outcome = await engine.syncWallet(target.address, { streams })
-      // The history's newest page was the backstop; anything new there may show elsewhere.
-      if (
-        outcome.state === 'ok' &&
-        reasons.includes('backstop-history') &&
-        outcome.newTransactions > 0
-      ) {
-        const rest = await engine.syncWallet(target.address, {
-          streams: WALLET_STREAMS.filter((s) => s !== 'history'),
-        })
-        outcome = mergeOutcomes(outcome, rest)
-      }
-    } catch {
-      outcome = null
-    }
+    const outcome = await this.#syncStreams(target, reasons)
     const syncCredits = outcome ? outcomeCredits(outcome) : 0
     if (outcome?.state === 'ok') {
       this.#failures.delete(target.address)
@@ -270,6 +252,32 @@ export class WatchScheduler {
       this.#o.onStopped?.(this.#stoppedReason)
     }
     return info
+  }
+
+  /** Syncs the streams `reasons` point at; null when the sync threw (counted as a failure). */
+  async #syncStreams(
+    target: WatchTarget,
+    reasons: readonly (ChangeReason | 'full')[],
+  ): Promise<WalletSyncOutcome | null> {
+    const { engine } = this.#o
+    try {
+      const outcome = await engine.syncWallet(target.address, {
+        streams: streamsFor(reasons, target.hasCompressedState),
+      })
+      // The history's newest page was the backstop; anything new there may show elsewhere.
+      if (
+        outcome.state !== 'ok' ||
+        !reasons.includes('backstop-history') ||
+        outcome.newTransactions === 0
+      )
+        return outcome
+      const rest = await engine.syncWallet(target.address, {
+        streams: WALLET_STREAMS.filter((s) => s !== 'history'),
+      })
+      return mergeOutcomes(outcome, rest)
+    } catch {
+      return null
+    }
   }
 }
 
