@@ -25,6 +25,18 @@ export interface StoredSettings {
   dataSource: DataSource | null
 }
 
+/**
+ * How a new data folder watches: balances every minute, token-account lists hourly,
+ * compressed balances every 10 minutes, the full check daily.
+ */
+export const DEFAULT_WATCH_CADENCE: WatchCadence = {
+  isWatching: true,
+  checkEverySec: 60,
+  tokenAccountsEverySec: 3_600,
+  compressedEverySec: 600,
+  backstopEverySec: 86_400,
+}
+
 /** Defaults for a new data folder: the real service's URLs, Free plan rates, no budget. */
 const DEFAULT_SETTINGS: StoredSettings = {
   ...DEFAULT_SERVICE_URLS,
@@ -32,13 +44,7 @@ const DEFAULT_SETTINGS: StoredSettings = {
   customRates: null,
   dailyBudget: null,
   monthlyBudget: null,
-  watch: {
-    isWatching: true,
-    checkEverySec: 60,
-    tokenAccountsEverySec: 3_600,
-    compressedEverySec: 600,
-    backstopEverySec: 86_400,
-  },
+  watch: DEFAULT_WATCH_CADENCE,
   dataSource: null,
 }
 
