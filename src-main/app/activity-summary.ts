@@ -28,8 +28,8 @@ const REASON_TEXT: Record<ChangeReason, string> = {
   balance: 'balance moved',
   'new-token-account': 'new token account',
   compressed: 'compressed balance moved',
-  'backstop-signature': 'new signature found by the daily check',
-  'backstop-history': 'new history found by the daily check',
+  'backstop-signature': 'new signature found by the full check',
+  'backstop-history': 'new history found by the full check',
 }
 
 /**

@@ -44,7 +44,9 @@ function parseCount(text: string): number {
 function parseEvery(text: string): number {
   const n = Number(text)
   if (!Number.isInteger(n) || n < 15 || n > 86_400)
-    throw new AppError(`--every must be a whole number of seconds from 15 to 86400 (got “${text}”).`)
+    throw new AppError(
+      `--every must be a whole number of seconds from 15 to 86400 (got “${text}”).`,
+    )
   return n
 }
 

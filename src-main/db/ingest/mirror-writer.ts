@@ -332,9 +332,7 @@ export class SqliteMirrorWriter implements MirrorWriter {
   }
 
   async knownSignatures(walletId: number, signatures: readonly string[]): Promise<Set<string>> {
-    return new Set(
-      signatures.filter((s) => this.#s.hasTransaction.get(walletId, s) !== undefined),
-    )
+    return new Set(signatures.filter((s) => this.#s.hasTransaction.get(walletId, s) !== undefined))
   }
 
   #patch(walletId: number, stream: StreamName, patch: StreamPatch, addItems: number): void {
