@@ -113,6 +113,13 @@ export class WatchScheduler {
     this.poke()
   }
 
+  /** Runs a round soon while watching (a wallet was added: its first sync should not wait a cadence). */
+  roundSoon(): void {
+    if (!this.#timer) return
+    this.#isRoundAsked = true
+    this.poke()
+  }
+
   /** Starts a round when one is due and none is running. */
   poke(): void {
     if (this.#stoppedReason !== null || this.#round !== null) return
