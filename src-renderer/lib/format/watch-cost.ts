@@ -11,6 +11,22 @@ const UNITS = [
 ] as const
 
 /**
+ * A length of time in its largest whole unit.
+ *
+ * @example
+ * describeDuration(15) // "15 s"
+ * describeDuration(86_400) // "1 day"
+ */
+export function describeDuration(sec: number): string {
+  for (const unit of UNITS) {
+    if (sec % unit.sec !== 0) continue
+    const n = sec / unit.sec
+    return `${formatCount(n)} ${n === 1 ? unit.one : unit.many}`
+  }
+  return `${formatCount(sec)} s`
+}
+
+/**
  * A cadence in words.
  *
  * @example
@@ -19,12 +35,7 @@ const UNITS = [
  * describeEvery(7_200) // "every 2 hours"
  */
 export function describeEvery(sec: number): string {
-  for (const unit of UNITS) {
-    if (sec % unit.sec !== 0) continue
-    const n = sec / unit.sec
-    return n === 1 ? `every ${unit.one}` : `every ${formatCount(n)} ${unit.many}`
-  }
-  return `every ${formatCount(sec)} s`
+  return `every ${describeDuration(sec).replace(/^1 (?=[a-z])/, '')}`
 }
 
 /** Credits rounded for reading: two significant figures from 1,000 up. */

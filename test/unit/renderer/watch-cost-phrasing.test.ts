@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { projectWatchCost, type WatchedWalletFootprint } from '@shared/domain/watch-cost'
 import {
+  describeDuration,
   describeEvery,
   describeProjection,
   describeShare,
@@ -23,6 +24,16 @@ const CADENCE = {
   compressedEverySec: 600,
   backstopEverySec: 86_400,
 }
+
+describe('describeDuration', () => {
+  it('says a length of time in its largest whole unit', () => {
+    expect(describeDuration(15)).toBe('15 s')
+    expect(describeDuration(60)).toBe('1 minute')
+    expect(describeDuration(5_400)).toBe('90 minutes')
+    expect(describeDuration(86_400)).toBe('1 day')
+    expect(describeDuration(30 * 86_400)).toBe('30 days')
+  })
+})
 
 describe('describeEvery', () => {
   it('says a cadence in the largest whole unit', () => {
