@@ -1,3 +1,4 @@
+import type { ChangeReason } from '@shared/ipc/sync-schemas'
 import { decimalText } from '@shared/domain/exact-amount'
 import { shortAddress } from '@shared/domain/wallet-address'
 import type { MintMovement } from '../db/stores/activity-store'
@@ -21,4 +22,36 @@ export function summarizeNewActivity(
   return top.amount > 0
     ? `${prefix}+${amount} ${symbol} to ${walletName}`
     : `${prefix}−${amount.replace(/^-/, '')} ${symbol} from ${walletName}`
+}
+
+const REASON_TEXT: Record<ChangeReason, string> = {
+  balance: 'balance moved',
+  'new-token-account': 'new token account',
+  compressed: 'compressed balance moved',
+  'backstop-signature': 'new signature found by the full check',
+  'backstop-history': 'new history found by the full check',
+}
+
+/**
+ * One line for a change watching detected, e.g. "Trading wallet: balance moved; 2 new
+ * transactions (300 credits, 41 s)".
+ */
+export function describeWatchChange(change: {
+  address: string
+  label: string | null
+  reasons: readonly ChangeReason[]
+  newTransactions: number
+  syncCredits: number
+  latencySec: number
+  state: string
+}): string {
+  const name = change.label ?? shortAddress(change.address)
+  const what = change.reasons.map((r) => REASON_TEXT[r]).join(', ')
+  const found =
+    change.state !== 'ok'
+      ? `sync ${change.state}`
+      : change.newTransactions === 1
+        ? '1 new transaction'
+        : `${change.newTransactions} new transactions`
+  return `${name}: ${what}; ${found} (${change.syncCredits} credits, ${Math.round(change.latencySec)} s)`
 }

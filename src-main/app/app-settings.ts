@@ -25,6 +25,18 @@ export interface StoredSettings {
   dataSource: DataSource | null
 }
 
+/**
+ * How a new data folder watches: balances every minute, token-account lists hourly,
+ * compressed balances every 10 minutes, the full check daily.
+ */
+export const DEFAULT_WATCH_CADENCE: WatchCadence = {
+  isWatching: true,
+  checkEverySec: 60,
+  tokenAccountsEverySec: 3_600,
+  compressedEverySec: 600,
+  backstopEverySec: 86_400,
+}
+
 /** Defaults for a new data folder: the real service's URLs, Free plan rates, no budget. */
 const DEFAULT_SETTINGS: StoredSettings = {
   ...DEFAULT_SERVICE_URLS,
@@ -32,7 +44,7 @@ const DEFAULT_SETTINGS: StoredSettings = {
   customRates: null,
   dailyBudget: null,
   monthlyBudget: null,
-  watch: { isWatching: true, minIntervalSec: 60, maxIntervalSec: 3_600 },
+  watch: DEFAULT_WATCH_CADENCE,
   dataSource: null,
 }
 
@@ -42,7 +54,24 @@ function withDefaults(stored: Partial<StoredSettings> | undefined): StoredSettin
   return {
     ...DEFAULT_SETTINGS,
     ...stored,
-    watch: { ...DEFAULT_SETTINGS.watch, ...stored?.watch },
+    watch: watchWithDefaults(stored?.watch),
+  }
+}
+
+/**
+ * The stored cadence over the defaults. Cadences saved before watching moved to balance
+ * looks had a shortest and a longest interval: the shortest becomes the balance look.
+ */
+function watchWithDefaults(stored: Partial<WatchCadence> | undefined): WatchCadence {
+  const legacy = stored as { minIntervalSec?: number } | undefined
+  const { isWatching, checkEverySec, tokenAccountsEverySec, compressedEverySec, backstopEverySec } =
+    { ...DEFAULT_SETTINGS.watch, ...stored }
+  return {
+    isWatching,
+    checkEverySec: stored?.checkEverySec ?? legacy?.minIntervalSec ?? checkEverySec,
+    tokenAccountsEverySec,
+    compressedEverySec,
+    backstopEverySec,
   }
 }
 

@@ -116,11 +116,14 @@ export class ServiceSession {
     await this.start()
   }
 
-  /** Stops the scheduler and every sync, and waits until nothing reads the mirror. */
+  /**
+   * Stops the scheduler and every sync after the pages in flight (they are paid for), and
+   * waits until nothing reads the mirror.
+   */
   async close(): Promise<void> {
     await this.#connecting?.catch(() => null)
     this.#scheduler?.stop()
-    this.#runtime?.engine.cancel()
+    await this.#runtime?.engine.finishPagesAndStop()
     await this.#scheduler?.idle()
     await this.#runtime?.meter.idle().catch(() => {})
     await this.relay.idle()
@@ -149,7 +152,7 @@ export class ServiceSession {
     this.#runtime = runtime
     this.#scheduler = new WatchScheduler({
       schedule: mirror.schedule,
-      baseline: mirror.probe,
+      watchState: mirror.watchState,
       engine: runtime.engine,
       cadence: async () => (await current()).watch,
       nowSec: this.#o.nowSec,

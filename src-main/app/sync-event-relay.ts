@@ -1,7 +1,8 @@
 import { shortAddress } from '@shared/domain/wallet-address'
 import type { Mirror } from '../db/mirror'
-import type { SyncEvent, WalletSyncOutcome } from '../sync/sync-engine'
-import { summarizeNewActivity } from './activity-summary'
+import type { SyncEvent } from '../sync/sync-engine'
+import type { CheckedWallet } from '../sync/watch-scheduler'
+import { describeWatchChange, summarizeNewActivity } from './activity-summary'
 import type { EventBus } from './event-bus'
 
 /**
@@ -55,11 +56,8 @@ export class SyncEventRelay {
   }
 
   /** Announces a finished check's new transactions; the first backfill is not news. */
-  onChecked(info: {
-    address: string
-    outcome: WalletSyncOutcome | null
-    wasComplete: boolean
-  }): void {
+  onChecked(info: CheckedWallet): void {
+    if (!info.reasons.includes('full')) this.#track(this.#announceChange(info))
     if (!info.outcome || !info.wasComplete || info.outcome.newTransactions === 0) return
     this.#track(this.#announce(info.address, info.outcome.newTransactions))
   }
@@ -81,6 +79,22 @@ export class SyncEventRelay {
   #track(work: Promise<void>): void {
     const tracked = work.catch(() => {}).finally(() => this.#work.delete(tracked))
     this.#work.add(tracked)
+  }
+
+  async #announceChange(info: CheckedWallet): Promise<void> {
+    const wallet = (await this.#mirror.watchlist.list()).find((w) => w.address === info.address)
+    const reasons = info.reasons.filter((r) => r !== 'full')
+    const change = {
+      address: info.address,
+      label: wallet?.label ?? null,
+      reasons,
+      newTransactions: info.outcome?.newTransactions ?? 0,
+      syncCredits: info.syncCredits,
+      latencySec: info.finishedSec - info.detectedSec,
+      state: info.outcome?.state ?? 'error',
+      atSec: info.finishedSec,
+    } as const
+    this.#events.emit('watch:change', { ...change, summary: describeWatchChange(change) })
   }
 
   async #announce(address: string, count: number): Promise<void> {

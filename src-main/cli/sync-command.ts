@@ -1,11 +1,30 @@
 import type { Command } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
 import { shortAddress } from '@shared/domain/wallet-address'
-import type { WalletSyncOutcome } from '@shared/ipc/sync-schemas'
+import type { WalletSyncOutcome, WatchChange } from '@shared/ipc/sync-schemas'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 
 /** Exit code when a sync stopped at the credit budget (distinct from errors). */
 const EXIT_BUDGET = 2
+
+/**
+ * Resolves with the signal's name at the first SIGINT or SIGTERM. Signal handlers do not
+ * keep Node's event loop alive, and the scheduler's timer is unreferenced so that it never
+ * holds a process open by itself: the wait holds one referenced timer until the signal.
+ */
+function untilStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const keepAlive = setInterval(() => {}, 2 ** 30)
+    const stop = (signal: NodeJS.Signals): void => {
+      clearInterval(keepAlive)
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      resolve(signal)
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+}
 
 function describeOutcome(name: string, o: WalletSyncOutcome): string {
   const parts = o.streams.map((s) => `${s.stream} ${s.state}${s.newItems ? ` +${s.newItems}` : ''}`)
@@ -19,6 +38,15 @@ function parseCount(text: string): number {
       `--max-transactions must be a whole number from 1 to 10,000,000 (got “${text}”).`,
     )
   }
+  return n
+}
+
+function parseEvery(text: string): number {
+  const n = Number(text)
+  if (!Number.isInteger(n) || n < 15 || n > 86_400)
+    throw new AppError(
+      `--every must be a whole number of seconds from 15 to 86400 (got “${text}”).`,
+    )
   return n
 }
 
@@ -48,6 +76,11 @@ export function registerSyncCommand(program: Command): void {
       parseSince,
     )
     .option('--estimate', 'print what the sync would cost and exit without syncing')
+    .option(
+      '--every <seconds>',
+      'while watching, look at balances every N seconds (15–86400; saved as the cadence)',
+      parseEvery,
+    )
     .action(
       async (opts: {
         once?: boolean
@@ -56,14 +89,19 @@ export function registerSyncCommand(program: Command): void {
         maxTransactions?: number
         since?: number
         estimate?: boolean
+        every?: number
       }) => {
         const globals = program.opts<GlobalOptions>()
         if (opts.wallet && !opts.once)
           throw new AppError('--wallet goes with --once (watching keeps every wallet current).')
         const core = await openCore(globals, { isWatching: !opts.once })
-        const stop = (): void => void callCore(core, 'sync:cancel', {}).catch(() => {})
-        process.once('SIGINT', stop)
-        process.once('SIGTERM', stop)
+        // --once: a signal cancels the sync (exit 130). Watching: a signal ends the wait
+        // below, and closing the core finishes the page in flight (exit 0).
+        const cancel = (): void => void callCore(core, 'sync:cancel', {}).catch(() => {})
+        if (opts.once) {
+          process.once('SIGINT', cancel)
+          process.once('SIGTERM', cancel)
+        }
         try {
           const wallets = await callCore(core, 'watchlist:list', undefined)
           const chosen = opts.wallet ? wallets.filter((w) => w.address === opts.wallet) : wallets
@@ -110,17 +148,20 @@ export function registerSyncCommand(program: Command): void {
           }
           if (opts.estimate) return
           if (!opts.once) {
-            // Keep watching: the core's scheduler runs until the process is stopped.
+            if (opts.every !== undefined) {
+              const { watch } = await callCore(core, 'settings:get', undefined)
+              await callCore(core, 'settings:update', {
+                watch: { ...watch, checkEverySec: opts.every },
+              })
+            }
             console.error(
               `Watching ${chosen.length} wallet(s) from ${core.info.dataSource === 'demo' ? 'the built-in demo simulator' : 'the data service'}; Ctrl-C stops.`,
             )
             core.events.subscribe((event, payload) => {
-              if (event === 'sync:activity') console.log((payload as { summary: string }).summary)
+              if (event === 'watch:change') console.log((payload as WatchChange).summary)
             })
-            await new Promise<void>((resolve) => {
-              process.once('SIGINT', resolve)
-              process.once('SIGTERM', resolve)
-            })
+            const signal = await untilStopSignal()
+            console.error(`${signal}: stopping after the page in flight…`)
             return
           }
           let worst = 0

@@ -5,7 +5,7 @@ import type { ExportRows } from './stores/export-reader'
 import type { ExportRowFilters } from './queries/export-queries'
 import type { ExportKind } from '@shared/ipc/export-schemas'
 import type { MintStore } from './stores/mint-store'
-import type { ProbeBaselineStore } from './stores/probe-baseline-store'
+import type { WatchStateStore } from './stores/watch-state-store'
 import type { ReviewReader } from './stores/review-reader'
 import type { SettingsStore } from './stores/settings-store'
 import type { SyncStateStore } from './stores/sync-state-store'
@@ -38,7 +38,8 @@ export interface Mirror {
   /** The sync engine's page writes, each with its cursor in one transaction. */
   readonly writer: MirrorWriter
   readonly schedule: WatchScheduleStore
-  readonly probe: ProbeBaselineStore
+  /** What watching observed on each wallet, and the changes it found. */
+  readonly watchState: WatchStateStore
   readonly mints: MintStore
   readonly settings: SettingsStore
   readonly ledger: CreditLedgerStore

@@ -15,8 +15,9 @@ export interface Database {
   compressed_signatures: CompressedSignaturesTable
   credit_ledger: CreditLedgerTable
   watch_schedule: WatchScheduleTable
-  token_accounts: TokenAccountsTable
-  wallet_probe: WalletProbeTable
+  watched_accounts: WatchedAccountsTable
+  wallet_watch: WalletWatchTable
+  watch_changes: WatchChangesTable
   wallet_views: WalletViewsTable
 }
 
@@ -172,18 +173,34 @@ export interface WatchScheduleTable {
   is_paused: Generated<Flag>
 }
 
-export interface TokenAccountsTable {
+/** An account watched for balance changes: the wallet itself or one of its token accounts (0005). */
+export interface WatchedAccountsTable {
   wallet_id: number
   address: string
-  mint: string
-  newest_signature: string | null
-  updated_at_sec: number
+  kind: 'wallet' | 'token'
+  mint: string | null
+  program: string | null
+  /** Lamports or raw token amount (decimal), 'closed', or null before the first observation. */
+  observed: string | null
 }
 
-export interface WalletProbeTable {
+/** When a wallet's token accounts were listed, compressed balances checked, backstop run (0005). */
+export interface WalletWatchTable {
   wallet_id: number
-  newest_signature: string | null
-  token_accounts_checked_sec: number | null
+  watched_since_sec: number
+  token_accounts_listed_sec: number | null
+  compressed_fingerprint: string | null
+  compressed_checked_sec: number | null
+  backstop_checked_sec: number | null
+}
+
+/** A change watching detected, and what syncing it cost (0005). */
+export interface WatchChangesTable {
+  id: Generated<number>
+  wallet_id: number
+  detected_sec: number
+  reasons: string
+  sync_credits: Generated<number>
 }
 
 /** When the person last looked at a wallet page, and the newest block time they saw (0003). */

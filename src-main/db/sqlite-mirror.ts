@@ -6,7 +6,7 @@ import { ActivityStore } from './stores/activity-store'
 import { CreditLedgerStore } from './stores/credit-ledger-store'
 import { SqliteExportReader } from './stores/export-reader'
 import { MintStore } from './stores/mint-store'
-import { ProbeBaselineStore } from './stores/probe-baseline-store'
+import { WatchStateStore } from './stores/watch-state-store'
 import { ReviewReader } from './stores/review-reader'
 import { SettingsStore } from './stores/settings-store'
 import { SyncStateStore } from './stores/sync-state-store'
@@ -28,7 +28,7 @@ export class SqliteMirror implements Mirror {
   readonly syncState: SyncStateStore
   readonly writer: SqliteMirrorWriter
   readonly schedule: WatchScheduleStore
-  readonly probe: ProbeBaselineStore
+  readonly watchState: WatchStateStore
   readonly mints: MintStore
   readonly settings: SettingsStore
   readonly ledger: CreditLedgerStore
@@ -43,7 +43,7 @@ export class SqliteMirror implements Mirror {
     this.syncState = new SyncStateStore(db)
     this.writer = new SqliteMirrorWriter(sqlite)
     this.schedule = new WatchScheduleStore(db)
-    this.probe = new ProbeBaselineStore(db)
+    this.watchState = new WatchStateStore(db)
     this.mints = new MintStore(sqlite)
     this.settings = new SettingsStore(db)
     this.ledger = new CreditLedgerStore(db)

@@ -2,7 +2,7 @@ import type { OperationInput, OperationName, OperationOutput } from '@shared/api
 
 /**
  * A call to the service on behalf of one wallet, through the rate shaper and the credit
- * meter. What streams, the change probe and mint naming need of the engine, and no more.
+ * meter. What streams, change detection and mint naming need of the engine, and no more.
  */
 export type WalletCall = <N extends OperationName>(
   operation: N,

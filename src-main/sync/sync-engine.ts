@@ -79,6 +79,9 @@ export class SyncEngine {
   readonly writer: MirrorWriter
   readonly #options: SyncEngineOptions
   readonly #running = new Map<string, AbortController>()
+  /** Each running wallet's stop: set, it starts no new call while calls under way finish. */
+  readonly #runStops = new Map<string, RunStop>()
+  readonly #runs = new Set<Promise<unknown>>()
   readonly #nowSec: () => number
 
   constructor(options: SyncEngineOptions) {
@@ -105,6 +108,16 @@ export class SyncEngine {
   }
 
   /**
+   * Stops every running sync after the pages in flight: no new call starts, and the
+   * calls under way finish and are written (they are paid for; aborting them would waste
+   * their credits). Streams end as cancelled; resolves when no sync runs.
+   */
+  async finishPagesAndStop(): Promise<void> {
+    for (const run of this.#runStops.values()) run.stopError ??= new CancelledError()
+    while (this.#runs.size > 0) await Promise.allSettled([...this.#runs])
+  }
+
+  /**
    * Syncs one watched wallet: its streams run side by side, each stopping on its own
    * error (a schema mismatch pauses only that stream). A budget stop or cancellation
    * stops them all.
@@ -115,12 +128,21 @@ export class SyncEngine {
    */
   async syncWallet(address: string, options: SyncWalletOptions = {}): Promise<WalletSyncOutcome> {
     if (this.#running.has(address)) throw new Error(`Wallet ${address} is already syncing.`)
+    const run = this.#syncWallet(address, options)
+    const tracked = run.finally(() => this.#runs.delete(tracked))
+    this.#runs.add(tracked)
+    return run
+  }
+
+  async #syncWallet(address: string, options: SyncWalletOptions): Promise<WalletSyncOutcome> {
     const controller = new AbortController()
     const onOuterAbort = (): void =>
       controller.abort(options.signal?.reason ?? new CancelledError())
     options.signal?.addEventListener('abort', onOuterAbort, { once: true })
     // Claimed before the first await, so two callers cannot start the same wallet.
     this.#running.set(address, controller)
+    const run: RunStop = {}
+    this.#runStops.set(address, run)
     try {
       const walletId = await this.writer.walletId(address)
       if (walletId === null) throw new Error(`Wallet ${address} is not on the watchlist.`)
@@ -128,7 +150,6 @@ export class SyncEngine {
       const streams: StreamName[] = []
       for (const s of options.streams ?? STREAM_NAMES)
         if (!(await this.writer.stream(walletId, s)).isPaused) streams.push(s)
-      const run: RunStop = {}
       const outcomes = await Promise.all(
         streams.map((stream) => this.#runStream(walletId, address, stream, controller, run)),
       )
@@ -160,6 +181,7 @@ export class SyncEngine {
     } finally {
       options.signal?.removeEventListener('abort', onOuterAbort)
       this.#running.delete(address)
+      this.#runStops.delete(address)
     }
   }
 
@@ -226,10 +248,10 @@ export class SyncEngine {
 
   /**
    * Calls the service for a wallet through the rate shaper and the credit meter (the
-   * ledger row names the wallet). Streams and the change probe use it.
+   * ledger row names the wallet; null for watching's looks across many wallets).
    */
   callFor<N extends OperationName>(
-    address: string,
+    address: string | null,
     operation: N,
     input: OperationInput<N>,
     signal?: AbortSignal,
@@ -240,7 +262,7 @@ export class SyncEngine {
   #call<N extends OperationName>(
     operation: N,
     input: OperationInput<N>,
-    address: string,
+    address: string | null,
     signal?: AbortSignal,
   ): Promise<OperationOutput<N>> {
     const op = getOperation(operation)

@@ -1,55 +1,81 @@
+import { getOperation } from '@shared/api/operations'
+import { creditsPerCall } from '@shared/api/prices'
 import type { WatchCadence } from '@shared/ipc/settings-schemas'
-import { STREAM_NAMES, type StreamName } from '../db/ingest/mirror-writer'
-import type { ProbeBaselineStore } from '../db/stores/probe-baseline-store'
-import type { DueWallet, WatchScheduleStore } from '../db/stores/watch-schedule-store'
-import { isProbeWorthIt, probeWallet } from './change-probe'
+import type { StreamName } from '../db/ingest/mirror-writer'
+import { STREAM_NAMES } from '../db/ingest/mirror-writer'
+import type { WatchScheduleStore } from '../db/stores/watch-schedule-store'
+import type { WatchStateStore } from '../db/stores/watch-state-store'
+import {
+  ChangeDetector,
+  type ChangeReason,
+  type WalletFindings,
+  type WatchTarget,
+} from './change-detector'
 import type { SyncEngine, WalletSyncOutcome } from './sync-engine'
+import { COMPRESSED_STREAMS, holdsCompressedState } from './watch-footprint'
 
-/** A balances snapshot is refreshed at least this often, even when nothing moved (prices do). */
-const BALANCES_REFRESH_SEC = 6 * 3_600
+const WALLET_STREAMS: readonly StreamName[] = ['history', 'transfers', 'balances']
 
-/** Streams the probe does not cover (compressed transfers need not name the owner): always checked. */
-const UNPROBED_STREAMS: StreamName[] = ['compressed-owner', 'compressed-token-owner']
+/** What the scheduler tells the shells after a wallet's sync. */
+export interface CheckedWallet {
+  address: string
+  outcome: WalletSyncOutcome | null
+  /** Whether the wallet's history was complete before this sync (false: a backfill ran). */
+  wasComplete: boolean
+  /** Why it was synced: what watching detected, or `full` (new, incomplete or asked for). */
+  reasons: readonly (ChangeReason | 'full')[]
+  /** When the round that found it started, and when its sync ended. */
+  detectedSec: number
+  finishedSec: number
+  /** Credits the sync's pages cost. */
+  syncCredits: number
+}
 
 export interface WatchSchedulerOptions {
   schedule: WatchScheduleStore
-  baseline: ProbeBaselineStore
+  watchState: WatchStateStore
   engine: SyncEngine
-  /** The person's cadence, read at each use (it can change at any time). */
+  /** The person's cadence, read at each round (it can change at any time). */
   cadence: () => Promise<WatchCadence>
   nowSec?: () => number
-  /** Wallets checked at once. */
+  /** Wallets synced at once after a round. */
   concurrency?: number
+  /** How often the timer asks whether a round is due. */
   tickMs?: number
-  /** Told after each wallet's check, with whether the history had been complete before it. */
-  onChecked?: (info: {
-    address: string
-    outcome: WalletSyncOutcome | null
-    wasComplete: boolean
-    probed: boolean
-  }) => void
+  onChecked?: (info: CheckedWallet) => void
   /** Told when the scheduler stops itself (budget reached). */
   onStopped?: (reason: string) => void
 }
 
 /**
- * Keeps watched wallets current. Each wallet has its next check time: a wallet with new
- * activity is checked again at the shortest interval, a quiet one backs off (doubling, up
- * to the longest). A check probes first where that is cheaper (change-probe.ts) and runs
- * the full sync only when something moved; at the longest interval it syncs regardless.
+ * Keeps watched wallets current for almost nothing. Every `checkEverySec` one round looks
+ * at all unpaused wallets together (change-detector.ts: balances, and on slower clocks
+ * token-account lists, compressed balances and the backstop), then syncs only the wallets
+ * that changed, only the streams that can have changed, from the newest item they hold.
+ * New wallets, unfinished backfills and wallets the person asked for get a full sync; the
+ * round observes them first, so anything that moves during that sync shows next round.
  */
 export class WatchScheduler {
   readonly #o: WatchSchedulerOptions
-  readonly #active = new Set<string>()
-  readonly #checks = new Set<Promise<unknown>>()
+  readonly #detector: ChangeDetector
   readonly #forceFull = new Set<string>()
+  /** Wallets whose last sync failed: not retried before `retrySec`. */
+  readonly #failures = new Map<string, { count: number; retrySec: number }>()
   #timer: NodeJS.Timeout | null = null
+  #round: Promise<void> | null = null
+  #lastRoundSec: number | null = null
+  #isRoundAsked = false
   #stoppedReason: string | null = null
-  #isPoking = false
-  #isPokeAgain = false
+  #abort = new AbortController()
 
   constructor(options: WatchSchedulerOptions) {
     this.#o = options
+    const engine = options.engine
+    this.#detector = new ChangeDetector({
+      store: options.watchState,
+      writer: engine.writer,
+      call: (operation, input, signal) => engine.callFor(null, operation, input, signal),
+    })
   }
 
   get #now(): number {
@@ -61,178 +87,257 @@ export class WatchScheduler {
     return this.#stoppedReason
   }
 
-  /** Starts checking on a timer. */
+  /** Starts rounds on a timer. */
   start(): void {
     this.#stoppedReason = null
+    if (this.#abort.signal.aborted) this.#abort = new AbortController()
     if (this.#timer) return
     this.#timer = setInterval(() => this.poke(), this.#o.tickMs ?? 1_000)
     this.#timer.unref()
     this.poke()
   }
 
-  /** Stops the timer; checks in flight finish (cancel them through the engine). */
+  /** Stops the timer and any round's looks; syncs in flight finish (cancel them through the engine). */
   stop(): void {
     if (this.#timer) clearInterval(this.#timer)
     this.#timer = null
+    this.#abort.abort()
   }
 
-  /** Checks a wallet now, with a full sync (the person asked: no probe). */
+  /** Syncs a wallet fully in the next round, which starts now (the person asked). */
   async syncNow(address: string): Promise<void> {
     this.#forceFull.add(address)
-    await this.#o.schedule.markDue(address)
+    this.#failures.delete(address)
     this.#stoppedReason = null
+    this.#isRoundAsked = true
     this.poke()
   }
 
-  /** Starts whatever checks are due, up to the concurrency. */
+  /** Runs a round soon while watching (a wallet was added: its first sync should not wait a cadence). */
+  roundSoon(): void {
+    if (!this.#timer) return
+    this.#isRoundAsked = true
+    this.poke()
+  }
+
+  /** Starts a round when one is due and none is running. */
   poke(): void {
-    if (this.#stoppedReason !== null) return
-    // One look at the schedule at a time; a poke meanwhile asks for one more look.
-    if (this.#isPoking) {
-      this.#isPokeAgain = true
-      return
-    }
-    this.#isPoking = true
-    const look = this.#startDue()
+    if (this.#stoppedReason !== null || this.#round !== null) return
+    this.#round = this.#maybeRound()
       .catch(() => {})
       .finally(() => {
-        this.#isPoking = false
-        if (this.#isPokeAgain) {
-          this.#isPokeAgain = false
-          this.poke()
-        }
+        this.#round = null
+        if (this.#isRoundAsked && this.#timer) setImmediate(() => this.poke())
       })
-    this.#track(look)
   }
 
-  async #startDue(): Promise<void> {
-    const free = (this.#o.concurrency ?? 2) - this.#active.size
-    if (free <= 0) return
-    const cadence = await this.#o.cadence()
-    const due = (await this.#o.schedule.due(this.#now))
-      .filter((d) => !this.#active.has(d.address) && !this.#o.engine.isSyncing(d.address))
-      // With watching switched off in Settings, only what the person asks for runs.
-      .filter((d) => cadence.isWatching || this.#forceFull.has(d.address))
-      .slice(0, free)
-    for (const d of due) {
-      // Marked active before the check's first await, so the next look skips it.
-      this.#active.add(d.address)
-      this.#track(this.#check(d))
-    }
-  }
-
-  /** Resolves once no check is running (after `stop()` and cancelling, before closing the database). */
+  /** Resolves once no round is running (after `stop()`, before closing the database). */
   async idle(): Promise<void> {
-    while (this.#checks.size > 0) await Promise.all([...this.#checks])
-  }
-
-  #track(check: Promise<unknown>): void {
-    const tracked: Promise<unknown> = check.finally(() => this.#checks.delete(tracked))
-    this.#checks.add(tracked)
+    while (this.#round) await this.#round
   }
 
   /**
-   * Runs one wallet's check: probe or full sync, then plans the next one.
+   * Runs one round now, whether or not it is due, and resolves when its syncs are done.
+   * A virtual-clock run (the watch-day benchmark, tests) drives the scheduler with it.
    *
    * @example
-   * await scheduler.checkWallet('86xC…2MMY') // what the timer does when it is due
+   * clock.advance(60); await scheduler.runRound()
    */
-  async checkWallet(address: string): Promise<WalletSyncOutcome | null> {
-    const walletId = await this.#o.engine.writer.walletId(address)
-    if (walletId === null) return null
-    this.#active.add(address)
-    const check = this.#check({ walletId, address, intervalSec: null })
-    this.#track(check)
-    return check
+  async runRound(): Promise<CheckedWallet[]> {
+    await this.idle()
+    const round = this.#runRound(await this.#o.cadence())
+    this.#round = round.then(() => {})
+    try {
+      return await round
+    } finally {
+      this.#round = null
+    }
   }
 
-  async #check(due: DueWallet): Promise<WalletSyncOutcome | null> {
-    const { engine, baseline } = this.#o
-    this.#active.add(due.address)
+  async #maybeRound(): Promise<void> {
+    const cadence = await this.#o.cadence()
     const now = this.#now
-    let cadence: WatchCadence | null = null
-    try {
-      cadence = await this.#o.cadence()
-      const rows = await Promise.all(STREAM_NAMES.map((s) => engine.writer.stream(due.walletId, s)))
-      const history = rows[STREAM_NAMES.indexOf('history')]
-      const wasComplete = history?.isBackfillComplete === true && history.newestKey !== null
-      const isComplete = rows.every((r) => r.isBackfillComplete)
-      const lastFull = await this.#o.schedule.lastFullSyncSec(due.walletId)
-      const isStale = lastFull === null || now - lastFull >= cadence.maxIntervalSec
-      const tokenAccounts = (await baseline.tokenAccounts(due.walletId)).addresses.size
-      const isForced = this.#forceFull.delete(due.address)
-      let probed = false
-      let outcome: WalletSyncOutcome
-      if (!isForced && isComplete && !isStale && isProbeWorthIt(tokenAccounts)) {
-        probed = true
-        const probe = await probeWallet(
-          (operation, input, signal) => engine.callFor(due.address, operation, input, signal),
-          baseline,
-          { id: due.walletId, address: due.address },
-          now,
-        )
-        if (probe.hasChanges) {
-          outcome = await engine.syncWallet(due.address)
-          if (outcome.state === 'ok')
-            await baseline.saveObservation(due.walletId, probe.observation)
-        } else {
-          const balances = await engine.writer.stream(due.walletId, 'balances')
-          const isBalancesDue =
-            balances.newestKey === null || now - Number(balances.newestKey) >= BALANCES_REFRESH_SEC
-          outcome = await engine.syncWallet(due.address, {
-            streams: [...UNPROBED_STREAMS, ...(isBalancesDue ? (['balances'] as const) : [])],
-          })
-        }
-      } else {
-        outcome = await engine.syncWallet(due.address)
-      }
-      const hadActivity = outcome.newTransactions > 0
-      const previous = due.intervalSec ?? cadence.minIntervalSec
-      const interval =
-        hadActivity || !isComplete
-          ? cadence.minIntervalSec
-          : Math.min(cadence.maxIntervalSec, Math.max(cadence.minIntervalSec, previous * 2))
-      if ((await engine.writer.walletId(due.address)) === null) return outcome
-      await this.#o.schedule.plan({
-        walletId: due.walletId,
-        nextCheckSec: now + interval,
-        intervalSec: interval,
-        checkedSec: now,
-        activitySec: hadActivity ? now : null,
+    const isDue = this.#lastRoundSec === null || now - this.#lastRoundSec >= cadence.checkEverySec
+    if (!this.#isRoundAsked && (!isDue || !cadence.isWatching)) return
+    await this.#runRound(cadence)
+  }
+
+  async #runRound(cadence: WatchCadence): Promise<CheckedWallet[]> {
+    const { engine, schedule } = this.#o
+    const now = this.#now
+    this.#lastRoundSec = now
+    this.#isRoundAsked = false
+    const forced = new Set(this.#forceFull)
+    this.#forceFull.clear()
+    // With watching switched off, only what the person asks for runs.
+    const wallets = (await schedule.unpaused()).filter(
+      (w) => (cadence.isWatching || forced.has(w.address)) && !engine.isSyncing(w.address),
+    )
+    const targets: (WatchTarget & { wasComplete: boolean })[] = []
+    for (const w of wallets) {
+      const rows = await Promise.all(STREAM_NAMES.map((s) => engine.writer.stream(w.walletId, s)))
+      const row = (s: StreamName) => rows[STREAM_NAMES.indexOf(s)]
+      const failure = this.#failures.get(w.address)
+      if (failure && failure.retrySec > now && !forced.has(w.address)) continue
+      const isComplete = rows.every((r) => r.isBackfillComplete || r.isPaused)
+      targets.push({
+        walletId: w.walletId,
+        address: w.address,
+        hasCompressedState: holdsCompressedState(rows),
+        syncsFully: forced.has(w.address) || !isComplete || failure !== undefined,
+        wasComplete: row('history')?.isBackfillComplete === true,
       })
-      this.#o.onChecked?.({ address: due.address, outcome, wasComplete, probed })
-      if (outcome.state === 'budget') {
-        this.#stoppedReason =
-          outcome.streams.find((s) => s.state === 'budget')?.error ??
-          'The credit budget is reached.'
-        this.stop()
-        this.#o.onStopped?.(this.#stoppedReason)
-      }
-      return outcome
-    } catch (error) {
-      // The wallet vanished or the engine refused: try again at the longest interval.
-      if (this.#timer === null) return null
-      const retrySec = cadence?.maxIntervalSec ?? 3_600
-      await this.#o.schedule
-        .plan({
-          walletId: due.walletId,
-          nextCheckSec: now + retrySec,
-          intervalSec: retrySec,
-          checkedSec: now,
-          activitySec: null,
-        })
-        .catch(() => {})
-      this.#o.onChecked?.({
-        address: due.address,
-        outcome: null,
-        wasComplete: false,
-        probed: false,
-      })
-      void error
-      return null
-    } finally {
-      this.#active.delete(due.address)
-      if (this.#timer) setImmediate(() => this.poke())
     }
+    if (targets.length === 0) return []
+
+    const findings = await this.#detector.round(targets, cadence, now, this.#abort.signal)
+    const work: { target: (typeof targets)[number]; found: WalletFindings }[] = []
+    for (const found of findings) {
+      const target = targets.find((t) => t.walletId === found.walletId)
+      if (!target) continue
+      if (!target.syncsFully && found.reasons.length === 0) await found.commit()
+      else work.push({ target, found })
+    }
+
+    const checked: CheckedWallet[] = []
+    const queue = [...work]
+    const worker = async (): Promise<void> => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        if (this.#stoppedReason !== null || this.#abort.signal.aborted) return
+        checked.push(await this.#syncFound(next.target, next.found, now, cadence))
+      }
+    }
+    await Promise.all(Array.from({ length: this.#o.concurrency ?? 2 }, worker))
+    return checked
+  }
+
+  /** Syncs what a round found for one wallet, then saves the round's observations. */
+  async #syncFound(
+    target: WatchTarget & { wasComplete: boolean },
+    found: WalletFindings,
+    detectedSec: number,
+    cadence: WatchCadence,
+  ): Promise<CheckedWallet> {
+    const reasons: (ChangeReason | 'full')[] = target.syncsFully ? ['full'] : found.reasons
+    const outcome = await this.#syncStreams(target, reasons)
+    const syncCredits = outcome ? outcomeCredits(outcome) : 0
+    if (outcome?.state === 'ok') {
+      this.#failures.delete(target.address)
+      await found.commit()
+      if (found.reasons.length > 0) {
+        await this.#o.watchState.recordChange({
+          walletId: target.walletId,
+          detectedSec,
+          reasons: found.reasons,
+          syncCredits,
+        })
+      }
+    } else if (outcome?.state !== 'cancelled') {
+      // Tried again after one round, then backing off, never longer than the backstop.
+      const count = (this.#failures.get(target.address)?.count ?? 0) + 1
+      const waitSec = Math.min(cadence.backstopEverySec, cadence.checkEverySec * 2 ** (count - 1))
+      this.#failures.set(target.address, { count, retrySec: detectedSec + waitSec })
+    }
+    await this.#o.schedule.recordCheck(target.walletId, {
+      checkedSec: this.#now,
+      activitySec: (outcome?.newTransactions ?? 0) > 0 ? this.#now : null,
+    })
+    const info: CheckedWallet = {
+      address: target.address,
+      outcome,
+      wasComplete: target.wasComplete,
+      reasons,
+      detectedSec,
+      finishedSec: this.#now,
+      syncCredits,
+    }
+    this.#o.onChecked?.(info)
+    if (outcome?.state === 'budget') {
+      this.#stoppedReason =
+        outcome.streams.find((s) => s.state === 'budget')?.error ?? 'The credit budget is reached.'
+      this.stop()
+      this.#o.onStopped?.(this.#stoppedReason)
+    }
+    return info
+  }
+
+  /** Syncs the streams `reasons` point at; null when the sync threw (counted as a failure). */
+  async #syncStreams(
+    target: WatchTarget,
+    reasons: readonly (ChangeReason | 'full')[],
+  ): Promise<WalletSyncOutcome | null> {
+    const { engine } = this.#o
+    try {
+      const outcome = await engine.syncWallet(target.address, {
+        streams: streamsFor(reasons, target.hasCompressedState),
+      })
+      // The history's newest page was the backstop; anything new there may show elsewhere.
+      if (
+        outcome.state !== 'ok' ||
+        !reasons.includes('backstop-history') ||
+        outcome.newTransactions === 0
+      )
+        return outcome
+      const rest = await engine.syncWallet(target.address, {
+        streams: WALLET_STREAMS.filter((s) => s !== 'history'),
+      })
+      return mergeOutcomes(outcome, rest)
+    } catch {
+      return null
+    }
+  }
+}
+
+/** The streams a change can have touched. */
+function streamsFor(
+  reasons: readonly (ChangeReason | 'full')[],
+  hasCompressedState: boolean,
+): StreamName[] {
+  const out = new Set<StreamName>()
+  const compressed = hasCompressedState ? COMPRESSED_STREAMS : []
+  for (const reason of reasons) {
+    switch (reason) {
+      case 'full':
+      case 'backstop-signature':
+        STREAM_NAMES.forEach((s) => out.add(s))
+        break
+      case 'balance':
+      case 'new-token-account':
+        ;[...WALLET_STREAMS, ...compressed].forEach((s) => out.add(s))
+        break
+      case 'compressed':
+        ;['history', ...COMPRESSED_STREAMS].forEach((s) => out.add(s as StreamName))
+        break
+      case 'backstop-history':
+        ;['history', ...compressed].forEach((s) => out.add(s as StreamName))
+        break
+    }
+  }
+  return STREAM_NAMES.filter((s) => out.has(s))
+}
+
+/** Credits a sync's pages cost (each page is one call of its stream's operation). */
+function outcomeCredits(outcome: WalletSyncOutcome): number {
+  return outcome.streams.reduce((sum, s) => sum + s.pages * STREAM_PAGE_CREDITS[s.stream], 0)
+}
+
+const STREAM_PAGE_CREDITS: Record<StreamName, number> = {
+  history: creditsPerCall(getOperation('wallet.history').priceKey),
+  transfers: creditsPerCall(getOperation('wallet.transfers').priceKey),
+  balances: creditsPerCall(getOperation('wallet.balances').priceKey),
+  'compressed-owner': creditsPerCall(
+    getOperation('compression.getCompressionSignaturesForOwner').priceKey,
+  ),
+  'compressed-token-owner': creditsPerCall(
+    getOperation('compression.getCompressionSignaturesForTokenOwner').priceKey,
+  ),
+}
+
+function mergeOutcomes(a: WalletSyncOutcome, b: WalletSyncOutcome): WalletSyncOutcome {
+  return {
+    address: a.address,
+    streams: [...a.streams, ...b.streams],
+    state: b.state === 'ok' ? a.state : b.state,
+    newTransactions: a.newTransactions + b.newTransactions,
   }
 }

@@ -62,6 +62,14 @@ export const PLAN_RATE_LIMITS_RPS: Readonly<Record<Plan, Readonly<Record<Endpoin
     professional: { rpc: 500, 'das-enhanced': 100, photon: 100, 'validity-proof': 20 },
   }
 
+/** Monthly credits per plan (facts, "Limits and errors"). */
+export const PLAN_MONTHLY_CREDITS: Readonly<Record<Plan, number>> = {
+  free: 1_000_000,
+  developer: 10_000_000,
+  business: 100_000_000,
+  professional: 200_000_000,
+}
+
 /** Price key and endpoint class of each operation family, used by the operation registry. */
 export const FAMILY_BILLING = {
   wallet: { priceKey: 'wallet', endpointClass: 'das-enhanced' },

@@ -37,6 +37,7 @@ import {
 } from './settings-schemas'
 import {
   ActivityNotice,
+  WatchChange,
   CreditsOverview,
   StreamName,
   SyncDepthInput,
@@ -47,6 +48,7 @@ import {
   WalletSyncOutcome,
   WalletSyncStatus,
 } from './sync-schemas'
+import { WatchFootprint } from '../domain/watch-cost'
 import {
   WatchAddInput,
   WatchedWallet,
@@ -94,6 +96,7 @@ export const contract = {
   'sync:estimate': { input: SyncWalletInput, output: SyncEstimate },
   'sync:set-depth': { input: SyncDepthInput, output: z.void() },
   'credits:overview': { input: z.void(), output: CreditsOverview },
+  'watch:footprint': { input: z.void(), output: WatchFootprint },
   'settings:get': { input: z.void(), output: AppSettings },
   'settings:update': { input: SettingsUpdate, output: AppSettings },
   'settings:set-api-key': { input: SetApiKeyInput, output: AppSettings },
@@ -131,6 +134,8 @@ export const events = {
   'sync:progress': SyncProgress,
   'sync:wallet-state': WalletSyncStatus,
   'sync:activity': ActivityNotice,
+  /** Watching found a change in a wallet and synced it. */
+  'watch:change': WatchChange,
   'app:network': z.object({ state: z.enum(['online', 'offline']) }),
   /** The data source was switched: every view reads another mirror now, so the page reloads. */
   'app:data-source': z.object({ source: DataSource }),

@@ -24,20 +24,28 @@ const Credits = z.number().int().min(0).max(10_000_000_000).nullable()
 export const KeyStorage = z.enum(['safe-storage', 'basic-text', 'file-0600'])
 export type KeyStorage = z.infer<typeof KeyStorage>
 
-/** How often watched wallets are checked: active ones at the minimum, idle ones backing off to the maximum. */
+const DAY_SEC = 86_400
+const Seconds = (min: number, max: number) => z.number().int().min(min).max(max)
+
+/**
+ * How watching spends credits. Every `checkEverySec` one balance look covers all watched
+ * wallets and their token accounts (1 credit per 100 accounts); token accounts are listed
+ * again every `tokenAccountsEverySec` (a new token someone sends appears only there);
+ * compressed balances of wallets with compressed state are compared every
+ * `compressedEverySec`; and every `backstopEverySec` each wallet's history is checked in
+ * full, catching what no balance shows.
+ */
 export const WatchCadence = z
   .object({
     isWatching: z.boolean(),
-    minIntervalSec: z.number().int().min(15).max(86_400),
-    maxIntervalSec: z
-      .number()
-      .int()
-      .min(15)
-      .max(7 * 86_400),
+    checkEverySec: Seconds(15, DAY_SEC),
+    tokenAccountsEverySec: Seconds(60, 7 * DAY_SEC),
+    compressedEverySec: Seconds(60, 7 * DAY_SEC),
+    backstopEverySec: Seconds(3_600, 30 * DAY_SEC),
   })
-  .refine((c) => c.minIntervalSec <= c.maxIntervalSec, {
-    message: 'the minimum interval must not exceed the maximum',
-    path: ['minIntervalSec'],
+  .refine((c) => c.checkEverySec <= c.backstopEverySec, {
+    message: 'the full check cannot be more frequent than the balance check',
+    path: ['backstopEverySec'],
   })
 export type WatchCadence = z.infer<typeof WatchCadence>
 

@@ -106,6 +106,34 @@ export const ActivityNotice = z.object({
 })
 export type ActivityNotice = z.infer<typeof ActivityNotice>
 
+/** What watching can find moved in a wallet (the detector's reasons). */
+export const ChangeReason = z.enum([
+  'balance',
+  'new-token-account',
+  'compressed',
+  'backstop-signature',
+  'backstop-history',
+])
+export type ChangeReason = z.infer<typeof ChangeReason>
+
+/** A change watching detected and synced: one line of the CLI's watch log. */
+export const WatchChange = z.object({
+  address: z.string(),
+  label: z.string().nullable(),
+  reasons: z.array(ChangeReason),
+  /** Transactions the sync it caused found. */
+  newTransactions: z.number().int(),
+  /** Credits that sync spent. */
+  syncCredits: z.number().int(),
+  /** Seconds from the round that found it to the end of its sync. */
+  latencySec: z.number(),
+  state: StreamState,
+  /** One line, e.g. "Trading wallet: balance moved; 2 new transactions (300 credits)". */
+  summary: z.string(),
+  atSec: z.number().int(),
+})
+export type WatchChange = z.infer<typeof WatchChange>
+
 /** The user's limit on how deep a backfill goes: a number of transactions and/or a date. */
 export const DepthLimit = z.object({
   maxTransactions: z.number().int().min(1).max(10_000_000).nullable(),

@@ -2,6 +2,7 @@ import { runExportBench } from './export.bench'
 import { runHistoryQueriesBench } from './history-queries.bench'
 import { runSimulatorBench } from './simulator.bench'
 import { runSyncIngestBench } from './sync-ingest.bench'
+import { runWatchDayBench } from './watch-day.bench'
 
 // `npm run bench [-- name]`: every benchmark in sequence, each under a header; a name
 // (or part of one) runs only the matching ones, e.g. `npm run bench -- sync`.
@@ -27,6 +28,11 @@ const BENCHES: { name: string; title: string; run: () => Promise<unknown> }[] = 
     name: 'export',
     title: 'CSV export of 1,000,000 balance-change rows',
     run: () => runExportBench(),
+  },
+  {
+    name: 'watch-day',
+    title: 'Watching 50 wallets for 24 simulated hours, against rotki-style and naive polling',
+    run: () => runWatchDayBench(),
   },
 ]
 

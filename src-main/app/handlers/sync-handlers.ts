@@ -2,6 +2,7 @@ import { AppError, NotFoundError } from '@shared/ipc/ipc-errors'
 import type { CreditsOverview } from '@shared/ipc/sync-schemas'
 import { STREAM_NAMES } from '../../db/ingest/mirror-writer'
 import { estimateSyncCredits } from '../../sync/sync-estimate'
+import { readWatchFootprint } from '../../sync/watch-footprint'
 import type { WatchScheduler } from '../../sync/watch-scheduler'
 import { readSettings } from '../app-settings'
 import type { HandlerContext } from './handler-context'
@@ -18,6 +19,7 @@ type SyncChannels =
   | 'sync:estimate'
   | 'sync:set-depth'
   | 'credits:overview'
+  | 'watch:footprint'
 
 /** Handlers of the `sync:*` and `credits:*` channels, over the session's engine and scheduler. */
 export function syncHandlers(ctx: HandlerContext): Pick<HandlerTable, SyncChannels> {
@@ -94,5 +96,6 @@ export function syncHandlers(ctx: HandlerContext): Pick<HandlerTable, SyncChanne
         monthlyBudget: settings.monthlyBudget,
       }
     },
+    'watch:footprint': async () => readWatchFootprint(ctx.mirror, ctx.nowSec()),
   }
 }

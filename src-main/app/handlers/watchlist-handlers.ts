@@ -16,6 +16,7 @@ export function watchlistHandlers(
     'watchlist:list': () => ctx.mirror.watchlist.list(),
     'watchlist:add': async (input) => {
       const wallet = await ctx.mirror.watchlist.add(input, ctx.nowSec())
+      ctx.session.scheduler?.roundSoon()
       await announceChange(ctx)
       return wallet
     },

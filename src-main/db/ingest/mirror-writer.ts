@@ -104,6 +104,8 @@ export interface MirrorWriter {
     stream: CompressedStreamName,
     items: readonly CompressedSignatureItem[],
   ): Promise<number>
+  /** Which of these signatures the wallet's stored history holds. */
+  knownSignatures(walletId: number, signatures: readonly string[]): Promise<Set<string>>
 }
 
 /** The two compression-signature streams. */
@@ -329,6 +331,10 @@ export class SqliteMirrorWriter implements MirrorWriter {
     )
   }
 
+  async knownSignatures(walletId: number, signatures: readonly string[]): Promise<Set<string>> {
+    return new Set(signatures.filter((s) => this.#s.hasTransaction.get(walletId, s) !== undefined))
+  }
+
   #patch(walletId: number, stream: StreamName, patch: StreamPatch, addItems: number): void {
     const has = (key: keyof StreamPatch): number => (patch[key] === undefined ? 0 : 1)
     this.#s.patchStream.run({
@@ -368,6 +374,9 @@ export class SqliteMirrorWriter implements MirrorWriter {
 function prepareStatements(sqlite: BetterSqlite3.Database) {
   return {
     walletId: sqlite.prepare('select id from wallets where address = ?'),
+    hasTransaction: sqlite.prepare(
+      'select 1 from transactions where wallet_id = ? and signature = ?',
+    ),
     ensureStream: sqlite.prepare(
       'insert into sync_streams (wallet_id, stream) values (?, ?) on conflict do nothing',
     ),

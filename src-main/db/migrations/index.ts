@@ -3,6 +3,7 @@ import * as m0001 from './0001-initial'
 import * as m0002 from './0002-mirror'
 import * as m0003 from './0003-review-indexes'
 import * as m0004 from './0004-drop-global-signature-index'
+import * as m0005 from './0005-balance-watch'
 
 /**
  * Every migration in order. Listed here rather than read from the folder so the bundled
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002-mirror': m0002,
   '0003-review-indexes': m0003,
   '0004-drop-global-signature-index': m0004,
+  '0005-balance-watch': m0005,
 }

@@ -43,7 +43,15 @@ function readTypedSchema(): Map<string, Map<string, TypedColumn>> {
       const generated = /^Generated<(.+)>$/.exec(text)
       if (generated?.[1]) text = generated[1]
       const parts = text.split('|').map((p) => p.trim())
-      const base = parts.filter((p) => p !== 'null').map((p) => aliases.get(p) ?? p)
+      // A union of string literals ('wallet' | 'token') is a TEXT column.
+      const base = [
+        ...new Set(
+          parts
+            .filter((p) => p !== 'null')
+            .map((p) => aliases.get(p) ?? p)
+            .map((p) => (/^'[^']*'$/.test(p) ? 'string' : p)),
+        ),
+      ]
       if (base.length !== 1 || (base[0] !== 'number' && base[0] !== 'string'))
         throw new Error(`${table}.${column.name.getText(source)}: unexpected type ${text}`)
       columns.set(column.name.getText(source), {

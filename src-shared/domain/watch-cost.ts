@@ -1,0 +1,131 @@
+import { z } from 'zod'
+import { CREDIT_PRICES, PLAN_MONTHLY_CREDITS, type Plan } from '../api/prices'
+import { MAX_MULTIPLE_ACCOUNTS, TOKEN_PROGRAM_IDS } from '../api/rpc'
+
+// What watching costs, computed the same way wherever it is shown (Settings before saving,
+// the Activity page against what was spent) and matching what the scheduler does.
+
+/** Credits of one incremental call per stream (one page when little is new). */
+export const WALLET_CHECK_CREDITS = {
+  history: CREDIT_PRICES.wallet,
+  transfers: CREDIT_PRICES.wallet,
+  balances: CREDIT_PRICES.wallet,
+  compressed: 2 * CREDIT_PRICES.compression,
+} as const
+
+const DAY_SEC = 86_400
+const DAYS_PER_MONTH = 30
+
+/** One watched wallet, as the projection sees it. */
+export const WatchedWalletFootprint = z.object({
+  tokenAccounts: z.number().int().min(0),
+  hasCompressedState: z.boolean(),
+  /** Changes a day seen so far (0 when nothing was measured yet). */
+  changesPerDay: z.number().min(0),
+  /** Mean credits a change's sync spent (null: none measured; the one-page cost is assumed). */
+  creditsPerChange: z.number().min(0).nullable(),
+})
+export type WatchedWalletFootprint = z.infer<typeof WatchedWalletFootprint>
+
+/**
+ * What watching the current watchlist costs and has cost (`watch:footprint`): the wallets
+ * as the projection needs them, and the credits spent and changes seen in the last 24 h.
+ */
+export const WatchFootprint = z.object({
+  wallets: z.array(WatchedWalletFootprint),
+  spentLast24h: z.number().min(0),
+  changesLast24h: z.number().int().min(0),
+})
+export type WatchFootprint = z.infer<typeof WatchFootprint>
+
+/** How often watching looks (the cadence settings). */
+export interface WatchClocks {
+  checkEverySec: number
+  tokenAccountsEverySec: number
+  compressedEverySec: number
+  backstopEverySec: number
+}
+
+/** Projected credits a day, by what spends them. */
+export interface WatchCostProjection {
+  balanceLooks: number
+  tokenAccountLists: number
+  compressedLooks: number
+  backstop: number
+  changeSyncs: number
+  perDay: number
+  perMonth: number
+  /** Share of the monthly allowance (0…, may exceed 1), or null when none is known. */
+  shareOfMonth: number | null
+  /** The monthly allowance compared with (the monthly budget, else the plan's credits). */
+  monthlyAllowance: number | null
+}
+
+/** Credits a change's sync costs: one page of each stream it runs. */
+export function changeSyncCredits(hasCompressedState: boolean): number {
+  const { history, transfers, balances, compressed } = WALLET_CHECK_CREDITS
+  return history + transfers + balances + (hasCompressedState ? compressed : 0)
+}
+
+/**
+ * Credits one backstop of a wallet costs: its newest signatures and its token accounts'
+ * (10 each), or the history's newest page where that is cheaper.
+ */
+export function backstopCredits(tokenAccounts: number, hasCompressedState: boolean): number {
+  const signatures = (1 + tokenAccounts) * CREDIT_PRICES.rpcSignatures
+  const base = Math.min(signatures, WALLET_CHECK_CREDITS.history)
+  return base + (hasCompressedState ? WALLET_CHECK_CREDITS.compressed : 0)
+}
+
+/**
+ * Projects the credits watching spends a day and a month for a watchlist and cadence.
+ *
+ * @example
+ * const p = projectWatchCost(wallets, cadence, { plan: 'free', monthlyBudget: null })
+ * `${Math.round(p.perDay)} credits/day, ${(p.shareOfMonth! * 100).toFixed(1)}% of your plan`
+ */
+export function projectWatchCost(
+  wallets: readonly WatchedWalletFootprint[],
+  clocks: WatchClocks,
+  allowance: { plan: Plan | 'custom' | 'off'; monthlyBudget: number | null },
+): WatchCostProjection {
+  const per = (everySec: number) => DAY_SEC / everySec
+  const accounts = wallets.reduce((sum, w) => sum + 1 + w.tokenAccounts, 0)
+  const balanceLooks =
+    per(clocks.checkEverySec) *
+    Math.ceil(accounts / MAX_MULTIPLE_ACCOUNTS) *
+    CREDIT_PRICES.rpcStandard
+  const tokenAccountLists =
+    per(clocks.tokenAccountsEverySec) *
+    wallets.length *
+    TOKEN_PROGRAM_IDS.length *
+    CREDIT_PRICES.rpcStandard
+  const compressedLooks =
+    per(clocks.compressedEverySec) *
+    wallets.filter((w) => w.hasCompressedState).length *
+    WALLET_CHECK_CREDITS.compressed
+  const backstop =
+    per(clocks.backstopEverySec) *
+    wallets.reduce((sum, w) => sum + backstopCredits(w.tokenAccounts, w.hasCompressedState), 0)
+  const changeSyncs = wallets.reduce(
+    (sum, w) =>
+      sum + w.changesPerDay * (w.creditsPerChange ?? changeSyncCredits(w.hasCompressedState)),
+    0,
+  )
+  const perDay = balanceLooks + tokenAccountLists + compressedLooks + backstop + changeSyncs
+  const monthlyAllowance =
+    allowance.monthlyBudget ??
+    (allowance.plan in PLAN_MONTHLY_CREDITS ? PLAN_MONTHLY_CREDITS[allowance.plan as Plan] : null)
+  const perMonth = perDay * DAYS_PER_MONTH
+  return {
+    balanceLooks,
+    tokenAccountLists,
+    compressedLooks,
+    backstop,
+    changeSyncs,
+    perDay,
+    perMonth,
+    shareOfMonth: monthlyAllowance ? perMonth / monthlyAllowance : null,
+    monthlyAllowance,
+  }
+}

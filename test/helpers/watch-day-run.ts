@@ -1,0 +1,198 @@
+import { join } from 'node:path'
+import { CREDIT_PRICES } from '@shared/api/prices'
+import { projectWatchCost, type WatchCostProjection } from '@shared/domain/watch-cost'
+import type { WatchCadence } from '@shared/ipc/settings-schemas'
+import { DEFAULT_WATCH_CADENCE } from '../../src-main/app/app-settings'
+import { openSqliteMirror } from '../../src-main/db/sqlite-mirror'
+import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
+import { walletTokenAccounts } from '../../src-main/simulator/chain/accounts'
+import type { SimWallet } from '../../src-main/simulator/chain/sim-chain'
+import { startSimulator } from '../../src-main/simulator/simulator-server'
+import { createSyncRuntime } from '../../src-main/sync/sync-runtime'
+import { readWatchFootprint } from '../../src-main/sync/watch-footprint'
+import { WatchScheduler } from '../../src-main/sync/watch-scheduler'
+import { expectMirrorEqualsTruth } from '../integration/sync/mirror-truth-assertions'
+import { FAST_RETRIES } from './sync-fixture'
+import { makeTempDir } from './temp-dir'
+
+// The watch day (issue 11): the watch-day population (50 wallets, seed 7) on the
+// simulator's manual clock, the real engine and scheduler over HTTP, and a round every
+// `checkEverySec` of virtual time. Two reference strategies are replayed against the same
+// chain by counting the calls they would make at their 5-minute ticks, priced from the
+// same credit table:
+// - rotki-style: getSignaturesForAddress on each wallet and each of its token accounts,
+//   then, for a wallet with anything new, its history (one call per 100 new), transfers
+//   and balances;
+// - naive: every stream of every wallet (history, transfers, balances, two compressed
+//   signature lists), one call each, more history calls when over 100 are new.
+
+const REFERENCE_TICK_SEC = 300
+const WALLET_PAGE = 100
+const KEY = 'demo'
+
+export interface WatchDayResult {
+  wallets: number
+  hours: number
+  /** Credits the simulator charged Heliograph's key while watching (the first full sync apart). */
+  heliographCredits: number
+  /** Credits of the first full sync of every wallet, before the watched hours. */
+  initialSyncCredits: number
+  rotkiCredits: number
+  naiveCredits: number
+  /** Transactions the chain added to watched wallets while watching. */
+  changes: number
+  /** Of those, how many reached the mirror, and how long after they happened (seconds). */
+  detected: number
+  latenciesSec: number[]
+  /** Whether every wallet's mirror equals the simulator's truth at the end (and why not). */
+  mirrorEqualsTruth: boolean
+  mismatch: string | null
+  /** The Settings projection for the same watchlist and cadence, over what was measured. */
+  projection: WatchCostProjection
+}
+
+/**
+ * Runs a watch day on a virtual clock and reports what it cost and caught.
+ *
+ * @example
+ * const day = await runWatchDay({ hours: 24 })
+ * day.heliographCredits / day.rotkiCredits // ≤ 0.03
+ */
+export async function runWatchDay(
+  options: {
+    hours?: number
+    cadence?: WatchCadence
+    /** Told every simulated hour. */
+    onHour?: (hour: number, credits: number) => void
+  } = {},
+): Promise<WatchDayResult> {
+  const hours = options.hours ?? 24
+  const cadence = options.cadence ?? DEFAULT_WATCH_CADENCE
+  const temp = makeTempDir('heliograph-watch-day-')
+  const sim = await startSimulator({ seed: 7, population: 'watch-day', clock: { mode: 'manual' } })
+  const mirror = await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
+  const runtime = createSyncRuntime({
+    mirror,
+    service: singleOriginServiceSettings(sim.url, KEY, { timeoutMs: 10_000 }),
+    rate: 'off',
+    budget: async () => ({ dailyCredits: null, monthlyCredits: null }),
+    emit: () => {},
+    retry: FAST_RETRIES,
+  })
+  const clock = sim.chain.clock
+  const scheduler = new WatchScheduler({
+    schedule: mirror.schedule,
+    watchState: mirror.watchState,
+    engine: runtime.engine,
+    cadence: async () => cadence,
+    nowSec: () => clock.nowSec(),
+  })
+  const credits = () => sim.credits.forKey(KEY).total
+  const wallets = sim.chain.wallets
+  try {
+    for (const w of wallets)
+      await mirror.watchlist.add({ address: w.address, label: w.profile.id }, clock.nowSec())
+    // Round 0 meets every wallet: a full sync of each, which watching does not repeat.
+    await scheduler.runRound()
+    const initialSyncCredits = credits()
+
+    const countAt = new Map(wallets.map((w) => [w.address, sim.chain.txCount(w)]))
+    const pending = new Map<string, number>()
+    const latenciesSec: number[] = []
+    const isStored = mirror.database.sqlite.prepare(
+      'select 1 from transactions where signature = ? limit 1',
+    )
+    const rotki = new ReferenceReplay(wallets, countAt)
+    let changes = 0
+    const start = clock.nowSec()
+    const end = start + hours * 3_600
+    let nextReference = start + REFERENCE_TICK_SEC
+    while (clock.nowSec() < end) {
+      clock.advance(cadence.checkEverySec)
+      const now = clock.nowSec()
+      for (const w of wallets) {
+        const count = sim.chain.txCount(w)
+        for (let i = countAt.get(w.address) ?? count; i < count; i++) {
+          const tx = sim.chain.tx(w, i)
+          pending.set(tx.signature, tx.timestamp)
+          changes++
+        }
+        countAt.set(w.address, count)
+      }
+      for (; nextReference <= now; nextReference += REFERENCE_TICK_SEC)
+        rotki.tick(sim.chain, nextReference)
+      await scheduler.runRound()
+      for (const [signature, timestamp] of pending) {
+        if (!isStored.get(signature)) continue
+        latenciesSec.push(clock.nowSec() - timestamp)
+        pending.delete(signature)
+      }
+      if ((now - start) % 3_600 === 0) options.onHour?.((now - start) / 3_600, credits())
+    }
+
+    let mismatch: string | null = null
+    for (const w of wallets) {
+      try {
+        await expectMirrorEqualsTruth(mirror.database.sqlite, sim.url, w.address)
+      } catch (e) {
+        mismatch = `${w.profile.id} ${w.address}: ${e instanceof Error ? e.message : String(e)}`
+        break
+      }
+    }
+    const footprint = await readWatchFootprint(mirror, clock.nowSec())
+    return {
+      wallets: wallets.length,
+      hours,
+      heliographCredits: credits() - initialSyncCredits,
+      initialSyncCredits,
+      rotkiCredits: rotki.rotkiCredits,
+      naiveCredits: rotki.naiveCredits,
+      changes,
+      detected: latenciesSec.length,
+      latenciesSec,
+      mirrorEqualsTruth: mismatch === null,
+      mismatch,
+      projection: projectWatchCost(footprint.wallets, cadence, {
+        plan: 'free',
+        monthlyBudget: null,
+      }),
+    }
+  } finally {
+    scheduler.stop()
+    runtime.engine.cancel()
+    await runtime.meter.idle().catch(() => {})
+    await mirror.close()
+    await sim.close()
+    temp.remove()
+  }
+}
+
+/** Counts the credits of the two reference strategies at each of their 5-minute ticks. */
+class ReferenceReplay {
+  rotkiCredits = 0
+  naiveCredits = 0
+  readonly #seen: Map<string, number>
+
+  constructor(
+    private readonly wallets: readonly SimWallet[],
+    countAt: ReadonlyMap<string, number>,
+  ) {
+    this.#seen = new Map(countAt)
+  }
+
+  tick(chain: Parameters<typeof walletTokenAccounts>[0], atSec: number): void {
+    for (const w of this.wallets) {
+      const seen = this.#seen.get(w.address) ?? 0
+      const count = chain.lastIndexAtOrBefore(w, { sec: atSec }) + 1
+      const fresh = Math.max(0, count - seen)
+      this.#seen.set(w.address, Math.max(seen, count))
+      const historyCalls = Math.max(1, Math.ceil(fresh / WALLET_PAGE))
+
+      const accounts = 1 + walletTokenAccounts(chain, w).length
+      this.rotkiCredits += accounts * CREDIT_PRICES.rpcSignatures
+      if (fresh > 0) this.rotkiCredits += (historyCalls + 2) * CREDIT_PRICES.wallet
+
+      this.naiveCredits += (historyCalls + 2) * CREDIT_PRICES.wallet + 2 * CREDIT_PRICES.compression
+    }
+  }
+}

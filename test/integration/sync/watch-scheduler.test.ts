@@ -1,0 +1,183 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { CREDIT_PRICES } from '@shared/api/prices'
+import { MAX_MULTIPLE_ACCOUNTS, TOKEN_PROGRAM_IDS } from '@shared/api/rpc'
+import type { WatchCadence } from '@shared/ipc/settings-schemas'
+import { walletTokenAccounts } from '../../../src-main/simulator/chain/accounts'
+import type { WatchDayProfileId } from '../../../src-main/simulator/chain/wallet-profiles'
+import { WatchScheduler, type CheckedWallet } from '../../../src-main/sync/watch-scheduler'
+import { startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
+import { expectMirrorEqualsTruth } from './mirror-truth-assertions'
+
+// Watching by balance looks (issue 11), on the watch-day population with its live activity
+// off and the simulator's clock moved by hand: what a round costs, and that what balances
+// cannot show is still found — a new token account at the next listing, a transaction that
+// moves no balance at the next full check.
+
+const CADENCE: WatchCadence = {
+  isWatching: true,
+  checkEverySec: 60,
+  tokenAccountsEverySec: 600,
+  compressedEverySec: 600,
+  backstopEverySec: 3_600,
+}
+
+const fixtures: SyncFixture[] = []
+afterEach(async () => {
+  while (fixtures.length > 0) await fixtures.pop()?.stop()
+})
+
+async function start(profile: WatchDayProfileId) {
+  const fx = await startSyncFixture({
+    sim: { population: 'watch-day', live: false, clock: { mode: 'manual' } },
+  })
+  fixtures.push(fx)
+  const address = await fx.watch(profile)
+  const wallet = fx.sim.chain.walletByProfile(profile)
+  const scheduler = new WatchScheduler({
+    schedule: fx.mirror.schedule,
+    watchState: fx.mirror.watchState,
+    engine: fx.runtime.engine,
+    cadence: async () => CADENCE,
+    nowSec: () => fx.sim.chain.clock.nowSec(),
+  })
+  const credits = () => fx.sim.credits.forKey('demo').total
+  /** Moves the clock one cadence and runs a round; returns its syncs and what it cost. */
+  const nextRound = async (): Promise<{ checked: CheckedWallet[]; spent: number }> => {
+    fx.sim.chain.clock.advance(CADENCE.checkEverySec)
+    const before = credits()
+    const checked = await scheduler.runRound()
+    return { checked, spent: credits() - before }
+  }
+  /** A balance look of the wallet and its token accounts as they are on the chain now. */
+  const lookCredits = () =>
+    Math.ceil((1 + walletTokenAccounts(fx.sim.chain, wallet).length) / MAX_MULTIPLE_ACCOUNTS) *
+    CREDIT_PRICES.rpcStandard
+  return { fx, address, scheduler, credits, nextRound, lookCredits }
+}
+
+async function inject(simUrl: string, body: Record<string, string>) {
+  const response = await fetch(`${simUrl}/__sim/inject`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  expect(response.status).toBe(200)
+  return (await response.json()) as { signature: string; timestamp: number }
+}
+
+function isStored(fx: SyncFixture, signature: string): boolean {
+  return (
+    fx.database.sqlite.prepare('select 1 from transactions where signature = ?').get(signature) !==
+    undefined
+  )
+}
+
+describe('watch scheduler: what watching costs', () => {
+  it.each<WatchDayProfileId>(['watch-idle', 'watch-nft', 'watch-nft-compressed'])(
+    '%s: the first round and every later one cost less than the full check they replace',
+    async (profile) => {
+      const { fx, address, scheduler, credits, nextRound, lookCredits } = await start(profile)
+      // The wallet is already mirrored when watching starts.
+      expect((await fx.runtime.engine.syncWallet(address)).state).toBe('ok')
+      const before = credits()
+      expect((await fx.runtime.engine.syncWallet(address)).state).toBe('ok')
+      const fullCheck = credits() - before
+      expect(fullCheck).toBeGreaterThanOrEqual(3 * CREDIT_PRICES.wallet)
+
+      // First round: token lists, the look, and the full check's stand-in (the history's
+      // newest page, or the newest signatures where fewer than ten accounts are watched).
+      const first = credits()
+      const round0 = await scheduler.runRound()
+      const firstRound = credits() - first
+      expect(firstRound).toBeLessThan(fullCheck)
+      expect(round0.flatMap((c) => c.reasons)).not.toContain('full')
+
+      // Then each round is one look, and a listing every tokenAccountsEverySec.
+      const perRound: number[] = []
+      for (let i = 0; i < CADENCE.tokenAccountsEverySec / CADENCE.checkEverySec; i++) {
+        const { checked, spent } = await nextRound()
+        expect(checked).toEqual([])
+        perRound.push(spent)
+      }
+      const listing = TOKEN_PROGRAM_IDS.length * CREDIT_PRICES.rpcStandard
+      const compressed = profile === 'watch-nft-compressed' ? 2 * CREDIT_PRICES.compression : 0
+      expect(perRound.slice(0, -1).every((c) => c === lookCredits())).toBe(true)
+      expect(perRound.at(-1)).toBe(lookCredits() + listing + compressed)
+      await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+    },
+  )
+
+  it('a wallet that moved is synced alone, one page of each wallet stream', async () => {
+    const { fx, address, scheduler, nextRound } = await start('watch-idle')
+    const other = await fx.watch('watch-active')
+    await scheduler.runRound()
+    await nextRound()
+    const moved = fx.sim.addActivity(fx.sim.chain.walletByAddress(address)!, 1)
+    const { checked, spent } = await nextRound()
+    expect(checked.map((c) => [c.address, c.reasons])).toEqual([[address, ['balance']]])
+    expect(checked[0]?.syncCredits).toBe(3 * CREDIT_PRICES.wallet)
+    const accounts = [address, other].reduce(
+      (sum, a) =>
+        sum + 1 + walletTokenAccounts(fx.sim.chain, fx.sim.chain.walletByAddress(a)!).length,
+      0,
+    )
+    const looks = Math.ceil(accounts / MAX_MULTIPLE_ACCOUNTS) * CREDIT_PRICES.rpcStandard
+    expect(spent).toBeLessThanOrEqual(looks + 3 * CREDIT_PRICES.wallet)
+    expect(moved.every((s) => isStored(fx, s))).toBe(true)
+    await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+  })
+})
+
+describe('watch scheduler: what balance looks cannot see', () => {
+  it('a new token account someone else paid for is noticed at the next listing', async () => {
+    const { fx, address, scheduler, nextRound } = await start('watch-idle')
+    await scheduler.runRound()
+    const listedAt = fx.sim.chain.clock.nowSec()
+    await nextRound()
+    await nextRound()
+    const airdrop = await inject(fx.sim.url, { wallet: address, kind: 'token-airdrop' })
+
+    let found: CheckedWallet | undefined
+    while (!found) {
+      const { checked } = await nextRound()
+      found = checked.find((c) => c.address === address)
+      expect(fx.sim.chain.clock.nowSec() - airdrop.timestamp).toBeLessThanOrEqual(
+        CADENCE.tokenAccountsEverySec,
+      )
+    }
+    // Found by the listing, not by a balance look (the wallet's lamports did not move).
+    expect(found.reasons).toEqual(['new-token-account'])
+    expect(found.detectedSec).toBe(listedAt + CADENCE.tokenAccountsEverySec)
+    expect(isStored(fx, airdrop.signature)).toBe(true)
+    await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+  })
+
+  it.each<[WatchDayProfileId, string]>([
+    ['watch-idle', 'memo'],
+    ['watch-idle', 'failed'],
+    ['watch-nft', 'memo'],
+  ])(
+    '%s: a %s transaction that moves no balance is caught by the full check',
+    async (profile, variant) => {
+      const { fx, address, scheduler, nextRound } = await start(profile)
+      await scheduler.runRound()
+      const fullCheckAt = fx.sim.chain.clock.nowSec() + CADENCE.backstopEverySec
+      await nextRound()
+      const silent = await inject(fx.sim.url, { wallet: address, kind: 'silent', variant })
+
+      let found: CheckedWallet | undefined
+      while (!found) {
+        const { checked } = await nextRound()
+        found = checked.find((c) => c.address === address)
+        expect(fx.sim.chain.clock.nowSec()).toBeLessThanOrEqual(fullCheckAt)
+      }
+      expect(found.detectedSec).toBe(fullCheckAt)
+      expect(found.reasons).toEqual([
+        profile === 'watch-nft' ? 'backstop-history' : 'backstop-signature',
+      ])
+      expect(found.detectedSec - silent.timestamp).toBeLessThanOrEqual(CADENCE.backstopEverySec)
+      expect(isStored(fx, silent.signature)).toBe(true)
+      await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+    },
+  )
+})
