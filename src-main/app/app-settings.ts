@@ -23,6 +23,11 @@ export interface StoredSettings {
    * data without one).
    */
   dataSource: DataSource | null
+  /**
+   * The key was removed because a service URL moved to a new origin; stays true until a key
+   * is entered (or removed) again, so the renderer keeps asking for it.
+   */
+  isKeyClearedForNewOrigin: boolean
 }
 
 /**
@@ -46,6 +51,7 @@ const DEFAULT_SETTINGS: StoredSettings = {
   monthlyBudget: null,
   watch: DEFAULT_WATCH_CADENCE,
   dataSource: null,
+  isKeyClearedForNewOrigin: false,
 }
 
 const KEY = 'app'
@@ -113,6 +119,7 @@ export function publicSettings(
     watch: stored.watch,
     apiKeyHint: facts.apiKey ? `…${facts.apiKey.slice(-4)}` : null,
     keyStorage: facts.apiKey ? facts.keyStorage : null,
+    keyNotice: !facts.apiKey && stored.isKeyClearedForNewOrigin ? 'cleared-for-new-origin' : null,
     dataDir: facts.dataDir,
   }
 }
