@@ -17,7 +17,9 @@ import { CHANNELS } from '@shared/ipc/contract'
 import { EVENT_CHANNEL } from '@shared/ipc/bridge'
 import { createCore, type Core } from '../../app/core'
 import { APP_ENTRY_URL, APP_HOST, APP_ORIGIN, APP_SCHEME, originOf } from './app-origin'
+import { devServerUrl as devServerUrlFor } from './dev-server'
 import { decideNavigation, isExternalWebUrl } from './navigation-policy'
+import { rendererFilePath } from './renderer-files'
 import { isTrustedSender } from './sender-check'
 import { SafeStorageSecretStore } from './safe-storage-secret-store'
 import { APP_ICON_FILE, buildWindowOptions } from './window-options'
@@ -27,7 +29,7 @@ protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ])
 
-const devServerUrl = process.env.ELECTRON_RENDERER_URL
+const devServerUrl = devServerUrlFor(process.env)
 const appOrigins = [APP_ORIGIN, ...(devServerUrl ? [originOf(devServerUrl) ?? ''] : [])]
 const rendererDir = join(import.meta.dirname, '../renderer')
 
@@ -40,8 +42,8 @@ function serveRenderer(): void {
   protocol.handle(APP_SCHEME, (request) => {
     const url = new URL(request.url)
     if (url.host !== APP_HOST) return new Response('Not found', { status: 404 })
-    const path = join(rendererDir, decodeURIComponent(url.pathname))
-    if (!path.startsWith(rendererDir)) return new Response('Bad path', { status: 400 })
+    const path = rendererFilePath(rendererDir, url.pathname)
+    if (path === null) return new Response('Bad path', { status: 400 })
     return net.fetch(pathToFileURL(path).toString())
   })
 }
