@@ -11,14 +11,16 @@ import {
   Notification,
   protocol,
   safeStorage,
+  session,
   shell,
 } from 'electron'
 import { CHANNELS } from '@shared/ipc/contract'
 import { EVENT_CHANNEL } from '@shared/ipc/bridge'
 import { createCore, type Core } from '../../app/core'
 import { APP_ENTRY_URL, APP_HOST, APP_ORIGIN, APP_SCHEME, originOf } from './app-origin'
-import { devServerUrl as devServerUrlFor } from './dev-server'
+import { devServerUrlToLoad } from './dev-server'
 import { decideNavigation, isExternalWebUrl } from './navigation-policy'
+import { applyPermissionPolicy } from './permission-policy'
 import { rendererFilePath } from './renderer-files'
 import { isTrustedSender } from './sender-check'
 import { SafeStorageSecretStore } from './safe-storage-secret-store'
@@ -29,7 +31,7 @@ protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ])
 
-const devServerUrl = devServerUrlFor(process.env)
+const devServerUrl = devServerUrlToLoad(process.env, app.isPackaged)
 const appOrigins = [APP_ORIGIN, ...(devServerUrl ? [originOf(devServerUrl) ?? ''] : [])]
 const rendererDir = join(import.meta.dirname, '../renderer')
 
@@ -110,6 +112,7 @@ function createWindow(core: Core): BrowserWindow {
 
 async function main(): Promise<void> {
   await app.whenReady()
+  applyPermissionPolicy(session.defaultSession, appOrigins)
   serveRenderer()
   const dataDir = dataDirFromArgs(process.argv) ?? app.getPath('userData')
   const core = await createCore({
