@@ -2,6 +2,7 @@ import type {
   AppSettings,
   CustomRates,
   DataSource,
+  KeyNotice,
   RatePlan,
   WatchCadence,
 } from '@shared/ipc/settings-schemas'
@@ -97,12 +98,23 @@ export async function writeSettings(
   return next
 }
 
+/** Why the renderer must ask for the key again, or null (Settings and the app's banner show it). */
+export function keyNoticeOf(
+  stored: StoredSettings,
+  key: { apiKey: string | null; isKeyUnreadable: boolean },
+): KeyNotice | null {
+  if (key.apiKey !== null) return null
+  if (key.isKeyUnreadable) return 'unreadable'
+  return stored.isKeyClearedForNewOrigin ? 'cleared-for-new-origin' : null
+}
+
 /** The renderer's view of the settings: the key reduced to a hint of its last 4 characters. */
 export function publicSettings(
   stored: StoredSettings,
   facts: {
     dataSource: DataSource
     apiKey: string | null
+    isKeyUnreadable: boolean
     keyStorage: AppSettings['keyStorage']
     dataDir: string
   },
@@ -118,8 +130,8 @@ export function publicSettings(
     monthlyBudget: stored.monthlyBudget,
     watch: stored.watch,
     apiKeyHint: facts.apiKey ? `…${facts.apiKey.slice(-4)}` : null,
-    keyStorage: facts.apiKey ? facts.keyStorage : null,
-    keyNotice: !facts.apiKey && stored.isKeyClearedForNewOrigin ? 'cleared-for-new-origin' : null,
+    keyStorage: facts.keyStorage,
+    keyNotice: keyNoticeOf(stored, facts),
     dataDir: facts.dataDir,
   }
 }

@@ -20,16 +20,21 @@ export type CustomRates = z.infer<typeof CustomRates>
 
 const Credits = z.number().int().min(0).max(10_000_000_000).nullable()
 
-/** How the app keeps the API key. `basic-text` is Electron's warning case: no OS keyring. */
-export const KeyStorage = z.enum(['safe-storage', 'basic-text', 'file-0600'])
+/**
+ * How the app keeps the API key. `basic-text` is Electron's warning case: no OS keyring, a
+ * fixed password. `unavailable`: the system offers no way to encrypt it now, so a key can
+ * be neither stored nor read.
+ */
+export const KeyStorage = z.enum(['safe-storage', 'basic-text', 'file-0600', 'unavailable'])
 export type KeyStorage = z.infer<typeof KeyStorage>
 
 /**
- * Why the renderer must ask for the key again: `cleared-for-new-origin`, a service URL
- * moved to a host the key never went to, so the key was removed until the person enters
- * it for that host.
+ * Why the renderer must ask for the key again. `unreadable`: a key is stored but cannot be
+ * read (the keyring is locked, gone or was reset, or the file is damaged); entering it
+ * again replaces it. `cleared-for-new-origin`: a service URL moved to a host the key never
+ * went to, so the key was removed until the person enters it for that host.
  */
-export const KeyNotice = z.enum(['cleared-for-new-origin'])
+export const KeyNotice = z.enum(['unreadable', 'cleared-for-new-origin'])
 export type KeyNotice = z.infer<typeof KeyNotice>
 
 const DAY_SEC = 86_400
@@ -70,7 +75,8 @@ export const AppSettings = z.object({
   watch: WatchCadence,
   /** "…4f2a" when a key is stored, else null. */
   apiKeyHint: z.string().nullable(),
-  keyStorage: KeyStorage.nullable(),
+  /** How a key is (or would be) kept here. */
+  keyStorage: KeyStorage,
   keyNotice: KeyNotice.nullable(),
   dataDir: z.string(),
 })

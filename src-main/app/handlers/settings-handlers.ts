@@ -29,6 +29,7 @@ export function settingsHandlers(ctx: HandlerContext): Pick<HandlerTable, Settin
     publicSettings(await readSettings(ctx.settings), {
       dataSource: ctx.info.dataSource,
       apiKey: ctx.apiKey(),
+      isKeyUnreadable: ctx.secretStore.isKeyUnreadable(),
       keyStorage: ctx.secretStore.kind,
       dataDir: ctx.info.dataDir,
     })
