@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src-main/app/core'
 import { FileSecretStore } from '../../../src-main/app/secret-store'
+import { openCore } from '../../../src-main/cli/cli-core'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { startRecordedServer, type RecordedServer } from '../../helpers/recorded-server'
 import { makeTempDir } from '../../helpers/temp-dir'
@@ -91,10 +92,11 @@ describe('Key to a new host needs the user', () => {
   })
 
   it('plain http to another computer is refused with an error naming the field', async () => {
-    for (const field of URL_FIELDS) {
-      const refused = await core.dispatch('settings:update', {
-        [field]: 'http://rpc.example.com/',
-      })
+    const lookAlikes = ['http://127.0.0.1.nip.io/', 'http://localhost.example.com/']
+    for (const [field, url] of URL_FIELDS.flatMap((f) =>
+      ['http://rpc.example.com/', ...lookAlikes].map((u) => [f, u] as const),
+    )) {
+      const refused = await core.dispatch('settings:update', { [field]: url })
       expect(refused).toMatchObject({
         ok: false,
         error: { name: 'InvalidInputError', message: expect.stringContaining(field) },
@@ -102,6 +104,12 @@ describe('Key to a new host needs the user', () => {
       if (!refused.ok) expect(refused.error.message).toMatch(/https/)
     }
     expect(await call(core, 'settings:get')).toMatchObject({ apiKeyHint: '…5150' })
+  })
+
+  it('the CLI refuses plain http to another computer for --service too', async () => {
+    await expect(
+      openCore({ dataDir: temp.dir, service: 'http://rpc.example.com', apiKey: KEY }),
+    ).rejects.toThrow(/--service .*must be an https URL/)
   })
 
   it('plain http stays allowed on this computer: localhost, 127.0.0.0/8 and ::1', async () => {
