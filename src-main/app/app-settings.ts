@@ -2,6 +2,7 @@ import type {
   AppSettings,
   CustomRates,
   DataSource,
+  KeyNotice,
   RatePlan,
   WatchCadence,
 } from '@shared/ipc/settings-schemas'
@@ -23,6 +24,11 @@ export interface StoredSettings {
    * data without one).
    */
   dataSource: DataSource | null
+  /**
+   * The key was removed because a service URL moved to a new origin; stays true until a key
+   * is entered (or removed) again, so the renderer keeps asking for it.
+   */
+  isKeyClearedForNewOrigin: boolean
 }
 
 /**
@@ -46,6 +52,7 @@ const DEFAULT_SETTINGS: StoredSettings = {
   monthlyBudget: null,
   watch: DEFAULT_WATCH_CADENCE,
   dataSource: null,
+  isKeyClearedForNewOrigin: false,
 }
 
 const KEY = 'app'
@@ -91,12 +98,23 @@ export async function writeSettings(
   return next
 }
 
+/** Why the renderer must ask for the key again, or null (Settings and the app's banner show it). */
+export function keyNoticeOf(
+  stored: StoredSettings,
+  key: { apiKey: string | null; isKeyUnreadable: boolean },
+): KeyNotice | null {
+  if (key.apiKey !== null) return null
+  if (key.isKeyUnreadable) return 'unreadable'
+  return stored.isKeyClearedForNewOrigin ? 'cleared-for-new-origin' : null
+}
+
 /** The renderer's view of the settings: the key reduced to a hint of its last 4 characters. */
 export function publicSettings(
   stored: StoredSettings,
   facts: {
     dataSource: DataSource
     apiKey: string | null
+    isKeyUnreadable: boolean
     keyStorage: AppSettings['keyStorage']
     dataDir: string
   },
@@ -112,7 +130,8 @@ export function publicSettings(
     monthlyBudget: stored.monthlyBudget,
     watch: stored.watch,
     apiKeyHint: facts.apiKey ? `…${facts.apiKey.slice(-4)}` : null,
-    keyStorage: facts.apiKey ? facts.keyStorage : null,
+    keyStorage: facts.keyStorage,
+    keyNotice: keyNoticeOf(stored, facts),
     dataDir: facts.dataDir,
   }
 }

@@ -1,5 +1,5 @@
 import { contract, isChannel } from '@shared/ipc/contract'
-import type { AppInfo } from '@shared/ipc/app-schemas'
+import type { AppFacts, AppInfo } from '@shared/ipc/app-schemas'
 import { okEnvelope, type Envelope } from '@shared/ipc/envelope'
 import { AppError, InvalidInputError } from '@shared/ipc/ipc-errors'
 import type { DataSource } from '@shared/ipc/settings-schemas'
@@ -56,7 +56,7 @@ export interface CoreConfig {
 
 /** The app's core: one per process, shared by whichever shell hosts it. */
 export interface Core {
-  info: AppInfo
+  info: AppFacts
   events: EventBus
   /**
    * Runs a channel: parses the input with the channel's schema, calls its handler and
@@ -123,7 +123,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
 
   const initialSource = await chooseSource()
   let current = await open(initialSource)
-  const info: AppInfo = {
+  const info: AppFacts = {
     version: config.version,
     shell: config.shell,
     dataSource: initialSource,

@@ -9,10 +9,19 @@ import type { KeyStorage } from '@shared/ipc/settings-schemas'
 export interface SecretStore {
   /** How the key is protected, shown in Settings. */
   readonly kind: KeyStorage
+  /**
+   * The stored key, or null when none is stored or it cannot be read. Never throws: a key
+   * that cannot be read must not keep the app from starting (see `isKeyUnreadable`).
+   */
   read(): string | null
+  /** Whether a key is stored but cannot be read, so the person has to enter it again. */
+  isKeyUnreadable(): boolean
   write(secret: string): void
   clear(): void
 }
+
+/** What reading a stored key gave: the key, or why there is none. */
+export type KeyRead = { key: string } | { key: null; isUnreadable: boolean }
 
 /** File name of the key in the data folder (web shell and CLI). */
 const API_KEY_FILE = 'api-key'
@@ -29,10 +38,24 @@ export class FileSecretStore implements SecretStore {
     this.#path = join(dataDir, API_KEY_FILE)
   }
 
+  #read(): KeyRead {
+    if (!existsSync(this.#path)) return { key: null, isUnreadable: false }
+    try {
+      const text = readFileSync(this.#path, 'utf8').trim()
+      return text === '' ? { key: null, isUnreadable: false } : { key: text }
+    } catch {
+      // Not ours to read any more (permissions changed, a folder in its place).
+      return { key: null, isUnreadable: true }
+    }
+  }
+
   read(): string | null {
-    if (!existsSync(this.#path)) return null
-    const text = readFileSync(this.#path, 'utf8').trim()
-    return text === '' ? null : text
+    return this.#read().key
+  }
+
+  isKeyUnreadable(): boolean {
+    const read = this.#read()
+    return read.key === null && read.isUnreadable
   }
 
   write(secret: string): void {
@@ -56,6 +79,9 @@ export class MemorySecretStore implements SecretStore {
   }
   read(): string | null {
     return this.#secret
+  }
+  isKeyUnreadable(): boolean {
+    return false
   }
   write(secret: string): void {
     this.#secret = secret

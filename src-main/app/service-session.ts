@@ -1,6 +1,7 @@
 import type { DataSource } from '@shared/ipc/settings-schemas'
 import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import { AppError } from '@shared/ipc/ipc-errors'
+import { describeIssues } from '@shared/validation/zod-issues'
 import type { Mirror } from '../db/mirror'
 import type { SettingsStore } from '../db/stores/settings-store'
 import { singleOriginServiceSettings, ServiceSettings } from '../service/service-settings'
@@ -173,13 +174,19 @@ export class ServiceSession {
       return singleOriginServiceSettings(override.serviceUrl, key ?? DEMO_KEY)
     if (key === null)
       throw new AppError('No API key is set: enter your key in Settings to sync your own data.')
-    return ServiceSettings.parse({
+    // URLs stored before the https rule may break it: say which, rather than send the key.
+    const parsed = ServiceSettings.safeParse({
       walletRestBaseUrl: stored.walletRestBaseUrl,
       v0RestBaseUrl: stored.v0RestBaseUrl,
       jsonRpcUrl: stored.jsonRpcUrl,
       apiKey: key,
       timeoutMs: 30_000,
     })
+    if (!parsed.success)
+      throw new AppError(
+        `Service settings: ${describeIssues(parsed.error)} (change it in Settings).`,
+      )
+    return parsed.data
   }
 
   #rate(stored: StoredSettings): RateSetting {

@@ -5,7 +5,8 @@ import { createCore, type Core } from '../app/core'
 import { defaultDataDir } from '../app/data-dir'
 import type { ChoosePath } from '../app/handlers/handler-context'
 import type { Channel, ChannelInput, ChannelOutput } from '@shared/ipc/contract'
-import { rebuildError } from '@shared/ipc/ipc-errors'
+import { isKeySafeUrl } from '@shared/domain/service-url'
+import { AppError, rebuildError } from '@shared/ipc/ipc-errors'
 
 /** Root of the project (where package.json and out/ live), from this file's place in src-main/cli. */
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..')
@@ -31,6 +32,11 @@ export async function openCore(
   // Flags win over the environment; with neither, the stored key (or demo mode) applies.
   const apiKey = options.apiKey ?? process.env.HELIOGRAPH_API_KEY
   const serviceUrl = options.service ?? process.env.HELIOGRAPH_SERVICE_URL
+  if (serviceUrl && !isKeySafeUrl(serviceUrl)) {
+    throw new AppError(
+      `--service (or HELIOGRAPH_SERVICE_URL) must be an https URL; plain http would send the API key in clear text and is allowed only to localhost, 127.x.x.x and ::1.`,
+    )
+  }
   return createCore({
     dataDir: resolve(options.dataDir ?? defaultDataDir()),
     shell: extra.shell ?? 'web',

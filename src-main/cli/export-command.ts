@@ -7,6 +7,7 @@ import { ExportFilters, ExportFormat, ExportKind } from '@shared/ipc/export-sche
 import { AppError } from '@shared/ipc/ipc-errors'
 import { describeIssues } from '@shared/validation/zod-issues'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
+import { printErrorLine, printLine } from './terminal-output'
 
 interface ExportCommandOptions {
   format: string
@@ -102,7 +103,7 @@ export function registerExportCommand(program: Command): void {
         const tenth = Math.floor(p.fraction * 10)
         if (p.exportId !== exportId || p.state !== 'running' || tenth === lastTenth) return
         lastTenth = tenth
-        process.stderr.write(`export: ${tenth * 10}% (${p.rowsRead} of ${p.totalRows} rows)\n`)
+        printErrorLine(`export: ${tenth * 10}% (${p.rowsRead} of ${p.totalRows} rows)`)
       })
       try {
         const kind = opts.kind as ExportKind
@@ -118,7 +119,7 @@ export function registerExportCommand(program: Command): void {
           includeHeader: opts.header,
           destination: { type: 'chosen-path', grantId: grant.grantId },
         })
-        console.log(`Exported ${summary.rowsWritten} rows to ${summary.path}`)
+        printLine(`Exported ${summary.rowsWritten} rows to ${summary.path}`)
       } finally {
         unsubscribe()
         process.off('SIGINT', onSignal)

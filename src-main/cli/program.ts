@@ -6,6 +6,7 @@ import { registerSimulatorCommand } from './simulator-command'
 import { registerStatusCommands } from './status-command'
 import { registerSyncCommand } from './sync-command'
 import { registerWatchCommand } from './watch-command'
+import { printErrorLine } from './terminal-output'
 
 /** Builds the command-line program (exported so tests can run it in-process). */
 function buildProgram(): Command {
@@ -51,7 +52,7 @@ export async function runCli(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : 0
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode
-    console.error(`heliograph: ${error instanceof Error ? error.message : String(error)}`)
+    printErrorLine(`heliograph: ${error instanceof Error ? error.message : String(error)}`)
     return 1
   }
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
 import { startWebShell } from '../shell/web/web-shell'
 import { isRendererBuilt, openCore, RENDERER_DIR, type GlobalOptions } from './cli-core'
+import { printLine } from './terminal-output'
 
 /** Parses a TCP port, naming the option when it is not one. */
 function parsePort(text: string): number {
@@ -19,7 +20,7 @@ async function serveWebShell(options: GlobalOptions & { port?: number }): Promis
   }
   const core = await openCore(options, { shell: 'web', isWatching: true })
   const shell = await startWebShell({ core, rendererDir: RENDERER_DIR, port: options.port ?? 0 })
-  console.log(`Heliograph web shell: ${shell.url}`)
+  printLine(`Heliograph web shell: ${shell.url}`)
   const stop = async (): Promise<void> => {
     await shell.close()
     await core.close()

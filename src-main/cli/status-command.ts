@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
+import { printJson, printLine } from './terminal-output'
 
 /** `status [--json]` (streams, cursors, errors) and `credits [--json]` (ledger summary). */
 export function registerStatusCommands(program: Command): void {
@@ -12,22 +13,22 @@ export function registerStatusCommands(program: Command): void {
       try {
         const statuses = await callCore(core, 'sync:status', undefined)
         if (opts.json) {
-          console.log(JSON.stringify(statuses, null, 2))
+          printJson(statuses)
           return
         }
-        if (statuses.length === 0) console.log('No wallets on the watchlist.')
+        if (statuses.length === 0) printLine('No wallets on the watchlist.')
         for (const s of statuses) {
-          console.log(
+          printLine(
             `${s.label ?? '(no label)'}  ${s.address}  ${s.state}${s.message ? `: ${s.message}` : ''}`,
           )
           for (const st of s.streams) {
             const done = st.isBackfillComplete
               ? 'complete'
               : `backfilling (cursor ${st.backfillCursor ?? 'start'})`
-            console.log(
+            printLine(
               `  ${st.stream.padEnd(22)} ${st.state.padEnd(9)} ${String(st.itemsStored).padStart(8)} items  ${done}`,
             )
-            if (st.lastError) console.log(`    error: ${st.lastError}`)
+            if (st.lastError) printLine(`    error: ${st.lastError}`)
           }
         }
       } finally {
@@ -44,22 +45,22 @@ export function registerStatusCommands(program: Command): void {
       try {
         const overview = await callCore(core, 'credits:overview', undefined)
         if (opts.json) {
-          console.log(JSON.stringify(overview, null, 2))
+          printJson(overview)
           return
         }
         const budget = (n: number | null): string =>
           n === null ? 'no budget' : `budget ${n.toLocaleString('en-US')}`
-        console.log(
+        printLine(
           `Today:      ${overview.todayCredits.toLocaleString('en-US')} credits (${budget(overview.dailyBudget)})`,
         )
-        console.log(
+        printLine(
           `This month: ${overview.monthCredits.toLocaleString('en-US')} credits (${budget(overview.monthlyBudget)})`,
         )
-        console.log(
+        printLine(
           `All time:   ${overview.totalCredits.toLocaleString('en-US')} credits in ${overview.totalCalls} calls`,
         )
         for (const op of overview.byOperation) {
-          console.log(
+          printLine(
             `  ${op.operation.padEnd(48)} ${String(op.calls).padStart(6)} calls ${String(op.credits).padStart(9)} credits${op.errors ? `  ${op.errors} failed` : ''}`,
           )
         }

@@ -3,6 +3,7 @@ import { AppError } from '@shared/ipc/ipc-errors'
 import { shortAddress } from '@shared/domain/wallet-address'
 import type { WalletSyncOutcome, WatchChange } from '@shared/ipc/sync-schemas'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
+import { printErrorLine, printLine } from './terminal-output'
 
 /** Exit code when a sync stopped at the credit budget (distinct from errors). */
 const EXIT_BUDGET = 2
@@ -125,7 +126,7 @@ export function registerSyncCommand(program: Command): void {
               const now = Date.now()
               if (p.phase !== 'done' && now - last < 1_000) return
               last = now
-              console.error(
+              printErrorLine(
                 `  ${shortAddress(p.address)} ${p.stream}: ${p.phase}, ${p.pages} pages, ${p.items} new`,
               )
             })
@@ -144,7 +145,7 @@ export function registerSyncCommand(program: Command): void {
           // The cost comes first: a person sees what a sync may spend before it spends it.
           for (const wallet of chosen) {
             const estimate = await callCore(core, 'sync:estimate', { address: wallet.address })
-            console.error(`${wallet.label ?? shortAddress(wallet.address)}: ${estimate.summary}`)
+            printErrorLine(`${wallet.label ?? shortAddress(wallet.address)}: ${estimate.summary}`)
           }
           if (opts.estimate) return
           if (!opts.once) {
@@ -154,22 +155,22 @@ export function registerSyncCommand(program: Command): void {
                 watch: { ...watch, checkEverySec: opts.every },
               })
             }
-            console.error(
+            printErrorLine(
               `Watching ${chosen.length} wallet(s) from ${core.info.dataSource === 'demo' ? 'the built-in demo simulator' : 'the data service'}; Ctrl-C stops.`,
             )
             core.events.subscribe((event, payload) => {
-              if (event === 'watch:change') console.log((payload as WatchChange).summary)
+              if (event === 'watch:change') printLine((payload as WatchChange).summary)
             })
             const signal = await untilStopSignal()
-            console.error(`${signal}: stopping after the page in flight…`)
+            printErrorLine(`${signal}: stopping after the page in flight…`)
             return
           }
           let worst = 0
           for (const wallet of chosen) {
             const outcome = await callCore(core, 'sync:run', { address: wallet.address })
-            console.log(describeOutcome(wallet.label ?? wallet.address, outcome))
+            printLine(describeOutcome(wallet.label ?? wallet.address, outcome))
             if (outcome.state === 'budget') {
-              console.error(
+              printErrorLine(
                 outcome.streams.find((s) => s.state === 'budget')?.error ??
                   'Credit budget reached.',
               )
@@ -183,7 +184,7 @@ export function registerSyncCommand(program: Command): void {
             if (outcome.state !== 'ok') {
               worst = Math.max(worst, 1)
               const failed = outcome.streams.find((s) => s.error)
-              if (failed?.error) console.error(`  ${failed.stream}: ${failed.error}`)
+              if (failed?.error) printErrorLine(`  ${failed.stream}: ${failed.error}`)
             }
           }
           process.exitCode = worst

@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
+import { printJson, printLine } from './terminal-output'
 
 async function withCore<T>(
   options: GlobalOptions,
@@ -26,7 +27,7 @@ export function registerWatchCommand(program: Command): void {
       const wallet = await withCore(globals(), (core) =>
         callCore(core, 'watchlist:add', { address, label: opts.label }),
       )
-      console.log(`Watching ${wallet.address}${wallet.label ? ` (${wallet.label})` : ''}`)
+      printLine(`Watching ${wallet.address}${wallet.label ? ` (${wallet.label})` : ''}`)
     })
 
   watch
@@ -38,11 +39,11 @@ export function registerWatchCommand(program: Command): void {
         callCore(core, 'watchlist:list', undefined),
       )
       if (opts.json) {
-        console.log(JSON.stringify(wallets, null, 2))
+        printJson(wallets)
         return
       }
-      if (wallets.length === 0) console.log('No wallets on the watchlist.')
-      for (const w of wallets) console.log(`${w.address}  ${w.label ?? ''}`.trimEnd())
+      if (wallets.length === 0) printLine('No wallets on the watchlist.')
+      for (const w of wallets) printLine(`${w.address}  ${w.label ?? ''}`.trimEnd())
     })
 
   watch
@@ -52,7 +53,7 @@ export function registerWatchCommand(program: Command): void {
       const wallet = await withCore(globals(), (core) =>
         callCore(core, 'watchlist:rename', { address, label }),
       )
-      console.log(`Renamed ${wallet.address} to ${wallet.label ?? '(no label)'}`)
+      printLine(`Renamed ${wallet.address} to ${wallet.label ?? '(no label)'}`)
     })
 
   watch
@@ -60,6 +61,6 @@ export function registerWatchCommand(program: Command): void {
     .description('stop watching a wallet')
     .action(async (address: string) => {
       await withCore(globals(), (core) => callCore(core, 'watchlist:remove', { address }))
-      console.log(`Removed ${address}`)
+      printLine(`Removed ${address}`)
     })
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { CreditOverrides } from '@shared/api/prices'
 import { PRICE_KEYS } from '@shared/api/prices'
+import { ServiceUrl } from '@shared/domain/service-url'
 
 /** The real service's base URLs (interface placeholders {base_url}, {rest_url}, {rpc_url}; facts). */
 export const DEFAULT_SERVICE_URLS = {
@@ -12,13 +13,11 @@ export const DEFAULT_SERVICE_URLS = {
 /** Default per-call timeout; a call can override it. */
 const DEFAULT_TIMEOUT_MS = 30_000
 
-const HttpUrl = z.url({ protocol: /^https?$/ })
-
-/** Settings of the service client. */
+/** Settings of the service client. The key goes to each URL, so each is https or loopback. */
 export const ServiceSettings = z.object({
-  walletRestBaseUrl: HttpUrl,
-  v0RestBaseUrl: HttpUrl,
-  jsonRpcUrl: HttpUrl,
+  walletRestBaseUrl: ServiceUrl,
+  v0RestBaseUrl: ServiceUrl,
+  jsonRpcUrl: ServiceUrl,
   apiKey: z.string().min(1),
   timeoutMs: z.int().min(1).max(600_000),
   creditOverrides: z.partialRecord(z.enum(PRICE_KEYS), z.number().min(0)).optional(),

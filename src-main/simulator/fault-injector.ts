@@ -26,8 +26,10 @@ export const FaultSpec = z.strictObject({
   kind: z.enum(FAULT_KINDS),
   /** Extra delay before answering (kind latency; default 500). */
   latencyMs: z.int().min(0).max(600_000).optional(),
-  /** Status of kind error (default 500). */
-  status: z.int().min(500).max(599).optional(),
+  /** Status of kind error (default 500; a 4xx is an error the client does not retry). */
+  status: z.int().min(400).max(599).optional(),
+  /** The service's words in the body of kind error (default "Internal server error"). */
+  message: z.string().min(1).max(300).optional(),
   /** Shape change of kind drift (default missing). */
   drift: z.enum(['missing', 'wrongType', 'extra']).optional(),
   /** Field to change for drift, a dotted path into the body or JSON-RPC result (default: first field of the first item). */

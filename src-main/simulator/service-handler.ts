@@ -70,12 +70,13 @@ async function applyEarlyFaults(
   const error = hits.get('error')
   if (error) {
     const status = error.status ?? 500
-    if (rpcId === undefined) sendJson(res, status, { error: 'Internal server error' })
+    const message = error.message ?? 'Internal server error'
+    if (rpcId === undefined) sendJson(res, status, { error: message })
     else
       sendJson(res, status, {
         jsonrpc: '2.0',
         id: rpcId,
-        error: { code: JSON_RPC_ERROR_CODES.internalError, message: 'Internal server error' },
+        error: { code: JSON_RPC_ERROR_CODES.internalError, message },
       })
     return true
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DataSource } from './settings-schemas'
+import { DataSource, KeyNotice } from './settings-schemas'
 
 /** Which shell hosts the renderer: the desktop app, or the loopback web shell. */
 const ShellKind = z.enum(['electron', 'web'])
@@ -14,5 +14,10 @@ export const AppInfo = z.object({
    */
   dataSource: DataSource,
   dataDir: z.string(),
+  /** Why the key must be entered again, shown as a banner from the start; null when all is well. */
+  keyNotice: KeyNotice.nullable(),
 })
 export type AppInfo = z.infer<typeof AppInfo>
+
+/** What the core keeps about itself; `app:info` adds the key notice, worked out at each call. */
+export type AppFacts = Omit<AppInfo, 'keyNotice'>

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ServiceUrl } from '../domain/service-url'
 
 /** Where the data comes from: the built-in simulator (no key), or the real service. */
 export const DataSource = z.enum(['demo', 'service'])
@@ -17,12 +18,24 @@ export const CustomRates = z.object({
 })
 export type CustomRates = z.infer<typeof CustomRates>
 
-const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
 const Credits = z.number().int().min(0).max(10_000_000_000).nullable()
 
-/** How the app keeps the API key. `basic-text` is Electron's warning case: no OS keyring. */
-export const KeyStorage = z.enum(['safe-storage', 'basic-text', 'file-0600'])
+/**
+ * How the app keeps the API key. `basic-text` is Electron's warning case: no OS keyring, a
+ * fixed password. `unavailable`: the system offers no way to encrypt it now, so a key can
+ * be neither stored nor read.
+ */
+export const KeyStorage = z.enum(['safe-storage', 'basic-text', 'file-0600', 'unavailable'])
 export type KeyStorage = z.infer<typeof KeyStorage>
+
+/**
+ * Why the renderer must ask for the key again. `unreadable`: a key is stored but cannot be
+ * read (the keyring is locked, gone or was reset, or the file is damaged); entering it
+ * again replaces it. `cleared-for-new-origin`: a service URL moved to a host the key never
+ * went to, so the key was removed until the person enters it for that host.
+ */
+export const KeyNotice = z.enum(['unreadable', 'cleared-for-new-origin'])
+export type KeyNotice = z.infer<typeof KeyNotice>
 
 const DAY_SEC = 86_400
 const Seconds = (min: number, max: number) => z.number().int().min(min).max(max)
@@ -62,17 +75,22 @@ export const AppSettings = z.object({
   watch: WatchCadence,
   /** "…4f2a" when a key is stored, else null. */
   apiKeyHint: z.string().nullable(),
-  keyStorage: KeyStorage.nullable(),
+  /** How a key is (or would be) kept here. */
+  keyStorage: KeyStorage,
+  keyNotice: KeyNotice.nullable(),
   dataDir: z.string(),
 })
 export type AppSettings = z.infer<typeof AppSettings>
 
-/** Input of `settings:update`: any editable subset. */
+/**
+ * Input of `settings:update`: any editable subset. A service URL on an origin the key does
+ * not go to yet clears the stored key (the answer's `keyNotice` says so).
+ */
 export const SettingsUpdate = z
   .object({
-    walletRestBaseUrl: HttpUrl,
-    v0RestBaseUrl: HttpUrl,
-    jsonRpcUrl: HttpUrl,
+    walletRestBaseUrl: ServiceUrl,
+    v0RestBaseUrl: ServiceUrl,
+    jsonRpcUrl: ServiceUrl,
     plan: RatePlan,
     customRates: CustomRates.nullable(),
     dailyBudget: Credits,

@@ -1,9 +1,16 @@
+import { keyNoticeOf, readSettings } from '../app-settings'
 import type { HandlerContext } from './handler-context'
 import type { HandlerTable } from './handler-table'
 
 /** Handlers of the `app:*` channels. */
 export function appHandlers(ctx: HandlerContext): Pick<HandlerTable, 'app:info'> {
   return {
-    'app:info': async () => ({ ...ctx.info }),
+    'app:info': async () => ({
+      ...ctx.info,
+      keyNotice: keyNoticeOf(await readSettings(ctx.settings), {
+        apiKey: ctx.apiKey(),
+        isKeyUnreadable: ctx.secretStore.isKeyUnreadable(),
+      }),
+    }),
   }
 }

@@ -1,4 +1,4 @@
-import type { AppInfo } from '@shared/ipc/app-schemas'
+import type { AppFacts } from '@shared/ipc/app-schemas'
 import type { DataSource } from '@shared/ipc/settings-schemas'
 import type { Mirror } from '../../db/mirror'
 import type { SettingsStore } from '../../db/stores/settings-store'
@@ -21,7 +21,7 @@ export interface HandlerContext {
   readonly settings: SettingsStore
   readonly session: ServiceSession
   readonly events: EventBus
-  readonly info: AppInfo
+  readonly info: AppFacts
   readonly secretStore: SecretStore
   /** The key in use (one-run override, else stored), or null. Never leaves main. */
   apiKey(): string | null

@@ -1,6 +1,7 @@
 import { AppError } from '@shared/ipc/ipc-errors'
 import type { AppSettings } from '@shared/ipc/settings-schemas'
 import { publicSettings, readSettings, writeSettings } from '../app-settings'
+import { isKeyGoingToNewOrigin } from '../key-origins'
 import type { HandlerContext } from './handler-context'
 import type { HandlerTable } from './handler-table'
 
@@ -28,6 +29,7 @@ export function settingsHandlers(ctx: HandlerContext): Pick<HandlerTable, Settin
     publicSettings(await readSettings(ctx.settings), {
       dataSource: ctx.info.dataSource,
       apiKey: ctx.apiKey(),
+      isKeyUnreadable: ctx.secretStore.isKeyUnreadable(),
       keyStorage: ctx.secretStore.kind,
       dataDir: ctx.info.dataDir,
     })
@@ -41,7 +43,15 @@ export function settingsHandlers(ctx: HandlerContext): Pick<HandlerTable, Settin
     'settings:get': current,
     'settings:update': async (patch) => {
       const before = await readSettings(ctx.settings)
-      const after = await writeSettings(ctx.settings, patch, ctx.nowSec())
+      const next = { ...before, ...patch }
+      // The key is removed before the new URLs are stored, so no call can take it there.
+      const isKeyCleared = ctx.apiKey() !== null && isKeyGoingToNewOrigin(before, next)
+      if (isKeyCleared) ctx.secretStore.clear()
+      const after = await writeSettings(
+        ctx.settings,
+        isKeyCleared ? { ...patch, isKeyClearedForNewOrigin: true } : patch,
+        ctx.nowSec(),
+      )
       const isServiceChange = SERVICE_KEYS.some(
         (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
       )
@@ -51,10 +61,12 @@ export function settingsHandlers(ctx: HandlerContext): Pick<HandlerTable, Settin
     // Entering a key is choosing one's own data; removing it goes back to demo data.
     'settings:set-api-key': async ({ apiKey }) => {
       ctx.secretStore.write(apiKey)
+      await writeSettings(ctx.settings, { isKeyClearedForNewOrigin: false }, ctx.nowSec())
       return chooseSource('service')
     },
     'settings:clear-api-key': async () => {
       ctx.secretStore.clear()
+      await writeSettings(ctx.settings, { isKeyClearedForNewOrigin: false }, ctx.nowSec())
       return chooseSource('demo')
     },
     'settings:set-data-source': async ({ source }) => {

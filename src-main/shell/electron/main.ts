@@ -11,13 +11,17 @@ import {
   Notification,
   protocol,
   safeStorage,
+  session,
   shell,
 } from 'electron'
 import { CHANNELS } from '@shared/ipc/contract'
 import { EVENT_CHANNEL } from '@shared/ipc/bridge'
 import { createCore, type Core } from '../../app/core'
 import { APP_ENTRY_URL, APP_HOST, APP_ORIGIN, APP_SCHEME, originOf } from './app-origin'
+import { devServerUrlToLoad } from './dev-server'
 import { decideNavigation, isExternalWebUrl } from './navigation-policy'
+import { applyPermissionPolicy } from './permission-policy'
+import { rendererFilePath } from './renderer-files'
 import { isTrustedSender } from './sender-check'
 import { SafeStorageSecretStore } from './safe-storage-secret-store'
 import { APP_ICON_FILE, buildWindowOptions } from './window-options'
@@ -27,7 +31,7 @@ protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ])
 
-const devServerUrl = process.env.ELECTRON_RENDERER_URL
+const devServerUrl = devServerUrlToLoad(process.env, app.isPackaged)
 const appOrigins = [APP_ORIGIN, ...(devServerUrl ? [originOf(devServerUrl) ?? ''] : [])]
 const rendererDir = join(import.meta.dirname, '../renderer')
 
@@ -40,8 +44,8 @@ function serveRenderer(): void {
   protocol.handle(APP_SCHEME, (request) => {
     const url = new URL(request.url)
     if (url.host !== APP_HOST) return new Response('Not found', { status: 404 })
-    const path = join(rendererDir, decodeURIComponent(url.pathname))
-    if (!path.startsWith(rendererDir)) return new Response('Bad path', { status: 400 })
+    const path = rendererFilePath(rendererDir, url.pathname)
+    if (path === null) return new Response('Bad path', { status: 400 })
     return net.fetch(pathToFileURL(path).toString())
   })
 }
@@ -108,6 +112,7 @@ function createWindow(core: Core): BrowserWindow {
 
 async function main(): Promise<void> {
   await app.whenReady()
+  applyPermissionPolicy(session.defaultSession, appOrigins)
   serveRenderer()
   const dataDir = dataDirFromArgs(process.argv) ?? app.getPath('userData')
   const core = await createCore({

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { SecretStore } from '../../app/secret-store'
+import type { KeyRead, SecretStore } from '../../app/secret-store'
 import type { KeyStorage } from '@shared/ipc/settings-schemas'
 
 /** The part of Electron's safeStorage this store uses (kept narrow so it is easy to read and test). */
@@ -15,7 +15,9 @@ export interface SafeStorageLike {
  * Keeps the API key encrypted with the OS keyring through Electron's safeStorage, in
  * `<dataDir>/api-key.enc` (0600). On Linux without a keyring Electron falls back to a
  * hard-coded password ("basic_text"): the store still works but reports `basic-text`
- * so Settings can warn that the key is only obscured.
+ * so Settings can warn that the key is only obscured. A keyring that is missing, or that
+ * cannot decrypt the file (reset, another machine), leaves the key unreadable, never the
+ * app unable to start: the person enters the key again and it is written anew.
  */
 export class SafeStorageSecretStore implements SecretStore {
   readonly #path: string
@@ -27,12 +29,28 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 
   get kind(): KeyStorage {
+    if (!this.#safe.isEncryptionAvailable()) return 'unavailable'
     return this.#safe.getSelectedStorageBackend?.() === 'basic_text' ? 'basic-text' : 'safe-storage'
   }
 
+  #read(): KeyRead {
+    if (!existsSync(this.#path)) return { key: null, isUnreadable: false }
+    if (!this.#safe.isEncryptionAvailable()) return { key: null, isUnreadable: true }
+    try {
+      const key = this.#safe.decryptString(readFileSync(this.#path))
+      return key === '' ? { key: null, isUnreadable: true } : { key }
+    } catch {
+      return { key: null, isUnreadable: true }
+    }
+  }
+
   read(): string | null {
-    if (!existsSync(this.#path) || !this.#safe.isEncryptionAvailable()) return null
-    return this.#safe.decryptString(readFileSync(this.#path))
+    return this.#read().key
+  }
+
+  isKeyUnreadable(): boolean {
+    const read = this.#read()
+    return read.key === null && read.isUnreadable
   }
 
   write(secret: string): void {

@@ -128,7 +128,13 @@ describe('core: the watchlist over the dispatcher, on a real SQLite file', () =>
   it('describes itself as demo data when no API key is set', async () => {
     expect(await core.dispatch('app:info', undefined)).toEqual({
       ok: true,
-      result: { version: '1.2.3', shell: 'web', dataSource: 'demo', dataDir: temp.dir },
+      result: {
+        version: '1.2.3',
+        shell: 'web',
+        dataSource: 'demo',
+        dataDir: temp.dir,
+        keyNotice: null,
+      },
     })
   })
 })

@@ -1,0 +1,27 @@
+import type { StoredSettings } from './app-settings'
+
+type ServiceUrls = Pick<StoredSettings, 'walletRestBaseUrl' | 'v0RestBaseUrl' | 'jsonRpcUrl'>
+
+/** The origins the API key is sent to: one per service URL. */
+function keyOrigins(urls: ServiceUrls): Set<string> {
+  return new Set(
+    [urls.walletRestBaseUrl, urls.v0RestBaseUrl, urls.jsonRpcUrl].map((url) => {
+      try {
+        return new URL(url).origin
+      } catch {
+        return url
+      }
+    }),
+  )
+}
+
+/**
+ * Whether the settings now send the key to an origin it did not go to before. Such a change
+ * must not take the key along by itself: a settings change (or whoever made it) would
+ * otherwise hand the key to any host. A new path, or moving a URL to an origin the key
+ * already goes to, is not a new origin.
+ */
+export function isKeyGoingToNewOrigin(before: ServiceUrls, after: ServiceUrls): boolean {
+  const known = keyOrigins(before)
+  return [...keyOrigins(after)].some((origin) => !known.has(origin))
+}

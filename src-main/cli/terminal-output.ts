@@ -1,0 +1,49 @@
+// Everything the CLI prints goes through here. Labels and the service's error text are
+// data, not output: an escape sequence in them could retitle, recolour or clear the
+// terminal, fake a line, or reverse what a line seems to say (bidi overrides).
+
+/** What a terminal acts on: C0 and C1 controls, DEL, bidi controls, line and paragraph separators. */
+const TERMINAL_ACTIVE = /[\p{Cc}\p{Bidi_Control}\u2028\u2029]/gu
+
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
+
+function hex(char: string, digits: number): string {
+  return (char.codePointAt(0) ?? 0).toString(16).padStart(digits, '0')
+}
+
+/**
+ * `text` with every character a terminal would act on shown as a visible escape instead:
+ * ESC as `\x1b`, a bidi override as `\u202e`, a line break as `\n`.
+ *
+ * @example
+ * terminalSafe('a\u001b[2Jb') // 'a\\x1b[2Jb'
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(TERMINAL_ACTIVE, (char) => {
+    const named = NAMED[char]
+    if (named !== undefined) return named
+    return char <= '\u00ff' ? `\\x${hex(char, 2)}` : `\\u${hex(char, 4)}`
+  })
+}
+
+/** Prints one line to stdout. */
+export function printLine(text: string): void {
+  process.stdout.write(`${terminalSafe(text)}\n`)
+}
+
+/** Prints one line to stderr (progress, estimates, errors). */
+export function printErrorLine(text: string): void {
+  process.stderr.write(`${terminalSafe(text)}\n`)
+}
+
+/**
+ * Prints a value as indented JSON. JSON escapes C0 controls itself; the rest of what a
+ * terminal acts on becomes `\uXXXX` too, which parses back to the same value.
+ */
+export function printJson(value: unknown): void {
+  // Line breaks here are the indentation's: JSON.stringify escapes those inside strings.
+  const json = JSON.stringify(value, null, 2).replace(TERMINAL_ACTIVE, (c) =>
+    c === '\n' ? c : `\\u${hex(c, 4)}`,
+  )
+  process.stdout.write(`${json}\n`)
+}

@@ -1,0 +1,9 @@
+import type { KeyNotice } from '@shared/ipc/settings-schemas'
+
+/** What each key notice tells the person; the banner and Settings show the same words. */
+export const KEY_NOTICE_WORDS: Record<KeyNotice, string> = {
+  unreadable:
+    'Your stored API key could not be read (the system keyring is locked, missing or was reset). Enter it again to use your own data.',
+  'cleared-for-new-origin':
+    'A service URL now points to a new host, so your API key was removed rather than sent there. Enter the key again if you trust that host.',
+}
