@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
 import type { Core } from '../../app/core'
+import { decodedPathPart } from './request-parts'
 
 /** Path prefix of finished exports (see exportDownloadPath in the contract's schemas). */
 export const EXPORT_DOWNLOAD_PREFIX = '/export/'
@@ -29,7 +30,12 @@ export function serveExportDownload(
     response.writeHead(405, { allow: 'GET' }).end()
     return true
   }
-  const id = decodeURIComponent(pathname.slice(EXPORT_DOWNLOAD_PREFIX.length))
+  const id = decodedPathPart(pathname.slice(EXPORT_DOWNLOAD_PREFIX.length))
+  if (id === null) {
+    response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' })
+    response.end('Bad request: the export id is not valid percent-encoding.')
+    return true
+  }
   const download = core.takeExportDownload(id)
   if (download === null) {
     response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
 import { extname, join, normalize, sep } from 'node:path'
+import { decodedPathPart } from './request-parts'
 
 // Browsers refuse module scripts served with the wrong type, so every built asset needs one.
 const CONTENT_TYPES: Record<string, string> = {
@@ -27,7 +28,12 @@ export async function serveRendererFile(
   response: ServerResponse,
   headers: Record<string, string>,
 ): Promise<void> {
-  const relative = normalize(decodeURIComponent(urlPath)).replace(/^([/\\])+/, '')
+  const decoded = decodedPathPart(urlPath)
+  if (decoded === null) {
+    response.writeHead(400).end('Bad path')
+    return
+  }
+  const relative = normalize(decoded).replace(/^([/\\])+/, '')
   let file = join(rendererDir, relative)
   if (!file.startsWith(rendererDir + sep) && file !== rendererDir) {
     response.writeHead(400).end('Bad path')

@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
+import { requestUrl } from './request-parts'
 
 /** Cookie that carries the launch token after the first visit, so reloads stay signed in. */
 export const TOKEN_COOKIE = 'heliograph_token'
@@ -31,8 +32,7 @@ export function checkAccess(request: IncomingMessage, port: number, token: strin
 
 /** The token a request offers, from `?token=` or from the cookie. */
 export function tokenOf(request: IncomingMessage): string | null {
-  const url = new URL(request.url ?? '/', 'http://localhost')
-  const fromQuery = url.searchParams.get('token')
+  const fromQuery = requestUrl(request)?.searchParams.get('token')
   if (fromQuery) return fromQuery
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=')

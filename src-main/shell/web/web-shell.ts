@@ -6,6 +6,7 @@ import { checkAccess, newLaunchToken, TOKEN_COOKIE } from './web-access'
 import { InvokeMessage, IPC_SOCKET_PATH, type ShellMessage } from '@shared/ipc/web-socket-protocol'
 import { serveRendererFile } from './static-files'
 import { serveExportDownload } from './export-download-route'
+import { requestUrl } from './request-parts'
 
 export interface WebShellOptions {
   core: Core
@@ -55,6 +56,12 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
   let port = 0
 
   const server: Server = createServer((request, response) => {
+    const url = requestUrl(request)
+    if (url === null) {
+      response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' })
+      response.end('Bad request: the URL cannot be read.')
+      return
+    }
     const verdict = checkAccess(request, port, token)
     if (verdict !== null) {
       response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
@@ -65,7 +72,6 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
       response.writeHead(405).end()
       return
     }
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1')
     if (serveExportDownload(core, request.method, url.pathname, response)) return
     void serveRendererFile(options.rendererDir, url.pathname, response, {
       'content-security-policy': contentSecurityPolicy(port),
@@ -80,9 +86,9 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 })
   server.on('upgrade', (request: IncomingMessage, socket, head) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1')
+    const url = requestUrl(request)
     const verdict =
-      url.pathname === IPC_SOCKET_PATH ? checkAccess(request, port, token) : 'bad-host'
+      url?.pathname === IPC_SOCKET_PATH ? checkAccess(request, port, token) : 'bad-host'
     // A WebSocket handshake from a browser always carries Origin: require it.
     if (verdict !== null || request.headers.origin === undefined) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
@@ -111,6 +117,9 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
 }
 
 function serveContract(ws: WebSocket, core: Core): void {
+  // A frame over maxPayload or a broken frame is reported here, and ws then closes the
+  // socket (1009, 1002); without a listener the error would end the whole process.
+  ws.on('error', () => ws.terminate())
   const unsubscribe = core.events.subscribe((event, payload) => {
     if (ws.readyState === ws.OPEN)
       ws.send(JSON.stringify({ type: 'event', event, payload } satisfies ShellMessage))
