@@ -152,6 +152,29 @@ function truthSummary(chain: SimChain, wallet: SimWallet) {
   }
 }
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
+
+/**
+ * Why a /__sim/ request is refused, or null. The control surface moves the clock and adds
+ * activity, so a web page must not reach it: a request from a browser (it carries an
+ * Origin) must come from the simulator's own origin, and on a loopback listener the Host
+ * must name loopback (a DNS-rebound name does not).
+ */
+export function controlRefusal(
+  req: IncomingMessage,
+  listen: { host: string; port: number },
+): string | null {
+  const host = req.headers.host ?? ''
+  const hostName = host.replace(/:\d+$/, '')
+  const isLoopbackListener = LOOPBACK_HOSTS.has(listen.host) || listen.host === '::1'
+  if (isLoopbackListener && !LOOPBACK_HOSTS.has(hostName))
+    return `Host ${JSON.stringify(host)} is not this simulator`
+  const origin = req.headers.origin
+  if (origin !== undefined && origin !== `http://${host}`)
+    return 'the control routes do not answer other web pages'
+  return null
+}
+
 /** Handles a /__sim/ request; false when the path is not part of the control surface. */
 export async function handleControl(
   req: IncomingMessage,

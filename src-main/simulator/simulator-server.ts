@@ -17,7 +17,7 @@ import type { RatePlan } from './rate-limiter'
 import { sendJson } from './routes/http-io'
 import { handleJsonRpc, handleRest } from './service-handler'
 import type { ServiceDeps } from './service-handler'
-import { handleControl } from './sim-control'
+import { controlRefusal, handleControl } from './sim-control'
 import { WebhookDeliveries } from './webhook-deliveries'
 
 // Entry point of the simulated data service: one loopback HTTP server serving the wallet
@@ -127,6 +127,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     void (async () => {
       try {
         if (url.pathname.startsWith('/__sim')) {
+          const refusal = controlRefusal(req, { host, port })
+          if (refusal !== null) return sendJson(res, 403, { error: `Forbidden: ${refusal}.` })
           if (await handleControl(req, res, url, control)) return
         }
         if (req.method === 'POST' && url.pathname === '/')
