@@ -43,7 +43,7 @@ describe('e2e: the watchlist in Chromium against the web shell', () => {
     await screenshot(page, 'watchlist-added')
   })
 
-  it('still shows the wallet after a reload (stored in SQLite, cookie keeps the session)', async () => {
+  it('still shows the wallet after a reload (stored in SQLite, the tab keeps the token)', async () => {
     await page.reload()
     await expect.poll(() => page.locator(`tr[data-address="${testAddress(31)}"]`).count()).toBe(1)
     const stored = await fx.core.dispatch('watchlist:list', undefined)
@@ -85,11 +85,16 @@ describe('e2e: the watchlist in Chromium against the web shell', () => {
       .toBe(true)
   })
 
-  it('refuses a page load without the token', async () => {
+  it('a page opened without the token reaches no data: its socket is refused', async () => {
     const stranger = await browser.newPage()
-    const response = await stranger.goto(`http://127.0.0.1:${fx.shell.port}/`)
-    expect(response?.status()).toBe(403)
-    expect(await stranger.textContent('body')).toMatch(/Forbidden/)
+    await stranger.goto(`http://127.0.0.1:${fx.shell.port}/`)
+    await expect.poll(() => stranger.getByRole('status').textContent()).toMatch(/Disconnected/)
+    expect(await stranger.locator('tbody tr').count()).toBe(0)
     await stranger.close()
+  })
+
+  it('keeps the token out of cookies and the address bar after the first load', async () => {
+    expect(await page.context().cookies()).toEqual([])
+    expect(page.url()).not.toContain('token')
   })
 })

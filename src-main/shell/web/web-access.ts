@@ -1,9 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
-import { requestUrl } from './request-parts'
-
-/** Cookie that carries the launch token after the first visit, so reloads stay signed in. */
-export const TOKEN_COOKIE = 'heliograph_token'
+import { tokenOfProtocols } from '@shared/ipc/web-socket-protocol'
 
 /** A fresh per-launch secret: 32 random bytes, URL-safe. */
 export function newLaunchToken(): string {
@@ -14,11 +11,12 @@ export function newLaunchToken(): string {
 export type AccessVerdict = null | 'bad-host' | 'bad-origin' | 'bad-token'
 
 /**
- * Decides whether a request to the web shell comes from the page this launch handed out.
- * Three checks, each closing one hole: Host (DNS rebinding), Origin (other sites in the
- * same browser), token (other local users and programs).
+ * Decides whether a request may reach the web shell. Host closes DNS rebinding and Origin
+ * closes other sites in the same browser, for every request. The page and its assets are
+ * public code; the data is reached only through the socket, whose handshake must also
+ * carry the launch token (other local users and programs).
  */
-export function checkAccess(request: IncomingMessage, port: number, token: string): AccessVerdict {
+export function checkAccess(request: IncomingMessage, port: number): AccessVerdict {
   const allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`]
   if (!allowedHosts.includes(request.headers.host ?? '')) return 'bad-host'
   const origin = request.headers.origin
@@ -26,19 +24,14 @@ export function checkAccess(request: IncomingMessage, port: number, token: strin
   if (origin !== undefined && !allowedHosts.map((h) => `http://${h}`).includes(origin)) {
     return 'bad-origin'
   }
-  const offered = tokenOf(request)
-  return offered !== null && sameSecret(offered, token) ? null : 'bad-token'
+  return null
 }
 
-/** The token a request offers, from `?token=` or from the cookie. */
-export function tokenOf(request: IncomingMessage): string | null {
-  const fromQuery = requestUrl(request)?.searchParams.get('token')
-  if (fromQuery) return fromQuery
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=')
-    if (name === TOKEN_COOKIE) return value.join('=')
-  }
-  return null
+/** Whether a socket handshake carries the launch token among its subprotocols. */
+export function offersToken(request: IncomingMessage, token: string): boolean {
+  const offered = (request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim())
+  const candidate = tokenOfProtocols(offered)
+  return candidate !== null && sameSecret(candidate, token)
 }
 
 function sameSecret(a: string, b: string): boolean {

@@ -2,8 +2,13 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { Core } from '../../app/core'
-import { checkAccess, newLaunchToken, TOKEN_COOKIE } from './web-access'
-import { InvokeMessage, IPC_SOCKET_PATH, type ShellMessage } from '@shared/ipc/web-socket-protocol'
+import { checkAccess, newLaunchToken, offersToken } from './web-access'
+import {
+  InvokeMessage,
+  IPC_SOCKET_PATH,
+  SOCKET_PROTOCOL,
+  type ShellMessage,
+} from '@shared/ipc/web-socket-protocol'
 import { serveRendererFile } from './static-files'
 import { serveExportDownload } from './export-download-route'
 import { requestUrl } from './request-parts'
@@ -43,8 +48,9 @@ function contentSecurityPolicy(port: number): string {
 
 /**
  * Serves the built renderer and the IPC contract on 127.0.0.1 only, for machines where
- * Electron cannot run. Every request must carry the launch token (in the URL the first
- * time, then as a cookie) and, when the browser sends one, our own Origin.
+ * Electron cannot run. Every request must name our Host and, when the browser sends one,
+ * our Origin; the contract's socket must also carry the launch token, which the page takes
+ * from the printed URL once and keeps in its own tab (web-access.ts).
  *
  * @example
  * const shell = await startWebShell({ core, rendererDir: 'out/renderer' })
@@ -62,7 +68,7 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
       response.end('Bad request: the URL cannot be read.')
       return
     }
-    const verdict = checkAccess(request, port, token)
+    const verdict = checkAccess(request, port)
     if (verdict !== null) {
       response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
       response.end(`Forbidden (${verdict}): open the URL that Heliograph printed at start.`)
@@ -77,18 +83,24 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
       'content-security-policy': contentSecurityPolicy(port),
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
-      'set-cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
     }).catch(() => {
       if (!response.headersSent) response.writeHead(500)
       response.end()
     })
   })
 
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 })
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: 16 * 1024 * 1024,
+    // The page offers ours and the token's; the answer names only ours.
+    handleProtocols: () => SOCKET_PROTOCOL,
+  })
   server.on('upgrade', (request: IncomingMessage, socket, head) => {
     const url = requestUrl(request)
     const verdict =
-      url?.pathname === IPC_SOCKET_PATH ? checkAccess(request, port, token) : 'bad-host'
+      url?.pathname !== IPC_SOCKET_PATH
+        ? 'bad-host'
+        : (checkAccess(request, port) ?? (offersToken(request, token) ? null : 'bad-token'))
     // A WebSocket handshake from a browser always carries Origin: require it.
     if (verdict !== null || request.headers.origin === undefined) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')

@@ -3,9 +3,11 @@ import type { EventName } from '@shared/ipc/contract'
 import type { Envelope } from '@shared/ipc/envelope'
 import {
   IPC_SOCKET_PATH,
+  socketProtocols,
   type InvokeMessage,
   type ShellMessage,
 } from '@shared/ipc/web-socket-protocol'
+import { launchToken } from './launch-token'
 
 /** Connection state of the web shell's socket, for the status bar. */
 export type SocketState = 'connecting' | 'open' | 'closed'
@@ -24,6 +26,7 @@ export function createWebSocketBridge(
   onState: (state: SocketState) => void = () => {},
 ): HeliographBridge {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${IPC_SOCKET_PATH}`
+  const protocols = socketProtocols(launchToken() ?? '')
   const pending = new Map<number, Pending>()
   const listeners = new Map<string, Set<(payload: unknown) => void>>()
   const queue: string[] = []
@@ -33,7 +36,7 @@ export function createWebSocketBridge(
 
   function connect(): void {
     onState('connecting')
-    socket = new WebSocket(url)
+    socket = new WebSocket(url, protocols)
     socket.addEventListener('open', () => {
       retryMs = 250
       onState('open')

@@ -1,6 +1,7 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
+import { socketProtocols } from '@shared/ipc/web-socket-protocol'
 import { startTestWebShell } from '../../helpers/web-shell-fixture'
 import { testAddress } from '../../helpers/wallets'
 
@@ -35,9 +36,10 @@ function openSocket(
   port: number,
   path: string,
   headers: Record<string, string>,
+  protocols: string[] = [],
 ): Promise<WebSocket | number> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, { headers })
+    const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, protocols, { headers })
     ws.on('open', () => resolve(ws))
     ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
     ws.on('error', () => resolve(-1))
@@ -58,50 +60,55 @@ describe('web shell: only the page it handed out may talk to it', () => {
     expect(fx.shell.token.length).toBeGreaterThanOrEqual(40)
   })
 
-  it('serves the page with the token, sets the cookie and a strict CSP', async () => {
+  it('the launch token is not in a cookie that other local ports receive: the page sets none', async () => {
     const res = await get(fx.shell.port, `/?token=${fx.shell.token}`)
     expect(res.status).toBe(200)
     expect(res.headers['content-type']).toMatch(/text\/html/)
-    expect(String(res.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/)
+    expect(res.headers['set-cookie']).toBeUndefined()
     expect(String(res.headers['content-security-policy'])).toMatch(/script-src 'self'/)
     expect(res.body).toContain('<div id="app">')
+    // A cookie carrying the token no longer opens the socket: only the handshake does.
+    expect(
+      await openSocket(fx.shell.port, '/ipc', {
+        origin,
+        cookie: `heliograph_token=${fx.shell.token}`,
+      }),
+    ).toBe(403)
   })
 
-  it('serves built assets with their content type when the cookie is present', async () => {
-    const page = await get(fx.shell.port, `/?token=${fx.shell.token}`)
+  it('serves the page and its assets, which hold no data, without the token', async () => {
+    const page = await get(fx.shell.port, '/')
+    expect(page.status).toBe(200)
     const script = /src="\.?(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1]
     expect(script).toBeDefined()
-    const res = await get(fx.shell.port, script as string, {
-      cookie: `heliograph_token=${fx.shell.token}`,
-    })
+    const res = await get(fx.shell.port, script as string)
     expect(res.status).toBe(200)
     expect(res.headers['content-type']).toMatch(/text\/javascript/)
   })
 
-  it('refuses HTTP without the token, with a wrong token, a foreign Origin or a foreign Host', async () => {
-    expect((await get(fx.shell.port, '/')).status).toBe(403)
-    expect((await get(fx.shell.port, '/?token=wrong')).status).toBe(403)
-    expect(
-      (await get(fx.shell.port, `/?token=${fx.shell.token}`, { origin: 'https://evil.example' }))
-        .status,
-    ).toBe(403)
-    expect(
-      (await get(fx.shell.port, `/?token=${fx.shell.token}`, { host: 'evil.example' })).status,
-    ).toBe(403)
+  it('refuses HTTP with a foreign Origin or a foreign Host', async () => {
+    expect((await get(fx.shell.port, '/', { origin: 'https://evil.example' })).status).toBe(403)
+    expect((await get(fx.shell.port, '/', { host: 'evil.example' })).status).toBe(403)
   })
 
-  it('refuses the WebSocket without the token, with a foreign Origin, or without an Origin', async () => {
+  it('refuses the WebSocket without the token, with a wrong one, a foreign Origin, or no Origin', async () => {
     expect(await openSocket(fx.shell.port, '/ipc', { origin })).toBe(403)
+    expect(await openSocket(fx.shell.port, '/ipc', { origin }, socketProtocols('wrong'))).toBe(403)
+    // The token in the URL no longer counts: it would sit in logs and history.
+    expect(await openSocket(fx.shell.port, `/ipc?token=${fx.shell.token}`, { origin })).toBe(403)
     expect(
-      await openSocket(fx.shell.port, `/ipc?token=${fx.shell.token}`, {
-        origin: 'https://evil.example',
-      }),
+      await openSocket(
+        fx.shell.port,
+        '/ipc',
+        { origin: 'https://evil.example' },
+        socketProtocols(fx.shell.token),
+      ),
     ).toBe(403)
-    expect(await openSocket(fx.shell.port, `/ipc?token=${fx.shell.token}`, {})).toBe(403)
+    expect(await openSocket(fx.shell.port, '/ipc', {}, socketProtocols(fx.shell.token))).toBe(403)
   })
 
   it('carries the contract over the WebSocket with the token and our Origin', async () => {
-    const ws = await openSocket(fx.shell.port, `/ipc?token=${fx.shell.token}`, { origin })
+    const ws = await openSocket(fx.shell.port, '/ipc', { origin }, socketProtocols(fx.shell.token))
     expect(ws).toBeInstanceOf(WebSocket)
     const socket = ws as WebSocket
     const messages: unknown[] = []

@@ -1,7 +1,7 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { IPC_SOCKET_PATH } from '@shared/ipc/web-socket-protocol'
+import { IPC_SOCKET_PATH, socketProtocols } from '@shared/ipc/web-socket-protocol'
 import { startTestWebShell } from '../../helpers/web-shell-fixture'
 
 // Findings of issue 12, "take the process down (high)": each request below used to throw
@@ -58,20 +58,17 @@ describe('web shell: a hostile request is answered, never fatal', () => {
   })
 
   it('/export/%E0%A4%A no longer throws URIError in export-download-route.ts', async () => {
-    const cookie = `heliograph_token=${fx.shell.token}`
-    expect(
-      await rawRequest(fx.shell.port, 'GET /export/%E0%A4%A HTTP/1.1', [`Cookie: ${cookie}`]),
-    ).toBe(400)
-    expect(await rawRequest(fx.shell.port, 'GET /%E0%A4%A HTTP/1.1', [`Cookie: ${cookie}`])).toBe(
-      400,
-    )
+    expect(await rawRequest(fx.shell.port, 'GET /export/%E0%A4%A HTTP/1.1')).toBe(400)
+    expect(await rawRequest(fx.shell.port, 'GET /%E0%A4%A HTTP/1.1')).toBe(400)
     await stillServes()
   })
 
   it('one WebSocket message over the payload limit closes that socket (1009), not the process', async () => {
-    const ws = new WebSocket(`ws://127.0.0.1:${fx.shell.port}${IPC_SOCKET_PATH}`, {
-      headers: { origin, cookie: `heliograph_token=${fx.shell.token}` },
-    })
+    const ws = new WebSocket(
+      `ws://127.0.0.1:${fx.shell.port}${IPC_SOCKET_PATH}`,
+      socketProtocols(fx.shell.token),
+      { headers: { origin } },
+    )
     await new Promise((resolve, reject) => {
       ws.once('open', resolve)
       ws.once('error', reject)
