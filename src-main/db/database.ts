@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
-import { Migrator } from 'kysely/migration'
+import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration'
 import { StorageError } from '@shared/ipc/ipc-errors'
 import { migrations } from './migrations'
 import type { Database } from './schema'
@@ -15,6 +15,12 @@ export interface OpenDatabase {
   close(): Promise<void>
 }
 
+/** How to open a database; the defaults are what the app uses. */
+export interface OpenDatabaseOptions {
+  /** The migrations to apply, by name; every migration by default (tests stop inside one). */
+  migrations?: Record<string, Migration>
+}
+
 /**
  * Opens (creating if needed) the SQLite mirror at `path`, applies pending migrations and
  * returns it ready for use.
@@ -24,7 +30,10 @@ export interface OpenDatabase {
  * await db.selectFrom('wallets').selectAll().execute()
  * await close()
  */
-export async function openDatabase(path: string): Promise<OpenDatabase> {
+export async function openDatabase(
+  path: string,
+  options: OpenDatabaseOptions = {},
+): Promise<OpenDatabase> {
   let sqlite: BetterSqlite3.Database
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
@@ -40,7 +49,7 @@ export async function openDatabase(path: string): Promise<OpenDatabase> {
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
   try {
-    await migrateToLatest(db)
+    await migrateToLatest(db, sqlite, options.migrations ?? migrations)
   } catch (error) {
     await db.destroy()
     throw error
@@ -48,16 +57,43 @@ export async function openDatabase(path: string): Promise<OpenDatabase> {
   return { db, sqlite, path, close: () => db.destroy() }
 }
 
-/** Applies every pending migration, forward only; fails with the migration's name. */
-async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
-  const { error, results } = await migrator.migrateToLatest()
-  const failed = results?.find((r) => r.status === 'Error')
-  if (error !== undefined) {
-    const which = failed ? ` (migration ${failed.migrationName})` : ''
-    throw describeStorageError(error, `migrate the database${which}`)
+/**
+ * Applies every pending migration, forward only, each in its own transaction together with
+ * its row in `kysely_migration`; fails with the migration's name.
+ *
+ * SQLite's DDL is transactional, but Kysely's SQLite adapter says it is not, so on its
+ * own the migrator would run each statement bare, and a crash or a full disk midway would
+ * leave half a migration the next start cannot apply again ("table sync_streams already
+ * exists"). `begin immediate` takes the write lock first, so a second process starting at
+ * the same time waits for this one (busy timeout), then finds nothing left to apply.
+ */
+async function migrateToLatest(
+  db: Kysely<Database>,
+  sqlite: BetterSqlite3.Database,
+  toApply: Record<string, Migration>,
+): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => toApply } })
+  const applied: string[] = []
+  for (;;) {
+    let outcome: MigrationResultSet
+    try {
+      sqlite.exec('begin immediate')
+      outcome = await migrator.migrateUp()
+      if (outcome.error === undefined) sqlite.exec('commit')
+    } catch (error) {
+      outcome = { error }
+    }
+    const { error, results } = outcome
+    if (error !== undefined) {
+      if (sqlite.inTransaction) sqlite.exec('rollback')
+      const failed = results?.find((r) => r.status === 'Error')
+      const which = failed ? ` (migration ${failed.migrationName})` : ''
+      throw describeStorageError(error, `migrate the database${which}`)
+    }
+    const done = (results ?? []).filter((r) => r.status === 'Success')
+    if (done.length === 0) return applied
+    applied.push(...done.map((r) => r.migrationName))
   }
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
 }
 
 /**
