@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration'
 import { StorageError } from '@shared/ipc/ipc-errors'
 import { migrations } from './migrations'
+import { makePrivateDir, makePrivateFile, narrowToPrivate } from './private-files'
 import type { Database } from './schema'
 
 /** An open SQLite file: the typed Kysely handle and the raw connection for prepared hot paths. */
@@ -36,7 +36,14 @@ export async function openDatabase(
 ): Promise<OpenDatabase> {
   let sqlite: BetterSqlite3.Database
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+    if (path !== ':memory:') {
+      makePrivateDir(dirname(path))
+      // SQLite gives the -wal and -shm files it creates the database file's mode; ones
+      // left by an earlier version, which made them world-readable, are narrowed too.
+      makePrivateFile(path)
+      narrowToPrivate(`${path}-wal`)
+      narrowToPrivate(`${path}-shm`)
+    }
     sqlite = new BetterSqlite3(path, { timeout: 5_000 })
     // WAL: readers (the UI) never wait for the sync engine's page transactions.
     sqlite.pragma('journal_mode = WAL')
@@ -110,7 +117,8 @@ export function describeStorageError(error: unknown, doing: string): StorageErro
         ? 'the disk is full; free some space and try again (nothing was lost)'
         : code.startsWith('SQLITE_READONLY') ||
             code.startsWith('SQLITE_CANTOPEN') ||
-            code === 'EACCES'
+            code === 'EACCES' ||
+            code === 'EPERM'
           ? 'the data folder is not writable; check its permissions'
           : raw
   return new StorageError(`Could not ${doing}: ${reason}.`, { code })
