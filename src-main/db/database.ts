@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
-import { Migrator } from 'kysely/migration'
+import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration'
 import { StorageError } from '@shared/ipc/ipc-errors'
 import { migrations } from './migrations'
+import { makePrivateDir, makePrivateFile, narrowToPrivate } from './private-files'
 import type { Database } from './schema'
 
 /** An open SQLite file: the typed Kysely handle and the raw connection for prepared hot paths. */
@@ -13,6 +13,12 @@ export interface OpenDatabase {
   sqlite: BetterSqlite3.Database
   path: string
   close(): Promise<void>
+}
+
+/** How to open a database; the defaults are what the app uses. */
+export interface OpenDatabaseOptions {
+  /** The migrations to apply, by name; every migration by default (tests stop inside one). */
+  migrations?: Record<string, Migration>
 }
 
 /**
@@ -24,10 +30,20 @@ export interface OpenDatabase {
  * await db.selectFrom('wallets').selectAll().execute()
  * await close()
  */
-export async function openDatabase(path: string): Promise<OpenDatabase> {
+export async function openDatabase(
+  path: string,
+  options: OpenDatabaseOptions = {},
+): Promise<OpenDatabase> {
   let sqlite: BetterSqlite3.Database
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+    if (path !== ':memory:') {
+      makePrivateDir(dirname(path))
+      // SQLite gives the -wal and -shm files it creates the database file's mode; ones
+      // left by an earlier version, which made them world-readable, are narrowed too.
+      makePrivateFile(path)
+      narrowToPrivate(`${path}-wal`)
+      narrowToPrivate(`${path}-shm`)
+    }
     sqlite = new BetterSqlite3(path, { timeout: 5_000 })
     // WAL: readers (the UI) never wait for the sync engine's page transactions.
     sqlite.pragma('journal_mode = WAL')
@@ -40,7 +56,7 @@ export async function openDatabase(path: string): Promise<OpenDatabase> {
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
   try {
-    await migrateToLatest(db)
+    await migrateToLatest(db, sqlite, options.migrations ?? migrations)
   } catch (error) {
     await db.destroy()
     throw error
@@ -48,16 +64,43 @@ export async function openDatabase(path: string): Promise<OpenDatabase> {
   return { db, sqlite, path, close: () => db.destroy() }
 }
 
-/** Applies every pending migration, forward only; fails with the migration's name. */
-async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
-  const { error, results } = await migrator.migrateToLatest()
-  const failed = results?.find((r) => r.status === 'Error')
-  if (error !== undefined) {
-    const which = failed ? ` (migration ${failed.migrationName})` : ''
-    throw describeStorageError(error, `migrate the database${which}`)
+/**
+ * Applies every pending migration, forward only, each in its own transaction together with
+ * its row in `kysely_migration`; fails with the migration's name.
+ *
+ * SQLite's DDL is transactional, but Kysely's SQLite adapter says it is not, so on its
+ * own the migrator would run each statement bare, and a crash or a full disk midway would
+ * leave half a migration the next start cannot apply again ("table sync_streams already
+ * exists"). `begin immediate` takes the write lock first, so a second process starting at
+ * the same time waits for this one (busy timeout), then finds nothing left to apply.
+ */
+async function migrateToLatest(
+  db: Kysely<Database>,
+  sqlite: BetterSqlite3.Database,
+  toApply: Record<string, Migration>,
+): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => toApply } })
+  const applied: string[] = []
+  for (;;) {
+    let outcome: MigrationResultSet
+    try {
+      sqlite.exec('begin immediate')
+      outcome = await migrator.migrateUp()
+      if (outcome.error === undefined) sqlite.exec('commit')
+    } catch (error) {
+      outcome = { error }
+    }
+    const { error, results } = outcome
+    if (error !== undefined) {
+      if (sqlite.inTransaction) sqlite.exec('rollback')
+      const failed = results?.find((r) => r.status === 'Error')
+      const which = failed ? ` (migration ${failed.migrationName})` : ''
+      throw describeStorageError(error, `migrate the database${which}`)
+    }
+    const done = (results ?? []).filter((r) => r.status === 'Success')
+    if (done.length === 0) return applied
+    applied.push(...done.map((r) => r.migrationName))
   }
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
 }
 
 /**
@@ -74,7 +117,8 @@ export function describeStorageError(error: unknown, doing: string): StorageErro
         ? 'the disk is full; free some space and try again (nothing was lost)'
         : code.startsWith('SQLITE_READONLY') ||
             code.startsWith('SQLITE_CANTOPEN') ||
-            code === 'EACCES'
+            code === 'EACCES' ||
+            code === 'EPERM'
           ? 'the data folder is not writable; check its permissions'
           : raw
   return new StorageError(`Could not ${doing}: ${reason}.`, { code })

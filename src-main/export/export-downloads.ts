@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { makePrivateDir } from '../db/private-files'
 
 /** Folder (inside the data folder) where web-shell exports wait for their one download. */
 export const DOWNLOADS_FOLDER = 'exports-pending'
@@ -42,7 +43,7 @@ export class ExportHandoffs {
     // Downloads never fetched by an earlier run are stale: their ids died with that run.
     this.#staleCleared ??= rm(this.#downloadsDir, { recursive: true, force: true }).catch(() => {})
     await this.#staleCleared
-    await mkdir(this.#downloadsDir, { recursive: true })
+    makePrivateDir(this.#downloadsDir)
     return join(this.#downloadsDir, `${newId()}.csv`)
   }
 

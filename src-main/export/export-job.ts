@@ -38,6 +38,8 @@ export interface ExportOptions {
   onProgress?: (progress: ExportProgressInfo) => void
   /** Rows per batch between event-loop turns (default 2,000). */
   batchRows?: number
+  /** Exactly these permission bits for the file (see CsvFileOptions.fileMode). */
+  fileMode?: number
 }
 
 /** The finished export. */
@@ -93,6 +95,7 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
       header: options.includeHeader === false ? null : layout.header,
       signal: options.signal,
       onBatchWritten: (written) => report(written, false),
+      fileMode: options.fileMode,
     })
     report(file.records, true)
     return { path: file.path, rowsRead, rowsWritten: file.records, bytes: file.bytes }

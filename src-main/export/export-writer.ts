@@ -15,6 +15,11 @@ export interface CsvFileOptions {
   signal?: AbortSignal | undefined
   /** Called after each batch reaches the file, with the records written so far. */
   onBatchWritten?: (recordsWritten: number) => void
+  /**
+   * Exactly these permission bits (POSIX), whatever the umask; by default 0644 less the
+   * umask, as editors save documents.
+   */
+  fileMode?: number | undefined
 }
 
 /** What was written. */
@@ -102,7 +107,8 @@ export async function writeCsvFile(
   let records = 0
   let bytes = 0
   try {
-    handle = await open(temp, 'wx', 0o644)
+    handle = await open(temp, 'wx', options.fileMode ?? 0o644)
+    if (options.fileMode !== undefined) await handle.chmod(options.fileMode)
     const file = handle
     let pending: string[] = []
     let pendingBytes = 0

@@ -2,6 +2,7 @@ import { basename } from 'node:path'
 import type { ExportProgress, ExportResult } from '@shared/ipc/export-schemas'
 import { ExportCancelledError, suggestedExportFileName } from '@shared/ipc/export-schemas'
 import { AppError, DuplicateError, InvalidInputError } from '@shared/ipc/ipc-errors'
+import { PRIVATE_FILE_MODE } from '../../db/private-files'
 import { runExport } from '../../export/export-job'
 import type { HandlerContext } from './handler-context'
 import type { HandlerTable } from './handler-table'
@@ -87,6 +88,9 @@ export function exportHandlers(
         delimiter: input.delimiter,
         includeHeader: input.includeHeader,
         outPath,
+        // A download waits in the data folder, as private as the rest of it; a chosen path
+        // gets the usual mode of a saved document.
+        fileMode: downloadFile === null ? undefined : PRIVATE_FILE_MODE,
         signal: controller.signal,
         onProgress: (p) => {
           last = p

@@ -1,9 +1,13 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ExportCancelledError, ExportFileError } from '@shared/ipc/export-schemas'
 import { runExport, type ExportProgressInfo } from '../../../src-main/export/export-job'
+import { makeTempDir } from '../../helpers/temp-dir'
+import { runTsAs, unprivilegedUser } from '../../helpers/unprivileged-child'
 import { syncedMirror, type SyncedMirror } from './export-fixture'
+
+const LOCKED_FOLDER_EXPORT = resolve(import.meta.dirname, 'export-into-locked-folder.ts')
 
 describe('export files: complete or absent, and clear errors', () => {
   let mirror: SyncedMirror
@@ -100,20 +104,20 @@ describe('export files: complete or absent, and clear errors', () => {
     await expect(exportTo(join(file, 'x.csv'))).rejects.toThrow(/is not a folder \(ENOTDIR\)/)
   })
 
-  // Root ignores permission bits, so this can only be seen as an ordinary user.
-  it.skipIf(process.getuid?.() === 0)(
-    'names the reason when the folder is not writable',
-    async () => {
-      const locked = join(outDir, 'locked')
-      mkdirSync(locked)
-      chmodSync(locked, 0o500)
-      try {
-        await expect(exportTo(join(locked, 'x.csv'))).rejects.toThrow(
-          /permission denied \(EACCES\)/,
-        )
-      } finally {
-        chmodSync(locked, 0o700)
-      }
-    },
-  )
+  // Root ignores permission bits, so as root (CI containers) the check runs as `nobody`.
+  it('names the reason when the folder is not writable, checked as an unprivileged user even when the tests run as root', async () => {
+    const user = unprivilegedUser()
+    const child = makeTempDir()
+    try {
+      const answer = JSON.parse(await runTsAs(user, child.dir, LOCKED_FOLDER_EXPORT, [child.dir]))
+      expect(answer).toEqual({
+        uid: user.uid,
+        name: 'ExportFileError',
+        message: `Cannot write the export to ${join(child.dir, 'locked', 'x.csv')}: permission denied (EACCES).`,
+      })
+      expect(answer.uid).not.toBe(0)
+    } finally {
+      child.remove()
+    }
+  })
 })

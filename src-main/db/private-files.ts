@@ -1,0 +1,32 @@
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
+
+// What Heliograph keeps (the wallets a person watches, what they hold, their exports) is
+// theirs alone: folders 0700, files 0600. The mode is set again after creating, so it is
+// exact whatever the process's umask. POSIX only: Windows ignores these bits, and its
+// per-user AppData folder is private already.
+
+/** Folder mode: only the owner can list or enter it. */
+export const PRIVATE_DIR_MODE = 0o700
+
+/** File mode: only the owner can read or write it. */
+export const PRIVATE_FILE_MODE = 0o600
+
+/**
+ * Creates `dir` and any missing parents, 0700. A folder that already exists is left as it
+ * is: it may be shared (`--data-dir /tmp`), and the files in it are private anyway.
+ */
+export function makePrivateDir(dir: string): void {
+  if (mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE }) !== undefined)
+    chmodSync(dir, PRIVATE_DIR_MODE)
+}
+
+/** Creates `path` empty if it is missing, and makes it 0600 either way. */
+export function makePrivateFile(path: string): void {
+  closeSync(openSync(path, 'a', PRIVATE_FILE_MODE))
+  chmodSync(path, PRIVATE_FILE_MODE)
+}
+
+/** Makes `path` 0600 if it exists. */
+export function narrowToPrivate(path: string): void {
+  if (existsSync(path)) chmodSync(path, PRIVATE_FILE_MODE)
+}
