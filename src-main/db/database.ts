@@ -15,37 +15,69 @@ export interface OpenDatabase {
   close(): Promise<void>
 }
 
+/** How a mirror file is opened. */
+export interface OpenOptions {
+  /**
+   * Read beside the process that writes (which holds the data folder's writer lock): the
+   * file must exist and be migrated already, and nothing is ever written to it.
+   */
+  isReadOnly?: boolean
+}
+
 /**
  * Opens (creating if needed) the SQLite mirror at `path`, applies pending migrations and
- * returns it ready for use.
+ * returns it ready for use; read-only, opens an existing, migrated file without changing it.
  *
  * @example
  * const { db, close } = await openDatabase('/tmp/x/heliograph.sqlite')
  * await db.selectFrom('wallets').selectAll().execute()
  * await close()
  */
-export async function openDatabase(path: string): Promise<OpenDatabase> {
+export async function openDatabase(path: string, options: OpenOptions = {}): Promise<OpenDatabase> {
+  const isReadOnly = options.isReadOnly === true
   let sqlite: BetterSqlite3.Database
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-    sqlite = new BetterSqlite3(path, { timeout: 5_000 })
-    // WAL: readers (the UI) never wait for the sync engine's page transactions.
-    sqlite.pragma('journal_mode = WAL')
+    if (isReadOnly) {
+      sqlite = new BetterSqlite3(path, { readonly: true, fileMustExist: true, timeout: 5_000 })
+    } else {
+      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+      sqlite = new BetterSqlite3(path, { timeout: 5_000 })
+      // WAL: readers (the UI) never wait for the sync engine's page transactions.
+      sqlite.pragma('journal_mode = WAL')
+      // NORMAL is durable across application crashes in WAL mode; only power loss can
+      // drop the last commits, which a re-sync refetches.
+      sqlite.pragma('synchronous = NORMAL')
+    }
     sqlite.pragma('foreign_keys = ON')
-    // NORMAL is durable across application crashes in WAL mode; only power loss can
-    // drop the last commits, which a re-sync refetches.
-    sqlite.pragma('synchronous = NORMAL')
   } catch (error) {
     throw describeStorageError(error, `open the database at ${path}`)
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
   try {
-    await migrateToLatest(db)
+    if (isReadOnly) await assertMigrated(db, path)
+    else await migrateToLatest(db)
   } catch (error) {
     await db.destroy()
     throw error
   }
   return { db, sqlite, path, close: () => db.destroy() }
+}
+
+/** A reader cannot migrate: it needs a file that the writer has brought up to date. */
+async function assertMigrated(db: Kysely<Database>, path: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
+  let pending: number
+  try {
+    pending = (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).length
+  } catch (error) {
+    throw describeStorageError(error, `read the database at ${path}`)
+  }
+  if (pending > 0) {
+    throw new StorageError(
+      `The database at ${path} was written by an older Heliograph and cannot be read until it is updated: open the app or run a command that writes (such as \`heliograph sync --once\`) once.`,
+      { pendingMigrations: pending },
+    )
+  }
 }
 
 /** Applies every pending migration, forward only; fails with the migration's name. */
