@@ -55,6 +55,10 @@ describe('one writing process per data folder', () => {
     expect(second.stderr).toContain(`is in use by \`heliograph sync\` (pid ${watcher.pid})`)
     expect(second.stderr).toContain(temp.dir)
     expect(await simulatorCredits(sim.url, SECOND_KEY)).toBe(0)
+    // The web shell would write too (it needs the built renderer, as `npm test` makes).
+    const serve = await runCli([...as(SECOND_KEY), 'serve', '--port', '0'])
+    expect(serve.code).not.toBe(0)
+    expect(serve.stderr).toContain(`is in use by \`heliograph sync\` (pid ${watcher.pid})`)
 
     // Reading commands run beside the writer, on a read-only connection.
     const status = await runCli([...as(SECOND_KEY), 'status', '--json'])
