@@ -1,14 +1,16 @@
 import { contract, isChannel } from '@shared/ipc/contract'
 import type { AppFacts, AppInfo } from '@shared/ipc/app-schemas'
 import { okEnvelope, type Envelope } from '@shared/ipc/envelope'
-import { AppError, InvalidInputError } from '@shared/ipc/ipc-errors'
+import { existsSync } from 'node:fs'
+import { AppError, InvalidInputError, NotFoundError } from '@shared/ipc/ipc-errors'
 import type { DataSource } from '@shared/ipc/settings-schemas'
 import type { Mirror } from '../db/mirror'
-import { openSqliteMirror } from '../db/sqlite-mirror'
+import { openSqliteMirror, type SqliteMirror } from '../db/sqlite-mirror'
+import { acquireWriterLock, type WriterLock } from '../db/writer-lock'
 import { ExportHandoffs, type PendingDownload } from '../export/export-downloads'
 import { redactText } from '../service/redact'
 import { readSettings } from './app-settings'
-import { databasePath, demoDatabasePath } from './data-dir'
+import { databasePath, demoDatabasePath, holdsMirror, writerLockPath } from './data-dir'
 import type { DemoOptions } from './demo-data'
 import { invalidInput, toErrorPayload } from './error-payload'
 import { EventBus } from './event-bus'
@@ -25,9 +27,21 @@ import { ServiceSession, type ServiceOverride } from './service-session'
 
 /** What a shell needs to build the core. */
 export interface CoreConfig {
-  /** Folder holding the mirrors and settings; created when missing. */
+  /** Folder holding the mirrors and settings; created when missing (unless read-only). */
   dataDir: string
   shell: AppInfo['shell']
+  /**
+   * Open the mirrors read-only, beside whichever process writes to the folder: for
+   * commands that only read (CLI status, credits, watch list, export). The folder must
+   * hold data already; nothing syncs, and nothing in the folder is changed. Without it the
+   * core is the folder's one writer: it takes the writer lock, or fails naming who has it.
+   */
+  isReadOnly?: boolean
+  /**
+   * What this process is, as a second one that finds the folder taken is told
+   * ("`heliograph sync`"); by default the shell's name.
+   */
+  processName?: string
   version: string
   /**
    * An API key for this run only (CLI `--api-key`, tests); otherwise the key comes from
@@ -79,6 +93,36 @@ export interface Core {
  * await core.dispatch('watchlist:list', undefined) // { ok: true, result: [] }
  */
 export async function createCore(config: CoreConfig): Promise<Core> {
+  if (config.isReadOnly === true) {
+    if (!holdsMirror(config.dataDir)) {
+      throw new NotFoundError(`No Heliograph data in ${config.dataDir}.`, {
+        dataDir: config.dataDir,
+      })
+    }
+    return buildCore(config, null)
+  }
+  // One writer per folder: two would each sync, and each spend the whole credit budget.
+  const lock = acquireWriterLock(
+    writerLockPath(config.dataDir),
+    config.processName ?? SHELL_NAMES[config.shell],
+  )
+  try {
+    return await buildCore(config, lock)
+  } catch (error) {
+    lock.release()
+    throw error
+  }
+}
+
+/** How a second process names the shell that holds the folder. */
+const SHELL_NAMES: Record<AppInfo['shell'], string> = {
+  electron: 'the Heliograph app',
+  web: 'the Heliograph web shell',
+}
+
+/** The core over an open data folder: as its writer (holding `lock`), or read-only. */
+async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<Core> {
+  const isReadOnly = lock === null
   const events = new EventBus()
   const nowSec = config.nowSec ?? (() => Math.floor(Date.now() / 1000))
   const secretStore =
@@ -88,8 +132,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const override: ServiceOverride = config.serviceUrl ? { serviceUrl: config.serviceUrl } : {}
   const apiKey = (): string | null => secretStore.read()
   // The person's own mirror is always open: it keeps the settings, whatever the source.
-  const home = await openSqliteMirror(databasePath(config.dataDir))
+  const home = await openSqliteMirror(databasePath(config.dataDir), { isReadOnly })
   const exports = new ExportHandoffs(config.dataDir)
+  // Pending downloads are the writer's: a reader must not remove what the writer offers.
+  if (!isReadOnly) await exports.removeLeftovers()
 
   const chooseSource = async (): Promise<DataSource> => {
     if (config.dataSource) return config.dataSource
@@ -100,9 +146,18 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     return hasKey ? 'service' : 'demo'
   }
 
+  const openDemoMirror = async (): Promise<SqliteMirror> => {
+    const path = demoDatabasePath(config.dataDir)
+    if (isReadOnly && !existsSync(path)) {
+      throw new NotFoundError(
+        `No demo data in ${config.dataDir} yet. Without an API key Heliograph reads its demo data; to read your own, choose it as the data source (CLI: --data-source service).`,
+        { dataDir: config.dataDir },
+      )
+    }
+    return openSqliteMirror(path, { isReadOnly })
+  }
   const open = async (source: DataSource): Promise<{ mirror: Mirror; session: ServiceSession }> => {
-    const mirror =
-      source === 'demo' ? await openSqliteMirror(demoDatabasePath(config.dataDir)) : home
+    const mirror = source === 'demo' ? await openDemoMirror() : home
     const session = new ServiceSession({
       source,
       mirror,
@@ -110,7 +165,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       events,
       apiKey,
       override,
-      isWatching: config.isWatching ?? false,
+      isWatching: !isReadOnly && config.isWatching === true,
       demo: config.demo ?? {},
       nowSec,
     })
@@ -214,6 +269,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     close: async () => {
       await closeCurrent()
       await home.close()
+      lock?.release()
     },
   }
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 
@@ -9,6 +10,9 @@ const DATABASE_FILE = 'heliograph.sqlite'
 
 /** File name of the demo mirror: demo data never shares a file with the person's own. */
 const DEMO_DATABASE_FILE = 'heliograph-demo.sqlite'
+
+/** File name of the lock that the one writing process holds (see db/writer-lock.ts). */
+const WRITER_LOCK_FILE = 'heliograph.lock'
 
 /**
  * The per-user data folder, matching Electron's `app.getPath('userData')` so the desktop
@@ -36,4 +40,17 @@ export function databasePath(dataDir: string): string {
 /** Path of the demo mirror inside a data folder. */
 export function demoDatabasePath(dataDir: string): string {
   return join(dataDir, DEMO_DATABASE_FILE)
+}
+
+/** Path of the writer lock inside a data folder: both mirrors have one writer, together. */
+export function writerLockPath(dataDir: string): string {
+  return join(dataDir, WRITER_LOCK_FILE)
+}
+
+/**
+ * Whether a folder holds Heliograph data (the person's own mirror, which every writing
+ * run creates). Reading commands need it; a mistyped folder must not become an empty one.
+ */
+export function holdsMirror(dataDir: string): boolean {
+  return existsSync(databasePath(dataDir))
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { readAppVersion } from '../app/app-version'
 import { createCore, type Core } from '../app/core'
-import { defaultDataDir } from '../app/data-dir'
+import { defaultDataDir, holdsMirror } from '../app/data-dir'
 import type { ChoosePath } from '../app/handlers/handler-context'
 import type { Channel, ChannelInput, ChannelOutput } from '@shared/ipc/contract'
 import { isKeySafeUrl } from '@shared/domain/service-url'
@@ -24,11 +24,34 @@ export interface GlobalOptions {
   dataSource?: 'service' | 'demo'
 }
 
-/** Builds the core for one command run, in the given or the default data folder. */
-export async function openCore(
-  options: GlobalOptions,
-  extra: { shell?: 'web' | 'electron'; isWatching?: boolean; choosePath?: ChoosePath } = {},
-): Promise<Core> {
+/**
+ * What a command does with the data folder: only reads it (and so may run beside the
+ * process that writes), changes data that must be there already, or may create it.
+ */
+export type FolderUse = 'read' | 'change' | 'create'
+
+/** How a command opens the core. */
+export interface CommandCore {
+  /** The command as typed after `heliograph` (`sync`, `watch add`): names this process to others. */
+  command: string
+  use: FolderUse
+  shell?: 'web' | 'electron'
+  isWatching?: boolean
+  choosePath?: ChoosePath
+}
+
+/**
+ * Builds the core for one command run, in the given or the default data folder. A folder
+ * without data is an error for commands that need data (a mistyped --data-dir must not
+ * become an empty mirror); the writer lock keeps a second writer out.
+ */
+export async function openCore(options: GlobalOptions, extra: CommandCore): Promise<Core> {
+  const dataDir = resolve(options.dataDir ?? defaultDataDir())
+  if (extra.use !== 'create' && !holdsMirror(dataDir)) {
+    throw new AppError(
+      `No Heliograph data in ${dataDir}; create it with \`watch add\` or check --data-dir.`,
+    )
+  }
   // Flags win over the environment; with neither, the stored key (or demo mode) applies.
   const apiKey = options.apiKey ?? process.env.HELIOGRAPH_API_KEY
   const serviceUrl = options.service ?? process.env.HELIOGRAPH_SERVICE_URL
@@ -38,9 +61,11 @@ export async function openCore(
     )
   }
   return createCore({
-    dataDir: resolve(options.dataDir ?? defaultDataDir()),
+    dataDir,
     shell: extra.shell ?? 'web',
     version: readAppVersion(new URL('../../package.json', import.meta.url)),
+    isReadOnly: extra.use === 'read',
+    processName: `\`heliograph ${extra.command}\``,
     isWatching: extra.isWatching ?? false,
     ...(options.dataSource ? { dataSource: options.dataSource } : {}),
     ...(extra.choosePath ? { choosePath: extra.choosePath } : {}),

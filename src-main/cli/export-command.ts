@@ -91,7 +91,11 @@ export function registerExportCommand(program: Command): void {
 
       const out = resolve(opts.out)
       // The CLI's "save dialog" is --out: the core grants that path to this one export.
-      const core = await openCore(program.opts<GlobalOptions>(), { choosePath: async () => out })
+      const core = await openCore(program.opts<GlobalOptions>(), {
+        command: 'export',
+        use: 'read',
+        choosePath: async () => out,
+      })
       const exportId = `cli-${randomBytes(9).toString('base64url')}`
       const onSignal = (): void =>
         void callCore(core, 'export:cancel', { exportId }).catch(() => {})

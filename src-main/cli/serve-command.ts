@@ -18,7 +18,12 @@ async function serveWebShell(options: GlobalOptions & { port?: number }): Promis
   if (!isRendererBuilt()) {
     throw new AppError('The renderer is not built yet: run `npm run build` first.')
   }
-  const core = await openCore(options, { shell: 'web', isWatching: true })
+  const core = await openCore(options, {
+    command: 'serve',
+    use: 'create',
+    shell: 'web',
+    isWatching: true,
+  })
   const shell = await startWebShell({ core, rendererDir: RENDERER_DIR, port: options.port ?? 0 })
   printLine(`Heliograph web shell: ${shell.url}`)
   const stop = async (): Promise<void> => {

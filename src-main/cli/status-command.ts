@@ -9,7 +9,7 @@ export function registerStatusCommands(program: Command): void {
     .description('show each wallet’s sync streams, cursors and errors')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
-      const core = await openCore(program.opts<GlobalOptions>())
+      const core = await openCore(program.opts<GlobalOptions>(), { command: 'status', use: 'read' })
       try {
         const statuses = await callCore(core, 'sync:status', undefined)
         if (opts.json) {
@@ -41,7 +41,10 @@ export function registerStatusCommands(program: Command): void {
     .description('show credits spent: today, this month, by operation')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
-      const core = await openCore(program.opts<GlobalOptions>())
+      const core = await openCore(program.opts<GlobalOptions>(), {
+        command: 'credits',
+        use: 'read',
+      })
       try {
         const overview = await callCore(core, 'credits:overview', undefined)
         if (opts.json) {

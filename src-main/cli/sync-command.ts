@@ -95,7 +95,11 @@ export function registerSyncCommand(program: Command): void {
         const globals = program.opts<GlobalOptions>()
         if (opts.wallet && !opts.once)
           throw new AppError('--wallet goes with --once (watching keeps every wallet current).')
-        const core = await openCore(globals, { isWatching: !opts.once })
+        const core = await openCore(globals, {
+          command: 'sync',
+          use: 'create',
+          isWatching: !opts.once,
+        })
         // --once: a signal cancels the sync (exit 130). Watching: a signal ends the wait
         // below, and closing the core finishes the page in flight (exit 0).
         const cancel = (): void => void callCore(core, 'sync:cancel', {}).catch(() => {})

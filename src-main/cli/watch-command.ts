@@ -1,12 +1,14 @@
 import type { Command } from 'commander'
-import { callCore, openCore, type GlobalOptions } from './cli-core'
+import { callCore, openCore, type FolderUse, type GlobalOptions } from './cli-core'
 import { printJson, printLine } from './terminal-output'
 
 async function withCore<T>(
   options: GlobalOptions,
+  command: string,
+  use: FolderUse,
   work: (core: Awaited<ReturnType<typeof openCore>>) => Promise<T>,
 ): Promise<T> {
-  const core = await openCore(options)
+  const core = await openCore(options, { command: `watch ${command}`, use })
   try {
     return await work(core)
   } finally {
@@ -24,7 +26,7 @@ export function registerWatchCommand(program: Command): void {
     .description('start watching a wallet')
     .option('--label <label>', 'a name for the wallet')
     .action(async (address: string, opts: { label?: string }) => {
-      const wallet = await withCore(globals(), (core) =>
+      const wallet = await withCore(globals(), 'add', 'create', (core) =>
         callCore(core, 'watchlist:add', { address, label: opts.label }),
       )
       printLine(`Watching ${wallet.address}${wallet.label ? ` (${wallet.label})` : ''}`)
@@ -35,7 +37,7 @@ export function registerWatchCommand(program: Command): void {
     .description('list watched wallets')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
-      const wallets = await withCore(globals(), (core) =>
+      const wallets = await withCore(globals(), 'list', 'read', (core) =>
         callCore(core, 'watchlist:list', undefined),
       )
       if (opts.json) {
@@ -50,7 +52,7 @@ export function registerWatchCommand(program: Command): void {
     .command('rename <address> <label>')
     .description('set a wallet’s label ("" clears it)')
     .action(async (address: string, label: string) => {
-      const wallet = await withCore(globals(), (core) =>
+      const wallet = await withCore(globals(), 'rename', 'change', (core) =>
         callCore(core, 'watchlist:rename', { address, label }),
       )
       printLine(`Renamed ${wallet.address} to ${wallet.label ?? '(no label)'}`)
@@ -60,7 +62,9 @@ export function registerWatchCommand(program: Command): void {
     .command('remove <address>')
     .description('stop watching a wallet')
     .action(async (address: string) => {
-      await withCore(globals(), (core) => callCore(core, 'watchlist:remove', { address }))
+      await withCore(globals(), 'remove', 'change', (core) =>
+        callCore(core, 'watchlist:remove', { address }),
+      )
       printLine(`Removed ${address}`)
     })
 }

@@ -17,13 +17,18 @@ export interface OpenDatabase {
 
 /** How to open a database; the defaults are what the app uses. */
 export interface OpenDatabaseOptions {
+  /**
+   * Read beside the process that writes (which holds the data folder's writer lock): the
+   * file must exist and be migrated already, and nothing is ever written to it.
+   */
+  isReadOnly?: boolean
   /** The migrations to apply, by name; every migration by default (tests stop inside one). */
   migrations?: Record<string, Migration>
 }
 
 /**
  * Opens (creating if needed) the SQLite mirror at `path`, applies pending migrations and
- * returns it ready for use.
+ * returns it ready for use; read-only, opens an existing, migrated file without changing it.
  *
  * @example
  * const { db, close } = await openDatabase('/tmp/x/heliograph.sqlite')
@@ -34,34 +39,61 @@ export async function openDatabase(
   path: string,
   options: OpenDatabaseOptions = {},
 ): Promise<OpenDatabase> {
+  const isReadOnly = options.isReadOnly === true
   let sqlite: BetterSqlite3.Database
   try {
-    if (path !== ':memory:') {
-      makePrivateDir(dirname(path))
-      // SQLite gives the -wal and -shm files it creates the database file's mode; ones
-      // left by an earlier version, which made them world-readable, are narrowed too.
-      makePrivateFile(path)
-      narrowToPrivate(`${path}-wal`)
-      narrowToPrivate(`${path}-shm`)
+    if (isReadOnly) {
+      sqlite = new BetterSqlite3(path, { readonly: true, fileMustExist: true, timeout: 5_000 })
+    } else {
+      if (path !== ':memory:') {
+        makePrivateDir(dirname(path))
+        // SQLite gives the -wal and -shm files it creates the database file's mode; ones
+        // left by an earlier version, which made them world-readable, are narrowed too.
+        makePrivateFile(path)
+        narrowToPrivate(`${path}-wal`)
+        narrowToPrivate(`${path}-shm`)
+      }
+      sqlite = new BetterSqlite3(path, { timeout: 5_000 })
+      // WAL: readers (the UI) never wait for the sync engine's page transactions.
+      sqlite.pragma('journal_mode = WAL')
+      // NORMAL is durable across application crashes in WAL mode; only power loss can
+      // drop the last commits, which a re-sync refetches.
+      sqlite.pragma('synchronous = NORMAL')
     }
-    sqlite = new BetterSqlite3(path, { timeout: 5_000 })
-    // WAL: readers (the UI) never wait for the sync engine's page transactions.
-    sqlite.pragma('journal_mode = WAL')
     sqlite.pragma('foreign_keys = ON')
-    // NORMAL is durable across application crashes in WAL mode; only power loss can
-    // drop the last commits, which a re-sync refetches.
-    sqlite.pragma('synchronous = NORMAL')
   } catch (error) {
     throw describeStorageError(error, `open the database at ${path}`)
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
   try {
-    await migrateToLatest(db, sqlite, options.migrations ?? migrations)
+    if (isReadOnly) await assertMigrated(db, path, options.migrations ?? migrations)
+    else await migrateToLatest(db, sqlite, options.migrations ?? migrations)
   } catch (error) {
     await db.destroy()
     throw error
   }
   return { db, sqlite, path, close: () => db.destroy() }
+}
+
+/** A reader cannot migrate: it needs a file that the writer has brought up to date. */
+async function assertMigrated(
+  db: Kysely<Database>,
+  path: string,
+  expected: Record<string, Migration>,
+): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => expected } })
+  let pending: number
+  try {
+    pending = (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).length
+  } catch (error) {
+    throw describeStorageError(error, `read the database at ${path}`)
+  }
+  if (pending > 0) {
+    throw new StorageError(
+      `The database at ${path} was written by an older Heliograph and cannot be read until it is updated: open the app or run a command that writes (such as \`heliograph sync --once\`) once.`,
+      { pendingMigrations: pending },
+    )
+  }
 }
 
 /**

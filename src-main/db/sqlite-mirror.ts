@@ -1,5 +1,10 @@
 import { sql } from 'kysely'
-import { openDatabase, describeStorageError, type OpenDatabase } from './database'
+import {
+  openDatabase,
+  describeStorageError,
+  type OpenDatabase,
+  type OpenDatabaseOptions,
+} from './database'
 import { SqliteMirrorWriter } from './ingest/mirror-writer'
 import type { Mirror } from './mirror'
 import { ActivityStore } from './stores/activity-store'
@@ -81,13 +86,17 @@ export class SqliteMirror implements Mirror {
 }
 
 /**
- * Opens (creating if needed) the SQLite mirror at `path`, migrated to the latest schema.
+ * Opens (creating if needed) the SQLite mirror at `path`, migrated to the latest schema;
+ * with `isReadOnly`, an existing one for reading beside its writer.
  *
  * @example
  * const mirror = await openSqliteMirror('/tmp/x/heliograph.sqlite')
  * await mirror.watchlist.list() // []
  * await mirror.close()
  */
-export async function openSqliteMirror(path: string): Promise<SqliteMirror> {
-  return new SqliteMirror(await openDatabase(path))
+export async function openSqliteMirror(
+  path: string,
+  options: OpenDatabaseOptions = {},
+): Promise<SqliteMirror> {
+  return new SqliteMirror(await openDatabase(path, options))
 }

@@ -31,18 +31,23 @@ export class ExportHandoffs {
   readonly #downloads = new Map<string, PendingDownload & { timer: NodeJS.Timeout }>()
   readonly #grants = new Map<string, { path: string; expiresAtMs: number }>()
   readonly #downloadsDir: string
-  #staleCleared: Promise<void> | null = null
 
   /** `dataDir`: the data folder; pending downloads wait in its {@link DOWNLOADS_FOLDER}. */
   constructor(dataDir: string) {
     this.#downloadsDir = join(dataDir, DOWNLOADS_FOLDER)
   }
 
+  /**
+   * Removes the downloads an earlier run left behind: their ids died with it, so nobody
+   * can fetch them. Only the process holding the data folder's writer lock calls this, at
+   * its start, before it has offered any download: no file in the folder is in use then.
+   */
+  async removeLeftovers(): Promise<void> {
+    await rm(this.#downloadsDir, { recursive: true, force: true })
+  }
+
   /** A fresh file name for an export that will wait for its download. */
   async newDownloadPath(): Promise<string> {
-    // Downloads never fetched by an earlier run are stale: their ids died with that run.
-    this.#staleCleared ??= rm(this.#downloadsDir, { recursive: true, force: true }).catch(() => {})
-    await this.#staleCleared
     makePrivateDir(this.#downloadsDir)
     return join(this.#downloadsDir, `${newId()}.csv`)
   }
@@ -85,10 +90,13 @@ export class ExportHandoffs {
     return grant !== undefined && grant.expiresAtMs >= nowMs ? grant.path : null
   }
 
-  /** Removes every pending download and its file, and forgets every grant. */
+  /**
+   * Removes every pending download and its file, and forgets every grant. Files still in
+   * use stay: an export being written offers its download when done, and one being sent
+   * is removed once sent.
+   */
   async clear(): Promise<void> {
     await Promise.all([...this.#downloads.keys()].map((id) => this.discardDownload(id)))
     this.#grants.clear()
-    await rm(this.#downloadsDir, { recursive: true, force: true })
   }
 }

@@ -30,6 +30,12 @@ export class BudgetExceededError extends Error {
 /**
  * Keeps the credit ledger and enforces the budgets. Every call first reserves its price
  * (so calls running in parallel cannot overshoot together), then records what it cost.
+ *
+ * The period's totals are read from the ledger once and then kept here, which is exact
+ * because this meter is the ledger's only writer: only the process holding the data
+ * folder's writer lock syncs (db/writer-lock.ts), and it runs one meter per mirror.
+ * Re-reading the ledger before each call would not make two writers safe anyway: their
+ * reservations live in memory, so both could pass the same check at once.
  */
 export class CreditMeter {
   readonly #ledger: CreditLedgerStore

@@ -110,19 +110,43 @@ function createWindow(core: Core): BrowserWindow {
   return window
 }
 
+/** Brings a window to the front, restored if it was minimised. */
+function bringToFront(window: BrowserWindow): void {
+  if (window.isMinimized()) window.restore()
+  window.show()
+  window.focus()
+}
+
 async function main(): Promise<void> {
+  // A second launch of the app hands over to the first, which comes to the front. (The data
+  // folder's writer lock, taken by the core, also keeps out the CLI and other builds.)
+  if (!app.requestSingleInstanceLock()) {
+    app.quit()
+    return
+  }
   await app.whenReady()
   applyPermissionPolicy(session.defaultSession, appOrigins)
   serveRenderer()
   const dataDir = dataDirFromArgs(process.argv) ?? app.getPath('userData')
-  const core = await createCore({
-    dataDir,
-    shell: 'electron',
-    version: app.getVersion(),
-    secretStore: new SafeStorageSecretStore(dataDir, safeStorage),
-    isWatching: true,
-    choosePath: chooseSavePath,
-  })
+  let core: Core
+  try {
+    core = await createCore({
+      dataDir,
+      shell: 'electron',
+      version: app.getVersion(),
+      secretStore: new SafeStorageSecretStore(dataDir, safeStorage),
+      isWatching: true,
+      choosePath: chooseSavePath,
+    })
+  } catch (error) {
+    // Most often the folder is in use by `heliograph sync` or `serve`: the message says which.
+    dialog.showErrorBox(
+      'Heliograph could not start',
+      error instanceof Error ? error.message : String(error),
+    )
+    app.exit(1)
+    return
+  }
   // New activity becomes a desktop notification (the web shell shows a toast instead).
   core.events.subscribe((event, payload) => {
     if (event !== 'sync:activity' || !Notification.isSupported()) return
@@ -130,9 +154,13 @@ async function main(): Promise<void> {
     new Notification({ title: notice.label ?? 'Heliograph', body: notice.summary }).show()
   })
   bindContract(core)
-  createWindow(core)
+  let mainWindow = createWindow(core)
+  app.on('second-instance', () => {
+    if (mainWindow.isDestroyed()) mainWindow = createWindow(core)
+    bringToFront(mainWindow)
+  })
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow(core)
+    if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow(core)
   })
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()

@@ -108,7 +108,10 @@ describe('Key to a new host needs the user', () => {
 
   it('the CLI refuses plain http to another computer for --service too', async () => {
     await expect(
-      openCore({ dataDir: temp.dir, service: 'http://rpc.example.com', apiKey: KEY }),
+      openCore(
+        { dataDir: temp.dir, service: 'http://rpc.example.com', apiKey: KEY },
+        { command: 'sync', use: 'create' },
+      ),
     ).rejects.toThrow(/--service .*must be an https URL/)
   })
 

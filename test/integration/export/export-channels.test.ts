@@ -7,6 +7,7 @@ import { runExport } from '../../../src-main/export/export-job'
 import { startWebShell, type RunningWebShell } from '../../../src-main/shell/web/web-shell'
 import type { ExportProgress, ExportResult } from '@shared/ipc/export-schemas'
 import { exportDownloadPath } from '@shared/ipc/export-schemas'
+import { makeTempDir } from '../../helpers/temp-dir'
 import { BUILT_RENDERER_DIR } from '../../helpers/web-shell-fixture'
 import { syncedMirror, type SyncedMirror } from './export-fixture'
 
@@ -121,12 +122,29 @@ describe('export channels and the web shell download', () => {
     })
   })
 
+  it('Two exports with the same id can run at once (the id is reserved after an await)', async () => {
+    const input = { exportId: 'same-id-1', kind: 'balance-changes' }
+    const [first, second] = await Promise.all([
+      core.dispatch('export:run', input),
+      core.dispatch('export:run', input),
+    ])
+    expect(first).toMatchObject({ ok: true, result: { exportId: 'same-id-1' } })
+    expect(second).toMatchObject({
+      ok: false,
+      error: { name: 'DuplicateError', message: 'An export with id same-id-1 is already running.' },
+    })
+    // Once the first has finished, the id is free again.
+    expect(await core.dispatch('export:run', input)).toMatchObject({ ok: true })
+  })
+
   it('writes to a path only through a save-dialog grant, once', async () => {
-    const target = join(mirror.dir, 'chosen.csv')
-    // The desktop shell: its save dialog answers `export:choose-path`.
+    // The desktop shell, on a folder of its own (one writing process per data folder):
+    // its save dialog answers `export:choose-path`.
+    const desktopDir = makeTempDir()
+    const target = join(desktopDir.dir, 'chosen.csv')
     let dialogAnswer: string | null = null
     const desktop = await createCore({
-      dataDir: mirror.dir,
+      dataDir: desktopDir.dir,
       shell: 'electron',
       version: 'test',
       dataSource: 'service',
@@ -154,6 +172,7 @@ describe('export channels and the web shell download', () => {
       expect(again).toMatchObject({ ok: false, error: { name: 'InvalidInputError' } })
     } finally {
       await desktop.close()
+      desktopDir.remove()
     }
   })
 

@@ -93,7 +93,7 @@ describe('CLI: heliograph export', () => {
 
   it('exits non-zero naming the path and the reason when it cannot write', () => {
     const out = join(mirror.dir, 'missing-folder', 'x.csv')
-    const result = cli('--data-dir', mirror.dir, 'export', '--out', out)
+    const result = cli('--data-dir', mirror.dir, '--data-source', 'service', 'export', '--out', out)
     expect(result.code).not.toBe(0)
     expect(result.stderr).toContain(
       `heliograph: Cannot write the export to ${out}: the folder does not exist (ENOENT).`,
