@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { StorageError } from '@shared/ipc/ipc-errors'
 import { describeStorageError } from './database'
+import { makePrivateDir, makePrivateFile } from './private-files'
 
 /** The process holding a writer lock, as a second process is told. */
 export interface LockHolder {
@@ -52,7 +52,8 @@ export function acquireWriterLock(lockPath: string, holderName: string): WriterL
   const folder = dirname(lockPath)
   let sqlite: BetterSqlite3.Database | null = null
   try {
-    mkdirSync(folder, { recursive: true })
+    makePrivateDir(folder)
+    makePrivateFile(lockPath)
     // No busy wait: a held lock is an answer, not something to queue behind.
     const db = new BetterSqlite3(lockPath, { timeout: 0 })
     sqlite = db
