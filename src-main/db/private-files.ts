@@ -20,9 +20,19 @@ export function makePrivateDir(dir: string): void {
     chmodSync(dir, PRIVATE_DIR_MODE)
 }
 
-/** Creates `path` empty if it is missing, and makes it 0600 either way. */
+/**
+ * Creates `path` empty if it is missing, and makes it 0600 either way. An existing file is
+ * never opened here: closing any descriptor of a file drops every POSIX lock this process
+ * holds on it, including SQLite's (a writer lock or a live connection would be lost).
+ */
 export function makePrivateFile(path: string): void {
-  closeSync(openSync(path, 'a', PRIVATE_FILE_MODE))
+  if (!existsSync(path)) {
+    try {
+      closeSync(openSync(path, 'wx', PRIVATE_FILE_MODE))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+  }
   chmodSync(path, PRIVATE_FILE_MODE)
 }
 

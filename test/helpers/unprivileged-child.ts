@@ -1,46 +1,44 @@
-import { execFileSync, spawn } from 'node:child_process'
-import { chownSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 
-/** A user to run a child process as. */
-export interface ChildUser {
-  uid: number
-  gid: number
-}
+// Permission checks must really run: root ignores permission bits through its
+// capabilities (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER). As root (CI
+// containers) the child runs as root without them, so the bits apply to it as to any
+// user, while it can still read the project wherever it was cloned (a uid switch could
+// not, from a 0700 folder).
 
-/**
- * Who a permission check runs as: root ignores permission bits, so when the tests run as
- * root (as in CI containers) it is `nobody`; otherwise this same user.
- */
-export function unprivilegedUser(): ChildUser {
-  const uid = process.getuid?.() ?? -1
-  if (uid !== 0) return { uid, gid: process.getgid?.() ?? -1 }
-  const idOfNobody = (flag: '-u' | '-g'): number =>
-    Number(execFileSync('id', [flag, 'nobody'], { encoding: 'utf8' }).trim())
-  return { uid: idOfNobody('-u'), gid: idOfNobody('-g') }
-}
+/** The capabilities that let a process ignore file permission bits. */
+const OVERRIDES = ['dac_override', 'dac_read_search', 'fowner'] as const
+/** Their bit numbers in /proc/self/status's CapEff. */
+const OVERRIDE_BITS = [1n, 2n, 3n]
 
 /** The project root: where tsx finds itself and tsconfig.json's `@shared` paths. */
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..')
 
+/** Whether this process can ignore file permission bits (Linux; elsewhere: when root). */
+export function canOverridePermissions(): boolean {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8')
+    const effective = BigInt(`0x${/^CapEff:\s*([0-9a-f]+)/m.exec(status)?.[1] ?? '0'}`)
+    return OVERRIDE_BITS.some((bit) => (effective >> bit) & 1n)
+  } catch {
+    return process.getuid?.() === 0
+  }
+}
+
 /**
- * Runs a TypeScript file in a child node as `user`, with `dir` (handed over to that user)
- * as its home; resolves with its stdout, or fails with its stderr.
+ * Runs a TypeScript file in a child node that file permission bits apply to; resolves
+ * with its stdout, or fails with its stderr.
  */
-export async function runTsAs(
-  user: ChildUser,
-  dir: string,
-  script: string,
-  args: string[],
-): Promise<string> {
-  const isRoot = process.getuid?.() === 0
-  if (isRoot) chownSync(dir, user.uid, user.gid)
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+export async function runTsUnprivileged(script: string, args: string[]): Promise<string> {
+  const node = [process.execPath, '--import', 'tsx', script, ...args]
+  const [command, ...rest] = canOverridePermissions()
+    ? ['setpriv', `--bounding-set=${OVERRIDES.map((c) => `-${c}`).join(',')}`, '--', ...node]
+    : node
+  const child = spawn(command as string, rest, {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, HOME: dir },
     stdio: ['ignore', 'pipe', 'pipe'],
-    // Only root may change user; anyone else already is the user it runs as.
-    ...(isRoot ? { uid: user.uid, gid: user.gid } : {}),
   })
   let stdout = ''
   let stderr = ''

@@ -2,11 +2,13 @@ import { chmodSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { openSqliteMirror } from '../../../src-main/db/sqlite-mirror'
 import { runExport } from '../../../src-main/export/export-job'
+import { canOverridePermissions } from '../../helpers/unprivileged-child'
 
-// A child process for the export test of a folder that is not writable, run as an
-// ordinary user (root would write anyway): in the folder argv[2], it opens a fresh mirror,
-// makes a folder it may read but not write, exports into it and prints, as JSON, who it
-// ran as and what the export answered.
+// A child process for the export test of a folder that is not writable, run where
+// permission bits apply (root without its override capabilities would write anyway): in
+// the folder argv[2], it opens a fresh mirror, makes a folder it may read but not write,
+// exports into it and prints, as JSON, whether it could ignore permissions and what the
+// export answered.
 
 const [dir] = process.argv.slice(2)
 if (!dir) throw new Error('usage: export-into-locked-folder <folder>')
@@ -28,4 +30,6 @@ try {
   chmodSync(locked, 0o700)
   await mirror.close()
 }
-process.stdout.write(JSON.stringify({ uid: process.getuid?.(), ...answer }))
+process.stdout.write(
+  JSON.stringify({ canOverridePermissions: canOverridePermissions(), ...answer }),
+)
