@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src-main/app/core'
@@ -9,24 +7,12 @@ import { databasePath, demoDatabasePath } from '../../../src-main/app/data-dir'
 import { DEMO_PROFILES } from '../../../src-main/app/demo-data'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { makeTempDir } from '../../helpers/temp-dir'
+import { runCli as cli } from '../../helpers/cli-process'
 
 // Given a mirror synced from a real service (here: the simulator given with --service),
 // when Heliograph then runs without a key — the app on demo data, `sync --once`, `status` —
 // then demo data goes to a mirror of its own and the person's mirror is byte-for-byte the
 // same. Switching between the two is an explicit choice, and each keeps its own wallets.
-
-const BIN = resolve(import.meta.dirname, '../../../scripts/heliograph.mjs')
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-    child.on('exit', (code) => done({ code, stdout, stderr }))
-  })
-}
 
 const sha256 = (path: string): string =>
   createHash('sha256').update(readFileSync(path)).digest('hex')

@@ -1,23 +1,8 @@
-import { spawn } from 'node:child_process'
-import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { simulatorCredits } from '../../helpers/sim-truth'
 import { makeTempDir } from '../../helpers/temp-dir'
-
-const BIN = resolve(import.meta.dirname, '../../../scripts/heliograph.mjs')
-
-/** Runs the real CLI in a child process (async: the simulator answers from this process). */
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-    child.on('exit', (code) => done({ code, stdout, stderr }))
-  })
-}
+import { runCli as cli } from '../../helpers/cli-process'
 
 describe('CLI: sync, status and credits against a service given on the command line', () => {
   const temp = makeTempDir()

@@ -1,17 +1,15 @@
-import { spawn } from 'node:child_process'
-import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { databasePath } from '../../../src-main/app/data-dir'
 import { openSqliteMirror } from '../../../src-main/db/sqlite-mirror'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { makeTempDir } from '../../helpers/temp-dir'
+import { runCli as cli } from '../../helpers/cli-process'
 
 // Given a label stored before labels were checked and a service whose error text carries
 // terminal escape sequences (the simulator's error fault), when the CLI prints them, then
 // the terminal receives no control character and no bidi override: each shows as a
 // visible escape, and JSON output stays valid JSON with the same values.
 
-const BIN = resolve(import.meta.dirname, '../../../scripts/heliograph.mjs')
 const KEY = 'test-key-5150'
 
 // Retitle the window, clear the screen, ring the bell, then reverse the rest of the line.
@@ -21,17 +19,6 @@ const SERVICE_TEXT = `quota exceeded ${HOSTILE}`
 
 /** What a terminal would act on: C0 and C1 controls, DEL, bidi controls, line separators. */
 const TERMINAL_ACTIVE = /[\p{Cc}\p{Bidi_Control}\u2028\u2029]/u
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-    child.on('exit', (code) => done({ code, stdout, stderr }))
-  })
-}
 
 /** Every line of an output, without its line break, must be free of what a terminal acts on. */
 function expectTerminalSafe(output: string): void {
