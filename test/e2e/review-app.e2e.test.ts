@@ -128,9 +128,16 @@ describe('e2e: the review app', () => {
         { timeout: 10_000 },
       )
       .not.toMatch(/6,0\d\d/)
-    const rows = await grid.getByRole('row').allTextContents()
-    expect(rows.length).toBeGreaterThan(3)
-    expect(rows.every((r) => r.includes('USDC'))).toBe(true)
+    // The count can change before the grid re-renders: wait for the filtered rows themselves.
+    await expect
+      .poll(
+        async () => {
+          const rows = await grid.getByRole('row').allTextContents()
+          return rows.length > 3 && rows.every((r) => r.includes('USDC'))
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(true)
     await screenshot(page, 'review-05-history-mint')
 
     // A one-day window around the newest USDC transaction.
@@ -235,7 +242,10 @@ describe('e2e: the review app', () => {
     await page.emulateMedia({ colorScheme: 'dark' })
     await page.goto(`${app.shell.url.split('?')[0]}#/wallet/${trader}/history`)
     await expect
-      .poll(() => page.getByRole('grid', { name: 'Transaction history' }).getByRole('row').count())
+      .poll(
+        () => page.getByRole('grid', { name: 'Transaction history' }).getByRole('row').count(),
+        { timeout: 10_000 },
+      )
       .toBeGreaterThan(5)
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
     expect(background).toBe('rgb(16, 20, 24)')
