@@ -123,7 +123,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     startDefaultLive(live, chain)
 
   const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://simulator.local')
+    // URL.parse, not new URL: an unparsable request line (`//[`) is a 400, not a crash.
+    const url = URL.parse(req.url ?? '/', 'http://simulator.local')
+    if (url === null) return sendJson(res, 400, { error: 'Bad request: the URL cannot be read.' })
     void (async () => {
       try {
         if (url.pathname.startsWith('/__sim')) {

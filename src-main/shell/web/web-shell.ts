@@ -103,6 +103,9 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
         : (checkAccess(request, port) ?? (offersToken(request, token) ? null : 'bad-token'))
     // A WebSocket handshake from a browser always carries Origin: require it.
     if (verdict !== null || request.headers.origin === undefined) {
+      // Closed once the answer is flushed: `end` alone would leave the connection
+      // half-open for as long as the client keeps its side.
+      socket.once('finish', () => socket.destroy())
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
       return
     }

@@ -79,4 +79,45 @@ describe('web shell: a hostile request is answered, never fatal', () => {
     expect(await closed).toBe(1009)
     await stillServes()
   })
+
+  it('a refused WebSocket handshake is closed, not left half-open', async () => {
+    // The client keeps its own side open (as a slow or hostile one would) and writes
+    // again after the 403: on a closed connection that write is reset; on a half-open
+    // one it would be accepted and the server would hold the socket indefinitely.
+    const outcome = await new Promise<string>((resolve) => {
+      const socket = connect({ port: fx.shell.port, host: '127.0.0.1', allowHalfOpen: true })
+      let answer = ''
+      socket.on('connect', () =>
+        socket.write(
+          [
+            `GET ${IPC_SOCKET_PATH} HTTP/1.1`,
+            `Host: 127.0.0.1:${fx.shell.port}`,
+            'Upgrade: websocket',
+            'Connection: Upgrade',
+            'Sec-WebSocket-Version: 13',
+            'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+            `Origin: ${origin}`,
+            `Sec-WebSocket-Protocol: ${socketProtocols('wrong').join(', ')}`,
+            '',
+            '',
+          ].join('\r\n'),
+        ),
+      )
+      socket.on('data', (chunk) => (answer += chunk.toString('latin1')))
+      socket.on('end', () => {
+        const again = () => socket.write('still there?\r\n')
+        again()
+        setTimeout(again, 200)
+        setTimeout(again, 400)
+      })
+      socket.on('error', () => resolve(`${answer.split('\r\n')[0]} / reset`))
+      socket.on('close', () => resolve(`${answer.split('\r\n')[0]} / reset`))
+      setTimeout(() => {
+        resolve(`${answer.split('\r\n')[0]} / still open`)
+        socket.destroy()
+      }, 5_000)
+    })
+    expect(outcome).toBe('HTTP/1.1 403 Forbidden / reset')
+    await stillServes()
+  })
 })
