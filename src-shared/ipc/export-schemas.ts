@@ -33,11 +33,11 @@ export const DateBound = z.union([
 export type DateBound = z.infer<typeof DateBound>
 
 /**
- * The History view's filters, for one wallet or several. They select transactions, the
- * way the view does: a transaction matches when it has a balance change of one of `mints`
- * (any mint when none are given) whose sign fits `direction`; the export then holds all
- * of its balance changes, so a swap stays whole. An empty wallet list means every
- * watched wallet.
+ * The History view's filters, for one wallet or several. `mints` and `direction` select
+ * balance changes (transfers, for a transfers export): the export holds exactly the
+ * changes of one of `mints` (any mint when none are given) whose sign fits `direction`,
+ * the rows behind the transactions the view lists. Dates, failed-only and the signature
+ * select whole transactions. An empty wallet list means every watched wallet.
  */
 export const ExportFilters = z.object({
   wallets: z.array(WalletAddressInput).max(1_000).default([]),

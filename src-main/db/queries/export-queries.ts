@@ -3,7 +3,7 @@ import type { ExportKind } from '@shared/ipc/export-schemas'
 import type { Database } from '../schema'
 import {
   all,
-  hasMatchingChange,
+  changeMatches,
   isOneOf,
   startsWith,
   transactionMatches,
@@ -54,12 +54,13 @@ function walletIdIn(db: Kysely<Database>, column: string, addresses: readonly st
 }
 
 function balanceChangeStatements(db: Kysely<Database>, f: ExportRowFilters): ExportStatements {
-  // The view's meaning: the filters select transactions; all their changes are written.
+  // The view lists the transactions that have a matching change; the export writes exactly
+  // those changes (a LUMN-incoming view exports LUMN inflows, not the SOL paid for them).
   const where = all([
     walletIdIn(db, 'bc.wallet_id', f.walletAddresses),
     withinDates(sql.ref('bc.block_time_sec'), f),
     transactionMatches('t', f),
-    hasMatchingChange(sql.ref('bc.transaction_id'), f),
+    changeMatches('bc', f),
   ])
   const from = db
     .selectFrom('balance_changes as bc')

@@ -10,7 +10,10 @@ export interface RowFilters {
   /** Inclusive bounds on block time, UTC seconds. */
   fromSec: number | null
   toSec: number | null
-  /** Transactions with a balance change of one of these mints (any mint when empty)… */
+  /**
+   * Balance changes of one of these mints (any mint when empty)… The History view lists
+   * the transactions that have such a change; the export writes those changes.
+   */
   mints: readonly string[]
   /** …whose sign is this (any sign when null). */
   direction: 'in' | 'out' | null
@@ -65,17 +68,24 @@ export function isOneOf(
   return sql<SqlBool>`${column} in (${sql.join(values)})`
 }
 
+/** The balance change `c` (an alias) fits the mint and direction filters (true when neither is set). */
+export function changeMatches(c: string, f: RowFilters): Expression<SqlBool> {
+  return all([
+    ...(f.mints.length === 0 ? [] : [isOneOf(sql.ref(`${c}.mint`), f.mints)]),
+    ...(f.direction === null ? [] : [hasDirection(sql.ref(`${c}.amount`), f.direction)]),
+  ])
+}
+
 /**
  * The transaction has a balance change matching the mint and direction filters (true
- * when neither is set). All of a matching transaction's changes belong to it.
+ * when neither is set): the History view lists such transactions.
  */
 export function hasMatchingChange(
   transactionId: Expression<unknown>,
   f: RowFilters,
 ): Expression<SqlBool> {
   if (f.mints.length === 0 && f.direction === null) return sql<SqlBool>`1`
-  const mint = f.mints.length === 0 ? sql<SqlBool>`1` : isOneOf(sql.ref('d.mint'), f.mints)
-  return sql<SqlBool>`exists (select 1 from balance_changes as d where d.transaction_id = ${transactionId} and ${mint} and ${hasDirection(sql.ref('d.amount'), f.direction)})`
+  return sql<SqlBool>`exists (select 1 from balance_changes as d where d.transaction_id = ${transactionId} and ${changeMatches('d', f)})`
 }
 
 /**
