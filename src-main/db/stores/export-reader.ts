@@ -34,6 +34,17 @@ export class SqliteExportReader {
     this.#path = path
   }
 
+  /** How many source rows an export of these filters reads now. */
+  async count(kind: ExportKind, filters: ExportRowFilters): Promise<number> {
+    const { count } = exportStatements(this.#db, kind, filters)
+    try {
+      const { rows } = await this.#db.executeQuery(count.compile())
+      return Number(rows[0]?.n ?? 0)
+    } catch (error) {
+      throw describeStorageError(error, 'count the rows to export')
+    }
+  }
+
   async open(kind: ExportKind, filters: ExportRowFilters, batchRows: number): Promise<ExportRows> {
     const statements = exportStatements(this.#db, kind, filters)
     let sqlite: BetterSqlite3.Database
