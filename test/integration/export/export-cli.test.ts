@@ -165,7 +165,7 @@ describe('CLI: heliograph export', () => {
     expect(result.code, result.stderr).toBe(0)
     const lines = readFileSync(out, 'utf8').trimEnd().split('\r\n')
     expect(lines[0]).not.toMatch(/^Snapshot time/)
-    expect(lines[0]!.split('\t')).toHaveLength(11)
+    expect(lines[0]!.split('\t')).toHaveLength(12)
   })
 
   it('exits non-zero naming the path and the reason when it cannot write', () => {
