@@ -1,4 +1,4 @@
-import type { HistoryFilters } from './review-schemas'
+import type { HistoryFilters, TransferFilters } from './review-schemas'
 import { z } from 'zod'
 import { countText } from '../domain/count-text'
 import { WalletAddressInput } from '../domain/wallet-address'
@@ -80,6 +80,27 @@ export function exportFiltersFromHistoryView(
     mints: view.mint === null ? [] : [view.mint],
     ...(view.direction === 'any' ? {} : { direction: view.direction }),
     failedOnly: view.isFailedOnly,
+    signature: view.signature,
+  }
+}
+
+/**
+ * Export filters that select exactly the transfers the Transfers view of `address` shows.
+ *
+ * @example
+ * exportFiltersFromTransfersView(address, { fromSec: null, toSec: null, mint: null, direction: 'out', counterparty: '', signature: '' })
+ * // { wallets: [address], mints: [], direction: 'out', signature: '' }
+ */
+export function exportFiltersFromTransfersView(
+  address: string,
+  view: Omit<TransferFilters, 'counterparty'>,
+): ExportFiltersInput {
+  return {
+    wallets: [address],
+    ...(view.fromSec === null ? {} : { from: view.fromSec }),
+    ...(view.toSec === null ? {} : { to: view.toSec }),
+    mints: view.mint === null ? [] : [view.mint],
+    ...(view.direction === 'any' ? {} : { direction: view.direction }),
     signature: view.signature,
   }
 }

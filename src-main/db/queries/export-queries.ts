@@ -5,8 +5,8 @@ import {
   all,
   changeMatches,
   isOneOf,
-  startsWith,
   transactionMatches,
+  transferMatches,
   withinDates,
   type RowFilters,
 } from './row-filters'
@@ -100,12 +100,7 @@ function transferStatements(db: Kysely<Database>, f: ExportRowFilters): ExportSt
     : sql<boolean>`1`
   const where = all([
     walletIdIn(db, 'tr.wallet_id', f.walletAddresses),
-    withinDates(sql.ref('tr.block_time_sec'), f),
-    f.mints.length === 0 ? sql<boolean>`1` : isOneOf(sql.ref('tr.mint'), f.mints),
-    f.direction === null ? sql<boolean>`1` : sql<boolean>`tr.direction = ${f.direction}`,
-    f.signaturePrefix === ''
-      ? sql<boolean>`1`
-      : startsWith(sql.ref('tr.signature'), f.signaturePrefix),
+    transferMatches('tr', f),
     failed,
   ])
   const from = db.selectFrom('transfers as tr').where(where)

@@ -1,5 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
-import type { HistoryFilters } from '@shared/ipc/review-schemas'
+import type { HistoryFilters, TransferFilters } from '@shared/ipc/review-schemas'
 
 /**
  * The filters of the History view and of the CSV export in the mirror's terms, written
@@ -30,6 +30,18 @@ export function historyRowFilters(f: HistoryFilters): RowFilters {
     mints: f.mint === null ? [] : [f.mint],
     direction: f.direction === 'any' ? null : f.direction,
     isFailedOnly: f.isFailedOnly,
+    signaturePrefix: f.signature,
+  }
+}
+
+/** The Transfers view's filters as row filters (its counterparty filter aside). */
+export function transferRowFilters(f: TransferFilters): RowFilters {
+  return {
+    fromSec: f.fromSec,
+    toSec: f.toSec,
+    mints: f.mint === null ? [] : [f.mint],
+    direction: f.direction === 'any' ? null : f.direction,
+    isFailedOnly: false,
     signaturePrefix: f.signature,
   }
 }
@@ -94,6 +106,20 @@ export function hasMatchingChange(
 export function transactionMatches(t: string, f: RowFilters): Expression<SqlBool> {
   return all([
     ...(f.isFailedOnly ? [sql<SqlBool>`${sql.ref(`${t}.is_failed`)} = 1`] : []),
+    ...(f.signaturePrefix === '' ? [] : [startsWith(sql.ref(`${t}.signature`), f.signaturePrefix)]),
+  ])
+}
+
+/**
+ * The filters over a `transfers` alias, for the Transfers view and the transfers export
+ * alike: dates, mints, the transfer's own direction, the signature. (Failed-only needs the
+ * transaction: the export adds it.)
+ */
+export function transferMatches(t: string, f: RowFilters): Expression<SqlBool> {
+  return all([
+    withinDates(sql.ref(`${t}.block_time_sec`), f),
+    ...(f.mints.length === 0 ? [] : [isOneOf(sql.ref(`${t}.mint`), f.mints)]),
+    ...(f.direction === null ? [] : [sql<SqlBool>`${sql.ref(`${t}.direction`)} = ${f.direction}`]),
     ...(f.signaturePrefix === '' ? [] : [startsWith(sql.ref(`${t}.signature`), f.signaturePrefix)]),
   ])
 }

@@ -2,9 +2,18 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { exportFiltersFromHistoryView, type ExportFiltersInput } from '@shared/ipc/export-schemas'
-import { NO_HISTORY_FILTERS, type HistoryFilters } from '@shared/ipc/review-schemas'
+import {
+  exportFiltersFromHistoryView,
+  exportFiltersFromTransfersView,
+  type ExportFiltersInput,
+} from '@shared/ipc/export-schemas'
+import {
+  NO_HISTORY_FILTERS,
+  TransferFilters,
+  type HistoryFilters,
+} from '@shared/ipc/review-schemas'
 import { fetchHistoryPage } from '../../../src-main/db/queries/history-queries'
+import { countTransfers, fetchTransferPage } from '../../../src-main/db/queries/transfer-queries'
 import { runExport } from '../../../src-main/export/export-job'
 import { resolveDateBound } from '../../../src-main/export/export-filters'
 import { syncedMirror, type SyncedMirror } from './export-fixture'
@@ -230,6 +239,52 @@ describe('export filters select what the History view selects', () => {
       expect(signatures).toEqual(
         expectedSignatures(facts, exportFiltersFromHistoryView(walletAddress, viewFilters))
           .signatures,
+      )
+    },
+  )
+
+  // The Transfers view, its row count and its export: one set of filters, the same rows.
+  const transferViews: [string, () => Partial<TransferFilters>][] = [
+    ['everything', () => ({})],
+    ['inflows', () => ({ direction: 'in' })],
+    ['USDC', () => ({ mint: USDC })],
+    ['USDC outflows', () => ({ mint: USDC, direction: 'out' })],
+    ['within dates', () => ({ fromSec: 1_782_000_000, toSec: 1_790_000_000 })],
+  ]
+  it.each(transferViews)(
+    'the Transfers view of one wallet, its count and its export hold the same transfers: %s',
+    async (name, view) => {
+      const walletAddress = address('casual')
+      const filters: TransferFilters = { ...TransferFilters.parse({}), ...view() }
+      const shown: string[] = []
+      let cursor = null
+      do {
+        const page = await fetchTransferPage(mirror.database.db, walletIdOf(walletAddress), {
+          order: 'newest',
+          filters,
+          cursor,
+          limit: 50,
+        })
+        shown.push(...page.rows.map((r) => `${r.signature} ${r.mint} ${r.direction}`))
+        cursor = page.nextCursor
+      } while (cursor !== null)
+      expect(shown.length).toBeGreaterThan(0)
+      const count = await countTransfers(mirror.database.db, walletIdOf(walletAddress), filters)
+      expect(count).toEqual({ count: shown.length, isCapped: false })
+      const outPath = join(mirror.dir, `transfers-view-${name.replace(/\W+/g, '-')}.csv`)
+      const summary = await runExport({
+        source: mirror.mirror.exports,
+        kind: 'transfers',
+        filters: exportFiltersFromTransfersView(walletAddress, filters),
+        outPath,
+      })
+      const records = parse(readFileSync(outPath, 'utf8'), { columns: true }) as Record<
+        string,
+        string
+      >[]
+      expect(summary.rowsRead).toBe(shown.length)
+      expect(records.map((r) => `${r.Signature} ${r.Mint} ${r.Direction}`).sort()).toEqual(
+        shown.sort(),
       )
     },
   )
