@@ -16,6 +16,7 @@ import {
   type ExportNames,
 } from '../../export/export-description'
 import { resolveFilters, resolveMintChoices } from '../../export/export-filters'
+import { layoutFor } from '../../export/csv-presets'
 import { runExport } from '../../export/export-job'
 import type { HandlerContext } from './handler-context'
 import type { HandlerTable } from './handler-table'
@@ -37,6 +38,7 @@ export function exportHandlers(
    * that describe it and its file name: what the preview says is what the run writes.
    */
   async function planExport(kind: ExportKind, format: ExportFormat, filters: ExportFilters) {
+    layoutFor(kind, format) // a layout the kind does not have is refused before anything else
     const mirror = ctx.mirror
     const resolved = { ...filters, mints: await resolveMintChoices(filters.mints, mirror.mints) }
     const rowFilters = resolveFilters(resolved)

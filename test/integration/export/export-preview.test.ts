@@ -126,4 +126,10 @@ describe('export preview: what an export holds, and its file name', () => {
     const { fileName } = await previewOf('balance-changes', 'full', { wallets: [idle] })
     expect(fileName).toBe('heliograph-Trésor-Q1-cold-balance-changes-full-to-2026-11-01.csv')
   })
+
+  it('a preview of a layout the kind does not have is refused, as the run would be', async () => {
+    const reply = await core.dispatch('export:preview', { kind: 'balances', format: 'koinly' })
+    expect(reply.ok).toBe(false)
+    if (!reply.ok) expect(reply.error.name).toBe('InvalidInputError')
+  })
 })
