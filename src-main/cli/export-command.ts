@@ -3,8 +3,15 @@ import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { Option } from 'commander'
 import type { ExportDelimiter, ExportProgress } from '@shared/ipc/export-schemas'
-import { ExportFilters, ExportFormat, ExportKind } from '@shared/ipc/export-schemas'
-import { AppError } from '@shared/ipc/ipc-errors'
+import { countText } from '@shared/domain/count-text'
+import {
+  ExportFilters,
+  ExportFormat,
+  ExportKind,
+  EXPORT_ROW_NOUNS,
+  exportedText,
+} from '@shared/ipc/export-schemas'
+import { AppError, InvalidInputError } from '@shared/ipc/ipc-errors'
 import { describeIssues } from '@shared/validation/zod-issues'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 import { printErrorLine, printLine } from './terminal-output'
@@ -30,6 +37,17 @@ const DELIMITERS: Record<string, ExportDelimiter> = {
   semicolon: ';',
   tab: '\t',
   '\\t': '\t',
+}
+
+interface MintCandidate {
+  mint: string
+  symbol: string | null
+  name: string | null
+}
+
+function hasCandidates(details: unknown): details is { candidates: MintCandidate[] } {
+  const candidates = (details as { candidates?: unknown } | undefined)?.candidates
+  return Array.isArray(candidates) && candidates.length > 0
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value]
@@ -63,12 +81,14 @@ export function registerExportCommand(program: Command): void {
     )
     .option('--from <date>', 'first day (YYYY-MM-DD, ISO date-time or UTC seconds), inclusive')
     .option('--to <date>', 'last day (YYYY-MM-DD, ISO date-time or UTC seconds), inclusive')
-    .option('--mint <mint>', 'only transactions that move this mint (repeatable)', collect, [])
+    .option(
+      '--mint <mint>',
+      'only balance changes (or transfers, balances) of this mint: its address, or a symbol that names one mint in the mirror (repeatable)',
+      collect,
+      [],
+    )
     .addOption(
-      new Option('--direction <direction>', 'only transactions with an inflow or outflow').choices([
-        'in',
-        'out',
-      ]),
+      new Option('--direction <direction>', 'only inflows or only outflows').choices(['in', 'out']),
     )
     .option('--failed-only', 'only failed transactions')
     .option('--delimiter <delimiter>', 'field separator: , ; or tab', ',')
@@ -100,6 +120,10 @@ export function registerExportCommand(program: Command): void {
       const onSignal = (): void =>
         void callCore(core, 'export:cancel', { exportId }).catch(() => {})
       process.once('SIGINT', onSignal)
+      const kind = opts.kind as ExportKind
+      const format = opts.format as ExportFormat
+      // Progress counts what the preview counted: mirror rows of this kind.
+      const unit = EXPORT_ROW_NOUNS[kind]
       let lastTenth = -1
       const unsubscribe = core.events.subscribe((event, payload) => {
         if (event !== 'export:progress') return
@@ -107,23 +131,34 @@ export function registerExportCommand(program: Command): void {
         const tenth = Math.floor(p.fraction * 10)
         if (p.exportId !== exportId || p.state !== 'running' || tenth === lastTenth) return
         lastTenth = tenth
-        printErrorLine(`export: ${tenth * 10}% (${p.rowsRead} of ${p.totalRows} rows)`)
+        printErrorLine(
+          `export: ${tenth * 10}% (${p.rowsRead} of ${countText(p.totalRows, ...unit)})`,
+        )
       })
       try {
-        const kind = opts.kind as ExportKind
-        const format = opts.format as ExportFormat
-        const grant = await callCore(core, 'export:choose-path', { kind, format })
+        const filters = parsed.data
+        const preview = await callCore(core, 'export:preview', { kind, format, filters })
+        printErrorLine(`Exporting ${preview.description}`)
+        const grant = await callCore(core, 'export:choose-path', { kind, format, filters })
         if (grant === null) throw new AppError('No file to write the export to.')
         const summary = await callCore(core, 'export:run', {
           exportId,
           kind,
           format,
-          filters: parsed.data,
+          filters,
           delimiter,
           includeHeader: opts.header,
           destination: { type: 'chosen-path', grantId: grant.grantId },
         })
-        printLine(`Exported ${summary.rowsWritten} rows to ${summary.path}`)
+        printLine(`${exportedText(summary, format)} to ${summary.path}`)
+      } catch (error) {
+        if (!(error instanceof InvalidInputError) || !hasCandidates(error.details)) throw error
+        // An ambiguous symbol: the candidates one per line, so one can be copied.
+        printErrorLine(`heliograph: ${error.message}`)
+        for (const c of error.details.candidates) {
+          printErrorLine(`  ${c.mint}  ${[c.symbol, c.name].filter(Boolean).join(' · ')}`)
+        }
+        process.exitCode = 1
       } finally {
         unsubscribe()
         process.off('SIGINT', onSignal)

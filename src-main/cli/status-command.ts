@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
+import { countText, nounFor as noun } from '@shared/domain/count-text'
 import { printJson, printLine } from './terminal-output'
 
 /** `status [--json]` (streams, cursors, errors) and `credits [--json]` (ledger summary). */
@@ -26,7 +27,7 @@ export function registerStatusCommands(program: Command): void {
               ? 'complete'
               : `backfilling (cursor ${st.backfillCursor ?? 'start'})`
             printLine(
-              `  ${st.stream.padEnd(22)} ${st.state.padEnd(9)} ${String(st.itemsStored).padStart(8)} items  ${done}`,
+              `  ${st.stream.padEnd(22)} ${st.state.padEnd(9)} ${String(st.itemsStored).padStart(8)} ${noun(st.itemsStored, 'item')}  ${done}`,
             )
             if (st.lastError) printLine(`    error: ${st.lastError}`)
           }
@@ -54,17 +55,17 @@ export function registerStatusCommands(program: Command): void {
         const budget = (n: number | null): string =>
           n === null ? 'no budget' : `budget ${n.toLocaleString('en-US')}`
         printLine(
-          `Today:      ${overview.todayCredits.toLocaleString('en-US')} credits (${budget(overview.dailyBudget)})`,
+          `Today:      ${countText(overview.todayCredits, 'credit')} (${budget(overview.dailyBudget)})`,
         )
         printLine(
-          `This month: ${overview.monthCredits.toLocaleString('en-US')} credits (${budget(overview.monthlyBudget)})`,
+          `This month: ${countText(overview.monthCredits, 'credit')} (${budget(overview.monthlyBudget)})`,
         )
         printLine(
-          `All time:   ${overview.totalCredits.toLocaleString('en-US')} credits in ${overview.totalCalls} calls`,
+          `All time:   ${countText(overview.totalCredits, 'credit')} in ${countText(overview.totalCalls, 'call')}`,
         )
         for (const op of overview.byOperation) {
           printLine(
-            `  ${op.operation.padEnd(48)} ${String(op.calls).padStart(6)} calls ${String(op.credits).padStart(9)} credits${op.errors ? `  ${op.errors} failed` : ''}`,
+            `  ${op.operation.padEnd(48)} ${String(op.calls).padStart(6)} ${noun(op.calls, 'call').padEnd(5)} ${String(op.credits).padStart(9)} ${noun(op.credits, 'credit')}${op.errors ? `  ${op.errors} failed` : ''}`,
           )
         }
       } finally {

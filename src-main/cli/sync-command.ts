@@ -1,9 +1,9 @@
 import type { Command } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
-import { shortAddress } from '@shared/domain/wallet-address'
+import { countText } from '@shared/domain/count-text'
 import type { WalletSyncOutcome, WatchChange } from '@shared/ipc/sync-schemas'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
-import { printErrorLine, printLine } from './terminal-output'
+import { printErrorLine, printLine, walletName } from './terminal-output'
 
 /** Exit code when a sync stopped at the credit budget (distinct from errors). */
 const EXIT_BUDGET = 2
@@ -130,8 +130,10 @@ export function registerSyncCommand(program: Command): void {
               const now = Date.now()
               if (p.phase !== 'done' && now - last < 1_000) return
               last = now
+              const wallet = chosen.find((w) => w.address === p.address)
+              const name = wallet ? walletName(wallet) : p.address
               printErrorLine(
-                `  ${shortAddress(p.address)} ${p.stream}: ${p.phase}, ${p.pages} pages, ${p.items} new`,
+                `  ${name} ${p.stream}: ${p.phase}, ${countText(p.pages, 'page')}, ${p.items} new`,
               )
             })
           }
@@ -149,7 +151,7 @@ export function registerSyncCommand(program: Command): void {
           // The cost comes first: a person sees what a sync may spend before it spends it.
           for (const wallet of chosen) {
             const estimate = await callCore(core, 'sync:estimate', { address: wallet.address })
-            printErrorLine(`${wallet.label ?? shortAddress(wallet.address)}: ${estimate.summary}`)
+            printErrorLine(`${walletName(wallet)}: ${estimate.summary}`)
           }
           if (opts.estimate) return
           if (!opts.once) {
@@ -160,7 +162,7 @@ export function registerSyncCommand(program: Command): void {
               })
             }
             printErrorLine(
-              `Watching ${chosen.length} wallet(s) from ${core.info.dataSource === 'demo' ? 'the built-in demo simulator' : 'the data service'}; Ctrl-C stops.`,
+              `Watching ${countText(chosen.length, 'wallet')} from ${core.info.dataSource === 'demo' ? 'the built-in demo simulator' : 'the data service'}; Ctrl-C stops.`,
             )
             core.events.subscribe((event, payload) => {
               if (event === 'watch:change') printLine((payload as WatchChange).summary)
@@ -172,7 +174,7 @@ export function registerSyncCommand(program: Command): void {
           let worst = 0
           for (const wallet of chosen) {
             const outcome = await callCore(core, 'sync:run', { address: wallet.address })
-            printLine(describeOutcome(wallet.label ?? wallet.address, outcome))
+            printLine(describeOutcome(walletName(wallet), outcome))
             if (outcome.state === 'budget') {
               printErrorLine(
                 outcome.streams.find((s) => s.state === 'budget')?.error ??

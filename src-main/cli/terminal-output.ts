@@ -47,3 +47,11 @@ export function printJson(value: unknown): void {
   )
   process.stdout.write(`${json}\n`)
 }
+
+/**
+ * How the CLI names a wallet, the same way in every line of a run: its label, else its
+ * whole address (never a shortened one beside the long one).
+ */
+export function walletName(wallet: { address: string; label: string | null }): string {
+  return wallet.label ?? wallet.address
+}

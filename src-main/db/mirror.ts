@@ -46,6 +46,7 @@ export interface Mirror {
   readonly activity: ActivityStore
   /** Export rows, read from one consistent snapshot without holding up the sync engine. */
   readonly exports: {
+    count(kind: ExportKind, filters: ExportRowFilters): Promise<number>
     open(kind: ExportKind, filters: ExportRowFilters, batchRows: number): Promise<ExportRows>
   }
   /**

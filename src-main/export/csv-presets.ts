@@ -15,6 +15,7 @@ import {
   signOfDecimal,
   textCell,
 } from './csv-cells'
+import { currencyNames, type CurrencyNames } from './currency-names'
 
 // The column layouts of every export, in one place: each layout says its header, which
 // source rows belong together, and how they become CSV records.
@@ -52,7 +53,7 @@ export interface TransferRow {
   decimals: number
 }
 
-/** A current-balances row as export-query reads it. */
+/** A current-balances row as export-query reads it: a token holding or an NFT. */
 export interface BalanceRow {
   takenAtSec: number
   wallet: string
@@ -62,9 +63,13 @@ export interface BalanceRow {
   name: string | null
   balanceText: string
   decimals: number
-  priceUsd: number
-  usdValue: number
+  /** Null for NFTs: the balances snapshot prices fungible tokens only. */
+  priceUsd: number | null
+  usdValue: number | null
+  /** The token program; '' where the mirror does not know it (an NFT's, say). */
   tokenProgram: string
+  isNft: number
+  isCompressed: number
 }
 
 /** One CSV record: every cell already final text. */
@@ -123,11 +128,6 @@ function layoutOf<Row, Shaped>(
 
 function isSol(mint: string): boolean {
   return mint === NATIVE_SOL_MINT || mint === BALANCE_AT_NATIVE_SOL_MINT
-}
-
-/** The symbol a tool should see: the mint cache's symbol, else the mint address itself. */
-function currencyOf(symbol: string | null, mint: string): string {
-  return symbol !== null && symbol.trim() !== '' ? symbol : mint
 }
 
 // ---------------------------------------------------------------- balance changes, full
@@ -200,10 +200,16 @@ interface Leg {
 /**
  * A transaction seen from one wallet, as tax tools expect it: amounts exclude the fee
  * (the chain's SOL change includes it when the wallet paid, so it is added back), the fee
- * is its own field in SOL, one outflow with one inflow is one trade row, and anything else
- * is one row per movement with the fee on the first.
+ * is its own field in SOL, one outflow with one inflow is one trade row (the universal
+ * layouts' sent and received columns), and anything else is one row per movement, all
+ * with the transaction's TxHash and the fee on the first: the withdrawals and deposits a
+ * tool can merge back into one exchange
+ * (https://support.koinly.io/en/articles/9490046-how-to-merge-split-transactions-manually).
  */
-function taxRecordsOfTransaction(group: readonly BalanceChangeRow[]): TaxRecord[] {
+function taxRecordsOfTransaction(
+  group: readonly BalanceChangeRow[],
+  currencyOf: CurrencyNames,
+): TaxRecord[] {
   const first = group[0]
   if (first === undefined) return []
   const paidFee = first.feePayer === first.wallet ? feeSolText(first.feeText) : null
@@ -212,7 +218,7 @@ function taxRecordsOfTransaction(group: readonly BalanceChangeRow[]): TaxRecord[
     const amount = exactAmount(r.amountRaw, r.decimals, r.amountText)
     return {
       amount: feeSol !== null && isSol(r.mint) ? addDecimals(amount, feeSol) : amount,
-      currency: currencyOf(r.symbol, r.mint),
+      currency: currencyOf(r.mint, r.symbol),
     }
   })
   const outs = legs.filter((l) => signOfDecimal(l.amount) < 0)
@@ -261,10 +267,10 @@ function taxRecordsOfTransaction(group: readonly BalanceChangeRow[]): TaxRecord[
   return records
 }
 
-function taxRecordOfTransfer(r: TransferRow): TaxRecord {
+function taxRecordOfTransfer(r: TransferRow, currencyOf: CurrencyNames): TaxRecord {
   const leg = {
     amount: absDecimal(exactAmount(r.amountRaw, r.decimals, r.amountText)),
-    currency: currencyOf(r.symbol, r.mint),
+    currency: currencyOf(r.mint, r.symbol),
   }
   const isOut = r.direction === 'out'
   return {
@@ -354,9 +360,13 @@ const FULL_BALANCE_COLUMNS: Column<BalanceRow>[] = [
   value('Balance', (r) => exactAmount(null, r.decimals, r.balanceText)),
   value('Decimals', (r) => r.decimals),
   // Prices and values are the service's floating USD figures: written in full, no exponent.
-  value('Price (USD)', (r) => decimalText(r.priceUsd)),
-  value('Value (USD)', (r) => decimalText(r.usdValue)),
-  value('Token program', (r) => r.tokenProgram),
+  value('Price (USD)', (r) => (r.priceUsd === null ? null : decimalText(r.priceUsd))),
+  value('Value (USD)', (r) => (r.usdValue === null ? null : decimalText(r.usdValue))),
+  // SOL is the chain's native asset, held by no token program (the service labels it spl-token).
+  value('Token program', (r) =>
+    isSol(r.mint) ? 'native' : r.isCompressed ? 'compressed' : r.tokenProgram || null,
+  ),
+  value('Asset', (r) => (isSol(r.mint) ? 'native' : r.isNft ? 'nft' : 'token')),
 ]
 
 const byTransaction = (r: BalanceChangeRow): number => r.transactionId
@@ -368,25 +378,31 @@ export interface RowOfKind {
   balances: BalanceRow
 }
 
-const LAYOUTS: { [K in ExportKind]: Partial<Record<ExportFormat, CsvLayout<RowOfKind[K]>>> } = {
-  'balance-changes': {
-    full: layoutOf(FULL_CHANGE_COLUMNS, shapeFullChanges, byTransaction),
-    koinly: layoutOf(KOINLY_COLUMNS, taxRecordsOfTransaction, byTransaction),
-    cointracker: layoutOf(COINTRACKER_COLUMNS, taxRecordsOfTransaction, byTransaction),
-  },
-  transfers: {
-    full: layoutOf(FULL_TRANSFER_COLUMNS, shapeFullTransfer),
-    koinly: layoutOf(KOINLY_COLUMNS, (g: readonly TransferRow[]) => g.map(taxRecordOfTransfer)),
-    cointracker: layoutOf(COINTRACKER_COLUMNS, (g: readonly TransferRow[]) =>
-      g.map(taxRecordOfTransfer),
-    ),
-  },
-  // Tax tools import movements, not holdings: balances have the full layout only.
-  balances: { full: layoutOf(FULL_BALANCE_COLUMNS, (g: readonly BalanceRow[]) => [...g]) },
+function layoutsWith(currencyOf: CurrencyNames): {
+  [K in ExportKind]: Partial<Record<ExportFormat, CsvLayout<RowOfKind[K]>>>
+} {
+  const changeRecords = (g: readonly BalanceChangeRow[]) => taxRecordsOfTransaction(g, currencyOf)
+  const transferRecords = (g: readonly TransferRow[]) =>
+    g.map((r) => taxRecordOfTransfer(r, currencyOf))
+  return {
+    'balance-changes': {
+      full: layoutOf(FULL_CHANGE_COLUMNS, shapeFullChanges, byTransaction),
+      koinly: layoutOf(KOINLY_COLUMNS, changeRecords, byTransaction),
+      cointracker: layoutOf(COINTRACKER_COLUMNS, changeRecords, byTransaction),
+    },
+    transfers: {
+      full: layoutOf(FULL_TRANSFER_COLUMNS, shapeFullTransfer),
+      koinly: layoutOf(KOINLY_COLUMNS, transferRecords),
+      cointracker: layoutOf(COINTRACKER_COLUMNS, transferRecords),
+    },
+    // Tax tools import movements, not holdings: balances have the full layout only.
+    balances: { full: layoutOf(FULL_BALANCE_COLUMNS, (g: readonly BalanceRow[]) => [...g]) },
+  }
 }
 
 /**
- * The layout of an export kind in a format; rejects combinations that do not exist.
+ * The layout of an export kind in a format; rejects combinations that do not exist. Tax
+ * layouts name currencies with `currencyOf` (see currencyNames: unique per mint).
  *
  * @example
  * layoutFor('balance-changes', 'koinly').header[0] // 'Date (UTC)'
@@ -394,8 +410,11 @@ const LAYOUTS: { [K in ExportKind]: Partial<Record<ExportFormat, CsvLayout<RowOf
 export function layoutFor<K extends ExportKind>(
   kind: K,
   format: ExportFormat,
+  currencyOf: CurrencyNames = currencyNames([]),
 ): CsvLayout<RowOfKind[K]> {
-  const layout = (LAYOUTS[kind] as Partial<Record<ExportFormat, CsvLayout<RowOfKind[K]>>>)[format]
+  const layout = (
+    layoutsWith(currencyOf)[kind] as Partial<Record<ExportFormat, CsvLayout<RowOfKind[K]>>>
+  )[format]
   if (layout === undefined) {
     throw new InvalidInputError(
       `The ${format} layout describes transactions; export ${kind} in the full format instead.`,

@@ -8,6 +8,7 @@ import { ExportFilters } from '@shared/ipc/export-schemas'
 import type { Mirror } from '../db/mirror'
 import type { CsvLayout, CsvRecord, RowOfKind } from './csv-presets'
 import { layoutFor } from './csv-presets'
+import { currencyNames } from './currency-names'
 import { resolveFilters } from './export-filters'
 import { writeCsvFile } from './export-writer'
 
@@ -67,10 +68,13 @@ export interface ExportSummary {
  */
 export async function runExport(options: ExportOptions): Promise<ExportSummary> {
   const filters = resolveFilters(ExportFilters.parse(options.filters ?? {}))
-  const layout = layoutFor(options.kind, options.format ?? 'full')
+  const format = options.format ?? 'full'
+  layoutFor(options.kind, format) // refuses a layout the kind does not have before reading
   const batchRows = Math.max(1, options.batchRows ?? 2_000)
   const read = await options.source.open(options.kind, filters, batchRows)
   try {
+    // Currency names are unique over the mirror's mints: symbols never merge in a tax tool.
+    const layout = layoutFor(options.kind, format, currencyNames(read.mintSymbols))
     const { totalRows } = read
     let rowsRead = 0
     let lastPercent = -1

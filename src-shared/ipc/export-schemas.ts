@@ -1,5 +1,6 @@
-import type { HistoryFilters } from './review-schemas'
+import type { HistoryFilters, TransferFilters } from './review-schemas'
 import { z } from 'zod'
+import { countText } from '../domain/count-text'
 import { WalletAddressInput } from '../domain/wallet-address'
 import { AppError, registerErrorClass } from './ipc-errors'
 import { SignatureSearch } from './review-schemas'
@@ -7,6 +8,13 @@ import { SignatureSearch } from './review-schemas'
 /** What an export contains: balance changes (transaction × mint), transfers, or current balances. */
 export const ExportKind = z.enum(['balance-changes', 'transfers', 'balances'])
 export type ExportKind = z.infer<typeof ExportKind>
+
+/** What one mirror row of each kind is called (singular, plural): what progress counts. */
+export const EXPORT_ROW_NOUNS: Record<ExportKind, readonly [string, string]> = {
+  'balance-changes': ['balance change', 'balance changes'],
+  transfers: ['transfer', 'transfers'],
+  balances: ['balance', 'balances'],
+}
 
 /** Column layout: everything we know, or a tax tool's import layout (facts, "Tax-tool CSV layouts"). */
 export const ExportFormat = z.enum(['full', 'koinly', 'cointracker'])
@@ -33,11 +41,11 @@ export const DateBound = z.union([
 export type DateBound = z.infer<typeof DateBound>
 
 /**
- * The History view's filters, for one wallet or several. They select transactions, the
- * way the view does: a transaction matches when it has a balance change of one of `mints`
- * (any mint when none are given) whose sign fits `direction`; the export then holds all
- * of its balance changes, so a swap stays whole. An empty wallet list means every
- * watched wallet.
+ * The History view's filters, for one wallet or several. `mints` and `direction` select
+ * balance changes (transfers, for a transfers export): the export holds exactly the
+ * changes of one of `mints` (any mint when none are given) whose sign fits `direction`,
+ * the rows behind the transactions the view lists. Dates, failed-only and the signature
+ * select whole transactions. An empty wallet list means every watched wallet.
  */
 export const ExportFilters = z.object({
   wallets: z.array(WalletAddressInput).max(1_000).default([]),
@@ -76,6 +84,27 @@ export function exportFiltersFromHistoryView(
   }
 }
 
+/**
+ * Export filters that select exactly the transfers the Transfers view of `address` shows.
+ *
+ * @example
+ * exportFiltersFromTransfersView(address, { fromSec: null, toSec: null, mint: null, direction: 'out', counterparty: '', signature: '' })
+ * // { wallets: [address], mints: [], direction: 'out', signature: '' }
+ */
+export function exportFiltersFromTransfersView(
+  address: string,
+  view: Omit<TransferFilters, 'counterparty'>,
+): ExportFiltersInput {
+  return {
+    wallets: [address],
+    ...(view.fromSec === null ? {} : { from: view.fromSec }),
+    ...(view.toSec === null ? {} : { to: view.toSec }),
+    mints: view.mint === null ? [] : [view.mint],
+    ...(view.direction === 'any' ? {} : { direction: view.direction }),
+    signature: view.signature,
+  }
+}
+
 /** Chosen by the caller so it can match progress events and cancel before the answer comes. */
 const ExportId = z
   .string()
@@ -104,6 +133,8 @@ export const ExportResult = z.object({
   exportId: z.string(),
   /** Mirror rows read (what progress counts). */
   rowsRead: z.number().int(),
+  /** What was read, as the preview put it (`17 balance changes of LUMN, …`). */
+  description: z.string(),
   /** CSV records written, header excluded (a tax layout may merge or add rows). */
   rowsWritten: z.number().int(),
   bytes: z.number().int(),
@@ -133,11 +164,25 @@ export const ExportCancelInput = z.object({ exportId: ExportId })
 /** Answer of `export:cancel`: false when no such export was running. */
 export const ExportCancelResult = z.object({ cancelled: z.boolean() })
 
-/** Input of `export:choose-path` (desktop save dialog). */
+/** Input of `export:choose-path` (desktop save dialog): the export it is for. */
 export const ExportChoosePathInput = z.object({
   kind: ExportKind,
   format: ExportFormat.default('full'),
+  filters: ExportFilters.prefault({}),
 })
+
+/** Input of `export:preview`: the export `export:run` would write with these settings. */
+export const ExportPreviewInput = ExportChoosePathInput
+
+/** Answer of `export:preview`, before anything is written. */
+export const ExportPreview = z.object({
+  /** Mirror rows the export will read (the rows progress counts). */
+  rows: z.number().int(),
+  /** What they are, for a person: `17 balance changes of LUMN, incoming, wallet Treasury, …`. */
+  description: z.string(),
+  fileName: z.string(),
+})
+export type ExportPreview = z.infer<typeof ExportPreview>
 
 /** A path the person chose in the save dialog; `grantId` lets `export:run` write there once. */
 export const ExportChosenPath = z.object({ grantId: z.string(), path: z.string() })
@@ -147,19 +192,86 @@ export function exportDownloadPath(downloadId: string): string {
   return `/export/${encodeURIComponent(downloadId)}`
 }
 
+/** What goes into an export's file name. */
+export interface ExportFileNameParts {
+  kind: ExportKind
+  format: ExportFormat
+  /** The wallet's label or short address, or how many wallets (`3 wallets`, `all wallets`). */
+  wallets: string
+  /** The filters' date bounds, UTC seconds (null: open). */
+  fromSec: number | null
+  toSec: number | null
+  nowSec: number
+}
+
+// Characters that a file system refuses or a shell or a file manager misreads (Windows'
+// reserved set, controls, bidi overrides, path separators), and whitespace.
+const UNSAFE_IN_FILE_NAME = /[\p{Cc}\p{Bidi_Control}\u2028\u2029<>:"/\\|?*\s]+/gu
+
 /**
- * The file name an export suggests: what it holds, its layout and the UTC day.
+ * `text` as one part of a file name on every common file system: unsafe characters and
+ * whitespace become `-`, no dots or dashes at either end, at most `maxChars` characters.
  *
  * @example
- * suggestedExportFileName('balance-changes', 'koinly', 1_793_491_200) // 'heliograph-balance-changes-koinly-2026-11-01.csv'
+ * fileNamePart('Treasury / Ops: "cold"') // 'Treasury-Ops-cold'
  */
-export function suggestedExportFileName(
-  kind: ExportKind,
+export function fileNamePart(text: string, maxChars = 40): string {
+  const cleaned = text
+    .normalize('NFC')
+    .replace(UNSAFE_IN_FILE_NAME, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+  return [...cleaned]
+    .slice(0, maxChars)
+    .join('')
+    .replace(/[-.]+$/, '')
+}
+
+const utcDay = (sec: number): string => new Date(sec * 1000).toISOString().slice(0, 10)
+
+/**
+ * The file name an export suggests: the wallet, what it holds, its layout and its dates
+ * (UTC days; an open end is the export's day, balances are "as of" a day).
+ *
+ * @example
+ * suggestedExportFileName({ kind: 'balance-changes', format: 'koinly', wallets: 'Treasury', fromSec: 1_735_689_600, toSec: 1_743_465_599, nowSec: 1_793_491_200 })
+ * // 'heliograph-Treasury-balance-changes-koinly-2025-01-01_to_2025-03-31.csv'
+ */
+export function suggestedExportFileName(parts: ExportFileNameParts): string {
+  const to = utcDay(parts.toSec ?? parts.nowSec)
+  const dates =
+    parts.kind === 'balances'
+      ? `as-of-${to}`
+      : parts.fromSec === null
+        ? `to-${to}`
+        : `${utcDay(parts.fromSec)}_to_${to}`
+  const wallets = fileNamePart(parts.wallets) || 'wallet'
+  return `heliograph-${wallets}-${parts.kind}-${parts.format}-${dates}.csv`
+}
+
+const LAYOUT_NAMES: Record<ExportFormat, string> = {
+  full: 'CSV',
+  koinly: 'Koinly',
+  cointracker: 'CoinTracker',
+}
+
+/**
+ * What a finished export wrote, counting what progress counted (mirror rows) and, where a
+ * tax layout makes more or fewer records of them, the records too.
+ *
+ * @example
+ * exportedText({ description: '114 balance changes of every watched wallet', rowsRead: 114, rowsWritten: 90 }, 'koinly')
+ * // 'Exported 114 balance changes of every watched wallet, as 90 Koinly rows'
+ */
+export function exportedText(
+  result: Pick<ExportResult, 'description' | 'rowsRead' | 'rowsWritten'>,
   format: ExportFormat,
-  nowSec: number,
 ): string {
-  const day = new Date(nowSec * 1000).toISOString().slice(0, 10)
-  return `heliograph-${kind}-${format}-${day}.csv`
+  const records =
+    format === 'full' && result.rowsWritten === result.rowsRead
+      ? ''
+      : `, as ${countText(result.rowsWritten, `${LAYOUT_NAMES[format]} row`)}`
+  return `Exported ${result.description}${records}`
 }
 
 /** The export file could not be written (folder missing, not writable, disk full). */

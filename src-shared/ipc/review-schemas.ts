@@ -149,6 +149,13 @@ export const TransferPageInput = z.object({
 })
 export type TransferPageInput = z.input<typeof TransferPageInput>
 
+/** Input of `transfers:count`: how many transfers the Transfers view's filters select. */
+export const TransferCountInput = z.object({
+  address: WalletAddressInput,
+  filters: TransferFilters.default(TransferFilters.parse({})),
+})
+export type TransferCountInput = z.input<typeof TransferCountInput>
+
 /** One transfer; `counterpartyLabel` is the label when the counterparty is a watched wallet. */
 export const TransferRow = z.object({
   id: z.number().int(),

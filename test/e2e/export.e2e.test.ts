@@ -73,7 +73,7 @@ describe('e2e: export from the History view', () => {
     ])
     const path = await download.path()
     expect(download.suggestedFilename()).toMatch(
-      /^heliograph-balance-changes-full-\d{4}-\d{2}-\d{2}\.csv$/,
+      /^heliograph-Demo-casual-balance-changes-full-to-\d{4}-\d{2}-\d{2}\.csv$/,
     )
     const records = parse(readFileSync(path), { columns: true }) as Record<string, string>[]
     expect(records.length).toBeGreaterThan(0)
@@ -85,7 +85,7 @@ describe('e2e: export from the History view', () => {
       .poll(() =>
         page
           .getByRole('status')
-          .filter({ hasText: /Exported [\d,]+ rows/ })
+          .filter({ hasText: /Exported [\d,]+ balance changes of USDC/ })
           .count(),
       )
       .toBe(1)

@@ -1,8 +1,22 @@
 import { basename } from 'node:path'
-import type { ExportProgress, ExportResult } from '@shared/ipc/export-schemas'
+import type {
+  ExportFilters,
+  ExportFormat,
+  ExportKind,
+  ExportPreview,
+  ExportProgress,
+  ExportResult,
+} from '@shared/ipc/export-schemas'
 import { ExportCancelledError, suggestedExportFileName } from '@shared/ipc/export-schemas'
 import { AppError, DuplicateError, InvalidInputError } from '@shared/ipc/ipc-errors'
 import { PRIVATE_FILE_MODE } from '../../db/private-files'
+import {
+  describeExport,
+  walletsForFileName,
+  type ExportNames,
+} from '../../export/export-description'
+import { resolveFilters, resolveMintChoices } from '../../export/export-filters'
+import { layoutFor } from '../../export/csv-presets'
 import { runExport } from '../../export/export-job'
 import type { HandlerContext } from './handler-context'
 import type { HandlerTable } from './handler-table'
@@ -15,9 +29,36 @@ import type { HandlerTable } from './handler-table'
  */
 export function exportHandlers(
   ctx: HandlerContext,
-): Pick<HandlerTable, 'export:run' | 'export:cancel' | 'export:choose-path'> {
+): Pick<HandlerTable, 'export:run' | 'export:cancel' | 'export:choose-path' | 'export:preview'> {
   const running = new Map<string, AbortController>()
   const handoffs = ctx.exports
+
+  /**
+   * An export's filters with mint symbols resolved, in the mirror's terms, with the names
+   * that describe it and its file name: what the preview says is what the run writes.
+   */
+  async function planExport(kind: ExportKind, format: ExportFormat, filters: ExportFilters) {
+    layoutFor(kind, format) // a layout the kind does not have is refused before anything else
+    const mirror = ctx.mirror
+    const resolved = { ...filters, mints: await resolveMintChoices(filters.mints, mirror.mints) }
+    const rowFilters = resolveFilters(resolved)
+    const labels = new Map((await mirror.watchlist.list()).map((w) => [w.address, w.label]))
+    const symbols = await mirror.mints.symbolsOf(rowFilters.mints)
+    const names: ExportNames = {
+      walletLabel: (address) => labels.get(address) ?? null,
+      mintSymbol: (mint) => symbols.get(mint) ?? null,
+    }
+    const fileName = suggestedExportFileName({
+      kind,
+      format,
+      wallets: walletsForFileName(rowFilters, names),
+      fromSec: rowFilters.fromSec,
+      toSec: rowFilters.toSec,
+      nowSec: ctx.nowSec(),
+    })
+    const describe = (rows: number): string => describeExport(kind, rowFilters, rows, names)
+    return { resolved, rowFilters, fileName, describe }
+  }
 
   return {
     'export:run': async (input) => {
@@ -38,15 +79,19 @@ export function exportHandlers(
       controller?.abort()
       return { cancelled: controller !== undefined }
     },
-    'export:choose-path': async ({ kind, format }) => {
+    'export:preview': async ({ kind, format, filters }): Promise<ExportPreview> => {
+      const plan = await planExport(kind, format, filters)
+      const rows = await ctx.mirror.exports.count(kind, plan.rowFilters)
+      return { rows, description: plan.describe(rows), fileName: plan.fileName }
+    },
+    'export:choose-path': async ({ kind, format, filters }) => {
       if (ctx.choosePath === undefined) {
         throw new AppError(
           'Saving to a chosen file needs the desktop app; here the browser downloads the export.',
         )
       }
-      const path = await ctx.choosePath({
-        fileName: suggestedExportFileName(kind, format, ctx.nowSec()),
-      })
+      const { fileName } = await planExport(kind, format, filters)
+      const path = await ctx.choosePath({ fileName })
       return path === null ? null : { grantId: handoffs.grantPath(path), path }
     },
   }
@@ -55,7 +100,8 @@ export function exportHandlers(
     input: Parameters<HandlerTable['export:run']>[0],
     controller: AbortController,
   ): Promise<ExportResult> {
-    const fileName = suggestedExportFileName(input.kind, input.format, ctx.nowSec())
+    const plan = await planExport(input.kind, input.format, input.filters)
+    const fileName = plan.fileName
     let outPath: string
     let downloadFile: string | null = null
     if (input.destination.type === 'chosen-path') {
@@ -84,7 +130,7 @@ export function exportHandlers(
         source: ctx.mirror.exports,
         kind: input.kind,
         format: input.format,
-        filters: input.filters,
+        filters: plan.resolved,
         delimiter: input.delimiter,
         includeHeader: input.includeHeader,
         outPath,
@@ -103,6 +149,7 @@ export function exportHandlers(
       return {
         exportId: input.exportId,
         rowsRead: summary.rowsRead,
+        description: plan.describe(summary.rowsRead),
         rowsWritten: summary.rowsWritten,
         bytes: summary.bytes,
         fileName: downloadFile === null ? basename(summary.path) : fileName,

@@ -6,6 +6,7 @@ type ReviewChannel =
   | 'history:count'
   | 'history:mints'
   | 'transfers:page'
+  | 'transfers:count'
   | 'balances:current'
   | 'nfts:list'
   | 'portfolio:series'
@@ -23,6 +24,7 @@ export function reviewHandlers(ctx: HandlerContext): Pick<HandlerTable, ReviewCh
     'history:count': ({ address, filters }) => review().historyCount(address, filters),
     'history:mints': ({ address }) => review().historyMints(address),
     'transfers:page': ({ address, ...query }) => review().transferPage(address, query),
+    'transfers:count': ({ address, filters }) => review().transferCount(address, filters),
     'balances:current': ({ address }) => review().currentBalances(address),
     'nfts:list': ({ address }) => review().currentNfts(address),
     'portfolio:series': ({ address }) => review().portfolioSeries(address),

@@ -3,10 +3,10 @@ import type { ExportKind } from '@shared/ipc/export-schemas'
 import type { Database } from '../schema'
 import {
   all,
-  hasMatchingChange,
+  changeMatches,
   isOneOf,
-  startsWith,
   transactionMatches,
+  transferMatches,
   withinDates,
   type RowFilters,
 } from './row-filters'
@@ -54,12 +54,13 @@ function walletIdIn(db: Kysely<Database>, column: string, addresses: readonly st
 }
 
 function balanceChangeStatements(db: Kysely<Database>, f: ExportRowFilters): ExportStatements {
-  // The view's meaning: the filters select transactions; all their changes are written.
+  // The view lists the transactions that have a matching change; the export writes exactly
+  // those changes (a LUMN-incoming view exports LUMN inflows, not the SOL paid for them).
   const where = all([
     walletIdIn(db, 'bc.wallet_id', f.walletAddresses),
     withinDates(sql.ref('bc.block_time_sec'), f),
     transactionMatches('t', f),
-    hasMatchingChange(sql.ref('bc.transaction_id'), f),
+    changeMatches('bc', f),
   ])
   const from = db
     .selectFrom('balance_changes as bc')
@@ -99,12 +100,7 @@ function transferStatements(db: Kysely<Database>, f: ExportRowFilters): ExportSt
     : sql<boolean>`1`
   const where = all([
     walletIdIn(db, 'tr.wallet_id', f.walletAddresses),
-    withinDates(sql.ref('tr.block_time_sec'), f),
-    f.mints.length === 0 ? sql<boolean>`1` : isOneOf(sql.ref('tr.mint'), f.mints),
-    f.direction === null ? sql<boolean>`1` : sql<boolean>`tr.direction = ${f.direction}`,
-    f.signaturePrefix === ''
-      ? sql<boolean>`1`
-      : startsWith(sql.ref('tr.signature'), f.signaturePrefix),
+    transferMatches('tr', f),
     failed,
   ])
   const from = db.selectFrom('transfers as tr').where(where)
@@ -135,43 +131,80 @@ function transferStatements(db: Kysely<Database>, f: ExportRowFilters): ExportSt
 
 /**
  * Balances come from each wallet's latest snapshot (taken at or before `to` when given:
- * "balances as of"). Direction, `from` and failed-only do not apply to holdings.
+ * "balances as of"): its token holdings, then its NFTs (one each, unpriced). Direction,
+ * `from` and failed-only do not apply to holdings.
  */
 function balanceStatements(db: Kysely<Database>, f: ExportRowFilters): ExportStatements {
   const asOf = f.toSec === null ? sql<boolean>`1` : sql<boolean>`s2.taken_at_sec <= ${f.toSec}`
   const latest = sql<number>`(select s2.id from balance_snapshots as s2 where s2.wallet_id = w.id and ${asOf} order by s2.taken_at_sec desc, s2.id desc limit 1)`
-  const from = db
+  const wallets =
+    f.walletAddresses.length === 0
+      ? sql<boolean>`1`
+      : isOneOf(sql.ref('w.address'), f.walletAddresses)
+  const ofMints = (column: string) =>
+    f.mints.length === 0 ? sql<boolean>`1` : isOneOf(sql.ref(column), f.mints)
+  const snapshots = db
     .selectFrom('wallets as w')
     .innerJoin('balance_snapshots as s', (join) => join.on(sql<boolean>`s.id = ${latest}`))
+  const tokens = snapshots
     .innerJoin('balance_snapshot_items as i', 'i.snapshot_id', 's.id')
     .leftJoin('mints as m', 'm.mint', 'i.mint')
-    .where(
-      all([
-        f.walletAddresses.length === 0
-          ? sql<boolean>`1`
-          : isOneOf(sql.ref('w.address'), f.walletAddresses),
-        f.mints.length === 0 ? sql<boolean>`1` : isOneOf(sql.ref('i.mint'), f.mints),
-      ]),
-    )
+    .where(all([wallets, ofMints('i.mint')]))
+    .select([
+      'w.position as walletPosition',
+      'w.id as walletId',
+      's.taken_at_sec as takenAtSec',
+      'w.address as wallet',
+      'w.label as walletLabel',
+      'i.mint as mint',
+      'm.symbol as symbol',
+      'm.name as name',
+      'i.balance_text as balanceText',
+      'i.decimals as decimals',
+      sql<number | null>`i.price_usd`.as('priceUsd'),
+      sql<number | null>`i.usd_value`.as('usdValue'),
+      'i.token_program as tokenProgram',
+      sql<number>`0`.as('isNft'),
+      sql<number>`0`.as('isCompressed'),
+    ])
+  const nfts = snapshots
+    .innerJoin('balance_snapshot_nfts as n', 'n.snapshot_id', 's.id')
+    .leftJoin('mints as m', 'm.mint', 'n.mint')
+    .where(all([wallets, ofMints('n.mint')]))
+    .select([
+      'w.position as walletPosition',
+      'w.id as walletId',
+      's.taken_at_sec as takenAtSec',
+      'w.address as wallet',
+      'w.label as walletLabel',
+      'n.mint as mint',
+      'm.symbol as symbol',
+      'n.name as name',
+      sql<string>`'1'`.as('balanceText'),
+      sql<number>`0`.as('decimals'),
+      sql<number | null>`null`.as('priceUsd'),
+      sql<number | null>`null`.as('usdValue'),
+      sql<string>`coalesce(m.token_program, '')`.as('tokenProgram'),
+      sql<number>`1`.as('isNft'),
+      'n.is_compressed as isCompressed',
+    ])
+  const holdings = db.selectFrom(tokens.unionAll(nfts).as('b'))
   return {
-    count: from.select((eb) => eb.fn.countAll<number>().as('n')),
-    rows: from
-      .select([
-        's.taken_at_sec as takenAtSec',
-        'w.address as wallet',
-        'w.label as walletLabel',
-        'i.mint as mint',
-        'm.symbol as symbol',
-        'm.name as name',
-        'i.balance_text as balanceText',
-        'i.decimals as decimals',
-        'i.price_usd as priceUsd',
-        'i.usd_value as usdValue',
-        'i.token_program as tokenProgram',
-      ])
-      .orderBy('w.position')
-      .orderBy('w.id')
-      .orderBy('i.usd_value', 'desc')
-      .orderBy('i.mint'),
+    count: holdings.select((eb) => eb.fn.countAll<number>().as('n')),
+    rows: holdings
+      .selectAll()
+      .orderBy('b.walletPosition')
+      .orderBy('b.walletId')
+      .orderBy('b.isNft')
+      .orderBy('b.usdValue', 'desc')
+      .orderBy('b.mint'),
   }
+}
+
+/** Every mint the mirror knows a symbol for: what tax layouts name currencies from. */
+export function mintSymbolsStatement(db: Kysely<Database>): Compilable<{
+  mint: string
+  symbol: string | null
+}> {
+  return db.selectFrom('mints').select(['mint', 'symbol']).where('symbol', 'is not', null)
 }

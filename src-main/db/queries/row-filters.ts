@@ -1,5 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
-import type { HistoryFilters } from '@shared/ipc/review-schemas'
+import type { HistoryFilters, TransferFilters } from '@shared/ipc/review-schemas'
 
 /**
  * The filters of the History view and of the CSV export in the mirror's terms, written
@@ -10,7 +10,10 @@ export interface RowFilters {
   /** Inclusive bounds on block time, UTC seconds. */
   fromSec: number | null
   toSec: number | null
-  /** Transactions with a balance change of one of these mints (any mint when empty)… */
+  /**
+   * Balance changes of one of these mints (any mint when empty)… The History view lists
+   * the transactions that have such a change; the export writes those changes.
+   */
   mints: readonly string[]
   /** …whose sign is this (any sign when null). */
   direction: 'in' | 'out' | null
@@ -27,6 +30,18 @@ export function historyRowFilters(f: HistoryFilters): RowFilters {
     mints: f.mint === null ? [] : [f.mint],
     direction: f.direction === 'any' ? null : f.direction,
     isFailedOnly: f.isFailedOnly,
+    signaturePrefix: f.signature,
+  }
+}
+
+/** The Transfers view's filters as row filters (its counterparty filter aside). */
+export function transferRowFilters(f: TransferFilters): RowFilters {
+  return {
+    fromSec: f.fromSec,
+    toSec: f.toSec,
+    mints: f.mint === null ? [] : [f.mint],
+    direction: f.direction === 'any' ? null : f.direction,
+    isFailedOnly: false,
     signaturePrefix: f.signature,
   }
 }
@@ -65,17 +80,24 @@ export function isOneOf(
   return sql<SqlBool>`${column} in (${sql.join(values)})`
 }
 
+/** The balance change `c` (an alias) fits the mint and direction filters (true when neither is set). */
+export function changeMatches(c: string, f: RowFilters): Expression<SqlBool> {
+  return all([
+    ...(f.mints.length === 0 ? [] : [isOneOf(sql.ref(`${c}.mint`), f.mints)]),
+    ...(f.direction === null ? [] : [hasDirection(sql.ref(`${c}.amount`), f.direction)]),
+  ])
+}
+
 /**
  * The transaction has a balance change matching the mint and direction filters (true
- * when neither is set). All of a matching transaction's changes belong to it.
+ * when neither is set): the History view lists such transactions.
  */
 export function hasMatchingChange(
   transactionId: Expression<unknown>,
   f: RowFilters,
 ): Expression<SqlBool> {
   if (f.mints.length === 0 && f.direction === null) return sql<SqlBool>`1`
-  const mint = f.mints.length === 0 ? sql<SqlBool>`1` : isOneOf(sql.ref('d.mint'), f.mints)
-  return sql<SqlBool>`exists (select 1 from balance_changes as d where d.transaction_id = ${transactionId} and ${mint} and ${hasDirection(sql.ref('d.amount'), f.direction)})`
+  return sql<SqlBool>`exists (select 1 from balance_changes as d where d.transaction_id = ${transactionId} and ${changeMatches('d', f)})`
 }
 
 /**
@@ -84,6 +106,20 @@ export function hasMatchingChange(
 export function transactionMatches(t: string, f: RowFilters): Expression<SqlBool> {
   return all([
     ...(f.isFailedOnly ? [sql<SqlBool>`${sql.ref(`${t}.is_failed`)} = 1`] : []),
+    ...(f.signaturePrefix === '' ? [] : [startsWith(sql.ref(`${t}.signature`), f.signaturePrefix)]),
+  ])
+}
+
+/**
+ * The filters over a `transfers` alias, for the Transfers view and the transfers export
+ * alike: dates, mints, the transfer's own direction, the signature. (Failed-only needs the
+ * transaction: the export adds it.)
+ */
+export function transferMatches(t: string, f: RowFilters): Expression<SqlBool> {
+  return all([
+    withinDates(sql.ref(`${t}.block_time_sec`), f),
+    ...(f.mints.length === 0 ? [] : [isOneOf(sql.ref(`${t}.mint`), f.mints)]),
+    ...(f.direction === null ? [] : [sql<SqlBool>`${sql.ref(`${t}.direction`)} = ${f.direction}`]),
     ...(f.signaturePrefix === '' ? [] : [startsWith(sql.ref(`${t}.signature`), f.signaturePrefix)]),
   ])
 }

@@ -1,11 +1,13 @@
 import { sql, type Kysely, type SqlBool } from 'kysely'
 import type {
+  RowCount,
   SortOrder,
   TransferCursor,
   TransferFilters,
   TransferPage,
 } from '@shared/ipc/review-schemas'
 import type { Database } from '../schema'
+import { transferMatches, transferRowFilters } from './row-filters'
 
 /** What `fetchTransferPage` needs besides the wallet. */
 export interface TransferQuery {
@@ -14,8 +16,6 @@ export interface TransferQuery {
   cursor: TransferCursor | null
   limit: number
 }
-
-const PREFIX_END = '\u007f'
 
 /**
  * A page of a wallet's transfers in keyset order (block time, signature, id), filtered in
@@ -37,16 +37,8 @@ export async function fetchTransferPage(
     .leftJoin('mints as m', 'm.mint', 't.mint')
     .leftJoin('wallets as w', 'w.address', 't.counterparty')
     .where('t.wallet_id', '=', walletId)
-  if (filters.mint !== null) q = q.where('t.mint', '=', filters.mint)
-  if (filters.direction !== 'any') q = q.where('t.direction', '=', filters.direction)
+    .where(transferMatches('t', transferRowFilters(filters)))
   if (filters.counterparty !== '') q = q.where('t.counterparty', '=', filters.counterparty)
-  if (filters.signature !== '') {
-    q = q
-      .where('t.signature', '>=', filters.signature)
-      .where('t.signature', '<', filters.signature + PREFIX_END)
-  }
-  if (filters.fromSec !== null) q = q.where('t.block_time_sec', '>=', filters.fromSec)
-  if (filters.toSec !== null) q = q.where('t.block_time_sec', '<=', filters.toSec)
   if (cursor !== null) {
     const op = order === 'newest' ? sql`<` : sql`>`
     const seek = order === 'newest' ? '<=' : '>='
@@ -96,4 +88,32 @@ export async function fetchTransferPage(
         ? { blockTimeSec: last.block_time_sec, signature: last.signature, id: last.id }
         : null,
   }
+}
+
+/**
+ * How many of a wallet's transfers the Transfers view's filters select (the rows its
+ * export writes), counting at most `cap`.
+ */
+export async function countTransfers(
+  db: Kysely<Database>,
+  walletId: number,
+  filters: TransferFilters,
+  cap = 10_000,
+): Promise<RowCount> {
+  let inner = db
+    .selectFrom('transfers as t')
+    .where('t.wallet_id', '=', walletId)
+    .where(transferMatches('t', transferRowFilters(filters)))
+  if (filters.counterparty !== '') inner = inner.where('t.counterparty', '=', filters.counterparty)
+  const row = await db
+    .selectFrom(
+      inner
+        .select(sql<number>`1`.as('one'))
+        .limit(cap + 1)
+        .as('matches'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
+  const count = Number(row.n)
+  return { count: Math.min(count, cap), isCapped: count > cap }
 }

@@ -2,13 +2,19 @@ import BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { ExportKind } from '@shared/ipc/export-schemas'
 import { describeStorageError } from '../database'
-import { exportStatements, type ExportRowFilters } from '../queries/export-queries'
+import {
+  exportStatements,
+  mintSymbolsStatement,
+  type ExportRowFilters,
+} from '../queries/export-queries'
 import type { Database } from '../schema'
 
 /** The rows of one export, read in batches from one consistent snapshot. */
 export interface ExportRows {
   /** Source rows the export will read (counted in the same snapshot as the rows). */
   totalRows: number
+  /** Every mint with a symbol in the same snapshot, for naming currencies uniquely. */
+  mintSymbols: readonly { mint: string; symbol: string | null }[]
   /** The rows in export order, `batchRows` at a time. */
   batches: AsyncIterable<readonly unknown[]>
   /** Ends the read; call it whether or not every batch was taken. */
@@ -32,6 +38,17 @@ export class SqliteExportReader {
   constructor(db: Kysely<Database>, path: string) {
     this.#db = db
     this.#path = path
+  }
+
+  /** How many source rows an export of these filters reads now. */
+  async count(kind: ExportKind, filters: ExportRowFilters): Promise<number> {
+    const { count } = exportStatements(this.#db, kind, filters)
+    try {
+      const { rows } = await this.#db.executeQuery(count.compile())
+      return Number(rows[0]?.n ?? 0)
+    } catch (error) {
+      throw describeStorageError(error, 'count the rows to export')
+    }
   }
 
   async open(kind: ExportKind, filters: ExportRowFilters, batchRows: number): Promise<ExportRows> {
@@ -58,6 +75,11 @@ export class SqliteExportReader {
       sqlite.exec('begin')
       const count = statements.count.compile()
       const { n } = sqlite.prepare(count.sql).get(...count.parameters) as { n: number }
+      const symbols = mintSymbolsStatement(this.#db).compile()
+      const mintSymbols = sqlite.prepare(symbols.sql).all(...symbols.parameters) as {
+        mint: string
+        symbol: string | null
+      }[]
       const select = statements.rows.compile()
       const iterator = sqlite.prepare(select.sql).iterate(...select.parameters)
       rows = iterator
@@ -73,7 +95,7 @@ export class SqliteExportReader {
         }
         if (batch.length > 0) yield batch
       }
-      return { totalRows: Number(n), batches: batches(), close }
+      return { totalRows: Number(n), mintSymbols, batches: batches(), close }
     } catch (error) {
       await close()
       throw describeStorageError(error, 'read the rows to export')

@@ -10,6 +10,7 @@ import type {
   NftItem,
   PortfolioPoint,
   RowCount,
+  TransferFilters,
   TransferPage,
   WalletProfile,
   WalletSummary,
@@ -26,7 +27,7 @@ import {
   listHistoryMints,
   type HistoryQuery,
 } from '../queries/history-queries'
-import { fetchTransferPage, type TransferQuery } from '../queries/transfer-queries'
+import { countTransfers, fetchTransferPage, type TransferQuery } from '../queries/transfer-queries'
 import {
   fetchWalletProfile,
   listWalletSummaries,
@@ -59,6 +60,10 @@ export class ReviewReader {
 
   async transferPage(address: string, query: TransferQuery): Promise<TransferPage> {
     return fetchTransferPage(this.#db, await this.#id(address), query)
+  }
+
+  async transferCount(address: string, filters: TransferFilters): Promise<RowCount> {
+    return countTransfers(this.#db, await this.#id(address), filters)
   }
 
   async currentBalances(address: string): Promise<CurrentBalances> {

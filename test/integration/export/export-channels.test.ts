@@ -61,7 +61,7 @@ describe('export channels and the web shell download', () => {
     expect(result).toMatchObject({
       exportId: 'download-1',
       path: null,
-      fileName: 'heliograph-balance-changes-koinly-2026-11-01.csv',
+      fileName: 'heliograph-casual-balance-changes-koinly-to-2026-11-01.csv',
     })
     expect(result.downloadId).toEqual(expect.any(String))
     const done = progress.filter((p) => p.exportId === 'download-1')
@@ -75,7 +75,7 @@ describe('export channels and the web shell download', () => {
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8')
     expect(response.headers.get('content-disposition')).toContain(
-      'attachment; filename="heliograph-balance-changes-koinly-2026-11-01.csv"',
+      'attachment; filename="heliograph-casual-balance-changes-koinly-to-2026-11-01.csv"',
     )
     const body = Buffer.from(await response.arrayBuffer())
     expect(body.length).toBe(result.bytes)

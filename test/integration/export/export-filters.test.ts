@@ -2,9 +2,18 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { exportFiltersFromHistoryView, type ExportFiltersInput } from '@shared/ipc/export-schemas'
-import type { HistoryFilters } from '@shared/ipc/review-schemas'
+import {
+  exportFiltersFromHistoryView,
+  exportFiltersFromTransfersView,
+  type ExportFiltersInput,
+} from '@shared/ipc/export-schemas'
+import {
+  NO_HISTORY_FILTERS,
+  TransferFilters,
+  type HistoryFilters,
+} from '@shared/ipc/review-schemas'
 import { fetchHistoryPage } from '../../../src-main/db/queries/history-queries'
+import { countTransfers, fetchTransferPage } from '../../../src-main/db/queries/transfer-queries'
 import { runExport } from '../../../src-main/export/export-job'
 import { resolveDateBound } from '../../../src-main/export/export-filters'
 import { syncedMirror, type SyncedMirror } from './export-fixture'
@@ -44,8 +53,10 @@ function expectedSignatures(
     const fits = (c: ChangeFact): boolean =>
       (!f.mints?.length || f.mints.includes(c.mint)) &&
       (f.direction === undefined || (f.direction === 'in' ? c.amount > 0 : c.amount < 0))
-    if ((f.mints?.length || f.direction) && !changes.some(fits)) continue
-    rows += changes.length
+    // Mint and direction select balance changes; the view lists their transactions.
+    const selected = changes.filter(fits)
+    if (selected.length === 0) continue
+    rows += selected.length
     signatures.add(t.signature)
   }
   return { rows, signatures }
@@ -123,6 +134,39 @@ describe('export filters select what the History view selects', () => {
     expect(signatures.has(signature)).toBe(true)
   })
 
+  it('a filtered History view exports the balance changes its filters select, not the other mints and directions of its transactions', async () => {
+    const walletAddress = address('casual')
+    const viewFilters: HistoryFilters = { ...NO_HISTORY_FILTERS, mint: USDC, direction: 'in' }
+    const shown: string[] = []
+    let transactions = 0
+    let cursor = null
+    do {
+      const page = await fetchHistoryPage(mirror.database.db, walletIdOf(walletAddress), {
+        order: 'newest',
+        filters: viewFilters,
+        cursor,
+        limit: 50,
+      })
+      transactions += page.rows.length
+      for (const row of page.rows) {
+        for (const c of row.changes) {
+          if (c.mint === USDC && c.amount > 0)
+            shown.push(`${row.signature} ${c.mint} ${c.amountText}`)
+        }
+      }
+      cursor = page.nextCursor
+    } while (cursor !== null)
+    expect(transactions).toBeGreaterThan(0)
+    const { summary, records } = await exported(
+      exportFiltersFromHistoryView(walletAddress, viewFilters),
+      'view-usdc-inflows-rows',
+    )
+    const written = records.map((r) => `${r.Signature} ${r.Mint} ${r.Amount}`)
+    expect(written.sort()).toEqual(shown.sort())
+    expect(records.every((r) => r.Mint === USDC && r.Direction === 'in')).toBe(true)
+    expect(summary.rowsRead).toBe(shown.length)
+  })
+
   // Every filter of the History view, alone and combined, on the wallet where it selects
   // something: the view and the export must agree on each.
   const views: [string, string, () => Partial<HistoryFilters>][] = [
@@ -147,6 +191,14 @@ describe('export filters select what the History view selects', () => {
       () => ({ signature: signatureOf('failed-transactions') }),
     ],
   ]
+  const walletIdOf = (walletAddress: string): number =>
+    (
+      mirror.database.sqlite
+        .prepare('select id from wallets where address = ?')
+        .get(walletAddress) as {
+        id: number
+      }
+    ).id
   const signatureOf = (profile: string): string =>
     facts.find((f) => f.walletAddress === address(profile))!.signature
 
@@ -163,11 +215,7 @@ describe('export filters select what the History view selects', () => {
         signature: '',
         ...view(),
       }
-      const walletId = (
-        mirror.database.sqlite
-          .prepare('select id from wallets where address = ?')
-          .get(walletAddress) as { id: number }
-      ).id
+      const walletId = walletIdOf(walletAddress)
       const shown = new Set<string>()
       let cursor = null
       do {
@@ -191,6 +239,52 @@ describe('export filters select what the History view selects', () => {
       expect(signatures).toEqual(
         expectedSignatures(facts, exportFiltersFromHistoryView(walletAddress, viewFilters))
           .signatures,
+      )
+    },
+  )
+
+  // The Transfers view, its row count and its export: one set of filters, the same rows.
+  const transferViews: [string, () => Partial<TransferFilters>][] = [
+    ['everything', () => ({})],
+    ['inflows', () => ({ direction: 'in' })],
+    ['USDC', () => ({ mint: USDC })],
+    ['USDC outflows', () => ({ mint: USDC, direction: 'out' })],
+    ['within dates', () => ({ fromSec: 1_782_000_000, toSec: 1_790_000_000 })],
+  ]
+  it.each(transferViews)(
+    'the Transfers view of one wallet, its count and its export hold the same transfers: %s',
+    async (name, view) => {
+      const walletAddress = address('casual')
+      const filters: TransferFilters = { ...TransferFilters.parse({}), ...view() }
+      const shown: string[] = []
+      let cursor = null
+      do {
+        const page = await fetchTransferPage(mirror.database.db, walletIdOf(walletAddress), {
+          order: 'newest',
+          filters,
+          cursor,
+          limit: 50,
+        })
+        shown.push(...page.rows.map((r) => `${r.signature} ${r.mint} ${r.direction}`))
+        cursor = page.nextCursor
+      } while (cursor !== null)
+      expect(shown.length).toBeGreaterThan(0)
+      const count = await countTransfers(mirror.database.db, walletIdOf(walletAddress), filters)
+      expect(count).toEqual({ count: shown.length, isCapped: false })
+      const outPath = join(mirror.dir, `transfers-view-${name.replace(/\W+/g, '-')}.csv`)
+      const summary = await runExport({
+        source: mirror.mirror.exports,
+        kind: 'transfers',
+        filters: exportFiltersFromTransfersView(walletAddress, filters),
+        outPath,
+      })
+      const records = parse(readFileSync(outPath, 'utf8'), { columns: true }) as Record<
+        string,
+        string
+      >[]
+      expect(summary.rowsRead).toBe(shown.length)
+      expect(records.map((r) => `${r.Signature} ${r.Mint} ${r.Direction}`).sort()).toEqual(
+        shown.sort(),
       )
     },
   )
