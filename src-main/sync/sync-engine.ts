@@ -230,7 +230,7 @@ export class SyncEngine {
         items: result.newItems,
         estimatedRemainingPages: 0,
       })
-      return { stream, state: 'ok', pages: result.pages, newItems: result.newItems }
+      return { stream, state: 'ok', pages: result.pages, newItems: result.newItems, credits }
     } catch (error) {
       const { state, message, stopsAll } = describeStreamFailure(error, stream, address)
       // A budget stop starts no new call in any stream, but lets calls under way finish:
@@ -242,7 +242,7 @@ export class SyncEngine {
         lastError: state === 'cancelled' ? null : message,
         ...(state === 'paused' ? { isPaused: true } : {}),
       })
-      return { stream, state, pages: 0, newItems: 0, error: message }
+      return { stream, state, pages: 0, newItems: 0, credits, error: message }
     }
   }
 

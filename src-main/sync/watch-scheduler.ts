@@ -1,5 +1,3 @@
-import { getOperation } from '@shared/api/operations'
-import { creditsPerCall } from '@shared/api/prices'
 import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import type { StreamName } from '../db/ingest/mirror-writer'
 import { STREAM_NAMES } from '../db/ingest/mirror-writer'
@@ -318,19 +316,7 @@ function streamsFor(
 
 /** Credits a sync's pages cost (each page is one call of its stream's operation). */
 function outcomeCredits(outcome: WalletSyncOutcome): number {
-  return outcome.streams.reduce((sum, s) => sum + s.pages * STREAM_PAGE_CREDITS[s.stream], 0)
-}
-
-const STREAM_PAGE_CREDITS: Record<StreamName, number> = {
-  history: creditsPerCall(getOperation('wallet.history').priceKey),
-  transfers: creditsPerCall(getOperation('wallet.transfers').priceKey),
-  balances: creditsPerCall(getOperation('wallet.balances').priceKey),
-  'compressed-owner': creditsPerCall(
-    getOperation('compression.getCompressionSignaturesForOwner').priceKey,
-  ),
-  'compressed-token-owner': creditsPerCall(
-    getOperation('compression.getCompressionSignaturesForTokenOwner').priceKey,
-  ),
+  return outcome.streams.reduce((sum, s) => sum + s.credits, 0)
 }
 
 function mergeOutcomes(a: WalletSyncOutcome, b: WalletSyncOutcome): WalletSyncOutcome {

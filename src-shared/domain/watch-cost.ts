@@ -9,7 +9,8 @@ import { MAX_MULTIPLE_ACCOUNTS, TOKEN_PROGRAM_IDS } from '../api/rpc'
 export const WALLET_CHECK_CREDITS = {
   history: CREDIT_PRICES.wallet,
   transfers: CREDIT_PRICES.wallet,
-  balances: CREDIT_PRICES.wallet,
+  // The balances pages and one page of DAS getAssetsByOwner (the NFTs).
+  balances: CREDIT_PRICES.wallet + CREDIT_PRICES.das,
   compressed: 2 * CREDIT_PRICES.compression,
 } as const
 

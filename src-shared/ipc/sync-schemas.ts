@@ -70,6 +70,8 @@ export const StreamOutcome = z.object({
   state: StreamState,
   pages: z.number().int(),
   newItems: z.number().int(),
+  /** Credits of the calls the stream made in this run (a DAS page costs less than a wallet page). */
+  credits: z.number().int(),
   error: z.string().optional(),
 })
 export type StreamOutcome = z.infer<typeof StreamOutcome>
