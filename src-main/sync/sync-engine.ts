@@ -14,10 +14,12 @@ import type {
 } from '@shared/ipc/sync-schemas'
 import { STREAM_NAMES, type MirrorWriter, type StreamName } from '../db/ingest/mirror-writer'
 import type { MintStore } from '../db/stores/mint-store'
+import type { NamesStore } from '../db/stores/names-store'
 import type { ServiceClient } from '../service/service-client'
 import { InvalidResponseError, ServiceError } from '../service/service-errors'
 import { callAttribution } from './call-attribution'
 import { fillUnknownMints } from './mint-metadata'
+import { DEFAULT_NAMES_REFRESH_SEC, fillWalletNames } from './wallet-names'
 import { BudgetExceededError, type CreditMeter } from './credit-meter'
 import { OfflineError, type RateShaper } from './rate-shaper'
 import { syncBalances } from './streams/balances-stream'
@@ -45,6 +47,10 @@ export interface SyncEngineOptions {
   writer: MirrorWriter
   /** The mint cache, filled for mints the history names but no snapshot did. */
   mints: MintStore
+  /** Names of the wallet, its counterparties and its funder; not asked for when absent. */
+  names?: NamesStore
+  /** How long an asked name stays fresh (default monthly). */
+  namesRefreshSec?: () => number
   client: ServiceClient
   shaper: RateShaper
   meter: CreditMeter
@@ -169,6 +175,21 @@ export class SyncEngine {
           walletId,
           this.#nowSec(),
           controller.signal,
+        ).catch(() => 0)
+      }
+      const transfers = outcomes.find((o) => o.stream === 'transfers')
+      if (this.#options.names && transfers?.state === 'ok' && !controller.signal.aborted) {
+        // Names, like mints, are a courtesy to the views: their failure fails no stream.
+        await fillWalletNames(
+          (operation, input, signal) => this.callFor(address, operation, input, signal),
+          this.#options.names,
+          {
+            walletId,
+            address,
+            nowSec: this.#nowSec(),
+            refreshSec: this.#options.namesRefreshSec?.() ?? DEFAULT_NAMES_REFRESH_SEC,
+            signal: controller.signal,
+          },
         ).catch(() => 0)
       }
       // The outcome is final only once every call it made is in the ledger.

@@ -11,7 +11,8 @@ export const WALLET_CHECK_CREDITS = {
   transfers: CREDIT_PRICES.wallet,
   // The balances pages and one page of DAS getAssetsByOwner (the NFTs).
   balances: CREDIT_PRICES.wallet + CREDIT_PRICES.das,
-  compressed: 2 * CREDIT_PRICES.compression,
+  // Both signature streams, then the state: balance, token balances and accounts.
+  compressed: 5 * CREDIT_PRICES.compression,
 } as const
 
 const DAY_SEC = 86_400

@@ -69,7 +69,6 @@ async function ownedNfts(
     namedByBalances.map((n) => [n.collectionAddress, n.collectionName]),
   )
   const nfts: WalletNft[] = []
-  let pages = 0
   for (let page = 1; ; page++) {
     const list = await ctx.call('das.getAssetsByOwner', {
       ownerAddress: ctx.address,
@@ -77,7 +76,6 @@ async function ownedNfts(
       limit: DAS_MAX_LIMIT,
       ...(page === 1 ? { options: { showGrandTotal: true } } : {}),
     })
-    pages = page
     for (const asset of list.items) {
       if (!FUNGIBLE_INTERFACES.has(asset.interface)) nfts.push(nftOf(asset, collectionNames))
     }
@@ -90,9 +88,8 @@ async function ownedNfts(
       estimatedRemainingPages:
         total === undefined ? null : Math.max(0, Math.ceil(total / DAS_MAX_LIMIT) - page),
     })
-    if (list.items.length < DAS_MAX_LIMIT) break
+    if (list.items.length < DAS_MAX_LIMIT) return { nfts, pages: page }
   }
-  return { nfts, pages }
 }
 
 function nftOf(asset: Asset, collectionNames: ReadonlyMap<string, string>): WalletNft {
