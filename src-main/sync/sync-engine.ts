@@ -19,7 +19,8 @@ import type { ServiceClient } from '../service/service-client'
 import { InvalidResponseError, ServiceError } from '../service/service-errors'
 import { callAttribution } from './call-attribution'
 import { fillUnknownMints } from './mint-metadata'
-import { DEFAULT_NAMES_REFRESH_SEC, fillWalletNames } from './wallet-names'
+import { DEFAULT_NAMES_REFRESH_SEC, fillCounterpartyNames, fillWalletNames } from './wallet-names'
+import type { WalletCall } from './service-caller'
 import { BudgetExceededError, type CreditMeter } from './credit-meter'
 import { OfflineError, type RateShaper } from './rate-shaper'
 import { syncBalances } from './streams/balances-stream'
@@ -180,17 +181,24 @@ export class SyncEngine {
       const transfers = outcomes.find((o) => o.stream === 'transfers')
       if (this.#options.names && transfers?.state === 'ok' && !controller.signal.aborted) {
         // Names, like mints, are a courtesy to the views: their failure fails no stream.
-        await fillWalletNames(
-          (operation, input, signal) => this.callFor(address, operation, input, signal),
-          this.#options.names,
-          {
-            walletId,
-            address,
-            nowSec: this.#nowSec(),
-            refreshSec: this.#options.namesRefreshSec?.() ?? DEFAULT_NAMES_REFRESH_SEC,
-            signal: controller.signal,
-          },
-        ).catch(() => 0)
+        const names = this.#options.names
+        const call: WalletCall = (operation, input, signal) =>
+          this.callFor(address, operation, input, signal)
+        const asOf = { nowSec: this.#nowSec(), refreshSec: this.#namesRefreshSec() }
+        await fillWalletNames(call, names, {
+          walletId,
+          address,
+          ...asOf,
+          signal: controller.signal,
+        })
+          .then(() =>
+            fillCounterpartyNames(call, names, {
+              ...asOf,
+              fullBatchesOnly: true,
+              signal: controller.signal,
+            }),
+          )
+          .catch(() => 0)
       }
       // The outcome is final only once every call it made is in the ledger.
       await this.#options.meter.idle()
@@ -204,6 +212,29 @@ export class SyncEngine {
       this.#running.delete(address)
       this.#runStops.delete(address)
     }
+  }
+
+  /**
+   * Names the counterparties still unnamed after a run over the watchlist (the batches
+   * short of 100 that each wallet's sync left for later). Resolves to the calls made.
+   */
+  async nameCounterparties(signal?: AbortSignal): Promise<number> {
+    const names = this.#options.names
+    if (!names) return 0
+    return fillCounterpartyNames(
+      (operation, input, s) => this.callFor(null, operation, input, s),
+      names,
+      {
+        nowSec: this.#nowSec(),
+        refreshSec: this.#namesRefreshSec(),
+        fullBatchesOnly: false,
+        ...(signal ? { signal } : {}),
+      },
+    )
+  }
+
+  #namesRefreshSec(): number {
+    return this.#options.namesRefreshSec?.() ?? DEFAULT_NAMES_REFRESH_SEC
   }
 
   /** Clears a stream's pause and error so the next sync runs it again. */

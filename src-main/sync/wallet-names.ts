@@ -19,12 +19,10 @@ export interface FillNamesOptions {
 }
 
 /**
- * Asks the service what a watched wallet and the counterparties of its stored transfers
- * are called, and who funded the wallet: the wallet's identity once per refresh period,
- * its funder once ever (the first incoming SOL transfer cannot change), counterparties
- * 100 a call and only those not asked within the period. Answers "no name" and "not on
- * this plan" are kept too, so the same address costs nothing again until the period ends.
- * Resolves to the calls made.
+ * Asks the service what a watched wallet is called (once per refresh period) and who
+ * funded it (once ever: the first incoming SOL transfer cannot change). Answers "no name"
+ * and "not on this plan" are kept too, so the same question costs nothing again until the
+ * period ends. Resolves to the calls made.
  *
  * @example
  * await fillWalletNames(call, names, { walletId, address, nowSec, refreshSec: 30 * 86_400 })
@@ -75,9 +73,39 @@ export async function fillWalletNames(
     )
   }
 
-  const unnamed = await names.counterpartiesToName(walletId, askedSince)
+  return calls
+}
+
+export interface CounterpartyNamesOptions {
+  nowSec: number
+  refreshSec: number
+  /**
+   * Ask only in full batches of 100, leaving the rest for a later pass: after each
+   * wallet's sync, so that a run over many wallets still makes ⌈unnamed / 100⌉ calls.
+   */
+  fullBatchesOnly: boolean
+  signal?: AbortSignal
+}
+
+/**
+ * Asks the service for the names of the counterparties in the watched wallets' stored
+ * transfers that are not watched and were not asked within the refresh period, 100 a
+ * batch-identity call. Resolves to the calls made.
+ *
+ * @example
+ * await fillCounterpartyNames(call, names, { nowSec, refreshSec, fullBatchesOnly: false })
+ */
+export async function fillCounterpartyNames(
+  call: WalletCall,
+  names: NamesStore,
+  options: CounterpartyNamesOptions,
+): Promise<number> {
+  const { nowSec, signal } = options
+  const unnamed = await names.counterpartiesToName(nowSec - options.refreshSec)
+  let calls = 0
   for (let i = 0; i < unnamed.length; i += BATCH_ADDRESSES) {
     const batch = unnamed.slice(i, i + BATCH_ADDRESSES)
+    if (options.fullBatchesOnly && batch.length < BATCH_ADDRESSES) break
     calls++
     const answers = await call('wallet.batchIdentity', { addresses: batch }, signal).then(
       (identities) => {

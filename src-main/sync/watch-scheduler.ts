@@ -62,6 +62,7 @@ export class WatchScheduler {
   #timer: NodeJS.Timeout | null = null
   #round: Promise<void> | null = null
   #lastRoundSec: number | null = null
+  #lastNamesPassSec: number | null = null
   #isRoundAsked = false
   #stoppedReason: string | null = null
   #abort = new AbortController()
@@ -206,7 +207,22 @@ export class WatchScheduler {
       }
     }
     await Promise.all(Array.from({ length: this.#o.concurrency ?? 2 }, worker))
+    await this.#maybeNameCounterparties(checked, cadence)
     return checked
+  }
+
+  /**
+   * Each wallet's sync names its counterparties in full batches of 100 only; the rest are
+   * named after a round that synced, at most once per backstop period (daily by default).
+   */
+  async #maybeNameCounterparties(checked: CheckedWallet[], cadence: WatchCadence): Promise<void> {
+    const now = this.#now
+    if (!checked.some((c) => c.outcome?.state === 'ok')) return
+    if (this.#lastNamesPassSec !== null && now - this.#lastNamesPassSec < cadence.backstopEverySec)
+      return
+    if (this.#stoppedReason !== null || this.#abort.signal.aborted) return
+    this.#lastNamesPassSec = now
+    await this.#o.engine.nameCounterparties(this.#abort.signal).catch(() => 0)
   }
 
   /** Syncs what a round found for one wallet, then saves the round's observations. */

@@ -11,8 +11,9 @@ export const WALLET_CHECK_CREDITS = {
   transfers: CREDIT_PRICES.wallet,
   // The balances pages and one page of DAS getAssetsByOwner (the NFTs).
   balances: CREDIT_PRICES.wallet + CREDIT_PRICES.das,
-  // Both signature streams, then the state: balance, token balances and accounts.
-  compressed: 5 * CREDIT_PRICES.compression,
+  compressed: 2 * CREDIT_PRICES.compression,
+  // After the compressed signatures, the state: balance, token balances and accounts.
+  compressedState: 3 * CREDIT_PRICES.compression,
 } as const
 
 const DAY_SEC = 86_400
@@ -65,8 +66,8 @@ export interface WatchCostProjection {
 
 /** Credits a change's sync costs: one page of each stream it runs. */
 export function changeSyncCredits(hasCompressedState: boolean): number {
-  const { history, transfers, balances, compressed } = WALLET_CHECK_CREDITS
-  return history + transfers + balances + (hasCompressedState ? compressed : 0)
+  const { history, transfers, balances, compressed, compressedState } = WALLET_CHECK_CREDITS
+  return history + transfers + balances + (hasCompressedState ? compressed + compressedState : 0)
 }
 
 /**

@@ -76,6 +76,13 @@ export const StreamOutcome = z.object({
 })
 export type StreamOutcome = z.infer<typeof StreamOutcome>
 
+/** What a names pass over the counterparties asked (`sync:name-counterparties`). */
+export const NamesPass = z.object({
+  /** batch-identity calls made: ⌈unnamed counterparties / 100⌉. */
+  calls: z.number().int(),
+})
+export type NamesPass = z.infer<typeof NamesPass>
+
 /** How one wallet's sync ended (`sync:run`): the worst stream state stands for the run. */
 export const WalletSyncOutcome = z.object({
   address: z.string(),

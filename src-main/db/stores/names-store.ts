@@ -58,11 +58,11 @@ export class NamesStore {
   }
 
   /**
-   * Counterparties of a wallet's stored transfers that are not watched and were not asked
-   * since `askedSinceSec`: the addresses a names refresh still has to ask about.
+   * Counterparties in the stored transfers of any watched wallet that are not watched
+   * themselves and were not asked since `askedSinceSec`: what a names pass still has to ask.
    */
-  async counterpartiesToName(walletId: number, askedSinceSec: number): Promise<string[]> {
-    return (this.#s.counterpartiesToName.all(walletId, askedSinceSec) as { address: string }[]).map(
+  async counterpartiesToName(askedSinceSec: number): Promise<string[]> {
+    return (this.#s.counterpartiesToName.all(askedSinceSec) as { address: string }[]).map(
       (r) => r.address,
     )
   }
@@ -152,8 +152,7 @@ function prepare(sqlite: BetterSqlite3.Database) {
     name: sqlite.prepare('select * from address_names where address = ?'),
     counterpartiesToName: sqlite.prepare(`
       select distinct t.counterparty as address from transfers t
-      where t.wallet_id = ?
-        and t.counterparty not in (select address from wallets)
+      where t.counterparty not in (select address from wallets)
         and not exists (
           select 1 from address_names n where n.address = t.counterparty and n.fetched_at_sec >= ?)
       order by t.counterparty`),
