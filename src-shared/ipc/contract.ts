@@ -51,6 +51,14 @@ import {
 } from './sync-schemas'
 import { WatchFootprint } from '../domain/watch-cost'
 import {
+  BalanceAtInput,
+  BalanceAtPlan,
+  BalanceAtPlanInput,
+  BalanceAtResult,
+  WatchlistTotals,
+  WholeWallet,
+} from './wallet-schemas'
+import {
   WatchAddInput,
   WatchedWallet,
   WatchRemoveInput,
@@ -106,6 +114,10 @@ export const contract = {
   'settings:set-data-source': { input: SetDataSourceInput, output: AppSettings },
   'data:delete-all': { input: DeleteAllInput, output: z.void() },
   'demo:add-wallets': { input: z.void(), output: z.array(WatchedWallet) },
+  'wallet:whole': { input: WalletInput, output: WholeWallet },
+  'balances:at-plan': { input: BalanceAtPlanInput, output: BalanceAtPlan },
+  'balances:at': { input: BalanceAtInput, output: BalanceAtResult },
+  'watchlist:totals': { input: z.void(), output: WatchlistTotals },
 } as const
 
 /** Every channel name, e.g. `'watchlist:add'`. */
