@@ -20,6 +20,7 @@ import type { ChoosePath, HandlerContext } from './handlers/handler-context'
 import type { HandlerTable } from './handlers/handler-table'
 import { reviewHandlers } from './handlers/review-handlers'
 import { settingsHandlers } from './handlers/settings-handlers'
+import { walletHandlers } from './handlers/wallet-handlers'
 import { syncHandlers } from './handlers/sync-handlers'
 import { watchlistHandlers } from './handlers/watchlist-handlers'
 import { FileSecretStore, MemorySecretStore, type SecretStore } from './secret-store'
@@ -226,6 +227,7 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     ...exportHandlers(ctx),
     ...syncHandlers(ctx),
     ...settingsHandlers(ctx),
+    ...walletHandlers(ctx),
   }
 
   async function dispatch(channel: string, input: unknown): Promise<Envelope<unknown>> {

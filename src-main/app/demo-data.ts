@@ -4,7 +4,7 @@ import type { ProfileId } from '../simulator/chain/wallet-profiles'
 import { startSimulator, type RunningSimulator } from '../simulator/simulator-server'
 
 /** The simulator seed of demo mode: every new user sees the same demo chain. */
-const DEMO_SEED = 42
+export const DEMO_SEED = 42
 
 /** The key the in-process simulator accepts. */
 export const DEMO_KEY = 'demo'

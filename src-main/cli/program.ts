@@ -5,6 +5,7 @@ import { registerServeCommand } from './serve-command'
 import { registerSimulatorCommand } from './simulator-command'
 import { registerStatusCommands } from './status-command'
 import { registerSyncCommand } from './sync-command'
+import { registerWalletCommands } from './wallet-commands'
 import { registerWatchCommand } from './watch-command'
 import { printErrorLine } from './terminal-output'
 
@@ -35,6 +36,7 @@ function buildProgram(): Command {
   registerExportCommand(program)
   registerSyncCommand(program)
   registerStatusCommands(program)
+  registerWalletCommands(program)
   registerSimulatorCommand(program)
   return program
 }

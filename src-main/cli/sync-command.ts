@@ -193,6 +193,8 @@ export function registerSyncCommand(program: Command): void {
               if (failed?.error) printErrorLine(`  ${failed.stream}: ${failed.error}`)
             }
           }
+          // The counterparties each wallet's sync left for a fuller batch-identity call.
+          if (worst === 0) await callCore(core, 'sync:name-counterparties', undefined)
           process.exitCode = worst
         } finally {
           await core.close()

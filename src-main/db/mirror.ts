@@ -5,6 +5,7 @@ import type { ExportRows } from './stores/export-reader'
 import type { ExportRowFilters } from './queries/export-queries'
 import type { ExportKind } from '@shared/ipc/export-schemas'
 import type { MintStore } from './stores/mint-store'
+import type { NamesStore } from './stores/names-store'
 import type { WatchStateStore } from './stores/watch-state-store'
 import type { ReviewReader } from './stores/review-reader'
 import type { SettingsStore } from './stores/settings-store'
@@ -41,6 +42,8 @@ export interface Mirror {
   /** What watching observed on each wallet, and the changes it found. */
   readonly watchState: WatchStateStore
   readonly mints: MintStore
+  /** Names of addresses and each wallet's funder, with when they were asked. */
+  readonly names: NamesStore
   readonly settings: SettingsStore
   readonly ledger: CreditLedgerStore
   readonly activity: ActivityStore

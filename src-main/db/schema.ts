@@ -19,6 +19,11 @@ export interface Database {
   wallet_watch: WalletWatchTable
   watch_changes: WatchChangesTable
   wallet_views: WalletViewsTable
+  compressed_snapshots: CompressedSnapshotsTable
+  compressed_snapshot_tokens: CompressedSnapshotTokensTable
+  compressed_snapshot_accounts: CompressedSnapshotAccountsTable
+  address_names: AddressNamesTable
+  wallet_funding: WalletFundingTable
 }
 
 export interface WalletsTable {
@@ -208,4 +213,58 @@ export interface WalletViewsTable {
   wallet_id: number
   seen_through_sec: number
   viewed_at_sec: number
+}
+
+/** A wallet's compressed state at one time (0006). */
+export interface CompressedSnapshotsTable {
+  id: Generated<number>
+  wallet_id: number
+  taken_at_sec: number
+  lamports_raw: string
+  account_count: number
+  token_count: number
+}
+
+export interface CompressedSnapshotTokensTable {
+  snapshot_id: number
+  mint: string
+  amount_raw: string
+}
+
+export interface CompressedSnapshotAccountsTable {
+  snapshot_id: number
+  hash: string
+  address: string | null
+  lamports_raw: string
+  tree: string
+  leaf_index: number
+  slot_created: number
+}
+
+/** What the service calls an address, and when it was asked (0006). */
+export interface AddressNamesTable {
+  address: string
+  status: 'named' | 'none' | 'unavailable'
+  name: string | null
+  type: string | null
+  category: string | null
+  tags_json: Generated<string>
+  domain_names_json: Generated<string>
+  fetched_at_sec: number
+}
+
+/** Who funded a wallet, fetched once (0006). */
+export interface WalletFundingTable {
+  wallet_id: number
+  status: 'found' | 'none' | 'unavailable'
+  funder: string | null
+  funder_name: string | null
+  funder_type: string | null
+  mint: string | null
+  symbol: string | null
+  amount_raw: string | null
+  decimals: number | null
+  signature: string | null
+  funded_at_sec: number | null
+  fetched_at_sec: number
 }

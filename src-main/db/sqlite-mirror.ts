@@ -11,6 +11,7 @@ import { ActivityStore } from './stores/activity-store'
 import { CreditLedgerStore } from './stores/credit-ledger-store'
 import { SqliteExportReader } from './stores/export-reader'
 import { MintStore } from './stores/mint-store'
+import { NamesStore } from './stores/names-store'
 import { WatchStateStore } from './stores/watch-state-store'
 import { ReviewReader } from './stores/review-reader'
 import { SettingsStore } from './stores/settings-store'
@@ -35,6 +36,7 @@ export class SqliteMirror implements Mirror {
   readonly schedule: WatchScheduleStore
   readonly watchState: WatchStateStore
   readonly mints: MintStore
+  readonly names: NamesStore
   readonly settings: SettingsStore
   readonly ledger: CreditLedgerStore
   readonly activity: ActivityStore
@@ -50,6 +52,7 @@ export class SqliteMirror implements Mirror {
     this.schedule = new WatchScheduleStore(db)
     this.watchState = new WatchStateStore(db)
     this.mints = new MintStore(sqlite)
+    this.names = new NamesStore(sqlite)
     this.settings = new SettingsStore(db)
     this.ledger = new CreditLedgerStore(db)
     this.activity = new ActivityStore(db)

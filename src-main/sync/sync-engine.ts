@@ -14,10 +14,13 @@ import type {
 } from '@shared/ipc/sync-schemas'
 import { STREAM_NAMES, type MirrorWriter, type StreamName } from '../db/ingest/mirror-writer'
 import type { MintStore } from '../db/stores/mint-store'
+import type { NamesStore } from '../db/stores/names-store'
 import type { ServiceClient } from '../service/service-client'
 import { InvalidResponseError, ServiceError } from '../service/service-errors'
 import { callAttribution } from './call-attribution'
 import { fillUnknownMints } from './mint-metadata'
+import { DEFAULT_NAMES_REFRESH_SEC, fillCounterpartyNames, fillWalletNames } from './wallet-names'
+import type { WalletCall } from './service-caller'
 import { BudgetExceededError, type CreditMeter } from './credit-meter'
 import { OfflineError, type RateShaper } from './rate-shaper'
 import { syncBalances } from './streams/balances-stream'
@@ -45,6 +48,10 @@ export interface SyncEngineOptions {
   writer: MirrorWriter
   /** The mint cache, filled for mints the history names but no snapshot did. */
   mints: MintStore
+  /** Names of the wallet, its counterparties and its funder; not asked for when absent. */
+  names?: NamesStore
+  /** How long an asked name stays fresh (default monthly). */
+  namesRefreshSec?: () => number
   client: ServiceClient
   shaper: RateShaper
   meter: CreditMeter
@@ -171,6 +178,28 @@ export class SyncEngine {
           controller.signal,
         ).catch(() => 0)
       }
+      const transfers = outcomes.find((o) => o.stream === 'transfers')
+      if (this.#options.names && transfers?.state === 'ok' && !controller.signal.aborted) {
+        // Names, like mints, are a courtesy to the views: their failure fails no stream.
+        const names = this.#options.names
+        const call: WalletCall = (operation, input, signal) =>
+          this.callFor(address, operation, input, signal)
+        const asOf = { nowSec: this.#nowSec(), refreshSec: this.#namesRefreshSec() }
+        await fillWalletNames(call, names, {
+          walletId,
+          address,
+          ...asOf,
+          signal: controller.signal,
+        })
+          .then(() =>
+            fillCounterpartyNames(call, names, {
+              ...asOf,
+              fullBatchesOnly: true,
+              signal: controller.signal,
+            }),
+          )
+          .catch(() => 0)
+      }
       // The outcome is final only once every call it made is in the ledger.
       await this.#options.meter.idle()
       const outcome: WalletSyncOutcome = { address, streams: outcomes, state, newTransactions }
@@ -183,6 +212,29 @@ export class SyncEngine {
       this.#running.delete(address)
       this.#runStops.delete(address)
     }
+  }
+
+  /**
+   * Names the counterparties still unnamed after a run over the watchlist (the batches
+   * short of 100 that each wallet's sync left for later). Resolves to the calls made.
+   */
+  async nameCounterparties(signal?: AbortSignal): Promise<number> {
+    const names = this.#options.names
+    if (!names) return 0
+    return fillCounterpartyNames(
+      (operation, input, s) => this.callFor(null, operation, input, s),
+      names,
+      {
+        nowSec: this.#nowSec(),
+        refreshSec: this.#namesRefreshSec(),
+        fullBatchesOnly: false,
+        ...(signal ? { signal } : {}),
+      },
+    )
+  }
+
+  #namesRefreshSec(): number {
+    return this.#options.namesRefreshSec?.() ?? DEFAULT_NAMES_REFRESH_SEC
   }
 
   /** Clears a stream's pause and error so the next sync runs it again. */
@@ -230,7 +282,7 @@ export class SyncEngine {
         items: result.newItems,
         estimatedRemainingPages: 0,
       })
-      return { stream, state: 'ok', pages: result.pages, newItems: result.newItems }
+      return { stream, state: 'ok', pages: result.pages, newItems: result.newItems, credits }
     } catch (error) {
       const { state, message, stopsAll } = describeStreamFailure(error, stream, address)
       // A budget stop starts no new call in any stream, but lets calls under way finish:
@@ -242,7 +294,7 @@ export class SyncEngine {
         lastError: state === 'cancelled' ? null : message,
         ...(state === 'paused' ? { isPaused: true } : {}),
       })
-      return { stream, state, pages: 0, newItems: 0, error: message }
+      return { stream, state, pages: 0, newItems: 0, credits, error: message }
     }
   }
 

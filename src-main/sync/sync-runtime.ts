@@ -76,6 +76,7 @@ export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
   const engine = new SyncEngine({
     writer: options.mirror.writer,
     mints: options.mirror.mints,
+    names: options.mirror.names,
     client,
     shaper,
     meter,

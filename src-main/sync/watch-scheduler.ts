@@ -1,5 +1,3 @@
-import { getOperation } from '@shared/api/operations'
-import { creditsPerCall } from '@shared/api/prices'
 import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import type { StreamName } from '../db/ingest/mirror-writer'
 import { STREAM_NAMES } from '../db/ingest/mirror-writer'
@@ -64,6 +62,7 @@ export class WatchScheduler {
   #timer: NodeJS.Timeout | null = null
   #round: Promise<void> | null = null
   #lastRoundSec: number | null = null
+  #lastNamesPassSec: number | null = null
   #isRoundAsked = false
   #stoppedReason: string | null = null
   #abort = new AbortController()
@@ -208,7 +207,22 @@ export class WatchScheduler {
       }
     }
     await Promise.all(Array.from({ length: this.#o.concurrency ?? 2 }, worker))
+    await this.#maybeNameCounterparties(checked, cadence)
     return checked
+  }
+
+  /**
+   * Each wallet's sync names its counterparties in full batches of 100 only; the rest are
+   * named after a round that synced, at most once per backstop period (daily by default).
+   */
+  async #maybeNameCounterparties(checked: CheckedWallet[], cadence: WatchCadence): Promise<void> {
+    const now = this.#now
+    if (!checked.some((c) => c.outcome?.state === 'ok')) return
+    if (this.#lastNamesPassSec !== null && now - this.#lastNamesPassSec < cadence.backstopEverySec)
+      return
+    if (this.#stoppedReason !== null || this.#abort.signal.aborted) return
+    this.#lastNamesPassSec = now
+    await this.#o.engine.nameCounterparties(this.#abort.signal).catch(() => 0)
   }
 
   /** Syncs what a round found for one wallet, then saves the round's observations. */
@@ -318,19 +332,7 @@ function streamsFor(
 
 /** Credits a sync's pages cost (each page is one call of its stream's operation). */
 function outcomeCredits(outcome: WalletSyncOutcome): number {
-  return outcome.streams.reduce((sum, s) => sum + s.pages * STREAM_PAGE_CREDITS[s.stream], 0)
-}
-
-const STREAM_PAGE_CREDITS: Record<StreamName, number> = {
-  history: creditsPerCall(getOperation('wallet.history').priceKey),
-  transfers: creditsPerCall(getOperation('wallet.transfers').priceKey),
-  balances: creditsPerCall(getOperation('wallet.balances').priceKey),
-  'compressed-owner': creditsPerCall(
-    getOperation('compression.getCompressionSignaturesForOwner').priceKey,
-  ),
-  'compressed-token-owner': creditsPerCall(
-    getOperation('compression.getCompressionSignaturesForTokenOwner').priceKey,
-  ),
+  return outcome.streams.reduce((sum, s) => sum + s.credits, 0)
 }
 
 function mergeOutcomes(a: WalletSyncOutcome, b: WalletSyncOutcome): WalletSyncOutcome {

@@ -127,6 +127,8 @@ export const AssetList = z.object({
   cursor: z.string().nullable().optional(),
   before: z.string().nullable().optional(),
   after: z.string().nullable().optional(),
+  // Every item the listing holds, when asked with options.showGrandTotal (facts, DAS).
+  grand_total: Integer.optional(),
   items: z.array(Asset),
 })
 export type AssetList = z.infer<typeof AssetList>

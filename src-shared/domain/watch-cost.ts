@@ -9,8 +9,11 @@ import { MAX_MULTIPLE_ACCOUNTS, TOKEN_PROGRAM_IDS } from '../api/rpc'
 export const WALLET_CHECK_CREDITS = {
   history: CREDIT_PRICES.wallet,
   transfers: CREDIT_PRICES.wallet,
-  balances: CREDIT_PRICES.wallet,
+  // The balances pages and one page of DAS getAssetsByOwner (the NFTs).
+  balances: CREDIT_PRICES.wallet + CREDIT_PRICES.das,
   compressed: 2 * CREDIT_PRICES.compression,
+  // After the compressed signatures, the state: balance, token balances and accounts.
+  compressedState: 3 * CREDIT_PRICES.compression,
 } as const
 
 const DAY_SEC = 86_400
@@ -63,8 +66,8 @@ export interface WatchCostProjection {
 
 /** Credits a change's sync costs: one page of each stream it runs. */
 export function changeSyncCredits(hasCompressedState: boolean): number {
-  const { history, transfers, balances, compressed } = WALLET_CHECK_CREDITS
-  return history + transfers + balances + (hasCompressedState ? compressed : 0)
+  const { history, transfers, balances, compressed, compressedState } = WALLET_CHECK_CREDITS
+  return history + transfers + balances + (hasCompressedState ? compressed + compressedState : 0)
 }
 
 /**

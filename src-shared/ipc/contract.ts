@@ -42,6 +42,7 @@ import {
   ActivityNotice,
   WatchChange,
   CreditsOverview,
+  NamesPass,
   StreamName,
   SyncDepthInput,
   SyncEstimate,
@@ -52,6 +53,14 @@ import {
   WalletSyncStatus,
 } from './sync-schemas'
 import { WatchFootprint } from '../domain/watch-cost'
+import {
+  BalanceAtInput,
+  BalanceAtPlan,
+  BalanceAtPlanInput,
+  BalanceAtResult,
+  WatchlistTotals,
+  WholeWallet,
+} from './wallet-schemas'
 import {
   WatchAddInput,
   WatchedWallet,
@@ -100,6 +109,7 @@ export const contract = {
   'sync:status': { input: z.void(), output: z.array(WalletSyncStatus) },
   'sync:estimate': { input: SyncWalletInput, output: SyncEstimate },
   'sync:set-depth': { input: SyncDepthInput, output: z.void() },
+  'sync:name-counterparties': { input: z.void(), output: NamesPass },
   'credits:overview': { input: z.void(), output: CreditsOverview },
   'watch:footprint': { input: z.void(), output: WatchFootprint },
   'settings:get': { input: z.void(), output: AppSettings },
@@ -109,6 +119,10 @@ export const contract = {
   'settings:set-data-source': { input: SetDataSourceInput, output: AppSettings },
   'data:delete-all': { input: DeleteAllInput, output: z.void() },
   'demo:add-wallets': { input: z.void(), output: z.array(WatchedWallet) },
+  'wallet:whole': { input: WalletInput, output: WholeWallet },
+  'balances:at-plan': { input: BalanceAtPlanInput, output: BalanceAtPlan },
+  'balances:at': { input: BalanceAtInput, output: BalanceAtResult },
+  'watchlist:totals': { input: z.void(), output: WatchlistTotals },
 } as const
 
 /** Every channel name, e.g. `'watchlist:add'`. */

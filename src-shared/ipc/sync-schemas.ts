@@ -70,9 +70,18 @@ export const StreamOutcome = z.object({
   state: StreamState,
   pages: z.number().int(),
   newItems: z.number().int(),
+  /** Credits of the calls the stream made in this run (a DAS page costs less than a wallet page). */
+  credits: z.number().int(),
   error: z.string().optional(),
 })
 export type StreamOutcome = z.infer<typeof StreamOutcome>
+
+/** What a names pass over the counterparties asked (`sync:name-counterparties`). */
+export const NamesPass = z.object({
+  /** batch-identity calls made: ⌈unnamed counterparties / 100⌉. */
+  calls: z.number().int(),
+})
+export type NamesPass = z.infer<typeof NamesPass>
 
 /** How one wallet's sync ended (`sync:run`): the worst stream state stands for the run. */
 export const WalletSyncOutcome = z.object({

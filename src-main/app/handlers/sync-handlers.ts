@@ -18,6 +18,7 @@ type SyncChannels =
   | 'sync:status'
   | 'sync:estimate'
   | 'sync:set-depth'
+  | 'sync:name-counterparties'
   | 'credits:overview'
   | 'watch:footprint'
 
@@ -71,6 +72,10 @@ export function syncHandlers(ctx: HandlerContext): Pick<HandlerTable, SyncChanne
       await walletId(address)
       for (const s of stream ? [stream] : STREAM_NAMES) await runtime.engine.retryStream(address, s)
       await ctx.session.scheduler?.syncNow(address)
+    },
+    'sync:name-counterparties': async () => {
+      const runtime = await ctx.session.runtime()
+      return { calls: await runtime.engine.nameCounterparties() }
     },
     'sync:status': async () => ctx.mirror.syncState.status(new Set(ctx.session.syncingAddresses())),
     'sync:estimate': async ({ address }) => {

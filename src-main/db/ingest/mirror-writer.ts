@@ -53,6 +53,21 @@ export interface CompressedSignatureItem {
   error?: string | null | undefined
 }
 
+/** A wallet's compressed state at one time, as the writer stores it. */
+export interface CompressedState {
+  /** getCompressedBalanceByOwner, in lamports. */
+  lamportsRaw: string
+  tokens: readonly { mint: string; amountRaw: string }[]
+  accounts: readonly {
+    hash: string
+    address: string | null
+    lamportsRaw: string
+    tree: string
+    leafIndex: number
+    slotCreated: number
+  }[]
+}
+
 /**
  * The sync engine's write path, whatever the engine: each fetched page is written with its
  * stream's cursor in one transaction, so a crash at any point leaves either the whole page
@@ -106,6 +121,14 @@ export interface MirrorWriter {
   ): Promise<number>
   /** Which of these signatures the wallet's stored history holds. */
   knownSignatures(walletId: number, signatures: readonly string[]): Promise<Set<string>>
+  /** Whether any compression signature (as owner or token owner) is stored for the wallet. */
+  hasCompressedActivity(walletId: number): Promise<boolean>
+  /** A wallet's compressed state as one point in time; resolves to the snapshot's id. */
+  applyCompressedSnapshot(
+    walletId: number,
+    takenAtSec: number,
+    state: CompressedState,
+  ): Promise<number>
 }
 
 /** The two compression-signature streams. */
@@ -335,6 +358,30 @@ export class SqliteMirrorWriter implements MirrorWriter {
     return new Set(signatures.filter((s) => this.#s.hasTransaction.get(walletId, s) !== undefined))
   }
 
+  async hasCompressedActivity(walletId: number): Promise<boolean> {
+    return this.#s.hasCompressedActivity.get(walletId) !== undefined
+  }
+
+  async applyCompressedSnapshot(
+    walletId: number,
+    takenAtSec: number,
+    state: CompressedState,
+  ): Promise<number> {
+    return this.#write('store the compressed state', () => {
+      const { id } = this.#s.insertCompressedSnapshot.get({
+        walletId,
+        takenAtSec,
+        lamportsRaw: state.lamportsRaw,
+        accountCount: state.accounts.length,
+        tokenCount: state.tokens.length,
+      }) as { id: number }
+      for (const t of state.tokens)
+        this.#s.insertCompressedToken.run({ snapshotId: id, mint: t.mint, amountRaw: t.amountRaw })
+      for (const a of state.accounts) this.#s.insertCompressedAccount.run({ snapshotId: id, ...a })
+      return id
+    })
+  }
+
   #patch(walletId: number, stream: StreamName, patch: StreamPatch, addItems: number): void {
     const has = (key: keyof StreamPatch): number => (patch[key] === undefined ? 0 : 1)
     this.#s.patchStream.run({
@@ -423,6 +470,19 @@ function prepareStatements(sqlite: BetterSqlite3.Database) {
       values (@snapshotId, @mint, @name, @imageUri, @collectionName, @collectionAddress, @isCompressed)
       on conflict do nothing`),
     upsertMint: sqlite.prepare(MINT_UPSERT_SQL),
+    hasCompressedActivity: sqlite.prepare(
+      'select 1 from compressed_signatures where wallet_id = ? limit 1',
+    ),
+    insertCompressedSnapshot: sqlite.prepare(`
+      insert into compressed_snapshots (wallet_id, taken_at_sec, lamports_raw, account_count, token_count)
+      values (@walletId, @takenAtSec, @lamportsRaw, @accountCount, @tokenCount) returning id`),
+    insertCompressedToken: sqlite.prepare(`
+      insert into compressed_snapshot_tokens (snapshot_id, mint, amount_raw)
+      values (@snapshotId, @mint, @amountRaw) on conflict do nothing`),
+    insertCompressedAccount: sqlite.prepare(`
+      insert into compressed_snapshot_accounts (snapshot_id, hash, address, lamports_raw, tree, leaf_index, slot_created)
+      values (@snapshotId, @hash, @address, @lamportsRaw, @tree, @leafIndex, @slotCreated)
+      on conflict do nothing`),
     insertCompressedSignature: sqlite.prepare(`
       insert into compressed_signatures (wallet_id, kind, signature, slot, block_time_sec, error)
       values (@walletId, @kind, @signature, @slot, @blockTimeSec, @error)

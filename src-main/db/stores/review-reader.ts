@@ -35,6 +35,9 @@ import {
   walletIdOf,
 } from '../queries/wallet-summary-queries'
 import type { Database } from '../schema'
+import type { WatchlistTotals, WholeWallet } from '@shared/ipc/wallet-schemas'
+import { rebuildBalancesAt, type LocalBalancesAt } from '../queries/balance-at-queries'
+import { fetchWatchlistTotals, fetchWholeWallet } from '../queries/whole-wallet-queries'
 
 /**
  * What the review views read, by wallet address: each call answers NotFoundError when the
@@ -97,6 +100,21 @@ export class ReviewReader {
   /** What the sidebar shows for every watched wallet. */
   walletSummaries(): Promise<WalletSummary[]> {
     return listWalletSummaries(this.#db)
+  }
+
+  /** Everything held now, names and funder (`show`, Overview). */
+  async wholeWallet(address: string): Promise<WholeWallet> {
+    return fetchWholeWallet(this.#db, await this.#id(address))
+  }
+
+  /** Balances at a time rebuilt from stored changes, or why the mirror cannot say. */
+  async balancesAt(address: string, atSec: number): Promise<LocalBalancesAt> {
+    return rebuildBalancesAt(this.#db, await this.#id(address), atSec)
+  }
+
+  /** Value and per-token totals across the watchlist. */
+  watchlistTotals(): Promise<WatchlistTotals> {
+    return fetchWatchlistTotals(this.#db)
   }
 
   #id(address: string): Promise<number> {

@@ -342,7 +342,10 @@ export function getBalanceAt(
   const mint = isNative
     ? (chain.mints[SOL_MINT_INDEX] as MintInfo)
     : chain.mintByAddressOrNull(q.mint)
-  if (!mint) throw invalidParams(`mint: ${q.mint} is not a known token mint`)
+  // An NFT is a mint too (0 decimals, a supply of 1): held from the transaction that
+  // brought it; collectibles are never sold in the simulator.
+  const nft = mint ? null : chain.assetOrigin(q.mint)
+  if (!mint && !nft) throw invalidParams(`mint: ${q.mint} is not a known token mint`)
   let limit: { sec?: number; slot?: number }
   if (q.slot !== undefined) limit = { slot: q.slot }
   else if (q.time !== undefined) limit = { sec: q.time }
@@ -353,15 +356,23 @@ export function getBalanceAt(
   }
   const wallet = chain.walletByAddress(q.wallet)
   const index = wallet ? chain.lastIndexAtOrBefore(wallet, limit) : -1
-  const raw = wallet && index >= 0 ? (chain.balancesAfter(wallet, index + 1)[mint.index] ?? 0n) : 0n
+  const decimals = mint?.decimals ?? 0
+  const raw =
+    wallet && index >= 0
+      ? mint
+        ? (chain.balancesAfter(wallet, index + 1)[mint.index] ?? 0n)
+        : nft?.wallet === wallet && nft.tx.collectible?.kind === 'nft' && nft.tx.index <= index
+          ? 1n
+          : 0n
+      : 0n
   const tx = wallet && index >= 0 ? chain.tx(wallet, index) : null
   return {
     wallet: q.wallet,
     mint: q.mint,
     isNative,
-    balance: formatRawAmount(raw, mint.decimals),
+    balance: formatRawAmount(raw, decimals),
     balanceRaw: raw.toString(),
-    decimals: mint.decimals,
+    decimals,
     requested: { time: q.time ?? null, slot: q.slot ?? null, datetime: q.datetime ?? null },
     asOf: tx ? { slot: tx.slot, blockTime: tx.timestamp, signature: tx.signature } : null,
   }

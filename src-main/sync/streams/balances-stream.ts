@@ -1,27 +1,37 @@
+import { DAS_MAX_LIMIT, type Asset } from '@shared/api/das'
 import type { WalletBalance, WalletNft } from '@shared/api/wallet-rest'
 import type { StreamContext, StreamResult } from './stream-context'
 
 /** Balances page size: the interface's maximum (4.1). */
 export const BALANCES_PAGE_LIMIT = 100
 
+/** DAS interfaces of fungible assets: those come with prices from the balances pages. */
+const FUNGIBLE_INTERFACES: ReadonlySet<Asset['interface']> = new Set([
+  'FungibleAsset',
+  'FungibleToken',
+])
+
 /**
- * Takes a balances snapshot: every page (the service sorts by USD value, SOL first) plus
- * the NFTs, which come on the first page only (interface 4.1), stored together as one
- * point in time. A crash mid-way stores nothing; the next run fetches the snapshot again.
+ * Takes a holdings snapshot: every balances page (the service sorts by USD value, SOL
+ * first) and every NFT the wallet owns, compressed ones included, from DAS
+ * getAssetsByOwner (all pages; the balances answer carries at most 100 NFTs, interface
+ * 4.1), stored together as one point in time. A crash mid-way stores nothing; the next
+ * run fetches the snapshot again.
  */
 export async function syncBalances(ctx: StreamContext): Promise<StreamResult> {
   const balances: WalletBalance[] = []
-  let nfts: WalletNft[] = []
+  let firstNfts: WalletNft[] = []
   let page = 1
   for (;;) {
     const response = await ctx.call('wallet.balances', {
       wallet: ctx.address,
       page,
       limit: BALANCES_PAGE_LIMIT,
+      // Free on the first page: it names the collections of the NFTs DAS lists below.
       ...(page === 1 ? { showNfts: true } : {}),
     })
     balances.push(...response.balances)
-    if (page === 1) nfts = response.nfts ?? []
+    if (page === 1) firstNfts = response.nfts ?? []
     ctx.report({
       stream: 'balances',
       phase: 'snapshot',
@@ -32,12 +42,66 @@ export async function syncBalances(ctx: StreamContext): Promise<StreamResult> {
     if (!response.pagination.hasMore) break
     page += 1
   }
+  const { nfts, pages: assetPages } = await ownedNfts(ctx, firstNfts, page)
+  const pages = page + assetPages
   const takenAtSec = ctx.nowSec()
   await ctx.writer.applyBalancesSnapshot(ctx.walletId, takenAtSec, balances, nfts, {
-    addPages: page,
+    addPages: pages,
     isBackfillComplete: true,
     newestKey: String(takenAtSec),
     succeededAtSec: takenAtSec,
   })
-  return { stream: 'balances', pages: page, newItems: balances.length + nfts.length }
+  return { stream: 'balances', pages, newItems: balances.length + nfts.length }
+}
+
+/**
+ * Every NFT of the wallet from getAssetsByOwner, page by page. The first page asks for
+ * the grand total, so the pages still to come (and their cost) are reported before they
+ * are fetched.
+ */
+async function ownedNfts(
+  ctx: StreamContext,
+  namedByBalances: readonly WalletNft[],
+  pagesBefore: number,
+): Promise<{ nfts: WalletNft[]; pages: number }> {
+  // DAS gives a collection's address only; the balances answer names those it lists.
+  const collectionNames = new Map(
+    namedByBalances.map((n) => [n.collectionAddress, n.collectionName]),
+  )
+  const nfts: WalletNft[] = []
+  for (let page = 1; ; page++) {
+    const list = await ctx.call('das.getAssetsByOwner', {
+      ownerAddress: ctx.address,
+      page,
+      limit: DAS_MAX_LIMIT,
+      ...(page === 1 ? { options: { showGrandTotal: true } } : {}),
+    })
+    for (const asset of list.items) {
+      if (!FUNGIBLE_INTERFACES.has(asset.interface)) nfts.push(nftOf(asset, collectionNames))
+    }
+    const total = list.grand_total
+    ctx.report({
+      stream: 'balances',
+      phase: 'snapshot',
+      pages: pagesBefore + page,
+      items: nfts.length,
+      estimatedRemainingPages:
+        total === undefined ? null : Math.max(0, Math.ceil(total / DAS_MAX_LIMIT) - page),
+    })
+    if (list.items.length < DAS_MAX_LIMIT) return { nfts, pages: page }
+  }
+}
+
+function nftOf(asset: Asset, collectionNames: ReadonlyMap<string, string>): WalletNft {
+  const collectionAddress =
+    asset.grouping.find((g) => g.group_key === 'collection')?.group_value ?? ''
+  const file = asset.content.files[0]
+  return {
+    mint: asset.id,
+    compressed: asset.compression.compressed,
+    name: asset.content.metadata?.name ?? '',
+    imageUri: file?.cdn_uri || file?.uri || '',
+    collectionName: collectionNames.get(collectionAddress) ?? '',
+    collectionAddress,
+  }
 }

@@ -1,5 +1,6 @@
 import type { CompressionSignature } from '@shared/api/compression'
 import type { CompressedStreamName } from '../../db/ingest/mirror-writer'
+import { syncCompressedState } from './compressed-state'
 import { syncCursorStream } from './cursor-stream'
 import type { StreamContext, StreamResult } from './stream-context'
 
@@ -19,7 +20,7 @@ export async function syncCompressedSignatures(
       ? 'compression.getCompressionSignaturesForOwner'
       : 'compression.getCompressionSignaturesForTokenOwner'
   const { depthLimitSinceSec: sinceSec } = await ctx.writer.stream(ctx.walletId, stream)
-  return syncCursorStream<CompressionSignature>(ctx, {
+  const result = await syncCursorStream<CompressionSignature>(ctx, {
     stream,
     fetchPage: async (cursor) => {
       const result = await ctx.call(operation, {
@@ -37,4 +38,7 @@ export async function syncCompressedSignatures(
       ? {}
       : { isBeyondDepth: (item: CompressionSignature) => item.blockTime < sinceSec }),
   })
+  // The owner stream also refreshes what the signatures changed: the compressed state.
+  if (stream === 'compressed-owner') result.pages += await syncCompressedState(ctx)
+  return result
 }

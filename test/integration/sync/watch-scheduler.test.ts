@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { CREDIT_PRICES } from '@shared/api/prices'
 import { MAX_MULTIPLE_ACCOUNTS, TOKEN_PROGRAM_IDS } from '@shared/api/rpc'
+import { changeSyncCredits } from '@shared/domain/watch-cost'
 import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import { walletTokenAccounts } from '../../../src-main/simulator/chain/accounts'
 import type { WatchDayProfileId } from '../../../src-main/simulator/chain/wallet-profiles'
@@ -115,14 +116,14 @@ describe('watch scheduler: what watching costs', () => {
     const moved = fx.sim.addActivity(fx.sim.chain.walletByAddress(address)!, 1)
     const { checked, spent } = await nextRound()
     expect(checked.map((c) => [c.address, c.reasons])).toEqual([[address, ['balance']]])
-    expect(checked[0]?.syncCredits).toBe(3 * CREDIT_PRICES.wallet)
+    expect(checked[0]?.syncCredits).toBe(changeSyncCredits(false))
     const accounts = [address, other].reduce(
       (sum, a) =>
         sum + 1 + walletTokenAccounts(fx.sim.chain, fx.sim.chain.walletByAddress(a)!).length,
       0,
     )
     const looks = Math.ceil(accounts / MAX_MULTIPLE_ACCOUNTS) * CREDIT_PRICES.rpcStandard
-    expect(spent).toBeLessThanOrEqual(looks + 3 * CREDIT_PRICES.wallet)
+    expect(spent).toBeLessThanOrEqual(looks + changeSyncCredits(false))
     expect(moved.every((s) => isStored(fx, s))).toBe(true)
     await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
   })

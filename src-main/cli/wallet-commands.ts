@@ -1,0 +1,137 @@
+import type { Command } from 'commander'
+import { Option } from 'commander'
+import { AppError } from '@shared/ipc/ipc-errors'
+import { BalanceAtSource, CalendarDate } from '@shared/ipc/wallet-schemas'
+import { describeIssues } from '@shared/validation/zod-issues'
+import { callCore, openCore, type GlobalOptions } from './cli-core'
+import { printErrorLine, printJson, printLine } from './terminal-output'
+
+const usd = (n: number): string =>
+  n.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 })
+
+/**
+ * `show ADDR`, `balance-at ADDR --date D` and `totals`: the whole wallet, balances at a
+ * date and totals across the watchlist, from the mirror (offline; balance-at asks the
+ * service only with `--source service`, its cost printed first).
+ */
+export function registerWalletCommands(program: Command): void {
+  program
+    .command('show')
+    .description('show a watched wallet: holdings (tokens, NFTs, compressed), name and funder')
+    .argument('<address>', 'a watched wallet')
+    .option('--json', 'print JSON')
+    .action(async (address: string, opts: { json?: boolean }) => {
+      const core = await openCore(program.opts<GlobalOptions>(), { command: 'show', use: 'read' })
+      try {
+        const w = await callCore(core, 'wallet:whole', { address })
+        if (opts.json) {
+          const { takenAtSec: _taken, ...shown } = w
+          printJson(shown)
+          return
+        }
+        printLine(`${w.label ?? w.address}  ${w.address}`)
+        if (w.identity)
+          printLine(
+            `Known as: ${w.identity.name} (${w.identity.category ?? w.identity.type ?? 'identity'})`,
+          )
+        if (w.fundedBy)
+          printLine(
+            `Funded by: ${w.fundedBy.funderName ?? w.fundedBy.funder}${w.fundedBy.amount ? ` with ${w.fundedBy.amount} ${w.fundedBy.symbol ?? ''}`.trimEnd() : ''}`,
+          )
+        printLine(`Value: ${usd(w.valueUsd)}`)
+        printLine(`Tokens (${w.holdings.tokens.length}):`)
+        for (const t of w.holdings.tokens)
+          printLine(
+            `  ${(t.symbol ?? t.mint).padEnd(12)} ${t.amount.padStart(24)}  ${usd(t.valueUsd)}`,
+          )
+        printLine(`NFTs (${w.holdings.nfts.length}):`)
+        for (const n of w.holdings.nfts)
+          printLine(
+            `  ${n.name}${n.collectionName ? ` — ${n.collectionName}` : ''}${n.compressed ? ' (compressed)' : ''}`,
+          )
+        if (w.holdings.compressed.lamports !== null) {
+          printLine(`Compressed: ${w.holdings.compressed.lamports} lamports`)
+          for (const t of w.holdings.compressed.tokens)
+            printLine(`  ${(t.symbol ?? t.mint).padEnd(12)} ${t.amount.padStart(24)}`)
+        }
+      } finally {
+        await core.close()
+      }
+    })
+
+  program
+    .command('balance-at')
+    .description('a watched wallet’s balances at the end of a day (UTC)')
+    .argument('<address>', 'a watched wallet')
+    .requiredOption('--date <YYYY-MM-DD>', 'the day')
+    .addOption(
+      new Option('--source <source>', 'rebuild from the mirror (free) or ask the service')
+        .choices(BalanceAtSource.options)
+        .default('local'),
+    )
+    .option('--estimate', 'print what asking the service would cost, and stop')
+    .option('--json', 'print JSON')
+    .action(
+      async (
+        address: string,
+        opts: { date: string; source: 'local' | 'service'; estimate?: boolean; json?: boolean },
+      ) => {
+        const date = CalendarDate.safeParse(opts.date)
+        if (!date.success)
+          throw new AppError(`--date: ${describeIssues(date.error)} (got “${opts.date}”).`)
+        const asksService = opts.source === 'service'
+        const core = await openCore(program.opts<GlobalOptions>(), {
+          command: 'balance-at',
+          use: asksService ? 'change' : 'read',
+        })
+        try {
+          const plan = await callCore(core, 'balances:at-plan', { address, date: opts.date })
+          if (asksService || opts.estimate) {
+            printErrorLine(
+              `Asking the service: ${plan.mints} mint(s) × balance-at = ${plan.serviceCredits.toLocaleString('en-US')} credits${plan.coveredLocally ? ' (the mirror could answer for free: --source local)' : ''}.`,
+            )
+            if (opts.estimate) return
+          }
+          const result = await callCore(core, 'balances:at', {
+            address,
+            date: opts.date,
+            source: opts.source,
+          })
+          if (opts.json) {
+            printJson(result)
+            return
+          }
+          printLine(
+            `${address} at the end of ${result.date} (UTC), from the ${result.source === 'local' ? 'mirror' : 'service'}:`,
+          )
+          if (result.balances.length === 0) printLine('  nothing held')
+          for (const b of result.balances)
+            printLine(`  ${(b.symbol ?? b.mint).padEnd(12)} ${b.amount.padStart(24)}`)
+        } finally {
+          await core.close()
+        }
+      },
+    )
+
+  program
+    .command('totals')
+    .description('value and per-token totals across the watchlist')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const core = await openCore(program.opts<GlobalOptions>(), { command: 'totals', use: 'read' })
+      try {
+        const totals = await callCore(core, 'watchlist:totals', undefined)
+        if (opts.json) {
+          printJson(totals)
+          return
+        }
+        printLine(`${totals.wallets} wallet(s): ${usd(totals.valueUsd)}`)
+        for (const t of totals.tokens)
+          printLine(
+            `  ${(t.symbol ?? t.mint).padEnd(12)} ${t.amount.padStart(24)}  ${usd(t.valueUsd).padStart(14)}  in ${t.wallets} wallet(s)`,
+          )
+      } finally {
+        await core.close()
+      }
+    })
+}

@@ -1,0 +1,142 @@
+import { z } from 'zod'
+import { WalletAddress } from '../api/base58'
+
+// The whole wallet (issue 14): every holding, names, funder, balances at a date and totals
+// across the watchlist — read from the mirror, offline.
+
+/** A name the service gave an address. */
+export const AddressIdentity = z.object({
+  name: z.string(),
+  type: z.string().nullable(),
+  category: z.string().nullable(),
+  tags: z.array(z.string()),
+})
+export type AddressIdentity = z.infer<typeof AddressIdentity>
+
+/** Who funded a wallet (funded-by): its first incoming SOL transfer. */
+export const WalletFunder = z.object({
+  funder: z.string(),
+  /** The funder's name: the service's, or the identity known for the address. */
+  funderName: z.string().nullable(),
+  funderType: z.string().nullable(),
+  symbol: z.string().nullable(),
+  /** Exact decimal text. */
+  amount: z.string().nullable(),
+  signature: z.string().nullable(),
+  fundedAtSec: z.number().int().nullable(),
+})
+export type WalletFunder = z.infer<typeof WalletFunder>
+
+/** A fungible holding: exact amount as decimal text. */
+export const TokenHolding = z.object({
+  mint: z.string(),
+  symbol: z.string().nullable(),
+  name: z.string().nullable(),
+  amount: z.string(),
+  decimals: z.number().int(),
+  priceUsd: z.number().nullable(),
+  valueUsd: z.number(),
+})
+export type TokenHolding = z.infer<typeof TokenHolding>
+
+export const NftHolding = z.object({
+  id: z.string(),
+  name: z.string(),
+  collectionName: z.string(),
+  collectionAddress: z.string(),
+  compressed: z.boolean(),
+})
+export type NftHolding = z.infer<typeof NftHolding>
+
+export const CompressedTokenHolding = z.object({
+  mint: z.string(),
+  symbol: z.string().nullable(),
+  amount: z.string(),
+})
+
+/** `wallet:whole` and `heliograph show ADDR --json`. */
+export const WholeWallet = z.object({
+  address: z.string(),
+  label: z.string().nullable(),
+  identity: AddressIdentity.nullable(),
+  fundedBy: WalletFunder.nullable(),
+  /** Tokens' value from the latest snapshot, compressed SOL included at SOL's price. */
+  valueUsd: z.number(),
+  /** When the holdings were taken, or null before the first snapshot. */
+  takenAtSec: z.number().int().nullable(),
+  holdings: z.object({
+    tokens: z.array(TokenHolding),
+    nfts: z.array(NftHolding),
+    compressed: z.object({
+      /** Lamports as exact integer text, or null when the wallet has no compressed state. */
+      lamports: z.string().nullable(),
+      tokens: z.array(CompressedTokenHolding),
+    }),
+  }),
+})
+export type WholeWallet = z.infer<typeof WholeWallet>
+
+/** A calendar day, YYYY-MM-DD (UTC): balances are as of its end. */
+export const CalendarDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD')
+  .refine(
+    (d) =>
+      !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) &&
+      new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+    {
+      message: 'expected a real calendar date',
+    },
+  )
+
+export const BalanceAtSource = z.enum(['local', 'service'])
+export type BalanceAtSource = z.infer<typeof BalanceAtSource>
+
+export const BalanceAtInput = z.object({
+  address: WalletAddress,
+  date: CalendarDate,
+  source: BalanceAtSource,
+})
+export type BalanceAtInput = z.infer<typeof BalanceAtInput>
+
+/** `balances:at` and `heliograph balance-at --json`: amounts as exact decimal text. */
+export const BalanceAtResult = z.object({
+  address: z.string(),
+  date: z.string(),
+  source: BalanceAtSource,
+  balances: z.array(
+    z.object({ mint: z.string(), symbol: z.string().nullable(), amount: z.string() }),
+  ),
+})
+export type BalanceAtResult = z.infer<typeof BalanceAtResult>
+
+/** What `balances:at` would cost and whether the mirror alone can answer. */
+export const BalanceAtPlan = z.object({
+  /** The mirror's history covers the date: the local answer is exact and free. */
+  coveredLocally: z.boolean(),
+  /** Why not, in words, when it does not. */
+  reason: z.string().nullable(),
+  /** Mints the service would be asked about (one balance-at call each). */
+  mints: z.number().int(),
+  serviceCredits: z.number().int(),
+})
+export type BalanceAtPlan = z.infer<typeof BalanceAtPlan>
+
+export const BalanceAtPlanInput = BalanceAtInput.omit({ source: true })
+
+/** `watchlist:totals` and `heliograph totals --json`. */
+export const WatchlistTotals = z.object({
+  valueUsd: z.number(),
+  wallets: z.number().int(),
+  tokens: z.array(
+    z.object({
+      mint: z.string(),
+      symbol: z.string().nullable(),
+      amount: z.string(),
+      valueUsd: z.number(),
+      /** How many watched wallets hold it. */
+      wallets: z.number().int(),
+    }),
+  ),
+})
+export type WatchlistTotals = z.infer<typeof WatchlistTotals>
