@@ -278,7 +278,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'interface 2.11 listing envelope',
+    title: 'interface 2.11 listing envelope (grand_total: facts, options.showGrandTotal)',
     schema: das.GetAssetsByOwnerResult,
     body: s.assetListResult,
     at: [],
@@ -291,6 +291,7 @@ const tables: FieldTable[] = [
       cursor: optNull(1),
       before: optNull(1),
       after: optNull(1),
+      grand_total: opt('1'),
       items: req({}),
     },
   },
