@@ -20,6 +20,8 @@ export const DEMO_PROFILES: readonly ProfileId[] = [
 /** Options of the demo simulator (tests stop its live activity). */
 export interface DemoOptions {
   live?: boolean
+  /** Unix seconds the demo chain's clock starts at (default: now). */
+  nowSec?: number
   /** Told the running simulator once started (tests drive its clock and faults). */
   onStarted?: (simulator: RunningSimulator) => void
 }
@@ -29,7 +31,13 @@ const DEMO_STATE_KEY = 'demo'
 
 /** Starts the in-process simulator that serves demo mode, on a free loopback port. */
 export async function startDemoSimulator(options: DemoOptions = {}): Promise<RunningSimulator> {
-  const simulator = await startSimulator({ seed: DEMO_SEED, live: options.live ?? true })
+  // The demo chain leads up to now and its clock runs from now: live demo activity is
+  // dated when it happens, not at the simulator's fixed default moment.
+  const simulator = await startSimulator({
+    seed: DEMO_SEED,
+    live: options.live ?? true,
+    clock: { mode: 'real', startSec: options.nowSec ?? Math.floor(Date.now() / 1000) },
+  })
   options.onStarted?.(simulator)
   return simulator
 }

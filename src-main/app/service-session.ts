@@ -166,7 +166,7 @@ export class ServiceSession {
   async #serviceSettings(stored: StoredSettings): Promise<ServiceSettings> {
     const { override, source } = this.#o
     if (source === 'demo') {
-      this.#simulator = await startDemoSimulator(this.#o.demo)
+      this.#simulator = await startDemoSimulator({ nowSec: this.#o.nowSec(), ...this.#o.demo })
       return singleOriginServiceSettings(this.#simulator.url, DEMO_KEY)
     }
     const key = this.#o.apiKey()

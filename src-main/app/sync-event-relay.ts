@@ -1,4 +1,4 @@
-import { shortAddress } from '@shared/domain/wallet-address'
+import { walletName } from '@shared/domain/wallet-address'
 import type { Mirror } from '../db/mirror'
 import type { SyncEvent } from '../sync/sync-engine'
 import type { CheckedWallet } from '../sync/watch-scheduler'
@@ -100,12 +100,12 @@ export class SyncEventRelay {
   async #announce(address: string, count: number): Promise<void> {
     const activity = await this.#mirror.activity.newestActivity(address, count)
     if (!activity) return
-    const name = activity.label ?? shortAddress(address)
+    const name = walletName({ address, label: activity.label })
     this.#events.emit('sync:activity', {
       address,
       label: activity.label,
       newTransactions: count,
-      summary: summarizeNewActivity(activity.movements, name, count),
+      summary: summarizeNewActivity(activity, name, count),
       atSec: this.#nowSec(),
     })
   }
