@@ -50,6 +50,7 @@ import {
 } from './sync-schemas'
 import { WatchFootprint } from '../domain/watch-cost'
 import {
+  DemoWalletsAdded,
   WatchAddInput,
   WatchedWallet,
   WatchRemoveInput,
@@ -103,7 +104,7 @@ export const contract = {
   'settings:clear-api-key': { input: z.void(), output: AppSettings },
   'settings:set-data-source': { input: SetDataSourceInput, output: AppSettings },
   'data:delete-all': { input: DeleteAllInput, output: z.void() },
-  'demo:add-wallets': { input: z.void(), output: z.array(WatchedWallet) },
+  'demo:add-wallets': { input: z.void(), output: DemoWalletsAdded },
 } as const
 
 /** Every channel name, e.g. `'watchlist:add'`. */

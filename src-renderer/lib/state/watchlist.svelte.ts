@@ -1,5 +1,5 @@
 import type { WalletSummary } from '@shared/ipc/review-schemas'
-import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
+import type { DemoWalletsAdded, WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import { client } from './connection.svelte'
 
 /** How the sidebar orders wallets: the person's order (drag), by USD value, or by last activity. */
@@ -86,10 +86,11 @@ export async function addWallet(address: string, label: string): Promise<Watched
   return wallet
 }
 
-/** Adds the simulator's demo wallets (demo mode only). */
-export async function addDemoWallets(): Promise<void> {
-  await client.call('demo:add-wallets')
+/** Adds the simulator's demo wallets (demo mode only); says what was added and what was there. */
+export async function addDemoWallets(): Promise<DemoWalletsAdded> {
+  const result = await client.call('demo:add-wallets')
   await loadWatchlist()
+  return result
 }
 
 /** Renames a wallet (an empty label clears it). */
