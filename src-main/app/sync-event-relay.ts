@@ -62,11 +62,17 @@ export class SyncEventRelay {
     this.#track(this.#announce(info.address, info.outcome.newTransactions))
   }
 
-  /** Emits the current state of one wallet, or of all. */
+  /**
+   * Emits the current state of one wallet, or of all. When a wallet's sync has ended, the
+   * sidebar figures (new-activity counts) follow, so "Up to date" never sits beside a count
+   * taken halfway through the sync.
+   */
   async emitStatus(address?: string): Promise<void> {
     const syncing = new Set(this.#syncing())
-    for (const status of await this.#mirror.syncState.status(syncing, address)) {
-      this.#events.emit('sync:wallet-state', status)
+    const statuses = await this.#mirror.syncState.status(syncing, address)
+    for (const status of statuses) this.#events.emit('sync:wallet-state', status)
+    if (statuses.some((s) => s.state !== 'syncing')) {
+      this.#events.emit('watchlist:summaries', await this.#mirror.review.walletSummaries())
     }
   }
 

@@ -9,9 +9,29 @@ export const sync = $state<{
   error: string | null
 }>({ byAddress: {}, progress: {}, isAvailable: true, error: null })
 
+/**
+ * A sync the person asked for ("Sync now"), followed until it ends: queued (waiting for the
+ * scheduler's round), running, then done or failed with the reason.
+ */
+export interface SyncRequest {
+  phase: 'queued' | 'running' | 'done' | 'failed'
+  message: string | null
+  endedAtMs: number | null
+}
+export const syncRequests = $state<Record<string, SyncRequest>>({})
+
+const FAILED_STATES = new Set<string>(['error', 'offline', 'budget', 'paused'])
+
 client.on('sync:wallet-state', (status) => {
   sync.byAddress[status.address] = status
   if (status.state !== 'syncing') delete sync.progress[status.address]
+  const request = syncRequests[status.address]
+  if (request?.phase === 'queued' && status.state === 'syncing') request.phase = 'running'
+  else if (request?.phase === 'running' && status.state !== 'syncing') {
+    syncRequests[status.address] = FAILED_STATES.has(status.state)
+      ? { phase: 'failed', message: status.message ?? status.state, endedAtMs: Date.now() }
+      : { phase: 'done', message: null, endedAtMs: Date.now() }
+  }
 })
 client.on('sync:progress', (p) => {
   const streams = (sync.progress[p.address] ??= {})
@@ -19,6 +39,8 @@ client.on('sync:progress', (p) => {
   else streams[p.stream] = p
   const status = sync.byAddress[p.address]
   if (status && p.phase !== 'done' && status.state !== 'syncing') status.state = 'syncing'
+  const request = syncRequests[p.address]
+  if (request?.phase === 'queued' && p.phase !== 'done') request.phase = 'running'
 })
 
 /** Loads every wallet's sync status. */
@@ -74,6 +96,37 @@ export function progressItems(address: string): number {
 }
 
 export const syncNow = (address?: string) => client.call('sync:start', address ? { address } : {})
+
+/** "Sync now" for one wallet, followed in `syncRequests` until it is done or failed. */
+export async function requestWalletSync(address: string): Promise<void> {
+  syncRequests[address] = { phase: 'queued', message: null, endedAtMs: null }
+  try {
+    await syncNow(address)
+  } catch (error) {
+    syncRequests[address] = {
+      phase: 'failed',
+      message: error instanceof Error ? error.message : String(error),
+      endedAtMs: Date.now(),
+    }
+  }
+}
+
+/** Transactions stored for a wallet (its history stream), or null before its status is known. */
+export function storedTransactions(address: string): number | null {
+  const history = sync.byAddress[address]?.streams.find((s) => s.stream === 'history')
+  return history?.itemsStored ?? null
+}
+
+/** True when the wallet is up to date, its history synced to the start, and it holds none. */
+export function isUpToDateWithoutHistory(address: string): boolean {
+  const status = sync.byAddress[address]
+  const history = status?.streams.find((s) => s.stream === 'history')
+  return (
+    status?.state === 'up-to-date' &&
+    history?.isBackfillComplete === true &&
+    history.itemsStored === 0
+  )
+}
 export const cancelSync = (address?: string) =>
   client.call('sync:cancel', address ? { address } : {})
 export const pauseSync = (address: string) => client.call('sync:pause', { address })

@@ -1,6 +1,7 @@
 import type { WalletSummary } from '@shared/ipc/review-schemas'
 import type { DemoWalletsAdded, WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import { client } from './connection.svelte'
+import { go } from './router.svelte'
 
 /** How the sidebar orders wallets: the person's order (drag), by USD value, or by last activity. */
 export type WalletSort = 'manual' | 'value' | 'activity'
@@ -77,6 +78,15 @@ export async function moveWallet(address: string, toIndex: number): Promise<void
     .map((a) => before.find((w) => w.address === a))
     .filter((w) => w !== undefined)
   watchlist.wallets = await client.call('watchlist:reorder', { addresses: order })
+}
+
+/** Set when something asked for the add-wallet form; the form focuses its address field. */
+export const addWalletRequest = $state({ isFocusAsked: false })
+
+/** Opens the Watchlist with the address field focused (the sidebar's "+"). */
+export function startAddingWallet(): void {
+  addWalletRequest.isFocusAsked = true
+  go({ page: 'watchlist' })
 }
 
 /** Adds a wallet; throws the core's error (invalid or duplicate address) for the form to show. */
