@@ -36,6 +36,14 @@ describe('e2e: every number and every button tells the truth', () => {
       address,
     )
 
+  /** Screenshots at the usual size and at the smallest window the app supports. */
+  async function screenshotBothSizes(name: string): Promise<void> {
+    await screenshot(page, name)
+    await page.setViewportSize({ width: 1000, height: 700 })
+    await screenshot(page, `${name}-1000x700`)
+    await page.setViewportSize({ width: 1400, height: 900 })
+  }
+
   beforeAll(async () => {
     app = await startReviewApp()
     browser = await launchChromium()
@@ -89,7 +97,7 @@ describe('e2e: every number and every button tells the truth', () => {
         .poll(() => walletItem(`Demo: ${profile}`).locator('.badge').textContent())
         .toBe(count > 999 ? '999+' : String(count))
     }
-    await screenshot(page, 'truth-01-sidebar-badges')
+    await screenshotBothSizes('truth-01-sidebar-badges')
   })
 
   it('an unlabelled wallet has the same name as its page title', async () => {
@@ -162,7 +170,7 @@ describe('e2e: every number and every button tells the truth', () => {
       const signed = a.text.startsWith('+') || a.exact.startsWith('-')
       expect(a.text).toBe(formatAmountExact(a.exact, { locale: LOCALE, isSigned: signed }))
     }
-    await screenshot(page, 'truth-04-history-details')
+    await screenshotBothSizes('truth-04-history-details')
     await page.keyboard.press('Escape')
   })
 
@@ -176,7 +184,7 @@ describe('e2e: every number and every button tells the truth', () => {
     await expect
       .poll(() => status.textContent(), { timeout: 30_000 })
       .toMatch(/Sync finished at .+: up to date\./)
-    await screenshot(page, 'truth-05-sync-now-finished')
+    await screenshotBothSizes('truth-05-sync-now-finished')
   })
 
   it('a notification names both legs of a swap, in the one amount rule, without naming the wallet twice', async () => {
@@ -190,6 +198,21 @@ describe('e2e: every number and every button tells the truth', () => {
       .poll(() => toast.first().textContent(), { timeout: 30_000 })
       .toMatch(/^Swapped \d[\d,]*(\.\d+)? \S+ for \d[\d,]*(\.\d+)? \S+ on Demo: casual$/)
     await screenshot(page, 'truth-06-notification')
+  })
+
+  it('Remove on the wallet page says what happens to the stored history', async () => {
+    const empty = app.profileAddress('empty')
+    await page.goto(`${app.shell.url.split('#')[0]}#/wallet/${empty}/overview`)
+    await page.getByRole('button', { name: 'Remove…' }).click()
+    const dialog = page.getByRole('alertdialog', { name: 'Remove wallet' })
+    await expect
+      .poll(() => dialog.textContent())
+      .toContain(
+        'Stop watching Never used and delete its stored history from this computer: 0 transactions, its transfers, balances and sync progress. Credits already spent stay in the credit history.',
+      )
+    await screenshotBothSizes('truth-07a-wallet-page-remove-confirm')
+    await dialog.getByRole('button', { name: 'Keep' }).click()
+    await expect.poll(() => dialog.count()).toBe(0)
   })
 
   it('Remove says what happens to the stored history, and deletes it', async () => {
@@ -206,7 +229,7 @@ describe('e2e: every number and every button tells the truth', () => {
       .toContain(
         `Stop watching ${shortAddress(idle)} and delete its stored history from this computer: ${stored} transactions`,
       )
-    await screenshot(page, 'truth-07-remove-confirm')
+    await screenshotBothSizes('truth-07-remove-confirm')
     await dialog.getByRole('button', { name: 'Remove and delete its data' }).click()
     await expect.poll(() => page.locator(`tr[data-address="${idle}"]`).count()).toBe(0)
     expect(storedCount('select count(*) as n from transactions where wallet_id = ?', id)).toBe(0)
