@@ -244,6 +244,15 @@ describe('e2e: every number and every button tells the truth', () => {
       .poll(() => result.textContent())
       .toMatch(/^Added 1 demo wallet: Demo: active-trader \(4 already there\)/)
     await expect.poll(() => walletItem('Demo: active-trader').count()).toBe(1)
+    // While it syncs, the sidebar counts transactions, the badge's unit: never more than
+    // the mirror holds (items of every stream would be).
+    const trader = walletItem('Demo: active-trader')
+    const counted = trader.locator('.items')
+    await expect
+      .poll(() => counted.textContent(), { timeout: 20_000 })
+      .toMatch(/^[1-9][\d,]* transactions$/)
+    const shown = Number((await counted.textContent())?.replace(/\D/g, ''))
+    expect(shown).toBeLessThanOrEqual(transactionsOf(app.profileAddress('active-trader')))
     await screenshot(page, 'truth-08-demo-wallets-added')
     await page.getByRole('button', { name: 'Add demo wallets' }).click()
     await expect

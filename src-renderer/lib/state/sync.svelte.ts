@@ -1,4 +1,9 @@
-import type { StreamName, SyncProgress, WalletSyncStatus } from '@shared/ipc/sync-schemas'
+import type {
+  StreamName,
+  SyncProgress,
+  WalletSyncState,
+  WalletSyncStatus,
+} from '@shared/ipc/sync-schemas'
 import { client, connection } from './connection.svelte'
 
 /** Sync state per wallet and the latest progress of each of its streams. */
@@ -20,18 +25,38 @@ export interface SyncRequest {
 }
 export const syncRequests = $state<Record<string, SyncRequest>>({})
 
-const FAILED_STATES = new Set<string>(['error', 'offline', 'budget', 'paused'])
+/**
+ * Why a sync the person asked for ended without running, by the state the wallet reached.
+ * Offline is not among them: the asked-for sync still runs once the service is back.
+ */
+const FAILURE_WORDS: Partial<Record<WalletSyncState, string>> = {
+  error: 'the sync stopped with an error.',
+  budget: 'the credit budget is reached.',
+  paused: 'syncing this wallet is paused.',
+}
+
+/** Moves a "Sync now" request along with the state the core reports for its wallet. */
+function followRequest(status: WalletSyncStatus): void {
+  const request = syncRequests[status.address]
+  if (request?.phase !== 'queued' && request?.phase !== 'running') return
+  if (status.state === 'syncing') {
+    request.phase = 'running'
+    return
+  }
+  const failure = FAILURE_WORDS[status.state]
+  // An error or the budget ends a queued sync as well as a running one.
+  if (failure !== undefined) {
+    const message = status.message ?? failure
+    syncRequests[status.address] = { phase: 'failed', message, endedAtMs: Date.now() }
+  } else if (request.phase === 'running') {
+    syncRequests[status.address] = { phase: 'done', message: null, endedAtMs: Date.now() }
+  }
+}
 
 client.on('sync:wallet-state', (status) => {
   sync.byAddress[status.address] = status
   if (status.state !== 'syncing') delete sync.progress[status.address]
-  const request = syncRequests[status.address]
-  if (request?.phase === 'queued' && status.state === 'syncing') request.phase = 'running'
-  else if (request?.phase === 'running' && status.state !== 'syncing') {
-    syncRequests[status.address] = FAILED_STATES.has(status.state)
-      ? { phase: 'failed', message: status.message ?? status.state, endedAtMs: Date.now() }
-      : { phase: 'done', message: null, endedAtMs: Date.now() }
-  }
+  followRequest(status)
 })
 client.on('sync:progress', (p) => {
   const streams = (sync.progress[p.address] ??= {})
@@ -90,7 +115,15 @@ export function progressFraction(address: string): number | null {
   return total === 0 ? null : done / total
 }
 
-/** Items fetched so far in the running sync of a wallet. */
+/**
+ * Transactions fetched so far in the running sync of a wallet: the unit of the new-activity
+ * badge and the History count (the other streams' items are not transactions).
+ */
+export function progressTransactions(address: string): number {
+  return sync.progress[address]?.history?.items ?? 0
+}
+
+/** Items fetched so far in the running sync of a wallet, over all its streams. */
 export function progressItems(address: string): number {
   return Object.values(sync.progress[address] ?? {}).reduce((sum, s) => sum + s.items, 0)
 }
