@@ -1,27 +1,61 @@
 import type { ChangeReason } from '@shared/ipc/sync-schemas'
+import { formatAmount } from '@shared/domain/amount-text'
 import { decimalText } from '@shared/domain/exact-amount'
-import { shortAddress } from '@shared/domain/wallet-address'
-import type { MintMovement } from '../db/stores/activity-store'
+import { shortAddress, walletName } from '@shared/domain/wallet-address'
+import { NATIVE_SOL_MINT } from '@shared/api/base58'
+import type { NewActivity } from '../db/stores/activity-store'
+
+interface Leg {
+  /** Exact decimal text of the net movement (float sums cut to 12 significant digits). */
+  text: string
+  symbol: string
+  weight: number
+}
 
 /**
- * One line for a notification about new transactions, e.g. "+12.5 USDC to Trading
- * wallet" or "3 new transactions · −0.2 SOL from Trading wallet": the mint that moved
- * the most (by USD where prices are known, else by amount) over the new transactions.
+ * One line for a notification about new transactions, e.g. "Swapped 1.5 SOL for 210.3
+ * USDC on Trading wallet", "+12.5 USDC to Trading wallet" or "3 new transactions · −0.2 SOL
+ * from Trading wallet". A swap names both legs; otherwise the mint that moved the most (by
+ * USD where prices are known, else by amount) over the new transactions. The SOL leg
+ * leaves out the fees the wallet paid, so a swap reads as the trade itself.
  */
 export function summarizeNewActivity(
-  movements: readonly MintMovement[],
-  walletName: string,
+  activity: NewActivity,
+  walletLabel: string,
   count: number,
 ): string {
-  const weight = (m: MintMovement): number => Math.abs(m.amount) * (m.priceUsd ?? 1)
-  const top = movements.filter((m) => m.amount !== 0).sort((a, b) => weight(b) - weight(a))[0]
+  const legs = activity.movements
+    .map((m): Leg & { amount: number } => {
+      const amount = m.mint === NATIVE_SOL_MINT ? m.amount + activity.feesPaidSol : m.amount
+      return {
+        amount,
+        text: decimalText(Number(amount.toPrecision(12))),
+        symbol: m.symbol ?? shortAddress(m.mint),
+        weight: Math.abs(amount) * (m.priceUsd ?? 1),
+      }
+    })
+    .filter((l) => Number(l.text) !== 0)
+    .sort((a, b) => b.weight - a.weight)
+  const outs = legs.filter((l) => l.amount < 0)
+  const ins = legs.filter((l) => l.amount > 0)
   const prefix = count > 1 ? `${count} new transactions · ` : ''
-  if (!top) return `${prefix || 'New transaction · '}on ${walletName}`.replace(' · on', ' on')
-  const amount = decimalText(Number(top.amount.toPrecision(12)))
-  const symbol = top.symbol ?? shortAddress(top.mint)
-  return top.amount > 0
-    ? `${prefix}+${amount} ${symbol} to ${walletName}`
-    : `${prefix}−${amount.replace(/^-/, '')} ${symbol} from ${walletName}`
+  const show = (l: Leg): string => `${formatAmount(l.text.replace(/^-/, ''))} ${l.symbol}`
+  const [out] = outs
+  const [inflow] = ins
+  if (out && inflow) {
+    const swapped = `${prefix ? 'swapped' : 'Swapped'} ${show(out)} for ${show(inflow)}`
+    const more = legs.length - 2
+    const others = more > 0 ? ` and ${more} more token${more === 1 ? '' : 's'}` : ''
+    return `${prefix}${swapped}${others} on ${walletLabel}`
+  }
+  const top = out ?? inflow
+  if (!top)
+    return count > 1
+      ? `${count} new transactions on ${walletLabel}`
+      : `New transaction on ${walletLabel}`
+  return top === inflow
+    ? `${prefix}+${show(top)} to ${walletLabel}`
+    : `${prefix}−${show(top)} from ${walletLabel}`
 }
 
 const REASON_TEXT: Record<ChangeReason, string> = {
@@ -45,7 +79,7 @@ export function describeWatchChange(change: {
   latencySec: number
   state: string
 }): string {
-  const name = change.label ?? shortAddress(change.address)
+  const name = walletName(change)
   const what = change.reasons.map((r) => REASON_TEXT[r]).join(', ')
   const found =
     change.state !== 'ok'

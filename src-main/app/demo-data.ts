@@ -1,4 +1,4 @@
-import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
+import type { DemoWalletsAdded } from '@shared/ipc/watchlist-schemas'
 import type { Mirror } from '../db/mirror'
 import type { ProfileId } from '../simulator/chain/wallet-profiles'
 import { startSimulator, type RunningSimulator } from '../simulator/simulator-server'
@@ -9,17 +9,29 @@ export const DEMO_SEED = 42
 /** The key the in-process simulator accepts. */
 export const DEMO_KEY = 'demo'
 
-/** Profile wallets offered on first run, so a new user sees a living app at once. */
-export const DEMO_PROFILES: readonly ProfileId[] = [
-  'casual',
-  'nft-collector',
-  'compressed-holder',
-  'failed-transactions',
+/**
+ * The demo wallets "Add demo wallets" offers. First run adds the small ones by itself, so
+ * a new user sees a living app at once; the active trader (6,000 transactions) waits for
+ * the button, which adds every one not already watched.
+ */
+export const DEMO_WALLETS: readonly { profile: ProfileId; isFirstRun: boolean }[] = [
+  { profile: 'casual', isFirstRun: true },
+  { profile: 'nft-collector', isFirstRun: true },
+  { profile: 'compressed-holder', isFirstRun: true },
+  { profile: 'failed-transactions', isFirstRun: true },
+  { profile: 'active-trader', isFirstRun: false },
 ]
+
+/** Profile wallets added on first run. */
+export const DEMO_PROFILES: readonly ProfileId[] = DEMO_WALLETS.filter((w) => w.isFirstRun).map(
+  (w) => w.profile,
+)
 
 /** Options of the demo simulator (tests stop its live activity). */
 export interface DemoOptions {
   live?: boolean
+  /** Unix seconds the demo chain's clock starts at (default: now). */
+  nowSec?: number
   /** Told the running simulator once started (tests drive its clock and faults). */
   onStarted?: (simulator: RunningSimulator) => void
 }
@@ -29,32 +41,44 @@ const DEMO_STATE_KEY = 'demo'
 
 /** Starts the in-process simulator that serves demo mode, on a free loopback port. */
 export async function startDemoSimulator(options: DemoOptions = {}): Promise<RunningSimulator> {
-  const simulator = await startSimulator({ seed: DEMO_SEED, live: options.live ?? true })
+  // The demo chain leads up to now and its clock runs from now: live demo activity is
+  // dated when it happens, not at the simulator's fixed default moment.
+  const simulator = await startSimulator({
+    seed: DEMO_SEED,
+    live: options.live ?? true,
+    clock: { mode: 'real', startSec: options.nowSec ?? Math.floor(Date.now() / 1000) },
+  })
   options.onStarted?.(simulator)
   return simulator
 }
 
 /**
- * Adds the demo profile wallets (labelled "Demo: …") to the demo mirror. On first run this
- * happens by itself (`onlyFirstRun`), later only when asked. Returns the wallets added.
+ * Adds demo wallets (labelled "Demo: …") to the demo mirror: on first run (`onlyFirstRun`)
+ * the first-run ones, by itself; when asked, every demo wallet not already watched.
+ * Returns what was added and which demo wallets were already there.
  */
 export async function seedDemoWallets(
   demoMirror: Mirror,
   simulator: RunningSimulator,
   options: { onlyFirstRun: boolean; nowSec: number },
-): Promise<WatchedWallet[]> {
+): Promise<DemoWalletsAdded> {
   const state = (await demoMirror.settings.read(DEMO_STATE_KEY)) as
     { isSeeded?: boolean } | undefined
-  const known = new Set((await demoMirror.watchlist.list()).map((w) => w.address))
-  if (options.onlyFirstRun && (state?.isSeeded === true || known.size > 0)) return []
-  const added: WatchedWallet[] = []
-  for (const profile of DEMO_PROFILES) {
+  const watched = new Map((await demoMirror.watchlist.list()).map((w) => [w.address, w]))
+  const result: DemoWalletsAdded = { added: [], alreadyWatched: [] }
+  if (options.onlyFirstRun && (state?.isSeeded === true || watched.size > 0)) return result
+  for (const { profile, isFirstRun } of DEMO_WALLETS) {
+    if (options.onlyFirstRun && !isFirstRun) continue
     const address = simulator.chain.walletByProfile(profile).address
-    if (known.has(address)) continue
-    added.push(
+    const existing = watched.get(address)
+    if (existing) {
+      result.alreadyWatched.push(existing)
+      continue
+    }
+    result.added.push(
       await demoMirror.watchlist.add({ address, label: `Demo: ${profile}` }, options.nowSec),
     )
   }
   await demoMirror.settings.write(DEMO_STATE_KEY, { isSeeded: true }, options.nowSec)
-  return added
+  return result
 }

@@ -1,5 +1,5 @@
 import type { DataSource } from '@shared/ipc/settings-schemas'
-import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
+import type { DemoWalletsAdded } from '@shared/ipc/watchlist-schemas'
 import { AppError } from '@shared/ipc/ipc-errors'
 import { describeIssues } from '@shared/validation/zod-issues'
 import type { Mirror } from '../db/mirror'
@@ -95,20 +95,21 @@ export class ServiceSession {
     this.#scheduler?.start()
   }
 
-  /** Adds the demo profile wallets to the demo mirror; returns the wallets added. */
-  async seedDemoWallets(options: { onlyFirstRun: boolean }): Promise<WatchedWallet[]> {
+  /** Adds the demo profile wallets to the demo mirror; says what it added and what was there. */
+  async seedDemoWallets(options: { onlyFirstRun: boolean }): Promise<DemoWalletsAdded> {
     if (this.#o.source !== 'demo')
       throw new AppError('Demo wallets exist only with demo data; switch to it in Settings.')
     await this.runtime()
-    if (!this.#simulator) return []
-    const added = await seedDemoWallets(this.#o.mirror, this.#simulator, {
+    if (!this.#simulator) return { added: [], alreadyWatched: [] }
+    const result = await seedDemoWallets(this.#o.mirror, this.#simulator, {
       ...options,
       nowSec: this.#o.nowSec(),
     })
-    if (added.length > 0)
+    if (result.added.length > 0) {
       this.#o.events.emit('watchlist:changed', await this.#o.mirror.watchlist.list())
-    this.#scheduler?.poke()
-    return added
+      this.#scheduler?.roundSoon()
+    }
+    return result
   }
 
   /** Drops the connection and builds a new one from the current settings and key. */
@@ -166,7 +167,7 @@ export class ServiceSession {
   async #serviceSettings(stored: StoredSettings): Promise<ServiceSettings> {
     const { override, source } = this.#o
     if (source === 'demo') {
-      this.#simulator = await startDemoSimulator(this.#o.demo)
+      this.#simulator = await startDemoSimulator({ nowSec: this.#o.nowSec(), ...this.#o.demo })
       return singleOriginServiceSettings(this.#simulator.url, DEMO_KEY)
     }
     const key = this.#o.apiKey()

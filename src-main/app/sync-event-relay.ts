@@ -1,4 +1,4 @@
-import { shortAddress } from '@shared/domain/wallet-address'
+import { walletName } from '@shared/domain/wallet-address'
 import type { Mirror } from '../db/mirror'
 import type { SyncEvent } from '../sync/sync-engine'
 import type { CheckedWallet } from '../sync/watch-scheduler'
@@ -62,11 +62,17 @@ export class SyncEventRelay {
     this.#track(this.#announce(info.address, info.outcome.newTransactions))
   }
 
-  /** Emits the current state of one wallet, or of all. */
+  /**
+   * Emits the current state of one wallet, or of all. When a wallet's sync has ended, the
+   * sidebar figures (new-activity counts) follow, so "Up to date" never sits beside a count
+   * taken halfway through the sync.
+   */
   async emitStatus(address?: string): Promise<void> {
     const syncing = new Set(this.#syncing())
-    for (const status of await this.#mirror.syncState.status(syncing, address)) {
-      this.#events.emit('sync:wallet-state', status)
+    const statuses = await this.#mirror.syncState.status(syncing, address)
+    for (const status of statuses) this.#events.emit('sync:wallet-state', status)
+    if (statuses.some((s) => s.state !== 'syncing')) {
+      this.#events.emit('watchlist:summaries', await this.#mirror.review.walletSummaries())
     }
   }
 
@@ -100,12 +106,12 @@ export class SyncEventRelay {
   async #announce(address: string, count: number): Promise<void> {
     const activity = await this.#mirror.activity.newestActivity(address, count)
     if (!activity) return
-    const name = activity.label ?? shortAddress(address)
+    const name = walletName({ address, label: activity.label })
     this.#events.emit('sync:activity', {
       address,
       label: activity.label,
       newTransactions: count,
-      summary: summarizeNewActivity(activity.movements, name, count),
+      summary: summarizeNewActivity(activity, name, count),
       atSec: this.#nowSec(),
     })
   }

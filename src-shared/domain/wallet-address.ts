@@ -45,3 +45,14 @@ export function shortAddress(address: string, keep = 4): string {
     ? address
     : `${address.slice(0, keep)}…${address.slice(-keep)}`
 }
+
+/**
+ * The one name of a watched wallet everywhere (sidebar, page title, watchlist,
+ * notifications): its label, or its short address when it has none.
+ *
+ * @example
+ * walletName({ address: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU', label: null }) // '7xKX…gAsU'
+ */
+export function walletName(wallet: { address: string; label: string | null }): string {
+  return wallet.label ?? shortAddress(wallet.address)
+}

@@ -62,6 +62,7 @@ import {
   WholeWallet,
 } from './wallet-schemas'
 import {
+  DemoWalletsAdded,
   WatchAddInput,
   WatchedWallet,
   WatchRemoveInput,
@@ -118,7 +119,7 @@ export const contract = {
   'settings:clear-api-key': { input: z.void(), output: AppSettings },
   'settings:set-data-source': { input: SetDataSourceInput, output: AppSettings },
   'data:delete-all': { input: DeleteAllInput, output: z.void() },
-  'demo:add-wallets': { input: z.void(), output: z.array(WatchedWallet) },
+  'demo:add-wallets': { input: z.void(), output: DemoWalletsAdded },
   'wallet:whole': { input: WalletInput, output: WholeWallet },
   'balances:at-plan': { input: BalanceAtPlanInput, output: BalanceAtPlan },
   'balances:at': { input: BalanceAtInput, output: BalanceAtResult },

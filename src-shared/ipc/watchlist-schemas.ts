@@ -55,3 +55,10 @@ export type WatchRenameInput = z.input<typeof WatchRenameInput>
 /** Input of `watchlist:remove`. */
 export const WatchRemoveInput = z.object({ address: WalletAddressInput })
 export type WatchRemoveInput = z.input<typeof WatchRemoveInput>
+
+/** What `demo:add-wallets` did: the demo wallets it added and those already watched. */
+export const DemoWalletsAdded = z.object({
+  added: z.array(WatchedWallet),
+  alreadyWatched: z.array(WatchedWallet),
+})
+export type DemoWalletsAdded = z.infer<typeof DemoWalletsAdded>

@@ -265,6 +265,10 @@ describe('e2e: the review app', () => {
       .poll(() => page.getByRole('alert', { name: 'Offline' }).isVisible(), { timeout: 20_000 })
       .toBe(true)
     expect(await page.getByRole('status').textContent()).toMatch(/Offline/)
+    // The sync asked for says it waits for the service.
+    await expect
+      .poll(() => page.locator('.sync-box .request').textContent())
+      .toBe('Sync queued: it runs once the data service can be reached again.')
     const grid = page.getByRole('grid', { name: 'Transaction history' })
     await expect.poll(() => grid.getByRole('row').count()).toBeGreaterThan(10)
     // Network actions say why they are disabled.

@@ -79,7 +79,10 @@ describe('e2e: the watchlist in Chromium against the web shell', () => {
     await row.getByRole('button', { name: 'Save' }).click()
     await expect.poll(() => row.textContent()).toContain('Cold storage')
     await row.getByRole('button', { name: 'Remove…' }).click()
-    await row.getByRole('button', { name: 'Remove', exact: true }).click()
+    await page
+      .getByRole('alertdialog', { name: 'Remove Cold storage' })
+      .getByRole('button', { name: 'Remove and delete its data' })
+      .click()
     await expect
       .poll(() => page.getByText('No wallets on the watchlist yet').isVisible())
       .toBe(true)

@@ -24,6 +24,8 @@ export interface ReviewApp {
   profileAddress(profile: ProfileId): string
   /** Puts a simulator profile wallet on the watchlist (the core starts its sync). */
   watchProfile(profile: ProfileId, label: string): Promise<string>
+  /** Appends new transactions to a profile wallet on the demo chain, dated now. */
+  addActivity(profile: ProfileId, count: number): void
   /** Stops the simulator: the service is then unreachable. */
   stopService(): Promise<void>
   stop(): Promise<void>
@@ -58,6 +60,11 @@ export async function startReviewApp(): Promise<ReviewApp> {
       const added = await core.dispatch('watchlist:add', { address, label })
       if (!added.ok) throw new Error(added.error.message)
       return address
+    },
+    addActivity(profile, count) {
+      const running = simulator
+      if (!running) throw new Error('No simulator is running to add activity to.')
+      running.addActivity(running.chain.walletByProfile(profile), count)
     },
     async stopService() {
       await simulator?.close()

@@ -81,9 +81,6 @@ export function settingsHandlers(ctx: HandlerContext): Pick<HandlerTable, Settin
       await ctx.exports.clear()
       ctx.events.emit('watchlist:changed', [])
     },
-    'demo:add-wallets': async () => {
-      await ctx.session.seedDemoWallets({ onlyFirstRun: false })
-      return ctx.mirror.watchlist.list()
-    },
+    'demo:add-wallets': () => ctx.session.seedDemoWallets({ onlyFirstRun: false }),
   }
 }

@@ -26,6 +26,8 @@ export function watchlistHandlers(
       return wallet
     },
     'watchlist:remove': async (input) => {
+      // Its stored history goes with it (the mirror's rows cascade); a sync in flight stops.
+      ctx.session.runtimeIfConnected()?.engine.cancel(input.address)
       await ctx.mirror.watchlist.remove(input.address)
       await announceChange(ctx)
     },

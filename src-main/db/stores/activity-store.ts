@@ -12,7 +12,10 @@ export interface MintMovement {
 /** The newest transactions of a wallet, summed per mint, for a notification. */
 export interface NewActivity {
   label: string | null
+  /** Net change per mint, fees included (the chain's SOL change holds the fee). */
   movements: MintMovement[]
+  /** SOL fees the wallet itself paid over these transactions. */
+  feesPaidSol: number
 }
 
 /** Reads what new activity amounted to, for notifications. */
@@ -55,9 +58,17 @@ export class ActivityStore {
       .where('b.slot', '>', below?.slot ?? -1)
       .groupBy(['b.mint', 'm.symbol', 'm.price_usd'])
       .execute()
+    const fees = await this.#db
+      .selectFrom('transactions')
+      .select((eb) => eb.fn.sum<number>('fee').as('fees'))
+      .where('wallet_id', '=', wallet.id)
+      .where('fee_payer', '=', address)
+      .where('slot', '>', below?.slot ?? -1)
+      .executeTakeFirst()
     return {
       label: wallet.label,
       movements: rows.map((r) => ({ ...r, amount: Number(r.amount) })),
+      feesPaidSol: Number(fees?.fees ?? 0),
     }
   }
 }

@@ -16,6 +16,8 @@ import {
 } from 'electron'
 import { CHANNELS } from '@shared/ipc/contract'
 import { EVENT_CHANNEL } from '@shared/ipc/bridge'
+import type { ActivityNotice } from '@shared/ipc/sync-schemas'
+import { walletName } from '@shared/domain/wallet-address'
 import { createCore, type Core } from '../../app/core'
 import { APP_ENTRY_URL, APP_HOST, APP_ORIGIN, APP_SCHEME, originOf } from './app-origin'
 import { devServerUrlToLoad } from './dev-server'
@@ -150,8 +152,8 @@ async function main(): Promise<void> {
   // New activity becomes a desktop notification (the web shell shows a toast instead).
   core.events.subscribe((event, payload) => {
     if (event !== 'sync:activity' || !Notification.isSupported()) return
-    const notice = payload as { summary: string; label: string | null }
-    new Notification({ title: notice.label ?? 'Heliograph', body: notice.summary }).show()
+    const notice = payload as ActivityNotice
+    new Notification({ title: walletName(notice), body: notice.summary }).show()
   })
   bindContract(core)
   let mainWindow = createWindow(core)

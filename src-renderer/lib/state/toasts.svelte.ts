@@ -21,7 +21,5 @@ export function dismissToast(id: number): void {
   toasts.list = toasts.list.filter((t) => t.id !== id)
 }
 
-client.on('sync:activity', (notice) => {
-  const who = notice.label ?? `${notice.address.slice(0, 4)}…${notice.address.slice(-4)}`
-  toast(`${who}: ${notice.summary}`)
-})
+// The summary already names the wallet (by the one naming rule).
+client.on('sync:activity', (notice) => toast(notice.summary))

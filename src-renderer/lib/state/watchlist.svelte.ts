@@ -1,6 +1,7 @@
 import type { WalletSummary } from '@shared/ipc/review-schemas'
-import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
+import type { DemoWalletsAdded, WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import { client } from './connection.svelte'
+import { go } from './router.svelte'
 
 /** How the sidebar orders wallets: the person's order (drag), by USD value, or by last activity. */
 export type WalletSort = 'manual' | 'value' | 'activity'
@@ -79,6 +80,15 @@ export async function moveWallet(address: string, toIndex: number): Promise<void
   watchlist.wallets = await client.call('watchlist:reorder', { addresses: order })
 }
 
+/** Set when something asked for the add-wallet form; the form focuses its address field. */
+export const addWalletRequest = $state({ isFocusAsked: false })
+
+/** Opens the Watchlist with the address field focused (the sidebar's "+"). */
+export function startAddingWallet(): void {
+  addWalletRequest.isFocusAsked = true
+  go({ page: 'watchlist' })
+}
+
 /** Adds a wallet; throws the core's error (invalid or duplicate address) for the form to show. */
 export async function addWallet(address: string, label: string): Promise<WatchedWallet> {
   const wallet = await client.call('watchlist:add', { address, label })
@@ -86,10 +96,11 @@ export async function addWallet(address: string, label: string): Promise<Watched
   return wallet
 }
 
-/** Adds the simulator's demo wallets (demo mode only). */
-export async function addDemoWallets(): Promise<void> {
-  await client.call('demo:add-wallets')
+/** Adds the simulator's demo wallets (demo mode only); says what was added and what was there. */
+export async function addDemoWallets(): Promise<DemoWalletsAdded> {
+  const result = await client.call('demo:add-wallets')
   await loadWatchlist()
+  return result
 }
 
 /** Renames a wallet (an empty label clears it). */

@@ -4,6 +4,7 @@ import {
   describeAddressProblem,
   shortAddress,
   WalletAddressInput,
+  walletName,
 } from '@shared/domain/wallet-address'
 import { testAddress } from '../../helpers/wallets'
 
@@ -41,5 +42,11 @@ describe('wallet address validation', () => {
     const address = testAddress(3)
     expect(shortAddress(address)).toBe(`${address.slice(0, 4)}…${address.slice(-4)}`)
     expect(shortAddress('abc')).toBe('abc')
+  })
+
+  it('names an unlabelled wallet one way: its short address (it was also "Unlabelled wallet")', () => {
+    const address = testAddress(5)
+    expect(walletName({ address, label: null })).toBe(shortAddress(address))
+    expect(walletName({ address, label: 'Trading wallet' })).toBe('Trading wallet')
   })
 })
