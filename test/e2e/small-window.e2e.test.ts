@@ -18,11 +18,12 @@ type Fixture = Awaited<ReturnType<typeof startTestWebShell>>
 
 const SMALL = { width: 1000, height: 700 }
 const LARGE = { width: 1400, height: 900 }
+// The fixture puts even entries in "Moon Gates" and odd ones in "Sun Dials".
 const NFT_NAMES = [
   'Solar Flare Genesis Collection #6672',
+  'Solar Flare Genesis Collection #1204',
   'Solar Flare Genesis Collection #698',
   'Solar Flare Genesis Collection #70',
-  'Solar Flare Genesis Collection #1204',
   'Solar Flare Genesis Collection #9',
 ]
 
@@ -158,6 +159,38 @@ describe('e2e: every page fits a small window', () => {
       expect(await fitProblems(page, 'Compressed signatures')).toEqual([])
     })
   }
+
+  it('NFT names sort by their number (#698 before #6672) and keep it in view when cut', async () => {
+    await page.setViewportSize(SMALL)
+    await openTab('overview')
+    const cards = page.getByRole('list', { name: 'NFTs' }).getByRole('listitem')
+    await expect.poll(() => cards.count()).toBe(NFT_NAMES.length)
+    await cards.first().scrollIntoViewIfNeeded()
+    await screenshot(page, 'small-window-nfts-1000')
+    const shown = await cards.evaluateAll((items) =>
+      items.map((item) => {
+        const name = item.querySelector('.name') as HTMLElement
+        const box = name.getBoundingClientRect()
+        // Which characters are painted inside the card: the cut part ends in an ellipsis.
+        const parts = name.children.length > 0 ? [...name.children] : [name]
+        const visible = parts.map((part) => {
+          const inner = part.getBoundingClientRect()
+          const isWhole = part.scrollWidth <= part.clientWidth && inner.right <= box.right + 0.5
+          return isWhole ? (part.textContent ?? '') : '…'
+        })
+        return { title: name.title, visible: visible.join('') }
+      }),
+    )
+    expect(shown.map((s) => s.title.slice(s.title.lastIndexOf(' ') + 1))).toEqual([
+      ...['#9', '#698', '#6672'], // Moon Gates
+      ...['#70', '#1204'], // Sun Dials
+    ])
+    // The names are too long for a card: each is cut, and each still shows its number.
+    for (const { title, visible } of shown) {
+      expect(visible).toMatch(/…/)
+      expect(visible.endsWith(title.slice(title.lastIndexOf(' ')))).toBe(true)
+    }
+  })
 
   it('the sidebar narrows in a small window', async () => {
     const widthAt = async (size: { width: number; height: number }) => {
