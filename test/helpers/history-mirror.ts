@@ -270,6 +270,8 @@ export function addBalanceSnapshots(
     atSec: number
     tokens: { mintIndex: number; balance: number; priceUsd: number }[]
     nfts?: number
+    /** NFT names, in insertion order; `Piece #n` when absent. */
+    nftNames?: string[]
   }[],
 ): void {
   const insertSnapshot = sqlite.prepare(
@@ -300,11 +302,11 @@ export function addBalanceSnapshots(
           t.balance * t.priceUsd,
         )
       }
-      for (let n = 0; n < (s.nfts ?? 0); n++) {
+      for (let n = 0; n < (s.nftNames?.length ?? s.nfts ?? 0); n++) {
         insertNft.run(
           id,
           generatedAddress(9000 + n),
-          `Piece #${n}`,
+          s.nftNames?.[n] ?? `Piece #${n}`,
           n % 2 ? 'Sun Dials' : 'Moon Gates',
           generatedAddress(8000 + (n % 2)),
           n % 3 === 0 ? 1 : 0,

@@ -64,7 +64,11 @@ export async function fetchCurrentBalances(
   }
 }
 
-/** The NFTs of the latest balances snapshot, by collection then name. */
+// Names end in serial numbers ("Gate #698", "Gate #6672"): compared as numbers, not as
+// text, and without regard to case; SQLite's collations cannot do either.
+const naturalOrder = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
+
+/** The NFTs of the latest balances snapshot, by collection then name, numbers as numbers. */
 export async function listCurrentNfts(db: Kysely<Database>, walletId: number): Promise<NftItem[]> {
   const snapshot = await latestSnapshot(db, walletId)
   if (!snapshot) return []
@@ -72,9 +76,13 @@ export async function listCurrentNfts(db: Kysely<Database>, walletId: number): P
     .selectFrom('balance_snapshot_nfts')
     .select(['mint', 'name', 'image_uri', 'collection_name', 'is_compressed'])
     .where('snapshot_id', '=', snapshot.id)
-    .orderBy('collection_name')
-    .orderBy('name')
+    .orderBy('mint')
     .execute()
+  rows.sort(
+    (a, b) =>
+      naturalOrder.compare(a.collection_name, b.collection_name) ||
+      naturalOrder.compare(a.name, b.name),
+  )
   return rows.map((r) => ({
     mint: r.mint,
     name: r.name,

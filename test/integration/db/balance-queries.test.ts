@@ -71,6 +71,30 @@ describe('balance queries: latest snapshot, NFTs and the portfolio series', () =
     ])
   })
 
+  it('sorts NFT names by their numbers, not as text (#698 before #6672)', async () => {
+    const numbered = generateHistoryMirror(review.database.sqlite, {
+      address: testAddress(3),
+      count: 0,
+    })
+    addBalanceSnapshots(review.database.sqlite, numbered, [
+      {
+        atSec: 1_000,
+        tokens: [],
+        nftNames: ['Gate #6672', 'Gate #698', 'Gate #70', 'gate #9', 'Gate #1204', 'Gate #70b'],
+      },
+    ])
+    const nfts = await listCurrentNfts(review.db, numbered.walletId)
+    // By collection first (even names in Moon Gates, odd ones in Sun Dials), then by name.
+    expect(nfts.map((n) => n.name)).toEqual([
+      'Gate #70',
+      'Gate #1204',
+      'Gate #6672',
+      'gate #9',
+      'Gate #70b',
+      'Gate #698',
+    ])
+  })
+
   it('gives the portfolio value at each snapshot, oldest first', async () => {
     expect(await fetchPortfolioSeries(review.db, mirror.walletId)).toEqual([
       { atSec: 1_000, totalUsd: 100 },
