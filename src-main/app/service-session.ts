@@ -112,6 +112,34 @@ export class ServiceSession {
     return result
   }
 
+  /**
+   * After the budget was raised or removed: when spending is under every budget again,
+   * the wallets the budget stopped sync again by themselves (and watching restarts if the
+   * budget had stopped it). Returns the wallets resumed.
+   */
+  async resumeBudgetStops(): Promise<string[]> {
+    const runtime = this.#runtime
+    if (!runtime) return []
+    const { dailyBudget, monthlyBudget } = await readSettings(this.#o.settings)
+    const { day, month } = await runtime.meter.spent()
+    if (
+      (dailyBudget !== null && day >= dailyBudget) ||
+      (monthlyBudget !== null && month >= monthlyBudget)
+    )
+      return []
+    const statuses = await this.#o.mirror.syncState.status(new Set(this.syncingAddresses()))
+    const stopped = statuses.filter((w) => w.streams.some((s) => s.state === 'budget'))
+    for (const wallet of stopped) {
+      for (const s of wallet.streams.filter((st) => st.state === 'budget'))
+        await runtime.engine.retryStream(wallet.address, s.stream)
+    }
+    const scheduler = this.#scheduler
+    if (scheduler?.stoppedReason != null && this.#o.isWatching) scheduler.start()
+    for (const wallet of stopped) await scheduler?.syncNow(wallet.address)
+    if (stopped.length > 0) await this.relay.emitStatus()
+    return stopped.map((w) => w.address)
+  }
+
   /** Drops the connection and builds a new one from the current settings and key. */
   async reconnect(): Promise<void> {
     await this.close()

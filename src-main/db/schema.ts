@@ -56,7 +56,6 @@ export interface SyncStreamsTable {
   depth_limit_since_sec: number | null
   items_stored: Generated<number>
   pages_fetched: Generated<number>
-  credits_spent: Generated<number>
   last_success_sec: number | null
   last_error: string | null
   last_error_at_sec: number | null
@@ -162,6 +161,7 @@ export interface CreditLedgerTable {
   operation: string
   endpoint_class: string
   wallet_address: string | null
+  stream: string | null
   credits: number
   status: string
   error_name: string | null

@@ -1,7 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 
 /**
- * Which wallet a service call is made for. The client reports every call through one
- * hook; this carries the wallet from the stream that made the call to the ledger row.
+ * Which wallet, and which of its streams, a service call is made for. The client reports
+ * every call through one hook; this carries both from the caller to the ledger row. Null
+ * wallet: a look over many wallets at once (watching); null stream: a wallet's call that
+ * belongs to no one stream (naming its mints).
  */
-export const callAttribution = new AsyncLocalStorage<{ walletAddress: string | null }>()
+export const callAttribution = new AsyncLocalStorage<{
+  walletAddress: string | null
+  stream: string | null
+}>()

@@ -89,6 +89,7 @@ export class SyncEngine {
   /** Each running wallet's stop: set, it starts no new call while calls under way finish. */
   readonly #runStops = new Map<string, RunStop>()
   readonly #runs = new Set<Promise<unknown>>()
+  readonly #runOf = new Map<string, Promise<unknown>>()
   readonly #nowSec: () => number
 
   constructor(options: SyncEngineOptions) {
@@ -115,6 +116,18 @@ export class SyncEngine {
   }
 
   /**
+   * Stops one wallet's running sync after its pages in flight (the person paused it): no
+   * new call starts, the calls under way finish and are written, since they are paid for.
+   * Its streams end as cancelled; resolves when the run has ended.
+   */
+  async finishPagesAndStopWallet(address: string): Promise<void> {
+    const run = this.#runStops.get(address)
+    if (!run) return
+    run.stopError ??= new CancelledError()
+    await this.#runOf.get(address)?.catch(() => {})
+  }
+
+  /**
    * Stops every running sync after the pages in flight: no new call starts, and the
    * calls under way finish and are written (they are paid for; aborting them would waste
    * their credits). Streams end as cancelled; resolves when no sync runs.
@@ -136,8 +149,12 @@ export class SyncEngine {
   async syncWallet(address: string, options: SyncWalletOptions = {}): Promise<WalletSyncOutcome> {
     if (this.#running.has(address)) throw new Error(`Wallet ${address} is already syncing.`)
     const run = this.#syncWallet(address, options)
-    const tracked = run.finally(() => this.#runs.delete(tracked))
+    const tracked = run.finally(() => {
+      this.#runs.delete(tracked)
+      this.#runOf.delete(address)
+    })
     this.#runs.add(tracked)
+    this.#runOf.set(address, tracked)
     return run
   }
 
@@ -168,7 +185,7 @@ export class SyncEngine {
       const hasNewMints = outcomes.some(
         (o) => (o.stream === 'history' || o.stream === 'transfers') && o.newItems > 0,
       )
-      if (hasNewMints && !controller.signal.aborted) {
+      if (hasNewMints && !controller.signal.aborted && run.stopError === undefined) {
         // Naming new mints is a courtesy to the views: its failure fails no stream.
         await fillUnknownMints(
           (operation, input, signal) => this.callFor(address, operation, input, signal),
@@ -264,7 +281,7 @@ export class SyncEngine {
       nowSec: this.#nowSec,
       call: (operation, input) => {
         if (run.stopError !== undefined) return Promise.reject(run.stopError)
-        const promise = this.#call(operation, input, address, controller.signal)
+        const promise = this.#call(operation, input, { address, stream }, controller.signal)
         credits += creditsPerCall(getOperation(operation).priceKey)
         return promise
       },
@@ -308,13 +325,13 @@ export class SyncEngine {
     input: OperationInput<N>,
     signal?: AbortSignal,
   ): Promise<OperationOutput<N>> {
-    return this.#call(operation, input, address, signal)
+    return this.#call(operation, input, { address, stream: null }, signal)
   }
 
   #call<N extends OperationName>(
     operation: N,
     input: OperationInput<N>,
-    address: string | null,
+    payer: { address: string | null; stream: StreamName | null },
     signal?: AbortSignal,
   ): Promise<OperationOutput<N>> {
     const op = getOperation(operation)
@@ -323,12 +340,14 @@ export class SyncEngine {
       async (attemptSignal) => {
         const release = await this.#options.meter.reserve(creditsPerCall(op.priceKey))
         try {
-          return await callAttribution.run({ walletAddress: address }, () =>
-            this.#options.client.call(
-              operation,
-              input,
-              attemptSignal ? { signal: attemptSignal } : {},
-            ),
+          return await callAttribution.run(
+            { walletAddress: payer.address, stream: payer.stream },
+            () =>
+              this.#options.client.call(
+                operation,
+                input,
+                attemptSignal ? { signal: attemptSignal } : {},
+              ),
           )
         } finally {
           release()

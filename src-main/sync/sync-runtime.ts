@@ -60,6 +60,7 @@ export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
         operation: report.operation,
         endpointClass: getOperation(report.operation).endpointClass,
         walletAddress: callAttribution.getStore()?.walletAddress ?? null,
+        stream: callAttribution.getStore()?.stream ?? null,
         credits: report.credits,
         status: report.status,
         errorName: report.errorName ?? null,

@@ -126,7 +126,8 @@ export class WatchScheduler {
       .catch(() => {})
       .finally(() => {
         this.#round = null
-        if (this.#isRoundAsked && this.#timer) setImmediate(() => this.poke())
+        // A sync asked for during the round runs next, watching or not (until stop()).
+        if (this.#isRoundAsked && !this.#abort.signal.aborted) setImmediate(() => this.poke())
       })
   }
 
@@ -203,6 +204,8 @@ export class WatchScheduler {
     const worker = async (): Promise<void> => {
       for (let next = queue.shift(); next; next = queue.shift()) {
         if (this.#stoppedReason !== null || this.#abort.signal.aborted) return
+        // Paused since the round began: its sync would make calls the person stopped.
+        if (await schedule.isPaused(next.target.address)) continue
         checked.push(await this.#syncFound(next.target, next.found, now, cadence))
       }
     }
@@ -270,6 +273,8 @@ export class WatchScheduler {
       this.#stoppedReason =
         outcome.streams.find((s) => s.state === 'budget')?.error ?? 'The credit budget is reached.'
       this.stop()
+      // Stopped by the budget, not closed: a later syncNow (budget raised, Retry) may run.
+      this.#abort = new AbortController()
       this.#o.onStopped?.(this.#stoppedReason)
     }
     return info

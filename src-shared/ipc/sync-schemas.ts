@@ -30,6 +30,7 @@ export const StreamStatus = z.object({
   state: StreamState,
   itemsStored: z.number().int(),
   pagesFetched: z.number().int(),
+  /** All-time credits of the calls that fetched this stream's pages (from the ledger). */
   creditsSpent: z.number().int(),
   isBackfillComplete: z.boolean(),
   newestKey: z.string().nullable(),
@@ -60,6 +61,10 @@ export const WalletSyncStatus = z.object({
   label: z.string().nullable(),
   state: WalletSyncState,
   message: z.string().nullable(),
+  /** The person paused the wallet: no call is made for it until resumed. */
+  isPaused: z.boolean(),
+  /** All-time credits of the wallet's calls (its streams' and its mint look-ups'). */
+  creditsSpent: z.number().int(),
   streams: z.array(StreamStatus),
 })
 export type WalletSyncStatus = z.infer<typeof WalletSyncStatus>
@@ -188,5 +193,9 @@ export const CreditsOverview = z.object({
     z.object({ operation: z.string(), calls: z.number(), credits: z.number(), errors: z.number() }),
   ),
   byDay: z.array(z.object({ day: z.string(), endpointClass: z.string(), credits: z.number() })),
+  /** All-time credits per wallet; with `sharedCredits` they add up to `totalCredits`. */
+  byWallet: z.array(z.object({ address: z.string(), calls: z.number(), credits: z.number() })),
+  /** All-time credits of looks over many wallets at once, which no one wallet caused. */
+  sharedCredits: z.number(),
 })
 export type CreditsOverview = z.infer<typeof CreditsOverview>

@@ -56,6 +56,15 @@ export function settingsHandlers(ctx: HandlerContext): Pick<HandlerTable, Settin
         (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
       )
       if (isServiceChange && ctx.info.dataSource === 'service') await ctx.reconnect()
+      const isBudgetLess = (b: number | null, a: number | null) =>
+        b !== null && (a === null || a > b)
+      if (
+        isBudgetLess(before.dailyBudget, after.dailyBudget) ||
+        isBudgetLess(before.monthlyBudget, after.monthlyBudget)
+      ) {
+        // A wallet the budget stopped is not left waiting for a Retry the person never asked for.
+        await ctx.session.resumeBudgetStops()
+      }
       return current()
     },
     // Entering a key is choosing one's own data; removing it goes back to demo data.

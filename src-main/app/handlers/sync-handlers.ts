@@ -57,14 +57,18 @@ export function syncHandlers(ctx: HandlerContext): Pick<HandlerTable, SyncChanne
     'sync:cancel': async ({ address }) => {
       ctx.session.runtimeIfConnected()?.engine.cancel(address)
     },
+    // Pausing stops new calls at once; pages in flight are paid for, so they finish and are
+    // written before the answer, which then reports the wallet paused.
     'sync:pause': async ({ address }) => {
       await walletId(address)
       await ctx.mirror.schedule.setPaused(address, true, ctx.nowSec())
-      ctx.session.runtimeIfConnected()?.engine.cancel(address)
+      await ctx.session.runtimeIfConnected()?.engine.finishPagesAndStopWallet(address)
+      await ctx.session.relay.emitStatus(address)
     },
     'sync:resume': async ({ address }) => {
       await walletId(address)
       await ctx.mirror.schedule.setPaused(address, false, ctx.nowSec())
+      await ctx.session.relay.emitStatus(address)
       await ctx.session.scheduler?.syncNow(address)
     },
     'sync:retry': async ({ address, stream }) => {

@@ -41,7 +41,6 @@ export interface StreamPatch {
   isPaused?: boolean
   /** Counted in the same transaction as the page's rows. */
   addPages?: number
-  addCredits?: number
   succeededAtSec?: number
 }
 
@@ -403,7 +402,6 @@ export class SqliteMirrorWriter implements MirrorWriter {
       setPaused: has('isPaused'),
       isPaused: patch.isPaused ? 1 : 0,
       addPages: patch.addPages ?? 0,
-      addCredits: patch.addCredits ?? 0,
       addItems,
       succeededAtSec: patch.succeededAtSec ?? null,
     })
@@ -439,7 +437,6 @@ function prepareStatements(sqlite: BetterSqlite3.Database) {
         last_error_at_sec = case when @setError then @errorAtSec else last_error_at_sec end,
         is_paused = case when @setPaused then @isPaused else is_paused end,
         pages_fetched = pages_fetched + @addPages,
-        credits_spent = credits_spent + @addCredits,
         items_stored = items_stored + @addItems,
         last_success_sec = coalesce(@succeededAtSec, last_success_sec)
       where wallet_id = @walletId and stream = @stream`),

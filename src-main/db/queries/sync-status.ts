@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { StreamStatus, WalletSyncState, WalletSyncStatus } from '@shared/ipc/sync-schemas'
 import { STREAM_NAMES } from '../ingest/mirror-writer'
+import { creditsOfWallets } from '../stores/credit-ledger-store'
 import type { Database } from '../schema'
 
 const WORST_FIRST: WalletSyncState[] = ['budget', 'offline', 'error', 'paused']
@@ -30,7 +31,18 @@ export async function readSyncStatus(
     .selectAll()
     .where('wallet_id', 'in', wallets.length === 0 ? [-1] : wallets.map((w) => w.id))
     .execute()
+  const credits = await creditsOfWallets(
+    db,
+    wallets.map((w) => w.address),
+  )
+  const paused = await db
+    .selectFrom('watch_schedule')
+    .select('wallet_id')
+    .where('is_paused', '=', 1)
+    .execute()
+  const pausedIds = new Set(paused.map((p) => p.wallet_id))
   return wallets.map((wallet) => {
+    const spent = credits.get(wallet.address)
     const streams: StreamStatus[] = rows
       .filter((r) => r.wallet_id === wallet.id)
       .sort(
@@ -43,7 +55,7 @@ export async function readSyncStatus(
           : r.state) as StreamStatus['state'],
         itemsStored: r.items_stored,
         pagesFetched: r.pages_fetched,
-        creditsSpent: r.credits_spent,
+        creditsSpent: spent?.byStream[r.stream] ?? 0,
         isBackfillComplete: r.is_backfill_complete === 1,
         newestKey: r.newest_key,
         backfillCursor: r.backfill_cursor,
@@ -53,9 +65,23 @@ export async function readSyncStatus(
         lastError: r.last_error,
         isPaused: r.is_paused === 1,
       }))
-    const state = overallState(streams, syncing.has(wallet.address))
-    const message = streams.find((s) => s.lastError !== null)?.lastError ?? null
-    return { address: wallet.address, label: wallet.label, state, message, streams }
+    const isPaused = pausedIds.has(wallet.id)
+    const isSyncing = syncing.has(wallet.address)
+    const state: WalletSyncState =
+      isPaused && !isSyncing ? 'paused' : overallState(streams, isSyncing)
+    const message =
+      isPaused && !isSyncing
+        ? 'Paused: no calls are made for this wallet until it is resumed.'
+        : (streams.find((s) => s.lastError !== null)?.lastError ?? null)
+    return {
+      address: wallet.address,
+      label: wallet.label,
+      state,
+      message,
+      isPaused,
+      creditsSpent: spent?.credits ?? 0,
+      streams,
+    }
   })
 }
 

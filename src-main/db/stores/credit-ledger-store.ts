@@ -7,6 +7,8 @@ export interface LedgerEntry {
   operation: string
   endpointClass: string
   walletAddress: string | null
+  /** The stream whose page the call fetched; null or absent for calls of no one stream. */
+  stream?: string | null
   credits: number
   status: 'ok' | 'error'
   errorName: string | null
@@ -32,6 +34,16 @@ export interface CreditSummary {
   byOperation: { operation: string; calls: number; credits: number; errors: number }[]
   /** Credits per UTC day and endpoint class, oldest first, for the last `days` days. */
   byDay: { day: string; endpointClass: string; credits: number }[]
+  /** All-time credits of each wallet's own calls (removed wallets too), most first. */
+  byWallet: { address: string; calls: number; credits: number }[]
+  /** All-time credits of calls made for no one wallet (looks over many wallets at once). */
+  sharedCredits: number
+}
+
+/** All-time credits of one wallet's calls, in all and per stream. */
+export interface WalletCredits {
+  credits: number
+  byStream: Record<string, number>
 }
 
 /** The credit ledger: one row per call to the service, with what it cost. */
@@ -50,6 +62,7 @@ export class CreditLedgerStore {
         operation: entry.operation,
         endpoint_class: entry.endpointClass,
         wallet_address: entry.walletAddress,
+        stream: entry.stream ?? null,
         credits: entry.credits,
         status: entry.status,
         error_name: entry.errorName,
@@ -67,6 +80,11 @@ export class CreditLedgerStore {
       .where('at_ms', '>=', sinceMs)
       .executeTakeFirstOrThrow()
     return Number(row.total)
+  }
+
+  /** All-time credits of each of `addresses`, per stream (the ledger is the one record). */
+  async creditsOfWallets(addresses: readonly string[]): Promise<Map<string, WalletCredits>> {
+    return creditsOfWallets(this.#db, addresses)
   }
 
   /**
@@ -121,7 +139,25 @@ async function summarizeCredits(
     .groupBy(['day', 'endpoint_class'])
     .orderBy('day')
     .execute()
+  const byWallet = await db
+    .selectFrom('credit_ledger')
+    .select((eb) => [
+      'wallet_address',
+      eb.fn.countAll<number>().as('calls'),
+      eb.fn.sum<number>('credits').as('credits'),
+    ])
+    .groupBy('wallet_address')
+    .execute()
   return {
+    byWallet: byWallet
+      .filter((r) => r.wallet_address !== null)
+      .map((r) => ({
+        address: r.wallet_address as string,
+        calls: Number(r.calls),
+        credits: Number(r.credits),
+      }))
+      .sort((a, b) => b.credits - a.credits),
+    sharedCredits: Number(byWallet.find((r) => r.wallet_address === null)?.credits ?? 0),
     todayCredits: Number(totals.today),
     monthCredits: Number(totals.month),
     totalCredits: Number(totals.total),
@@ -134,4 +170,28 @@ async function summarizeCredits(
     })),
     byDay: byDay.map((r) => ({ ...r, credits: Number(r.credits) })),
   }
+}
+
+/** Reads per-wallet, per-stream credits for the sync status (index credit_ledger_wallet). */
+export async function creditsOfWallets(
+  db: Kysely<Database>,
+  addresses: readonly string[],
+): Promise<Map<string, WalletCredits>> {
+  const out = new Map<string, WalletCredits>(
+    addresses.map((a) => [a, { credits: 0, byStream: {} }]),
+  )
+  if (addresses.length === 0) return out
+  const rows = await db
+    .selectFrom('credit_ledger')
+    .select((eb) => ['wallet_address', 'stream', eb.fn.sum<number>('credits').as('credits')])
+    .where('wallet_address', 'in', addresses)
+    .groupBy(['wallet_address', 'stream'])
+    .execute()
+  for (const r of rows) {
+    const wallet = out.get(r.wallet_address as string)
+    if (!wallet) continue
+    wallet.credits += Number(r.credits)
+    if (r.stream !== null) wallet.byStream[r.stream] = Number(r.credits)
+  }
+  return out
 }
