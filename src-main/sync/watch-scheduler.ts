@@ -65,6 +65,8 @@ export class WatchScheduler {
   #lastNamesPassSec: number | null = null
   #isRoundAsked = false
   #stoppedReason: string | null = null
+  /** Counts syncs asked for after a stop: a budget outcome from before one is stale. */
+  #restarts = 0
   #abort = new AbortController()
 
   constructor(options: WatchSchedulerOptions) {
@@ -107,6 +109,7 @@ export class WatchScheduler {
   async syncNow(address: string): Promise<void> {
     this.#forceFull.add(address)
     this.#failures.delete(address)
+    if (this.#stoppedReason !== null) this.#restarts++
     this.#stoppedReason = null
     this.#isRoundAsked = true
     this.poke()
@@ -167,6 +170,7 @@ export class WatchScheduler {
     const now = this.#now
     this.#lastRoundSec = now
     this.#isRoundAsked = false
+    const restarts = this.#restarts
     const forced = new Set(this.#forceFull)
     this.#forceFull.clear()
     // With watching switched off, only what the person asks for runs.
@@ -206,10 +210,14 @@ export class WatchScheduler {
         if (this.#stoppedReason !== null || this.#abort.signal.aborted) return
         // Paused since the round began: its sync would make calls the person stopped.
         if (await schedule.isPaused(next.target.address)) continue
-        checked.push(await this.#syncFound(next.target, next.found, now, cadence))
+        checked.push(await this.#syncFound(next.target, next.found, now, cadence, restarts))
       }
     }
     await Promise.all(Array.from({ length: this.#o.concurrency ?? 2 }, worker))
+    // Syncs the person asked for that a stop (the budget) kept from running stay asked for:
+    // the next round after a restart runs them.
+    for (const left of queue)
+      if (forced.has(left.target.address)) this.#forceFull.add(left.target.address)
     await this.#maybeNameCounterparties(checked, cadence)
     return checked
   }
@@ -234,6 +242,8 @@ export class WatchScheduler {
     found: WalletFindings,
     detectedSec: number,
     cadence: WatchCadence,
+    /** `#restarts` when the round began. */
+    restarts: number,
   ): Promise<CheckedWallet> {
     const reasons: (ChangeReason | 'full')[] = target.syncsFully ? ['full'] : found.reasons
     const outcome = await this.#syncStreams(target, reasons)
@@ -269,7 +279,8 @@ export class WatchScheduler {
       syncCredits,
     }
     this.#o.onChecked?.(info)
-    if (outcome?.state === 'budget') {
+    // A budget stop counts unless the person raised the budget and asked again meanwhile.
+    if (outcome?.state === 'budget' && restarts === this.#restarts) {
       this.#stoppedReason =
         outcome.streams.find((s) => s.state === 'budget')?.error ?? 'The credit budget is reached.'
       this.stop()

@@ -120,6 +120,16 @@ export interface MirrorWriter {
   ): Promise<number>
   /** Which of these signatures the wallet's stored history holds. */
   knownSignatures(walletId: number, signatures: readonly string[]): Promise<Set<string>>
+  /**
+   * Replaces a snapshot's NFTs with a fuller list (every page of DAS getAssetsByOwner) and
+   * counts those pages in the balances stream, in one transaction.
+   */
+  applySnapshotNfts(
+    walletId: number,
+    snapshotId: number,
+    nfts: readonly WalletNft[],
+    patch: StreamPatch,
+  ): Promise<void>
   /** Whether any compression signature (as owner or token owner) is stored for the wallet. */
   hasCompressedActivity(walletId: number): Promise<boolean>
   /** A wallet's compressed state as one point in time; resolves to the snapshot's id. */
@@ -357,6 +367,30 @@ export class SqliteMirrorWriter implements MirrorWriter {
     return new Set(signatures.filter((s) => this.#s.hasTransaction.get(walletId, s) !== undefined))
   }
 
+  async applySnapshotNfts(
+    walletId: number,
+    snapshotId: number,
+    nfts: readonly WalletNft[],
+    patch: StreamPatch,
+  ): Promise<void> {
+    this.#write('store the NFTs of a balances snapshot', () => {
+      this.#s.deleteSnapshotNfts.run(snapshotId)
+      for (const n of nfts) {
+        this.#s.insertSnapshotNft.run({
+          snapshotId,
+          mint: n.mint,
+          name: n.name,
+          imageUri: n.imageUri,
+          collectionName: n.collectionName,
+          collectionAddress: n.collectionAddress,
+          isCompressed: n.compressed ? 1 : 0,
+        })
+      }
+      this.#s.setSnapshotNftCount.run(nfts.length, snapshotId)
+      this.#patch(walletId, 'balances', patch, 0)
+    })
+  }
+
   async hasCompressedActivity(walletId: number): Promise<boolean> {
     return this.#s.hasCompressedActivity.get(walletId) !== undefined
   }
@@ -467,6 +501,8 @@ function prepareStatements(sqlite: BetterSqlite3.Database) {
       values (@snapshotId, @mint, @name, @imageUri, @collectionName, @collectionAddress, @isCompressed)
       on conflict do nothing`),
     upsertMint: sqlite.prepare(MINT_UPSERT_SQL),
+    deleteSnapshotNfts: sqlite.prepare('delete from balance_snapshot_nfts where snapshot_id = ?'),
+    setSnapshotNftCount: sqlite.prepare('update balance_snapshots set nft_count = ? where id = ?'),
     hasCompressedActivity: sqlite.prepare(
       'select 1 from compressed_signatures where wallet_id = ? limit 1',
     ),

@@ -13,10 +13,9 @@ const FUNGIBLE_INTERFACES: ReadonlySet<Asset['interface']> = new Set([
 
 /**
  * Takes a holdings snapshot: every balances page (the service sorts by USD value, SOL
- * first) and every NFT the wallet owns, compressed ones included, from DAS
- * getAssetsByOwner (all pages; the balances answer carries at most 100 NFTs, interface
- * 4.1), stored together as one point in time. A crash mid-way stores nothing; the next
- * run fetches the snapshot again.
+ * first), stored as one point in time, then every NFT the wallet owns, compressed ones
+ * included, from DAS getAssetsByOwner (all pages; the balances answer carries at most
+ * 100 NFTs, interface 4.1), which replace the snapshot's NFTs in one more transaction.
  */
 export async function syncBalances(ctx: StreamContext): Promise<StreamResult> {
   const balances: WalletBalance[] = []
@@ -42,16 +41,24 @@ export async function syncBalances(ctx: StreamContext): Promise<StreamResult> {
     if (!response.pagination.hasMore) break
     page += 1
   }
-  const { nfts, pages: assetPages } = await ownedNfts(ctx, firstNfts, page)
-  const pages = page + assetPages
+  // Stored at once with the NFTs the balances answer carries, so the pages paid for are
+  // kept even if the sync stops before the holdings pages below.
   const takenAtSec = ctx.nowSec()
-  await ctx.writer.applyBalancesSnapshot(ctx.walletId, takenAtSec, balances, nfts, {
-    addPages: pages,
-    isBackfillComplete: true,
-    newestKey: String(takenAtSec),
-    succeededAtSec: takenAtSec,
-  })
-  return { stream: 'balances', pages, newItems: balances.length + nfts.length }
+  const snapshotId = await ctx.writer.applyBalancesSnapshot(
+    ctx.walletId,
+    takenAtSec,
+    balances,
+    firstNfts,
+    {
+      addPages: page,
+      isBackfillComplete: true,
+      newestKey: String(takenAtSec),
+      succeededAtSec: takenAtSec,
+    },
+  )
+  const { nfts, pages: assetPages } = await ownedNfts(ctx, firstNfts, page)
+  await ctx.writer.applySnapshotNfts(ctx.walletId, snapshotId, nfts, { addPages: assetPages })
+  return { stream: 'balances', pages: page + assetPages, newItems: balances.length + nfts.length }
 }
 
 /**

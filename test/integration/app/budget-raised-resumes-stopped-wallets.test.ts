@@ -1,5 +1,5 @@
 import type { CreditsOverview, WalletSyncStatus } from '@shared/ipc/sync-schemas'
-import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
+import type { DemoWalletsAdded, WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src-main/app/core'
 import { makeTempDir } from '../../helpers/temp-dir'
@@ -42,7 +42,8 @@ describe('core: raising or removing the budget resumes the wallets it stopped', 
       version: 'test',
       demo: { live: false },
     })
-    wallets = await call<WatchedWallet[]>('demo:add-wallets', undefined)
+    const demo = await call<DemoWalletsAdded>('demo:add-wallets', undefined)
+    wallets = [...demo.alreadyWatched, ...demo.added]
     expect(wallets.length).toBeGreaterThanOrEqual(2)
   })
   afterAll(async () => {
@@ -59,12 +60,12 @@ describe('core: raising or removing the budget resumes the wallets it stopped', 
 
     await call('settings:update', { dailyBudget: spent + 1_000_000 })
     await expect.poll(isEverythingSynced, { timeout: 60_000 }).toBe(true)
-  })
+  }, 120_000)
 
   it('removing the budget resumes them', async () => {
     await stopAtTheBudget()
     await call('settings:update', { dailyBudget: null })
     await expect.poll(isEverythingSynced, { timeout: 60_000 }).toBe(true)
     expect(await states()).not.toContain('budget')
-  })
+  }, 120_000)
 })
