@@ -274,10 +274,6 @@ export const WalletProfile = z.object({
   transactionCount: z.number().int(),
   firstActivitySec: z.number().int().nullable(),
   lastActivitySec: z.number().int().nullable(),
-  /** Who sent the wallet its first SOL; known once the transfers backfill reached the start. */
-  fundedBy: z
-    .object({ address: z.string(), label: z.string().nullable(), atSec: z.number().int() })
-    .nullable(),
 })
 export type WalletProfile = z.infer<typeof WalletProfile>
 
