@@ -82,6 +82,8 @@ export const HistoryRow = z.object({
   fee: z.number(),
   feeText: z.string(),
   feePayer: z.string(),
+  /** The fee payer's name: a watched wallet's label, else the service's name, else null. */
+  feePayerName: z.string().nullable(),
   isFailed: z.boolean(),
   error: z.string().nullable(),
   changes: z.array(HistoryChange),
@@ -156,14 +158,17 @@ export const TransferCountInput = z.object({
 })
 export type TransferCountInput = z.input<typeof TransferCountInput>
 
-/** One transfer; `counterpartyLabel` is the label when the counterparty is a watched wallet. */
+/**
+ * One transfer; `counterpartyName` is the label when the counterparty is a watched wallet,
+ * else the service's name for it, else null.
+ */
 export const TransferRow = z.object({
   id: z.number().int(),
   signature: z.string(),
   blockTimeSec: z.number().int(),
   direction: z.enum(['in', 'out']),
   counterparty: z.string(),
-  counterpartyLabel: z.string().nullable(),
+  counterpartyName: z.string().nullable(),
   mint: z.string(),
   symbol: z.string().nullable(),
   amount: z.number(),

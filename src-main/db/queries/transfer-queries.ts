@@ -7,6 +7,7 @@ import type {
   TransferPage,
 } from '@shared/ipc/review-schemas'
 import type { Database } from '../schema'
+import { addressNameOf } from './address-names'
 import { transferMatches, transferRowFilters } from './row-filters'
 
 /** What `fetchTransferPage` needs besides the wallet. */
@@ -19,8 +20,8 @@ export interface TransferQuery {
 
 /**
  * A page of a wallet's transfers in keyset order (block time, signature, id), filtered in
- * SQLite on the (wallet, time, signature) or (wallet, mint, time) index. A counterparty
- * that is itself watched carries its label.
+ * SQLite on the (wallet, time, signature) or (wallet, mint, time) index. The counterparty
+ * carries its name: a watched wallet's label, else the service's name for it.
  *
  * @example
  * const page = await fetchTransferPage(db, walletId, { order: 'newest', filters, cursor: null, limit: 100 })
@@ -35,7 +36,6 @@ export async function fetchTransferPage(
   let q = db
     .selectFrom('transfers as t')
     .leftJoin('mints as m', 'm.mint', 't.mint')
-    .leftJoin('wallets as w', 'w.address', 't.counterparty')
     .where('t.wallet_id', '=', walletId)
     .where(transferMatches('t', transferRowFilters(filters)))
   if (filters.counterparty !== '') q = q.where('t.counterparty', '=', filters.counterparty)
@@ -55,7 +55,7 @@ export async function fetchTransferPage(
       't.block_time_sec',
       't.direction',
       't.counterparty',
-      'w.label as counterparty_label',
+      addressNameOf('t.counterparty').as('counterparty_name'),
       't.mint',
       sql<string | null>`coalesce(t.symbol, m.symbol)`.as('symbol'),
       't.amount',
@@ -75,7 +75,7 @@ export async function fetchTransferPage(
       blockTimeSec: r.block_time_sec,
       direction: r.direction === 'in' ? 'in' : 'out',
       counterparty: r.counterparty,
-      counterpartyLabel: r.counterparty_label,
+      counterpartyName: r.counterparty_name,
       mint: r.mint,
       symbol: r.symbol,
       amount: r.amount,
