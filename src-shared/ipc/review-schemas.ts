@@ -178,6 +178,19 @@ export const TransferRow = z.object({
 })
 export type TransferRow = z.infer<typeof TransferRow>
 
+/** Input of `activity:latest`: how many transfers to read across the watchlist. */
+export const LatestActivityInput = z.object({
+  limit: z.number().int().min(1).max(200).default(12),
+})
+export type LatestActivityInput = z.input<typeof LatestActivityInput>
+
+/** A transfer of a watched wallet, with that wallet, newest first across the watchlist. */
+export const LatestTransfer = TransferRow.extend({
+  walletAddress: z.string(),
+  walletLabel: z.string().nullable(),
+})
+export type LatestTransfer = z.infer<typeof LatestTransfer>
+
 export const TransferPage = z.object({
   rows: z.array(TransferRow),
   nextCursor: TransferCursor.nullable(),

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type SqlBool } from 'kysely'
 import type {
+  LatestTransfer,
   RowCount,
   SortOrder,
   TransferCursor,
@@ -116,4 +117,61 @@ export async function countTransfers(
     .executeTakeFirstOrThrow()
   const count = Number(row.n)
   return { count: Math.min(count, cap), isCapped: count > cap }
+}
+
+/**
+ * The newest transfers across every watched wallet, newest first: each wallet's newest
+ * `limit` are read on its (wallet, time) index, then merged, so a watchlist of big
+ * wallets never sorts all of its transfers.
+ */
+export async function listLatestTransfers(
+  db: Kysely<Database>,
+  limit: number,
+): Promise<LatestTransfer[]> {
+  const rows = await db
+    .selectFrom('wallets as w')
+    .innerJoin('transfers as t', (join) =>
+      join.on(
+        't.id',
+        'in',
+        sql<number>`(select x.id from transfers as x where x.wallet_id = w.id
+          order by x.block_time_sec desc, x.signature desc, x.id desc limit ${limit})`,
+      ),
+    )
+    .leftJoin('mints as m', 'm.mint', 't.mint')
+    .select([
+      'w.address as wallet_address',
+      'w.label as wallet_label',
+      't.id',
+      't.signature',
+      't.block_time_sec',
+      't.direction',
+      't.counterparty',
+      addressNameOf('t.counterparty').as('counterparty_name'),
+      't.mint',
+      sql<string | null>`coalesce(t.symbol, m.symbol)`.as('symbol'),
+      't.amount',
+      't.amount_text',
+      't.amount_raw',
+      't.decimals',
+    ])
+    .orderBy(sql`t.block_time_sec desc, t.signature desc, t.id desc`)
+    .limit(limit)
+    .execute()
+  return rows.map((r) => ({
+    walletAddress: r.wallet_address,
+    walletLabel: r.wallet_label,
+    id: r.id,
+    signature: r.signature,
+    blockTimeSec: r.block_time_sec,
+    direction: r.direction === 'in' ? 'in' : 'out',
+    counterparty: r.counterparty,
+    counterpartyName: r.counterparty_name,
+    mint: r.mint,
+    symbol: r.symbol,
+    amount: r.amount,
+    amountText: r.amount_text,
+    amountRaw: r.amount_raw,
+    decimals: r.decimals,
+  }))
 }
