@@ -145,6 +145,9 @@ describe('e2e: the whole wallet', () => {
     expect(await value.getAttribute('title')).toBe(`$${whole.valueUsd}`)
     const tokensUsd = whole.holdings.tokens.reduce((sum, t) => sum + t.valueUsd, 0)
     expect(whole.valueUsd).toBeGreaterThan(tokensUsd)
+    // The sidebar counts the same value.
+    const item = sidebar().locator('li.item', { hasText: 'Demo: compressed-holder' })
+    await expect.poll(() => item.locator('.usd').getAttribute('title')).toBe(`$${whole.valueUsd}`)
     await screenshotBothSizes('whole-02-compressed-overview')
   })
 

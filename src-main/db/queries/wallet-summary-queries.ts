@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely'
 import { NotFoundError } from '@shared/ipc/ipc-errors'
 import type { WalletProfile, WalletSummary } from '@shared/ipc/review-schemas'
 import type { Database } from '../schema'
+import { fetchCompressedValueUsd } from './whole-wallet-queries'
 
 /** Above this, the badge says "999+": counting further would cost time on huge wallets. */
 export const NEW_ACTIVITY_CAP = 999
@@ -18,7 +19,8 @@ export async function walletIdOf(db: Kysely<Database>, address: string): Promise
 }
 
 /**
- * What the sidebar shows for every watched wallet: total USD of the latest snapshot, how
+ * What the sidebar shows for every watched wallet: total USD of the latest snapshot (with
+ * the compressed holdings, as the Overview and the watchlist total count them), how
  * many transactions are newer than what the person last saw, and the newest activity.
  * A wallet never opened counts all its history as new (capped).
  */
@@ -57,7 +59,7 @@ export async function listWalletSummaries(db: Kysely<Database>): Promise<WalletS
       .executeTakeFirstOrThrow()
     summaries.push({
       address: w.address,
-      totalUsd: snapshot?.total_usd ?? null,
+      totalUsd: snapshot ? snapshot.total_usd + (await fetchCompressedValueUsd(db, w.id)) : null,
       newActivityCount: Math.min(Number(n), NEW_ACTIVITY_CAP),
       isNewActivityCapped: Number(n) > NEW_ACTIVITY_CAP,
       lastActivitySec: newest,
