@@ -268,7 +268,9 @@ describe('e2e: the whole wallet', () => {
     const demo = await call('demo:wallets', undefined)
     const watched = new Set((await call('watchlist:list', undefined)).map((w) => w.address))
     expect(demo.some((a) => !watched.has(a))).toBe(true)
-    expect(await page.getByRole('button', { name: 'Add demo wallets' }).isVisible()).toBe(true)
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Add demo wallets' }).isVisible())
+      .toBe(true)
   })
 
   it('Transfers and History show the service’s name of a counterparty, the address on hover', async () => {
