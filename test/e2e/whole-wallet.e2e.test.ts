@@ -84,6 +84,14 @@ describe('e2e: the whole wallet', () => {
     await expect
       .poll(() => sidebar().getByText('Up to date').count(), { timeout: 60_000 })
       .toBeGreaterThanOrEqual(4)
+    // Names and funders are asked once the holdings and transfers are stored.
+    const unnamed = () =>
+      storedRows<{ n: number }>(
+        `select count(*) as n from wallets w
+         where not exists (select 1 from address_names n where n.address = w.address)
+            or not exists (select 1 from wallet_funding f where f.wallet_id = w.id)`,
+      )[0]!.n
+    await expect.poll(unnamed, { timeout: 30_000 }).toBe(0)
   })
 
   it('the collector’s Overview shows all 173 NFTs, the last one reachable by scrolling', async () => {
@@ -274,17 +282,30 @@ describe('e2e: the whole wallet', () => {
   })
 
   it('Transfers and History show the service’s name of a counterparty, the address on hover', async () => {
-    const named = storedRows<{ wallet: string; signature: string; party: string; name: string }>(
-      `select w.address as wallet, t.signature, t.counterparty as party, n.name from transfers t
+    // Counterparties are named after the sync stores the transfers: wait for the names.
+    const namedTransfers = () =>
+      storedRows<{ wallet: string; signature: string; party: string; name: string }>(
+        `select w.address as wallet, t.signature, t.counterparty as party, n.name from transfers t
        join wallets w on w.id = t.wallet_id
        join address_names n on n.address = t.counterparty and n.status = 'named'
        where t.counterparty not in (select address from wallets)
        order by t.block_time_sec desc limit 1`,
-    )
-    expect(named).toHaveLength(1)
+      )
+    await expect.poll(() => namedTransfers().length, { timeout: 30_000 }).toBe(1)
+    const named = namedTransfers()
     const transfer = named[0]!
     await page.goto(`${base()}#/wallet/${transfer.wallet}/transfers`)
     await page.getByPlaceholder('Signature or its first characters').fill(transfer.signature)
+    const [legs] = storedRows<{ n: number }>(
+      `select count(*) as n from transfers t join wallets w on w.id = t.wallet_id
+       where w.address = ? and t.signature = ?`,
+      transfer.wallet,
+      transfer.signature,
+    )
+    const grid = page.getByRole('grid').first()
+    await expect
+      .poll(() => grid.locator('[role="row"][data-key]').count(), { timeout: 10_000 })
+      .toBe(legs!.n)
     const party = page.locator(`strong.name[title="${transfer.party}"]`).first()
     await expect.poll(() => party.textContent(), { timeout: 10_000 }).toBe(transfer.name)
     expect(
@@ -299,10 +320,15 @@ describe('e2e: the whole wallet', () => {
        where t.fee_payer not in (select address from wallets)
        order by t.block_time_sec desc limit 1`,
     )
-    expect(paid).toHaveLength(1)
+    expect(paid).toHaveLength(1) // named with the transfers' counterparties, awaited above
     const tx = paid[0]!
     await page.goto(`${base()}#/wallet/${tx.wallet}/history`)
     await page.getByPlaceholder('Signature or its first characters').fill(tx.signature)
+    await expect
+      .poll(() => page.getByRole('grid').first().locator('[role="row"][data-key]').count(), {
+        timeout: 10_000,
+      })
+      .toBe(1)
     const payer = page.locator(`.payer.name[title="${tx.payer}"]`).first()
     await expect.poll(() => payer.textContent(), { timeout: 10_000 }).toBe(tx.name)
     await screenshot(page, 'whole-06-history-named')
