@@ -306,8 +306,10 @@ describe('e2e: the whole wallet', () => {
     await expect
       .poll(() => grid.locator('[role="row"][data-key]').count(), { timeout: 10_000 })
       .toBe(legs!.n)
-    const party = page.locator(`strong.name[title="${transfer.party}"]`).first()
+    const party = page.locator(`strong.name[data-address="${transfer.party}"]`).first()
     await expect.poll(() => party.textContent(), { timeout: 10_000 }).toBe(transfer.name)
+    // Hovering tells the whole name and the address.
+    expect(await party.getAttribute('title')).toBe(`${transfer.name} · ${transfer.party}`)
     expect(
       await page.getByRole('button', { name: 'Copy counterparty address' }).first().isVisible(),
     ).toBe(true)
@@ -329,8 +331,9 @@ describe('e2e: the whole wallet', () => {
         timeout: 10_000,
       })
       .toBe(1)
-    const payer = page.locator(`.payer.name[title="${tx.payer}"]`).first()
+    const payer = page.locator(`.payer.name[data-address="${tx.payer}"]`).first()
     await expect.poll(() => payer.textContent(), { timeout: 10_000 }).toBe(tx.name)
+    expect(await payer.getAttribute('title')).toBe(`${tx.name} · ${tx.payer}`)
     await screenshot(page, 'whole-06-history-named')
   })
 })
