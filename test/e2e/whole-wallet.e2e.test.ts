@@ -256,12 +256,23 @@ describe('e2e: the whole wallet', () => {
   })
 
   it('the watchlist shows the latest transfers across wallets, by name, and today’s credits', async () => {
-    const latest = await call('activity:latest', { limit: 8 })
-    expect(latest.length).toBe(8)
+    const latest = await call('activity:latest', { limit: 40 })
+    // One entry per transaction: its transfers (a swap's legs) together.
+    const transactions = [...new Set(latest.map((t) => `${t.walletAddress} ${t.signature}`))]
+    const shown = transactions.slice(0, 8).map((key) => key.split(' ')[1])
     const list = page.getByRole('list', { name: 'Latest transfers across the watchlist' })
     await expect
       .poll(() => list.locator('li').evaluateAll((els) => els.map((e) => e.dataset.signature)))
-      .toEqual(latest.map((t) => t.signature))
+      .toEqual(shown)
+    // Each entry lists every leg of its transaction.
+    const firstLegs = latest.filter((t) => t.signature === shown[0])
+    expect(
+      await list
+        .locator('li')
+        .first()
+        .locator('.amount')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-exact'))),
+    ).toEqual(firstLegs.map((t) => (t.direction === 'out' ? `-${t.amountText}` : t.amountText)))
     // Newest first across every wallet: no stored transfer is newer than the first shown.
     const [newest] = storedRows<{ sec: number }>('select max(block_time_sec) as sec from transfers')
     expect(latest[0]!.blockTimeSec).toBe(newest!.sec)
