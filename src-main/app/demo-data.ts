@@ -22,6 +22,11 @@ export const DEMO_WALLETS: readonly { profile: ProfileId; isFirstRun: boolean }[
   { profile: 'active-trader', isFirstRun: false },
 ]
 
+/** The addresses of every demo wallet the Add demo wallets button can add. */
+export function demoWalletAddresses(simulator: RunningSimulator): string[] {
+  return DEMO_WALLETS.map(({ profile }) => simulator.chain.walletByProfile(profile).address)
+}
+
 /** Profile wallets added on first run. */
 export const DEMO_PROFILES: readonly ProfileId[] = DEMO_WALLETS.filter((w) => w.isFirstRun).map(
   (w) => w.profile,

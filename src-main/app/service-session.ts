@@ -9,7 +9,13 @@ import type { RunningSimulator } from '../simulator/simulator-server'
 import { createSyncRuntime, type RateSetting, type SyncRuntime } from '../sync/sync-runtime'
 import { WatchScheduler } from '../sync/watch-scheduler'
 import { readSettings, type StoredSettings } from './app-settings'
-import { DEMO_KEY, seedDemoWallets, startDemoSimulator, type DemoOptions } from './demo-data'
+import {
+  DEMO_KEY,
+  demoWalletAddresses,
+  seedDemoWallets,
+  startDemoSimulator,
+  type DemoOptions,
+} from './demo-data'
 import type { EventBus } from './event-bus'
 import { SyncEventRelay } from './sync-event-relay'
 
@@ -96,6 +102,13 @@ export class ServiceSession {
   }
 
   /** Adds the demo profile wallets to the demo mirror; says what it added and what was there. */
+  /** The demo wallets' addresses; none with the person's own data. */
+  async demoWalletAddresses(): Promise<string[]> {
+    if (this.#o.source !== 'demo') return []
+    await this.runtime()
+    return this.#simulator ? demoWalletAddresses(this.#simulator) : []
+  }
+
   async seedDemoWallets(options: { onlyFirstRun: boolean }): Promise<DemoWalletsAdded> {
     if (this.#o.source !== 'demo')
       throw new AppError('Demo wallets exist only with demo data; switch to it in Settings.')

@@ -18,6 +18,8 @@ import {
   HistoryCountInput,
   HistoryPage,
   HistoryPageInput,
+  LatestActivityInput,
+  LatestTransfer,
   MintOption,
   NftItem,
   PortfolioPoint,
@@ -124,6 +126,8 @@ export const contract = {
   'balances:at-plan': { input: BalanceAtPlanInput, output: BalanceAtPlan },
   'balances:at': { input: BalanceAtInput, output: BalanceAtResult },
   'watchlist:totals': { input: z.void(), output: WatchlistTotals },
+  'activity:latest': { input: LatestActivityInput, output: z.array(LatestTransfer) },
+  'demo:wallets': { input: z.void(), output: z.array(z.string()) },
 } as const
 
 /** Every channel name, e.g. `'watchlist:add'`. */

@@ -82,6 +82,8 @@ export const HistoryRow = z.object({
   fee: z.number(),
   feeText: z.string(),
   feePayer: z.string(),
+  /** The fee payer's name: a watched wallet's label, else the service's name, else null. */
+  feePayerName: z.string().nullable(),
   isFailed: z.boolean(),
   error: z.string().nullable(),
   changes: z.array(HistoryChange),
@@ -156,14 +158,17 @@ export const TransferCountInput = z.object({
 })
 export type TransferCountInput = z.input<typeof TransferCountInput>
 
-/** One transfer; `counterpartyLabel` is the label when the counterparty is a watched wallet. */
+/**
+ * One transfer; `counterpartyName` is the label when the counterparty is a watched wallet,
+ * else the service's name for it, else null.
+ */
 export const TransferRow = z.object({
   id: z.number().int(),
   signature: z.string(),
   blockTimeSec: z.number().int(),
   direction: z.enum(['in', 'out']),
   counterparty: z.string(),
-  counterpartyLabel: z.string().nullable(),
+  counterpartyName: z.string().nullable(),
   mint: z.string(),
   symbol: z.string().nullable(),
   amount: z.number(),
@@ -172,6 +177,19 @@ export const TransferRow = z.object({
   decimals: z.number().int(),
 })
 export type TransferRow = z.infer<typeof TransferRow>
+
+/** Input of `activity:latest`: how many transfers to read across the watchlist. */
+export const LatestActivityInput = z.object({
+  limit: z.number().int().min(1).max(200).default(12),
+})
+export type LatestActivityInput = z.input<typeof LatestActivityInput>
+
+/** A transfer of a watched wallet, with that wallet, newest first across the watchlist. */
+export const LatestTransfer = TransferRow.extend({
+  walletAddress: z.string(),
+  walletLabel: z.string().nullable(),
+})
+export type LatestTransfer = z.infer<typeof LatestTransfer>
 
 export const TransferPage = z.object({
   rows: z.array(TransferRow),
@@ -274,10 +292,6 @@ export const WalletProfile = z.object({
   transactionCount: z.number().int(),
   firstActivitySec: z.number().int().nullable(),
   lastActivitySec: z.number().int().nullable(),
-  /** Who sent the wallet its first SOL; known once the transfers backfill reached the start. */
-  fundedBy: z
-    .object({ address: z.string(), label: z.string().nullable(), atSec: z.number().int() })
-    .nullable(),
 })
 export type WalletProfile = z.infer<typeof WalletProfile>
 

@@ -230,7 +230,7 @@ describe('e2e: the review app', () => {
 
   it('shows NFTs as a grid with placeholders when images cannot load', async () => {
     await walletItem('Demo: nft-collector').getByRole('link').first().click()
-    const nfts = page.getByRole('list', { name: 'NFTs' })
+    const nfts = page.getByRole('region', { name: 'NFTs', exact: true })
     await expect
       .poll(() => nfts.getByRole('listitem').count(), { timeout: 10_000 })
       .toBeGreaterThan(10)

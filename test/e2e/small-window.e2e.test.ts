@@ -125,7 +125,9 @@ describe('e2e: every page fits a small window', () => {
         .poll(() => page.getByRole('table', { name: 'Token balances' }).locator('tbody tr').count())
         .toBe(mirror.mints.length)
       await expect
-        .poll(() => page.getByRole('list', { name: 'NFTs' }).getByRole('listitem').count())
+        .poll(() =>
+          page.getByRole('region', { name: 'NFTs', exact: true }).getByRole('listitem').count(),
+        )
         .toBe(NFT_NAMES.length)
       await expect.poll(() => fitProblems(page)).toEqual([])
       await screenshot(page, `small-window-overview-${size.width}`)
@@ -163,7 +165,7 @@ describe('e2e: every page fits a small window', () => {
   it('NFT names sort by their number (#698 before #6672) and keep it in view when cut', async () => {
     await page.setViewportSize(SMALL)
     await openTab('overview')
-    const cards = page.getByRole('list', { name: 'NFTs' }).getByRole('listitem')
+    const cards = page.getByRole('region', { name: 'NFTs', exact: true }).getByRole('listitem')
     await expect.poll(() => cards.count()).toBe(NFT_NAMES.length)
     await cards.first().scrollIntoViewIfNeeded()
     await screenshot(page, 'small-window-nfts-1000')

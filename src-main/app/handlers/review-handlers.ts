@@ -15,6 +15,7 @@ type ReviewChannel =
   | 'wallet:mark-viewed'
   | 'watchlist:summaries'
   | 'watchlist:reorder'
+  | 'activity:latest'
 
 /** Handlers of the review channels: read-only views of the mirror, plus view marks and order. */
 export function reviewHandlers(ctx: HandlerContext): Pick<HandlerTable, ReviewChannel> {
@@ -35,6 +36,7 @@ export function reviewHandlers(ctx: HandlerContext): Pick<HandlerTable, ReviewCh
       ctx.events.emit('watchlist:summaries', await review().walletSummaries())
     },
     'watchlist:summaries': () => review().walletSummaries(),
+    'activity:latest': ({ limit }) => review().latestTransfers(limit),
     'watchlist:reorder': async ({ addresses }) => {
       await ctx.mirror.watchlist.reorder(addresses)
       const wallets = await ctx.mirror.watchlist.list()

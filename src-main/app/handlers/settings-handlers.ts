@@ -13,6 +13,7 @@ type SettingsChannels =
   | 'settings:set-data-source'
   | 'data:delete-all'
   | 'demo:add-wallets'
+  | 'demo:wallets'
 
 /** Settings that change which service is called, or how fast: the session is rebuilt. */
 const SERVICE_KEYS = [
@@ -23,7 +24,7 @@ const SERVICE_KEYS = [
   'customRates',
 ] as const
 
-/** Handlers of `settings:*`, `data:delete-all` and `demo:add-wallets`. */
+/** Handlers of `settings:*`, `data:delete-all` and `demo:*`. */
 export function settingsHandlers(ctx: HandlerContext): Pick<HandlerTable, SettingsChannels> {
   const current = async (): Promise<AppSettings> =>
     publicSettings(await readSettings(ctx.settings), {
@@ -91,5 +92,6 @@ export function settingsHandlers(ctx: HandlerContext): Pick<HandlerTable, Settin
       ctx.events.emit('watchlist:changed', [])
     },
     'demo:add-wallets': () => ctx.session.seedDemoWallets({ onlyFirstRun: false }),
+    'demo:wallets': () => ctx.session.demoWalletAddresses(),
   }
 }

@@ -10,6 +10,7 @@ import type {
   SortOrder,
 } from '@shared/ipc/review-schemas'
 import type { Database } from '../schema'
+import { addressNameOf } from './address-names'
 import {
   hasDirection,
   hasMatchingChange,
@@ -59,6 +60,7 @@ export async function fetchHistoryPage(
     fee: r.fee,
     feeText: r.fee_text,
     feePayer: r.fee_payer,
+    feePayerName: r.fee_payer_name,
     isFailed: r.is_failed === 1,
     error: r.error,
     changes: changes.get(r.id) ?? [],
@@ -129,6 +131,7 @@ interface TxRow {
   fee: number
   fee_text: string
   fee_payer: string
+  fee_payer_name: string | null
   error: string | null
   is_failed: number
 }
@@ -246,6 +249,7 @@ async function selectTransactions(
       't.fee',
       't.fee_text',
       't.fee_payer',
+      addressNameOf('t.fee_payer').as('fee_payer_name'),
       't.error',
       't.is_failed',
     ])

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type SqlBool } from 'kysely'
 import type {
+  LatestTransfer,
   RowCount,
   SortOrder,
   TransferCursor,
@@ -7,6 +8,7 @@ import type {
   TransferPage,
 } from '@shared/ipc/review-schemas'
 import type { Database } from '../schema'
+import { addressNameOf } from './address-names'
 import { transferMatches, transferRowFilters } from './row-filters'
 
 /** What `fetchTransferPage` needs besides the wallet. */
@@ -19,8 +21,8 @@ export interface TransferQuery {
 
 /**
  * A page of a wallet's transfers in keyset order (block time, signature, id), filtered in
- * SQLite on the (wallet, time, signature) or (wallet, mint, time) index. A counterparty
- * that is itself watched carries its label.
+ * SQLite on the (wallet, time, signature) or (wallet, mint, time) index. The counterparty
+ * carries its name: a watched wallet's label, else the service's name for it.
  *
  * @example
  * const page = await fetchTransferPage(db, walletId, { order: 'newest', filters, cursor: null, limit: 100 })
@@ -35,7 +37,6 @@ export async function fetchTransferPage(
   let q = db
     .selectFrom('transfers as t')
     .leftJoin('mints as m', 'm.mint', 't.mint')
-    .leftJoin('wallets as w', 'w.address', 't.counterparty')
     .where('t.wallet_id', '=', walletId)
     .where(transferMatches('t', transferRowFilters(filters)))
   if (filters.counterparty !== '') q = q.where('t.counterparty', '=', filters.counterparty)
@@ -55,7 +56,7 @@ export async function fetchTransferPage(
       't.block_time_sec',
       't.direction',
       't.counterparty',
-      'w.label as counterparty_label',
+      addressNameOf('t.counterparty').as('counterparty_name'),
       't.mint',
       sql<string | null>`coalesce(t.symbol, m.symbol)`.as('symbol'),
       't.amount',
@@ -75,7 +76,7 @@ export async function fetchTransferPage(
       blockTimeSec: r.block_time_sec,
       direction: r.direction === 'in' ? 'in' : 'out',
       counterparty: r.counterparty,
-      counterpartyLabel: r.counterparty_label,
+      counterpartyName: r.counterparty_name,
       mint: r.mint,
       symbol: r.symbol,
       amount: r.amount,
@@ -116,4 +117,61 @@ export async function countTransfers(
     .executeTakeFirstOrThrow()
   const count = Number(row.n)
   return { count: Math.min(count, cap), isCapped: count > cap }
+}
+
+/**
+ * The newest transfers across every watched wallet, newest first: each wallet's newest
+ * `limit` are read on its (wallet, time) index, then merged, so a watchlist of big
+ * wallets never sorts all of its transfers.
+ */
+export async function listLatestTransfers(
+  db: Kysely<Database>,
+  limit: number,
+): Promise<LatestTransfer[]> {
+  const rows = await db
+    .selectFrom('wallets as w')
+    .innerJoin('transfers as t', (join) =>
+      join.on(
+        't.id',
+        'in',
+        sql<number>`(select x.id from transfers as x where x.wallet_id = w.id
+          order by x.block_time_sec desc, x.signature desc, x.id desc limit ${limit})`,
+      ),
+    )
+    .leftJoin('mints as m', 'm.mint', 't.mint')
+    .select([
+      'w.address as wallet_address',
+      'w.label as wallet_label',
+      't.id',
+      't.signature',
+      't.block_time_sec',
+      't.direction',
+      't.counterparty',
+      addressNameOf('t.counterparty').as('counterparty_name'),
+      't.mint',
+      sql<string | null>`coalesce(t.symbol, m.symbol)`.as('symbol'),
+      't.amount',
+      't.amount_text',
+      't.amount_raw',
+      't.decimals',
+    ])
+    .orderBy(sql`t.block_time_sec desc, t.signature desc, t.id desc`)
+    .limit(limit)
+    .execute()
+  return rows.map((r) => ({
+    walletAddress: r.wallet_address,
+    walletLabel: r.wallet_label,
+    id: r.id,
+    signature: r.signature,
+    blockTimeSec: r.block_time_sec,
+    direction: r.direction === 'in' ? 'in' : 'out',
+    counterparty: r.counterparty,
+    counterpartyName: r.counterparty_name,
+    mint: r.mint,
+    symbol: r.symbol,
+    amount: r.amount,
+    amountText: r.amount_text,
+    amountRaw: r.amount_raw,
+    decimals: r.decimals,
+  }))
 }

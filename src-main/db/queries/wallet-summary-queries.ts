@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely'
-import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import { NotFoundError } from '@shared/ipc/ipc-errors'
 import type { WalletProfile, WalletSummary } from '@shared/ipc/review-schemas'
 import type { Database } from '../schema'
+import { fetchCompressedValueUsd } from './whole-wallet-queries'
 
 /** Above this, the badge says "999+": counting further would cost time on huge wallets. */
 export const NEW_ACTIVITY_CAP = 999
@@ -19,7 +19,8 @@ export async function walletIdOf(db: Kysely<Database>, address: string): Promise
 }
 
 /**
- * What the sidebar shows for every watched wallet: total USD of the latest snapshot, how
+ * What the sidebar shows for every watched wallet: total USD of the latest snapshot (with
+ * the compressed holdings, as the Overview and the watchlist total count them), how
  * many transactions are newer than what the person last saw, and the newest activity.
  * A wallet never opened counts all its history as new (capped).
  */
@@ -58,7 +59,7 @@ export async function listWalletSummaries(db: Kysely<Database>): Promise<WalletS
       .executeTakeFirstOrThrow()
     summaries.push({
       address: w.address,
-      totalUsd: snapshot?.total_usd ?? null,
+      totalUsd: snapshot ? snapshot.total_usd + (await fetchCompressedValueUsd(db, w.id)) : null,
       newActivityCount: Math.min(Number(n), NEW_ACTIVITY_CAP),
       isNewActivityCapped: Number(n) > NEW_ACTIVITY_CAP,
       lastActivitySec: newest,
@@ -126,8 +127,7 @@ export async function reorderWatchlist(db: Kysely<Database>, addresses: string[]
 
 /**
  * Facts about a wallet from the mirror: how many transactions are stored, the first and
- * last activity, and who funded it (the oldest incoming SOL transfer), shown only once
- * the transfers backfill has reached the wallet's start so it is not a guess.
+ * last activity. Who funded it comes from the service (`wallet:whole`), not from here.
  */
 export async function fetchWalletProfile(
   db: Kysely<Database>,
@@ -148,34 +148,15 @@ export async function fetchWalletProfile(
     .executeTakeFirst()
   const stream = await db
     .selectFrom('sync_streams')
-    .select(['stream', 'items_stored', 'is_backfill_complete'])
+    .select(['stream', 'items_stored'])
     .where('wallet_id', '=', walletId)
-    .where('stream', 'in', ['history', 'transfers'])
+    .where('stream', '=', 'history')
     .execute()
   const history = stream.find((s) => s.stream === 'history')
-  const transfers = stream.find((s) => s.stream === 'transfers')
-  let fundedBy: WalletProfile['fundedBy'] = null
-  if (transfers?.is_backfill_complete === 1) {
-    const first = await db
-      .selectFrom('transfers as t')
-      .leftJoin('wallets as w', 'w.address', 't.counterparty')
-      .select(['t.counterparty', 'w.label', 't.block_time_sec'])
-      .where('t.wallet_id', '=', walletId)
-      .where('t.mint', '=', NATIVE_SOL_MINT)
-      .where('t.direction', '=', 'in')
-      .orderBy('t.block_time_sec')
-      .orderBy('t.id')
-      .limit(1)
-      .executeTakeFirst()
-    if (first) {
-      fundedBy = { address: first.counterparty, label: first.label, atSec: first.block_time_sec }
-    }
-  }
   return {
     address: wallet.address,
     transactionCount: history?.items_stored ?? 0,
     firstActivitySec: span?.first ?? null,
     lastActivitySec: span?.last ?? null,
-    fundedBy,
   }
 }

@@ -60,20 +60,12 @@ export async function fetchWholeWallet(
         .execute()
     : []
   const compressed = await latestCompressed(db, walletId)
-  const solPrice = await mintPrice(db, NATIVE_SOL_MINT)
-  const compressedSolUsd = compressed
-    ? Number(decimalFromRaw(compressed.lamportsRaw, SOL_DECIMALS)) * (solPrice ?? 0)
-    : 0
-  const compressedTokensUsd = (compressed?.tokens ?? []).reduce(
-    (sum, t) => sum + Number(t.amount) * (t.priceUsd ?? 0),
-    0,
-  )
   return {
     address: wallet.address,
     label: wallet.label,
     identity: await identityOf(db, wallet.address),
     fundedBy: await funderOf(db, walletId),
-    valueUsd: (snapshot?.total_usd ?? 0) + compressedSolUsd + compressedTokensUsd,
+    valueUsd: (snapshot?.total_usd ?? 0) + (await valueOfCompressed(db, compressed)),
     takenAtSec: snapshot?.taken_at_sec ?? null,
     holdings: {
       tokens: tokens.map((t) => ({
@@ -102,6 +94,27 @@ export async function fetchWholeWallet(
       },
     },
   }
+}
+
+/**
+ * The USD value of a wallet's latest compressed state: compressed SOL at SOL's price plus
+ * compressed tokens at theirs. Part of the wallet's value wherever a value is shown.
+ */
+export async function fetchCompressedValueUsd(
+  db: Kysely<Database>,
+  walletId: number,
+): Promise<number> {
+  return valueOfCompressed(db, await latestCompressed(db, walletId))
+}
+
+async function valueOfCompressed(
+  db: Kysely<Database>,
+  compressed: Awaited<ReturnType<typeof latestCompressed>>,
+): Promise<number> {
+  if (!compressed) return 0
+  const solPrice = await mintPrice(db, NATIVE_SOL_MINT)
+  const solUsd = Number(decimalFromRaw(compressed.lamportsRaw, SOL_DECIMALS)) * (solPrice ?? 0)
+  return compressed.tokens.reduce((sum, t) => sum + Number(t.amount) * (t.priceUsd ?? 0), solUsd)
 }
 
 async function latestCompressed(db: Kysely<Database>, walletId: number) {

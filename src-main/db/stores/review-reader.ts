@@ -6,6 +6,7 @@ import type {
   CurrentBalances,
   HistoryFilters,
   HistoryPage,
+  LatestTransfer,
   MintOption,
   NftItem,
   PortfolioPoint,
@@ -27,7 +28,12 @@ import {
   listHistoryMints,
   type HistoryQuery,
 } from '../queries/history-queries'
-import { countTransfers, fetchTransferPage, type TransferQuery } from '../queries/transfer-queries'
+import {
+  countTransfers,
+  fetchTransferPage,
+  listLatestTransfers,
+  type TransferQuery,
+} from '../queries/transfer-queries'
 import {
   fetchWalletProfile,
   listWalletSummaries,
@@ -110,6 +116,11 @@ export class ReviewReader {
   /** Balances at a time rebuilt from stored changes, or why the mirror cannot say. */
   async balancesAt(address: string, atSec: number): Promise<LocalBalancesAt> {
     return rebuildBalancesAt(this.#db, await this.#id(address), atSec)
+  }
+
+  /** The newest transfers across the watchlist (the Watchlist's latest activity). */
+  latestTransfers(limit: number): Promise<LatestTransfer[]> {
+    return listLatestTransfers(this.#db, limit)
   }
 
   /** Value and per-token totals across the watchlist. */

@@ -43,6 +43,12 @@ describe('Add demo wallets adds the demo wallets it promises and says what it di
     expect(wallets.map((w) => w.address)).not.toContain(addressOf('active-trader'))
   })
 
+  it('lists every demo wallet the button can add, the active trader included', async () => {
+    const addresses = await call<string[]>(core, 'demo:wallets')
+    expect(addresses).toEqual(DEMO_WALLETS.map((w) => addressOf(w.profile)))
+    expect(addresses).toContain(addressOf('active-trader'))
+  })
+
   it('adds the active trader and names the demo wallets already there', async () => {
     const result = await call<DemoWalletsAdded>(core, 'demo:add-wallets')
     expect(result.added).toEqual([
@@ -68,5 +74,21 @@ describe('Add demo wallets adds the demo wallets it promises and says what it di
     await call(core, 'watchlist:remove', { address: addressOf('casual') })
     const result = await call<DemoWalletsAdded>(core, 'demo:add-wallets')
     expect(result.added.map((w) => w.address)).toEqual([addressOf('casual')])
+  })
+
+  it("with the person's own data there are no demo wallets", async () => {
+    const own = makeTempDir()
+    const ownCore = await createCore({
+      dataDir: own.dir,
+      shell: 'web',
+      version: 'test',
+      dataSource: 'service',
+    })
+    try {
+      expect(await call<string[]>(ownCore, 'demo:wallets')).toEqual([])
+    } finally {
+      await ownCore.close()
+      own.remove()
+    }
   })
 })

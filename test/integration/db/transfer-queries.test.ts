@@ -101,7 +101,7 @@ describe('transfer queries', () => {
       limit: 5,
     })
     const row = page.rows[0]!
-    expect(row.counterpartyLabel).toBe('Exchange deposit')
+    expect(row.counterpartyName).toBe('Exchange deposit')
     expect(['in', 'out']).toContain(row.direction)
     expect(row.symbol).not.toBeNull()
     expect(row.amountText).toBe(String(row.amount))
