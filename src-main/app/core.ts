@@ -1,3 +1,6 @@
+import { join } from 'node:path'
+import { SIM_IMAGE_HOST, SIM_IMAGE_PATH } from '../simulator/sim-images'
+import { ImageCache, type CachedImage } from './image-cache'
 import { contract, isChannel } from '@shared/ipc/contract'
 import type { AppFacts, AppInfo } from '@shared/ipc/app-schemas'
 import { okEnvelope, type Envelope } from '@shared/ipc/envelope'
@@ -80,6 +83,8 @@ export interface Core {
   dispatch(channel: string, input: unknown): Promise<Envelope<unknown>>
   /** Takes a finished export waiting for its one download (web shell), or null. */
   takeExportDownload(id: string): PendingDownload | null
+  /** A cached image by its key (`/images/<key>`), fetched once when needed; null if none. */
+  readImage(key: string): Promise<CachedImage | null>
   /** Removes every secret the core holds from a piece of text (for logs and errors). */
   redact(text: string): string
   close(): Promise<void>
@@ -191,6 +196,17 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     return redactText(text, key ? [key] : [])
   }
 
+  // The demo's collectibles name an invented host; the built-in simulator draws them.
+  const images = new ImageCache({
+    dir: join(config.dataDir, 'images'),
+    redirectUri: (uri) => {
+      const base = current.session.demoServiceUrl
+      return base && uri.startsWith(SIM_IMAGE_HOST)
+        ? `${base}${SIM_IMAGE_PATH}${uri.slice(SIM_IMAGE_HOST.length)}`
+        : null
+    },
+  })
+
   const ctx: HandlerContext = {
     get mirror() {
       return current.mirror
@@ -204,6 +220,7 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     secretStore,
     apiKey,
     exports,
+    images,
     choosePath: config.choosePath,
     nowSec,
     async switchDataSource(source) {
@@ -267,6 +284,7 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     events,
     dispatch,
     takeExportDownload: (id) => exports.takeDownload(id),
+    readImage: (key) => images.read(key),
     redact,
     close: async () => {
       await closeCurrent()

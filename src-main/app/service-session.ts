@@ -84,6 +84,11 @@ export class ServiceSession {
     return this.#runtime
   }
 
+  /** The built-in demo simulator's URL while it runs, else null. */
+  get demoServiceUrl(): string | null {
+    return this.#simulator?.url ?? null
+  }
+
   /** The sync runtime, connecting on first use (starts the demo simulator if needed). */
   runtime(): Promise<SyncRuntime> {
     if (this.#runtime) return Promise.resolve(this.#runtime)

@@ -1,3 +1,4 @@
+import { SIM_IMAGE_PATH, simulatedImage } from './sim-images'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import type { ApiKeys } from './api-keys'
@@ -39,6 +40,8 @@ interface ControlDeps {
   addActivity: (wallet: SimWallet, count: number) => string[]
   /** Injects one transaction and tells webhooks. */
   inject: (wallet: SimWallet, injection: Injection) => TxView
+  /** How many collectible images were served. */
+  images: { served: number }
 }
 
 /** Largest range one truth request returns (the whale is read in slices). */
@@ -186,6 +189,19 @@ export async function handleControl(
   const method = req.method ?? 'GET'
   const path = url.pathname.replace(/\/+$/, '')
   try {
+    if (path.startsWith(SIM_IMAGE_PATH) && method === 'GET') {
+      // The art of a collectible the chain knows: `<asset id>.png`.
+      const id = path.slice(SIM_IMAGE_PATH.length).replace(/\.png$/, '')
+      if (chain.assetOrigin(id) === null) {
+        sendJson(res, 404, { error: `no collectible ${id}` })
+        return true
+      }
+      deps.images.served++
+      const png = simulatedImage(id)
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length })
+      res.end(png)
+      return true
+    }
     if (path === '/__sim/wallets' && method === 'GET') {
       sendJson(res, 200, {
         seed: chain.seed,

@@ -63,6 +63,8 @@ export interface RunningSimulator {
   addActivity(wallet: SimWallet, count: number): string[]
   /** Injects one transaction into a wallet at the clock's time (as POST /__sim/inject does). */
   inject(wallet: SimWallet, injection: Injection): TxView
+  /** Collectible images served at /__sim/images/ so far. */
+  imagesServed(): number
   close(): Promise<void>
 }
 
@@ -91,7 +93,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     return tx
   }
   const service: ServiceDeps = { chain, keys, credits, limiter, faults, webhooks, heldOpen }
-  const control = { chain, keys, credits, faults, limiter, live, webhooks, addActivity, inject }
+  const images = { served: 0 }
+  const control = {
+    chain,
+    keys,
+    credits,
+    faults,
+    limiter,
+    live,
+    webhooks,
+    addActivity,
+    inject,
+    images,
+  }
 
   const stopClockListener = chain.clock.onChange((now) => {
     live.tick(now)
@@ -166,6 +180,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     keys,
     addActivity,
     inject,
+    imagesServed: () => images.served,
     async close() {
       if (timer) clearInterval(timer)
       stopClockListener()

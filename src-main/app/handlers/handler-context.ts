@@ -1,3 +1,4 @@
+import type { ImageCache } from '../image-cache'
 import type { AppFacts } from '@shared/ipc/app-schemas'
 import type { DataSource } from '@shared/ipc/settings-schemas'
 import type { Mirror } from '../../db/mirror'
@@ -27,6 +28,8 @@ export interface HandlerContext {
   apiKey(): string | null
   /** Export hand-offs: one-time downloads (web shell) and save-dialog grants. */
   readonly exports: ExportHandoffs
+  /** NFT and token images, served from the data folder instead of their hosts. */
+  readonly images: ImageCache
   /** The shell's save dialog; absent where the browser downloads exports instead. */
   readonly choosePath: ChoosePath | undefined
   /** Switches to another data source: closes one mirror and session, opens the other's. */

@@ -26,8 +26,19 @@ export function reviewHandlers(ctx: HandlerContext): Pick<HandlerTable, ReviewCh
     'history:mints': ({ address }) => review().historyMints(address),
     'transfers:page': ({ address, ...query }) => review().transferPage(address, query),
     'transfers:count': ({ address, filters }) => review().transferCount(address, filters),
-    'balances:current': ({ address }) => review().currentBalances(address),
-    'nfts:list': ({ address }) => review().currentNfts(address),
+    // Images are shown from the data folder, never loaded by the page from their hosts.
+    'balances:current': async ({ address }) => {
+      const balances = await review().currentBalances(address)
+      return {
+        ...balances,
+        rows: balances.rows.map((r) => ({ ...r, logoUri: ctx.images.urlFor(r.logoUri) || null })),
+      }
+    },
+    'nfts:list': async ({ address }) =>
+      (await review().currentNfts(address)).map((n) => ({
+        ...n,
+        imageUri: ctx.images.urlFor(n.imageUri),
+      })),
     'portfolio:series': ({ address }) => review().portfolioSeries(address),
     'compressed:page': ({ address, ...query }) => review().compressedPage(address, query),
     'wallet:profile': ({ address }) => review().walletProfile(address),

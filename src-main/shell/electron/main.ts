@@ -1,5 +1,6 @@
 // The desktop shell: one sandboxed window over the core. Binds transports only; all
 // behaviour lives in the core (src-main/app).
+import { IMAGE_ROUTE } from '../../app/image-cache'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import {
@@ -42,10 +43,20 @@ function dataDirFromArgs(argv: string[]): string | undefined {
   return index >= 0 ? argv[index + 1] : argv.find((a) => a.startsWith('--data-dir='))?.slice(11)
 }
 
-function serveRenderer(): void {
-  protocol.handle(APP_SCHEME, (request) => {
+function serveRenderer(core: () => Core | null): void {
+  protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url)
     if (url.host !== APP_HOST) return new Response('Not found', { status: 404 })
+    if (url.pathname.startsWith(IMAGE_ROUTE)) {
+      // NFT and token images from the data folder (image-cache.ts), never from their hosts.
+      const key = url.pathname.slice(IMAGE_ROUTE.length)
+      const image = await core()
+        ?.readImage(key)
+        .catch(() => null)
+      return image
+        ? new Response(new Uint8Array(image.body), { headers: { 'content-type': image.mime } })
+        : new Response('No such image', { status: 404 })
+    }
     const path = rendererFilePath(rendererDir, url.pathname)
     if (path === null) return new Response('Bad path', { status: 400 })
     return net.fetch(pathToFileURL(path).toString())
@@ -128,7 +139,8 @@ async function main(): Promise<void> {
   }
   await app.whenReady()
   applyPermissionPolicy(session.defaultSession, appOrigins)
-  serveRenderer()
+  let started: Core | null = null
+  serveRenderer(() => started)
   const dataDir = dataDirFromArgs(process.argv) ?? app.getPath('userData')
   let core: Core
   try {
@@ -149,6 +161,7 @@ async function main(): Promise<void> {
     app.exit(1)
     return
   }
+  started = core
   // New activity becomes a desktop notification (the web shell shows a toast instead).
   core.events.subscribe((event, payload) => {
     if (event !== 'sync:activity' || !Notification.isSupported()) return

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { Core } from '../../app/core'
@@ -12,6 +12,7 @@ import {
 import { serveRendererFile } from './static-files'
 import { serveExportDownload } from './export-download-route'
 import { requestUrl } from './request-parts'
+import { IMAGE_ROUTE } from '../../app/image-cache'
 
 export interface WebShellOptions {
   core: Core
@@ -37,7 +38,8 @@ function contentSecurityPolicy(port: number): string {
     "script-src 'self'",
     // Svelte sets element styles (widths of progress bars) as attributes.
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: https:",
+    // Images come from the data folder (/images/…) or are inline: never from their hosts.
+    "img-src 'self' data:",
     `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
     "object-src 'none'",
     "base-uri 'none'",
@@ -79,6 +81,10 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
       return
     }
     if (serveExportDownload(core, request.method, url.pathname, response)) return
+    if (url.pathname.startsWith(IMAGE_ROUTE)) {
+      void serveImage(core, url.pathname.slice(IMAGE_ROUTE.length), response)
+      return
+    }
     void serveRendererFile(options.rendererDir, url.pathname, response, {
       'content-security-policy': contentSecurityPolicy(port),
       'x-content-type-options': 'nosniff',
@@ -153,4 +159,20 @@ function serveContract(ws: WebSocket, core: Core): void {
         ws.send(JSON.stringify({ type: 'reply', id: message.id, envelope } satisfies ShellMessage))
     })
   })
+}
+
+/** Answers `/images/<key>` from the core's image cache (404 when there is no image). */
+async function serveImage(core: Core, key: string, response: ServerResponse): Promise<void> {
+  const image = await core.readImage(key).catch(() => null)
+  if (!image) {
+    response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('No such image.')
+    return
+  }
+  response.writeHead(200, {
+    'content-type': image.mime,
+    'content-length': image.body.length,
+    'cache-control': 'private, max-age=86400',
+    'x-content-type-options': 'nosniff',
+  })
+  response.end(image.body)
 }

@@ -1,3 +1,4 @@
+import { SIM_IMAGE_HOST } from '../sim-images'
 import type { CompressedAccount } from '@shared/api/compression'
 import type { Asset } from '@shared/api/das'
 import type { SignatureInfo } from '@shared/api/rpc'
@@ -144,7 +145,7 @@ function collectibleName(chain: SimChain, tx: TxView): string {
 }
 
 function imageUri(assetId: string): string {
-  return `https://assets.heliograph-sim.invalid/${assetId}.png`
+  return `${SIM_IMAGE_HOST}${assetId}.png`
 }
 
 /** NFT entry of balances (interface 2.2). */
