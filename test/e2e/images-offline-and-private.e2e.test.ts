@@ -28,9 +28,22 @@ describe('e2e: NFT images are shown offline and loaded from nowhere but the app'
 
   it('the collector’s NFTs show their images, every request going to the app itself', async () => {
     await page.goto(fx.shell.url)
-    const collector = page.getByRole('link', { name: /Demo: nft-collector/ })
-    await collector.first().waitFor({ timeout: 30_000 })
-    await collector.first().click()
+    const origin = new URL(fx.shell.url).origin
+    const collector = async (): Promise<string | null> => {
+      const wallets = await fx.core.dispatch('watchlist:list', undefined)
+      const list = wallets.ok ? (wallets.result as { address: string; label: string | null }[]) : []
+      return list.find((w) => w.label === 'Demo: nft-collector')?.address ?? null
+    }
+    await fx.core.dispatch('demo:add-wallets', undefined)
+    await expect.poll(collector, { timeout: 30_000 }).not.toBeNull()
+    const address = (await collector()) as string
+    await fx.core.dispatch('sync:start', { address })
+    const nfts = async (): Promise<number> => {
+      const listed = await fx.core.dispatch('nfts:list', { address })
+      return listed.ok ? (listed.result as unknown[]).length : 0
+    }
+    await expect.poll(nfts, { timeout: 45_000 }).toBe(173)
+    await page.goto(`${origin}/#/wallet/${address}/overview`)
     const images = page.locator('img[src^="/images/"]')
     await expect.poll(() => images.count(), { timeout: 45_000 }).toBeGreaterThan(5)
     // Loaded, not broken: the first few have pixels.
@@ -47,7 +60,6 @@ describe('e2e: NFT images are shown offline and loaded from nowhere but the app'
       )
       .toBe(5)
     await screenshot(page, 'images-collector-overview')
-    const origin = new URL(fx.shell.url).origin
     const elsewhere = requested.filter(
       (u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('ws://127.0.0.1'),
     )
