@@ -5,7 +5,8 @@ import type { Database } from '../schema'
 /** Most points the portfolio chart gets; snapshots beyond it are thinned evenly. */
 const MAX_SERIES_POINTS = 2_000
 
-async function latestSnapshot(db: Kysely<Database>, walletId: number) {
+/** A wallet's latest balances snapshot, or undefined before the first. */
+export async function latestSnapshot(db: Kysely<Database>, walletId: number) {
   return db
     .selectFrom('balance_snapshots')
     .select(['id', 'taken_at_sec', 'total_usd', 'nft_count'])

@@ -19,6 +19,22 @@ export interface TransferQuery {
   limit: number
 }
 
+/** A transfer row's columns as the views read them (`t` transfers, `m` its mint). */
+const TRANSFER_COLUMNS = [
+  't.id',
+  't.signature',
+  't.block_time_sec',
+  't.direction',
+  't.counterparty',
+  addressNameOf('t.counterparty').as('counterparty_name'),
+  't.mint',
+  sql<string | null>`coalesce(t.symbol, m.symbol)`.as('symbol'),
+  't.amount',
+  't.amount_text',
+  't.amount_raw',
+  't.decimals',
+] as const
+
 /**
  * A page of a wallet's transfers in keyset order (block time, signature, id), filtered in
  * SQLite on the (wallet, time, signature) or (wallet, mint, time) index. The counterparty
@@ -50,20 +66,7 @@ export async function fetchTransferPage(
       )
   }
   const rows = await q
-    .select([
-      't.id',
-      't.signature',
-      't.block_time_sec',
-      't.direction',
-      't.counterparty',
-      addressNameOf('t.counterparty').as('counterparty_name'),
-      't.mint',
-      sql<string | null>`coalesce(t.symbol, m.symbol)`.as('symbol'),
-      't.amount',
-      't.amount_text',
-      't.amount_raw',
-      't.decimals',
-    ])
+    .select(TRANSFER_COLUMNS)
     .orderBy(sql`t.block_time_sec ${dir}, t.signature ${dir}, t.id ${dir}`)
     .limit(query.limit + 1)
     .execute()
@@ -139,22 +142,7 @@ export async function listLatestTransfers(
       ),
     )
     .leftJoin('mints as m', 'm.mint', 't.mint')
-    .select([
-      'w.address as wallet_address',
-      'w.label as wallet_label',
-      't.id',
-      't.signature',
-      't.block_time_sec',
-      't.direction',
-      't.counterparty',
-      addressNameOf('t.counterparty').as('counterparty_name'),
-      't.mint',
-      sql<string | null>`coalesce(t.symbol, m.symbol)`.as('symbol'),
-      't.amount',
-      't.amount_text',
-      't.amount_raw',
-      't.decimals',
-    ])
+    .select(['w.address as wallet_address', 'w.label as wallet_label', ...TRANSFER_COLUMNS])
     .orderBy(sql`t.block_time_sec desc, t.signature desc, t.id desc`)
     .limit(limit)
     .execute()

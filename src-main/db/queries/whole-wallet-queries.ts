@@ -3,6 +3,7 @@ import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import { decimalFromRaw, rawFromDecimalText } from '@shared/domain/exact-amount'
 import type { WatchlistTotals, WholeWallet } from '@shared/ipc/wallet-schemas'
 import type { Database } from '../schema'
+import { fetchCurrentBalances, latestSnapshot } from './balance-queries'
 
 /** SOL's decimals: lamports per SOL is 10^9. */
 const SOL_DECIMALS = 9
@@ -24,32 +25,8 @@ export async function fetchWholeWallet(
     .select(['address', 'label'])
     .where('id', '=', walletId)
     .executeTakeFirstOrThrow()
-  const snapshot = await db
-    .selectFrom('balance_snapshots')
-    .select(['id', 'taken_at_sec', 'total_usd'])
-    .where('wallet_id', '=', walletId)
-    .orderBy('taken_at_sec', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst()
-  const tokens = snapshot
-    ? await db
-        .selectFrom('balance_snapshot_items as i')
-        .leftJoin('mints as m', 'm.mint', 'i.mint')
-        .select([
-          'i.mint',
-          'm.symbol',
-          'm.name',
-          'i.balance_text',
-          'i.decimals',
-          'i.price_usd',
-          'i.usd_value',
-        ])
-        .where('i.snapshot_id', '=', snapshot.id)
-        .orderBy('i.usd_value', 'desc')
-        .orderBy('i.mint')
-        .execute()
-    : []
+  const snapshot = await latestSnapshot(db, walletId)
+  const current = await fetchCurrentBalances(db, walletId)
   const nfts = snapshot
     ? await db
         .selectFrom('balance_snapshot_nfts')
@@ -65,17 +42,17 @@ export async function fetchWholeWallet(
     label: wallet.label,
     identity: await identityOf(db, wallet.address),
     fundedBy: await funderOf(db, walletId),
-    valueUsd: (snapshot?.total_usd ?? 0) + (await valueOfCompressed(db, compressed)),
-    takenAtSec: snapshot?.taken_at_sec ?? null,
+    valueUsd: current.totalUsd + (await valueOfCompressed(db, compressed)),
+    takenAtSec: current.takenAtSec,
     holdings: {
-      tokens: tokens.map((t) => ({
+      tokens: current.rows.map((t) => ({
         mint: t.mint,
         symbol: t.symbol,
         name: t.name,
-        amount: t.balance_text,
+        amount: t.amountText,
         decimals: t.decimals,
-        priceUsd: t.price_usd,
-        valueUsd: t.usd_value,
+        priceUsd: t.priceUsd,
+        valueUsd: t.usdValue,
       })),
       nfts: nfts.map((n) => ({
         id: n.mint,

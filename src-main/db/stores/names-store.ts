@@ -1,4 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
+import type { Selectable } from 'kysely'
+import type { AddressNamesTable, WalletFundingTable } from '../schema'
 
 /** What the service said an address is called, as stored. */
 export interface AddressName {
@@ -109,30 +111,8 @@ export class NamesStore {
   }
 }
 
-interface NameRow {
-  address: string
-  status: AddressName['status']
-  name: string | null
-  type: string | null
-  category: string | null
-  tags_json: string
-  domain_names_json: string
-  fetched_at_sec: number
-}
-
-interface FundingRow {
-  status: WalletFunding['status']
-  funder: string | null
-  funder_name: string | null
-  funder_type: string | null
-  mint: string | null
-  symbol: string | null
-  amount_raw: string | null
-  decimals: number | null
-  signature: string | null
-  funded_at_sec: number | null
-  fetched_at_sec: number
-}
+type NameRow = Selectable<AddressNamesTable>
+type FundingRow = Selectable<WalletFundingTable>
 
 function nameOf(row: NameRow): AddressName {
   return {
