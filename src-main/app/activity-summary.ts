@@ -87,5 +87,5 @@ export function describeWatchChange(change: {
       : change.newTransactions === 1
         ? '1 new transaction'
         : `${change.newTransactions} new transactions`
-  return `${name}: ${what}; ${found} (${change.syncCredits} credits, ${Math.round(change.latencySec)} s)`
+  return `${name}: ${what}; ${found} (${change.syncCredits.toLocaleString('en-US')} ${change.syncCredits === 1 ? 'credit' : 'credits'}, ${Math.round(change.latencySec)} s)`
 }
