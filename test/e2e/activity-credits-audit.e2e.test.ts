@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import Database from 'better-sqlite3'
 import type { Browser, Page } from 'playwright-core'
-import type { WalletSyncStatus } from '@shared/ipc/sync-schemas'
-import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
+import type { CreditsOverview, WalletSyncStatus } from '@shared/ipc/sync-schemas'
+import type { DemoWalletsAdded, WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { demoDatabasePath } from '../../src-main/app/data-dir'
 import { launchChromium, screenshot } from '../helpers/chromium'
@@ -99,8 +99,9 @@ describe('e2e: Activity’s credit figures equal the ledger (demo wallets)', () 
         backstopEverySec: 86_400,
       },
     })
-    wallets = await call<WatchedWallet[]>('demo:add-wallets', undefined)
-    expect(wallets.length).toBe(4)
+    const demo = await call<DemoWalletsAdded>('demo:add-wallets', undefined)
+    wallets = [...demo.alreadyWatched, ...demo.added]
+    expect(wallets.length).toBe(5)
     // One round: a shared look over all wallets, then each wallet's full sync.
     await call('sync:start', {})
     const isEverythingSynced = async () =>
@@ -111,6 +112,12 @@ describe('e2e: Activity’s credit figures equal the ledger (demo wallets)', () 
       if (Date.now() > deadline) throw new Error('The demo wallets did not finish syncing.')
       await sleep(200)
     }
+    // The round ends with the names pass over the counterparties: wait until the ledger
+    // stops growing, so the page and the ledger are read from the same calls.
+    const total = async () =>
+      (await call<CreditsOverview>('credits:overview', undefined)).totalCredits
+    for (let last = -1, now = await total(); now !== last; last = now, now = await total())
+      await sleep(1_500)
     const db = new Database(demoDatabasePath(fx.dataDir))
     const insert = db.prepare(
       `insert into credit_ledger (at_ms, operation, endpoint_class, wallet_address, credits, status, duration_ms)

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import type { WalletSyncStatus } from '@shared/ipc/sync-schemas'
-import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
+import type { DemoWalletsAdded, WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium, screenshot } from '../helpers/chromium'
 import { startTestWebShell } from '../helpers/web-shell-fixture'
@@ -30,7 +30,8 @@ describe('e2e: Pause and Resume on Activity', () => {
 
   beforeAll(async () => {
     fx = await startTestWebShell()
-    const wallets = await call<WatchedWallet[]>('demo:add-wallets', undefined)
+    const demo = await call<DemoWalletsAdded>('demo:add-wallets', undefined)
+    const wallets = [...demo.alreadyWatched, ...demo.added]
     casual = wallets.find((w) => w.label === 'Demo: casual') as WatchedWallet
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })

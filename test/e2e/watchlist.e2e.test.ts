@@ -61,7 +61,7 @@ describe('e2e: the watchlist in Chromium against the web shell', () => {
       .toMatch(/Address contains '0', 'O', 'I', 'l', '-'.*base58/)
     expect(await page.getByLabel('Wallet address').getAttribute('aria-invalid')).toBe('true')
     await screenshot(page, 'watchlist-invalid-address')
-    await expect.poll(() => page.locator('tbody tr').count()).toBe(1)
+    await expect.poll(() => page.locator('tbody tr[data-address]').count()).toBe(1)
   })
 
   it('shows the duplicate error from the core', async () => {
