@@ -1,3 +1,4 @@
+import { DEFAULT_NAMES_REFRESH_DAYS } from '@shared/ipc/settings-schemas'
 import type {
   AppSettings,
   CustomRates,
@@ -19,6 +20,8 @@ export interface StoredSettings {
   dailyBudget: number | null
   monthlyBudget: number | null
   watch: WatchCadence
+  /** Days before a name asked of the service is asked again. */
+  namesRefreshDays: number
   /**
    * The data source the person chose; null follows the key (own data with a key, demo
    * data without one).
@@ -51,6 +54,7 @@ const DEFAULT_SETTINGS: StoredSettings = {
   dailyBudget: null,
   monthlyBudget: null,
   watch: DEFAULT_WATCH_CADENCE,
+  namesRefreshDays: DEFAULT_NAMES_REFRESH_DAYS,
   dataSource: null,
   isKeyClearedForNewOrigin: false,
 }
@@ -129,6 +133,7 @@ export function publicSettings(
     dailyBudget: stored.dailyBudget,
     monthlyBudget: stored.monthlyBudget,
     watch: stored.watch,
+    namesRefreshDays: stored.namesRefreshDays,
     apiKeyHint: facts.apiKey ? `…${facts.apiKey.slice(-4)}` : null,
     keyStorage: facts.keyStorage,
     keyNotice: keyNoticeOf(stored, facts),

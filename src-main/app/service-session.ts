@@ -194,6 +194,7 @@ export class ServiceSession {
         const now = await current()
         return { dailyCredits: now.dailyBudget, monthlyCredits: now.monthlyBudget }
       },
+      namesRefreshSec: async () => (await current()).namesRefreshDays * 86_400,
       emit: (event) => this.relay.onSyncEvent(event),
       nowSec: this.#o.nowSec,
     })

@@ -51,7 +51,7 @@ export interface SyncEngineOptions {
   /** Names of the wallet, its counterparties and its funder; not asked for when absent. */
   names?: NamesStore
   /** How long an asked name stays fresh (default monthly). */
-  namesRefreshSec?: () => number
+  namesRefreshSec?: () => Promise<number>
   client: ServiceClient
   shaper: RateShaper
   meter: CreditMeter
@@ -201,7 +201,7 @@ export class SyncEngine {
         const names = this.#options.names
         const call: WalletCall = (operation, input, signal) =>
           this.callFor(address, operation, input, signal)
-        const asOf = { nowSec: this.#nowSec(), refreshSec: this.#namesRefreshSec() }
+        const asOf = { nowSec: this.#nowSec(), refreshSec: await this.#namesRefreshSec() }
         await fillWalletNames(call, names, {
           walletId,
           address,
@@ -243,15 +243,15 @@ export class SyncEngine {
       names,
       {
         nowSec: this.#nowSec(),
-        refreshSec: this.#namesRefreshSec(),
+        refreshSec: await this.#namesRefreshSec(),
         fullBatchesOnly: false,
         ...(signal ? { signal } : {}),
       },
     )
   }
 
-  #namesRefreshSec(): number {
-    return this.#options.namesRefreshSec?.() ?? DEFAULT_NAMES_REFRESH_SEC
+  async #namesRefreshSec(): Promise<number> {
+    return (await this.#options.namesRefreshSec?.()) ?? DEFAULT_NAMES_REFRESH_SEC
   }
 
   /** Clears a stream's pause and error so the next sync runs it again. */

@@ -34,6 +34,8 @@ export interface SyncRuntimeOptions {
   rate: RateSetting
   /** The person's budget, read before every call (it can change at any time). */
   budget: () => Promise<CreditBudget>
+  /** Seconds before a name asked of the service is asked again (the person's setting). */
+  namesRefreshSec?: () => Promise<number>
   emit?: (event: SyncEvent) => void
   retry?: RateShaperOptions['retry']
   nowSec?: () => number
@@ -78,6 +80,7 @@ export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
     writer: options.mirror.writer,
     mints: options.mirror.mints,
     names: options.mirror.names,
+    ...(options.namesRefreshSec ? { namesRefreshSec: options.namesRefreshSec } : {}),
     client,
     shaper,
     meter,

@@ -1,4 +1,5 @@
 import type { Identity } from '@shared/api/wallet-rest'
+import { DEFAULT_NAMES_REFRESH_DAYS } from '@shared/ipc/settings-schemas'
 import type { AddressName, NamesStore } from '../db/stores/names-store'
 import { NotFoundError, PlanError } from '../service/service-errors'
 import type { WalletCall } from './service-caller'
@@ -6,8 +7,8 @@ import type { WalletCall } from './service-caller'
 /** batch-identity takes up to 100 addresses a call (facts, wallet REST): 100 credits. */
 const BATCH_ADDRESSES = 100
 
-/** How often names are asked again by default: monthly. */
-export const DEFAULT_NAMES_REFRESH_SEC = 30 * 86_400
+/** How often names are asked again when nobody set it: the settings' default. */
+export const DEFAULT_NAMES_REFRESH_SEC = DEFAULT_NAMES_REFRESH_DAYS * 86_400
 
 export interface FillNamesOptions {
   walletId: number

@@ -63,6 +63,12 @@ export const WatchCadence = z
 export type WatchCadence = z.infer<typeof WatchCadence>
 
 /** The settings the renderer sees. Never the API key itself: only its last 4 characters. */
+/** How often the service is asked again for the names of addresses: monthly by default. */
+export const DEFAULT_NAMES_REFRESH_DAYS = 30
+
+/** Days between asking again for a name (identity, batch-identity): one to a year. */
+export const NamesRefreshDays = z.number().int().min(1).max(365)
+
 export const AppSettings = z.object({
   dataSource: DataSource,
   walletRestBaseUrl: z.string(),
@@ -73,6 +79,7 @@ export const AppSettings = z.object({
   dailyBudget: Credits,
   monthlyBudget: Credits,
   watch: WatchCadence,
+  namesRefreshDays: NamesRefreshDays,
   /** "…4f2a" when a key is stored, else null. */
   apiKeyHint: z.string().nullable(),
   /** How a key is (or would be) kept here. */
@@ -96,6 +103,7 @@ export const SettingsUpdate = z
     dailyBudget: Credits,
     monthlyBudget: Credits,
     watch: WatchCadence,
+    namesRefreshDays: NamesRefreshDays,
   })
   .partial()
   .strict()

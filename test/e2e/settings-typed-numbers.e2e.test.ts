@@ -49,7 +49,9 @@ describe('e2e: numbers typed in Settings are read as typed or refused by name', 
     await saveSettings().click()
     await expect
       .poll(() => limitsStatus())
-      .toBe('Settings saved: daily budget 5,000 credits, monthly budget 150,000 credits.')
+      .toBe(
+        'Settings saved: daily budget 5,000 credits, monthly budget 150,000 credits, names asked again after 30 days.',
+      )
     const settings = await saved()
     expect(settings.dailyBudget).toBe(5_000)
     expect(settings.monthlyBudget).toBe(150_000)
@@ -98,7 +100,9 @@ describe('e2e: numbers typed in Settings are read as typed or refused by name', 
     await saveSettings().click()
     await expect
       .poll(() => limitsStatus())
-      .toBe('Settings saved: daily budget no limit, monthly budget 150,000 credits.')
+      .toBe(
+        'Settings saved: daily budget no limit, monthly budget 150,000 credits, names asked again after 30 days.',
+      )
     expect((await saved()).dailyBudget).toBeNull()
   })
 
