@@ -4,6 +4,7 @@ import { creditsPerCall } from '@shared/api/prices'
 import { decimalFromRaw } from '@shared/domain/exact-amount'
 import { InvalidInputError, NotFoundError } from '@shared/ipc/ipc-errors'
 import type { BalanceAtPlan, BalanceAtResult } from '@shared/ipc/wallet-schemas'
+import type { LocalBalancesAt } from '../../db/queries/balance-at-queries'
 import type { HandlerContext } from './handler-context'
 import type { HandlerTable } from './handler-table'
 
@@ -27,19 +28,9 @@ export function walletHandlers(ctx: HandlerContext): Pick<HandlerTable, WalletCh
     if ((await ctx.mirror.writer.walletId(address)) === null)
       throw new NotFoundError(`Wallet ${address} is not on the watchlist.`, { address })
   }
-  const plan = async (
-    address: string,
-    date: string,
-  ): Promise<BalanceAtPlan & { mints: number }> => {
+  const plan = async (address: string, date: string): Promise<BalanceAtPlan> => {
     await ensureWatched(address)
-    const local = await review().balancesAt(address, endOfDaySec(date))
-    const mints = withSol(local.mints.map((m) => m.mint)).length
-    return {
-      coveredLocally: local.covered,
-      reason: local.reason,
-      mints,
-      serviceCredits: mints * BALANCE_AT_CREDITS,
-    }
+    return planOf(await review().balancesAt(address, endOfDaySec(date)))
   }
   return {
     'wallet:whole': async ({ address }) => {
@@ -54,7 +45,7 @@ export function walletHandlers(ctx: HandlerContext): Pick<HandlerTable, WalletCh
       if (source === 'local') {
         if (!local.covered) {
           throw new InvalidInputError(
-            `The mirror cannot rebuild balances on ${date}: ${local.reason}. Ask the service instead (${withSol(local.mints.map((m) => m.mint)).length * BALANCE_AT_CREDITS} credits).`,
+            `The mirror cannot rebuild balances on ${date}: ${local.reason}. Ask the service instead (${planOf(local).serviceCredits} credits).`,
           )
         }
         return {
@@ -88,6 +79,17 @@ export function walletHandlers(ctx: HandlerContext): Pick<HandlerTable, WalletCh
       return { address, date, source, balances }
     },
     'watchlist:totals': () => review().watchlistTotals(),
+  }
+}
+
+/** Whether the mirror can answer, and what the service would cost: a call per mint. */
+function planOf(local: LocalBalancesAt): BalanceAtPlan {
+  const mints = withSol(local.mints.map((m) => m.mint)).length
+  return {
+    coveredLocally: local.covered,
+    reason: local.reason,
+    mints,
+    serviceCredits: mints * BALANCE_AT_CREDITS,
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import { rawFromDecimalText } from '@shared/domain/exact-amount'
 import type { Database } from '../schema'
+import { latestSnapshot } from './balance-queries'
 
 /** A wallet's balances at a time, rebuilt from the mirror, or why it cannot be. */
 export interface LocalBalancesAt {
@@ -61,14 +62,7 @@ export async function rebuildBalancesAt(
       .executeTakeFirst()
     if (oldest?.t == null || oldest.t > atSec)
       return notCovered('the stored history does not reach back to that date')
-    const snapshot = await db
-      .selectFrom('balance_snapshots')
-      .select(['id', 'taken_at_sec'])
-      .where('wallet_id', '=', walletId)
-      .orderBy('taken_at_sec', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst()
+    const snapshot = await latestSnapshot(db, walletId)
     if (!snapshot) return notCovered('no balances snapshot has been taken yet')
     const items = await db
       .selectFrom('balance_snapshot_items')

@@ -6,6 +6,7 @@ import type {
   TransferCursor,
   TransferFilters,
   TransferPage,
+  TransferRow,
 } from '@shared/ipc/review-schemas'
 import type { Database } from '../schema'
 import { addressNameOf } from './address-names'
@@ -34,6 +35,40 @@ const TRANSFER_COLUMNS = [
   't.amount_raw',
   't.decimals',
 ] as const
+
+/** What TRANSFER_COLUMNS select. */
+interface TransferColumns {
+  id: number
+  signature: string
+  block_time_sec: number
+  direction: string
+  counterparty: string
+  counterparty_name: string | null
+  mint: string
+  symbol: string | null
+  amount: number
+  amount_text: string
+  amount_raw: string
+  decimals: number
+}
+
+/** A row of TRANSFER_COLUMNS as the views get it. */
+function transferRowOf(r: TransferColumns): TransferRow {
+  return {
+    id: r.id,
+    signature: r.signature,
+    blockTimeSec: r.block_time_sec,
+    direction: r.direction === 'in' ? 'in' : 'out',
+    counterparty: r.counterparty,
+    counterpartyName: r.counterparty_name,
+    mint: r.mint,
+    symbol: r.symbol,
+    amount: r.amount,
+    amountText: r.amount_text,
+    amountRaw: r.amount_raw,
+    decimals: r.decimals,
+  }
+}
 
 /**
  * A page of a wallet's transfers in keyset order (block time, signature, id), filtered in
@@ -73,20 +108,7 @@ export async function fetchTransferPage(
   const page = rows.slice(0, query.limit)
   const last = page.at(-1)
   return {
-    rows: page.map((r) => ({
-      id: r.id,
-      signature: r.signature,
-      blockTimeSec: r.block_time_sec,
-      direction: r.direction === 'in' ? 'in' : 'out',
-      counterparty: r.counterparty,
-      counterpartyName: r.counterparty_name,
-      mint: r.mint,
-      symbol: r.symbol,
-      amount: r.amount,
-      amountText: r.amount_text,
-      amountRaw: r.amount_raw,
-      decimals: r.decimals,
-    })),
+    rows: page.map(transferRowOf),
     nextCursor:
       rows.length > query.limit && last
         ? { blockTimeSec: last.block_time_sec, signature: last.signature, id: last.id }
@@ -149,17 +171,6 @@ export async function listLatestTransfers(
   return rows.map((r) => ({
     walletAddress: r.wallet_address,
     walletLabel: r.wallet_label,
-    id: r.id,
-    signature: r.signature,
-    blockTimeSec: r.block_time_sec,
-    direction: r.direction === 'in' ? 'in' : 'out',
-    counterparty: r.counterparty,
-    counterpartyName: r.counterparty_name,
-    mint: r.mint,
-    symbol: r.symbol,
-    amount: r.amount,
-    amountText: r.amount_text,
-    amountRaw: r.amount_raw,
-    decimals: r.decimals,
+    ...transferRowOf(r),
   }))
 }

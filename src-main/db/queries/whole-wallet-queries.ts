@@ -186,10 +186,11 @@ export async function fetchWatchlistTotals(db: Kysely<Database>): Promise<Watchl
   >()
   let valueUsd = 0
   for (const { id } of wallets) {
-    const whole = await fetchWholeWallet(db, id)
-    valueUsd += whole.valueUsd
-    for (const t of whole.holdings.tokens) {
-      const raw = BigInt(rawFromDecimalText(t.amount, t.decimals) ?? '0')
+    // Tokens and value only: a wallet's NFTs, names and funder play no part in totals.
+    const current = await fetchCurrentBalances(db, id)
+    valueUsd += current.totalUsd + (await fetchCompressedValueUsd(db, id))
+    for (const t of current.rows) {
+      const raw = BigInt(rawFromDecimalText(t.amountText, t.decimals) ?? '0')
       const entry = perMint.get(t.mint) ?? {
         symbol: t.symbol,
         raw: 0n,
@@ -198,7 +199,7 @@ export async function fetchWatchlistTotals(db: Kysely<Database>): Promise<Watchl
         wallets: 0,
       }
       entry.raw += raw
-      entry.valueUsd += t.valueUsd
+      entry.valueUsd += t.usdValue
       entry.wallets += 1
       perMint.set(t.mint, entry)
     }
