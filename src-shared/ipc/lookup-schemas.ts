@@ -156,6 +156,11 @@ export const LookupAnswer = z.object({
   credits: z.number().int(),
   /** Served from the look-up cache: nothing was sent now. */
   fromCache: z.boolean(),
+  /**
+   * Image addresses in the answer → the app's own path for each (served from the data
+   * folder, fetched by main once, size and type checked): the page never loads a foreign host.
+   */
+  images: z.record(z.string(), z.string()),
 })
 export type LookupAnswer = z.infer<typeof LookupAnswer>
 
