@@ -91,6 +91,8 @@ function overallState(streams: StreamStatus[], isSyncing: boolean): WalletSyncSt
   for (const state of WORST_FIRST) {
     if (streams.some((s) => s.state === state || (state === 'paused' && s.isPaused))) return state
   }
+  // A first sync cancelled before any stream finished has checked nothing yet.
+  if (streams.every((s) => s.lastSuccessSec === null)) return 'never'
   return 'up-to-date'
 }
 
