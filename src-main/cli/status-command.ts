@@ -63,9 +63,26 @@ export function registerStatusCommands(program: Command): void {
         printLine(
           `All time:   ${countText(overview.totalCredits, 'credit')} in ${countText(overview.totalCalls, 'call')}`,
         )
+        const countColumns = (calls: number, credits: number): string =>
+          `${String(calls).padStart(6)} ${noun(calls, 'call').padEnd(5)} ${String(credits).padStart(9)} ${noun(credits, 'credit')}`
         for (const op of overview.byOperation) {
           printLine(
-            `  ${op.operation.padEnd(48)} ${String(op.calls).padStart(6)} ${noun(op.calls, 'call').padEnd(5)} ${String(op.credits).padStart(9)} ${noun(op.credits, 'credit')}${op.errors ? `  ${op.errors} failed` : ''}`,
+            `  ${op.operation.padEnd(48)} ${countColumns(op.calls, op.credits)}${op.errors ? `  ${op.errors} failed` : ''}`,
+          )
+        }
+        if (overview.byWallet.length > 0 || overview.sharedCredits > 0) {
+          const labels = new Map(
+            (await callCore(core, 'watchlist:list', undefined)).map((w) => [w.address, w.label]),
+          )
+          printLine('By wallet:')
+          for (const wallet of overview.byWallet) {
+            const label = labels.get(wallet.address)
+            const name = label ? `${label} (${wallet.address})` : wallet.address
+            printLine(`  ${name.padEnd(48)} ${countColumns(wallet.calls, wallet.credits)}`)
+          }
+          // Looks over many wallets at once (one call for up to 100 accounts) belong to no one wallet.
+          printLine(
+            `  ${'shared by the watchlist'.padEnd(48)} ${' '.repeat(12)} ${String(overview.sharedCredits).padStart(9)} ${noun(overview.sharedCredits, 'credit')}`,
           )
         }
       } finally {

@@ -98,4 +98,26 @@ describe('CLI: per-wallet and per-stream credits are what the sync spent', () =>
     }
     expect(status.reduce((n, w) => n + w.creditsSpent, 0)).toBe(perWallet)
   })
+
+  it('the text lists each wallet by label with its credits, and the shared credits', async () => {
+    const credits = JSON.parse(
+      (await cli([...base, 'credits', '--json'])).stdout,
+    ) as CreditsOverview
+    const text = (await cli([...base, 'credits'])).stdout
+    const lines = text.split('\n')
+    const byWallet = lines.indexOf('By wallet:')
+    expect(byWallet, text).toBeGreaterThan(0)
+    for (const wallet of credits.byWallet) {
+      const line = lines.find((l) => l.includes(`(${wallet.address})`))
+      expect(line, `${wallet.address} in\n${text}`).toBeDefined()
+      expect(line).toMatch(/^ {2}(casual|compressed-holder) \(/)
+      expect(line?.trim().endsWith(`${wallet.credits} credits`)).toBe(true)
+    }
+    const shared = lines.find((l) => l.trim().startsWith('shared by the watchlist'))
+    expect(
+      shared
+        ?.trim()
+        .endsWith(`${credits.sharedCredits} credit${credits.sharedCredits === 1 ? '' : 's'}`),
+    ).toBe(true)
+  })
 })
