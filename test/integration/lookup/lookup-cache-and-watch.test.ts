@@ -137,6 +137,39 @@ describe('look-up cache, recognition and watching a looked-up wallet', () => {
     expect(await credits(f)).toBe(await simulatorCredits(f.sim.url, APP_KEY))
   })
 
+  it('recognises what the mirror knows: a watched wallet, a held NFT, a compressed hash, a stored signature', async () => {
+    const holder = fresh.sim.chain.walletByProfile('compressed-holder').address
+    await fresh.call('watchlist:add', { address: holder })
+    expect((await fresh.call<WalletSyncOutcome>('sync:run', { address: holder })).state).toBe('ok')
+    const before = await credits(fresh)
+    const recognise = (text: string): Promise<Recognised> =>
+      fresh.call<Recognised>('lookup:recognise', { text })
+
+    expect(await recognise(holder)).toMatchObject({ kind: 'wallet', reason: 'a watched wallet' })
+    const stored = mirrorOf(fresh, (db) => ({
+      nft: (db.prepare('select mint from balance_snapshot_nfts limit 1').get() as { mint: string })
+        .mint,
+      hash: (
+        db.prepare('select hash from compressed_snapshot_accounts limit 1').get() as {
+          hash: string
+        }
+      ).hash,
+      signature: (
+        db.prepare('select signature from transactions limit 1').get() as { signature: string }
+      ).signature,
+    }))
+    expect(await recognise(stored.nft)).toMatchObject({
+      kind: 'asset',
+      request: { view: 'asset', ids: [stored.nft] },
+    })
+    expect(await recognise(stored.hash)).toMatchObject({
+      kind: 'compressed-hash',
+      request: { view: 'compressed-account', hashes: [stored.hash] },
+    })
+    expect((await recognise(stored.signature)).reason).toMatch(/History/)
+    expect(await credits(fresh)).toBe(before)
+  })
+
   it('a cached answer opens offline, with when it was fetched', async () => {
     const address = f.sim.chain.walletByProfile('casual').address
     const request = { view: 'wallet', address }
