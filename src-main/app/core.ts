@@ -26,6 +26,7 @@ import { settingsHandlers } from './handlers/settings-handlers'
 import { walletHandlers } from './handlers/wallet-handlers'
 import { syncHandlers } from './handlers/sync-handlers'
 import { watchlistHandlers } from './handlers/watchlist-handlers'
+import { webhookHandlers } from './handlers/webhook-handlers'
 import { FileSecretStore, MemorySecretStore, type SecretStore } from './secret-store'
 import { ServiceSession, type ServiceOverride } from './service-session'
 
@@ -245,6 +246,7 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     ...syncHandlers(ctx),
     ...settingsHandlers(ctx),
     ...walletHandlers(ctx),
+    ...webhookHandlers(ctx),
   }
 
   async function dispatch(channel: string, input: unknown): Promise<Envelope<unknown>> {

@@ -18,6 +18,7 @@ import { SettingsStore } from './stores/settings-store'
 import { SyncStateStore } from './stores/sync-state-store'
 import { WatchScheduleStore } from './stores/watch-schedule-store'
 import { WatchlistStore } from './stores/watchlist-store'
+import { WebhookStore } from './stores/webhook-store'
 
 /** Tables that "delete all local data" keeps: the person's settings and the migration log. */
 const KEPT_TABLES = new Set(['settings'])
@@ -40,6 +41,7 @@ export class SqliteMirror implements Mirror {
   readonly settings: SettingsStore
   readonly ledger: CreditLedgerStore
   readonly activity: ActivityStore
+  readonly webhooks: WebhookStore
   readonly exports: SqliteExportReader
 
   constructor(database: OpenDatabase) {
@@ -56,6 +58,7 @@ export class SqliteMirror implements Mirror {
     this.settings = new SettingsStore(db)
     this.ledger = new CreditLedgerStore(db)
     this.activity = new ActivityStore(db)
+    this.webhooks = new WebhookStore(db)
     this.exports = new SqliteExportReader(db, database.path)
   }
 

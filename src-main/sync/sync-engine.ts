@@ -328,10 +328,23 @@ export class SyncEngine {
     return this.#call(operation, input, { address, stream: null }, signal)
   }
 
+  /**
+   * Calls the service for no one wallet through the same shaper and meter, the ledger row
+   * naming what the call was for in its stream column (`webhooks`).
+   */
+  callForPurpose<N extends OperationName>(
+    purpose: string,
+    operation: N,
+    input: OperationInput<N>,
+    signal?: AbortSignal,
+  ): Promise<OperationOutput<N>> {
+    return this.#call(operation, input, { address: null, stream: purpose }, signal)
+  }
+
   #call<N extends OperationName>(
     operation: N,
     input: OperationInput<N>,
-    payer: { address: string | null; stream: StreamName | null },
+    payer: { address: string | null; stream: string | null },
     signal?: AbortSignal,
   ): Promise<OperationOutput<N>> {
     const op = getOperation(operation)
