@@ -24,7 +24,7 @@ export interface WebhookDeskDeps {
 
 /**
  * Webhook management: each action is one service call (100 credits, said first by
- * {@link planWebhookAction}); every answer is kept in the mirror so the list opens offline.
+ * `planWebhookAction`); every answer is kept in the mirror so the list opens offline.
  */
 export class WebhookDesk {
   readonly #d: WebhookDeskDeps

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { WebhookTransactionType, WebhookType } from '../api/enums'
+import { WebhookAction, WebhookPlan } from '../domain/webhook-plan'
 import {
   CreateWebhookRequest,
   DeleteWebhookRequest,
@@ -11,30 +12,9 @@ import {
 // Webhook management (issue 15): the service's own request shapes as channel inputs, and
 // a view of each webhook that never carries its auth header back (it is a secret).
 
-/** What a person can do to webhooks; each is one service call of 100 credits. */
-export const WebhookAction = z.enum([
-  'list',
-  'get',
-  'create',
-  'update',
-  'delete',
-  'enable',
-  'disable',
-])
-export type WebhookAction = z.infer<typeof WebhookAction>
+export { WebhookAction, WebhookPlan }
 
 export const WebhookPlanInput = z.object({ action: WebhookAction })
-
-/** `webhooks:plan`: what an action will cost, said before it runs. */
-export const WebhookPlan = z.object({
-  action: WebhookAction,
-  /** The service operation it calls, e.g. `webhooks.toggle`. */
-  operation: z.string(),
-  credits: z.number().int(),
-  /** The cost in words, for a button or a confirmation: "Disable — 100 credits". */
-  words: z.string(),
-})
-export type WebhookPlan = z.infer<typeof WebhookPlan>
 
 /**
  * A webhook's state. The service reports only `active`; an inactive webhook this app did

@@ -1,5 +1,5 @@
 import { WebhookDesk, WEBHOOKS_PURPOSE } from '../../webhooks/webhook-desk'
-import { planWebhookAction } from '../../webhooks/webhook-plan'
+import { planWebhookAction } from '@shared/domain/webhook-plan'
 import type { HandlerContext } from './handler-context'
 import type { HandlerTable } from './handler-table'
 

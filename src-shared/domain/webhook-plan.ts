@@ -1,7 +1,30 @@
-import { getOperation, type OperationName } from '@shared/api/operations'
-import { creditsPerCall } from '@shared/api/prices'
-import { countText } from '@shared/domain/count-text'
-import type { WebhookAction, WebhookPlan } from '@shared/ipc/webhook-schemas'
+import { z } from 'zod'
+import { getOperation, type OperationName } from '../api/operations'
+import { creditsPerCall } from '../api/prices'
+import { countText } from './count-text'
+
+/** What a person can do to webhooks; each is one service call of 100 credits. */
+export const WebhookAction = z.enum([
+  'list',
+  'get',
+  'create',
+  'update',
+  'delete',
+  'enable',
+  'disable',
+])
+export type WebhookAction = z.infer<typeof WebhookAction>
+
+/** What an action will cost, said before it runs. */
+export const WebhookPlan = z.object({
+  action: WebhookAction,
+  /** The service operation it calls, e.g. `webhooks.toggle`. */
+  operation: z.string(),
+  credits: z.number().int(),
+  /** The cost in words, for a button or a confirmation: "Disable — 100 credits". */
+  words: z.string(),
+})
+export type WebhookPlan = z.infer<typeof WebhookPlan>
 
 /** The service operation each action calls: enable and disable are the PATCH toggle. */
 const OPERATION_OF: Record<WebhookAction, OperationName> = {
