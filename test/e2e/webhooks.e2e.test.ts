@@ -1,11 +1,14 @@
-import Database from 'better-sqlite3'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { databasePath } from '../../src-main/app/data-dir'
 import { startSimulator, type RunningSimulator } from '../../src-main/simulator/simulator-server'
 import { launchChromium, screenshot } from '../helpers/chromium'
 import { startTestWebShell } from '../helpers/web-shell-fixture'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
+import {
+  addActivityAndDeliver,
+  ledgerWebhookCredits,
+  simulatorManagementCredits,
+} from '../helpers/webhook-truth'
 
 // The Webhooks page (issue 15): a webhook created from the watchlist, disabled and enabled
 // with the cost asked first (nothing is charged before the yes), an auto-disabled one
@@ -122,12 +125,7 @@ describe('e2e: the Webhooks page', () => {
       accountAddresses: [watched[0] as string],
     })
     for (let i = 0; i < 12 && sim.webhooks.get(KEY, hook.webhookID).active; i++) {
-      await fetch(`${sim.url}/__sim/activity`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ wallet: watched[0], count: 1 }),
-      })
-      await fetch(`${sim.url}/__sim/webhooks/flush`, { method: 'POST' })
+      await addActivityAndDeliver(sim.url, watched[0] as string)
     }
     expect(sim.webhooks.get(KEY, hook.webhookID).active).toBe(false)
     await page.getByRole('button', { name: 'Refresh — 100 credits' }).click()
@@ -155,22 +153,10 @@ describe('e2e: the Webhooks page', () => {
       .poll(() => page.getByRole('status').first().textContent())
       .toMatch(/2 webhooks as fetched/)
     expect(spent()).toBe(before)
-    const db = new Database(databasePath(fx.dataDir), { readonly: true })
-    try {
-      const ledger = db
-        .prepare(
-          "select coalesce(sum(credits), 0) as credits from credit_ledger where stream = 'webhooks'",
-        )
-        .get() as { credits: number }
-      // Delivered events cost 1 credit each on the account; the ledger holds management calls.
-      const management = Object.entries(sim.credits.forKey(KEY).byOperation)
-        .filter(([op]) => op !== 'webhooks.delivery')
-        .reduce((sum, [, v]) => sum + v.credits, 0)
-      expect(ledger.credits).toBe(management)
-      // create, disable, enable, refresh, re-enable
-      expect(ledger.credits).toBe(500)
-    } finally {
-      db.close()
-    }
+    // Delivered events cost 1 credit each on the account; the ledger holds management calls.
+    const ledger = ledgerWebhookCredits(fx.dataDir)
+    expect(ledger.credits).toBe(simulatorManagementCredits(sim, KEY).credits)
+    // create, disable, enable, refresh, re-enable
+    expect(ledger).toEqual({ calls: 5, credits: 500 })
   })
 })

@@ -1,11 +1,14 @@
-import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { WebhookListing, WebhookView } from '@shared/ipc/webhook-schemas'
-import { databasePath } from '../../../src-main/app/data-dir'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { runCli as cli } from '../../helpers/cli-process'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver'
+import {
+  addActivityAndDeliver,
+  ledgerWebhookCredits,
+  simulatorManagementCredits,
+} from '../../helpers/webhook-truth'
 
 // `heliograph webhooks …` (issue 15): each command says its cost on stderr before it
 // calls, `--estimate` stops there, and what it prints is what the simulator holds.
@@ -22,16 +25,7 @@ describe('CLI: heliograph webhooks', () => {
   let webhookID: string
 
   const spent = (): number => sim.credits.forKey(KEY).total
-  async function activity(address: string, count = 1): Promise<string[]> {
-    const res = await fetch(`${sim.url}/__sim/activity`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ wallet: address, count }),
-    })
-    const { signatures } = (await res.json()) as { signatures: string[] }
-    await fetch(`${sim.url}/__sim/webhooks/flush`, { method: 'POST' })
-    return signatures
-  }
+  const activity = (address: string, count = 1) => addActivityAndDeliver(sim.url, address, count)
 
   beforeAll(async () => {
     sim = await startSimulator({ seed: 7, clock: { mode: 'manual' } })
@@ -224,26 +218,11 @@ describe('CLI: heliograph webhooks', () => {
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toContain(`Deleted webhook ${webhookID}`)
     expect(sim.webhooks.list(KEY)).toEqual([])
-    const byOperation = sim.credits.forKey(KEY).byOperation
-    const counted = Object.entries(byOperation)
-      .filter(([op]) => op.startsWith('webhooks.') && op !== 'webhooks.delivery')
-      .reduce((sum, [, v]) => sum + v.credits, 0)
-    const calls = Object.entries(byOperation)
-      .filter(([op]) => op.startsWith('webhooks.') && op !== 'webhooks.delivery')
-      .reduce((sum, [, v]) => sum + v.calls, 0)
-    const db = new Database(databasePath(temp.dir), { readonly: true })
-    try {
-      const ledger = db
-        .prepare(
-          "select coalesce(sum(credits), 0) as credits, count(*) as calls from credit_ledger where stream = 'webhooks'",
-        )
-        .get() as { credits: number; calls: number }
-      expect(ledger.credits).toBe(counted)
-      expect(ledger.credits).toBe(100 * calls)
-      // create, list ×2, disable, enable, update, get, create, get, delete, delete
-      expect(ledger.calls).toBe(11)
-    } finally {
-      db.close()
-    }
+    const counted = simulatorManagementCredits(sim, KEY)
+    const ledger = ledgerWebhookCredits(temp.dir)
+    expect(ledger.credits).toBe(counted.credits)
+    expect(ledger.credits).toBe(100 * counted.calls)
+    // create, list ×2, disable, enable, update, get, create, get, delete, delete
+    expect(ledger.calls).toBe(11)
   })
 })

@@ -6,6 +6,11 @@ import { callCore } from '../../../src-main/cli/cli-core'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver'
+import {
+  addActivityAndDeliver,
+  ledgerWebhookCredits,
+  simulatorManagementCredits,
+} from '../../helpers/webhook-truth'
 
 // Webhook management (issue 15) against the simulator over HTTP: create from the
 // watchlist → listed → disabled (the simulator reports it inactive and stops delivering)
@@ -30,17 +35,7 @@ describe('webhooks: the whole life of one, against the simulator', () => {
     return callCore(c, channel, input)
   }
 
-  /** New activity on a wallet; resolves once every delivery it caused has been attempted. */
-  async function activity(address: string, count = 1): Promise<string[]> {
-    const res = await fetch(`${sim.url}/__sim/activity`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ wallet: address, count }),
-    })
-    const { signatures } = (await res.json()) as { signatures: string[] }
-    await fetch(`${sim.url}/__sim/webhooks/flush`, { method: 'POST' })
-    return signatures
-  }
+  const activity = (address: string, count = 1) => addActivityAndDeliver(sim.url, address, count)
 
   /** Delivery attempts the simulator logged for one webhook. */
   async function attemptsOf(id: string): Promise<number> {
@@ -235,21 +230,11 @@ describe('webhooks: the whole life of one, against the simulator', () => {
   }, 60_000)
 
   it('the ledger’s credits equal the simulator’s counter: 100 × management calls', async () => {
-    const counted = Object.entries(sim.credits.forKey(KEY).byOperation)
-      .filter(([op]) => op.startsWith('webhooks.') && op !== 'webhooks.delivery')
-      .reduce((sum, [, v]) => sum + v.credits, 0)
-    const db = new Database(databasePath(temp.dir), { readonly: true })
-    try {
-      const ledger = db
-        .prepare(
-          "select coalesce(sum(credits), 0) as credits, count(*) as calls from credit_ledger where stream = 'webhooks'",
-        )
-        .get() as { credits: number; calls: number }
-      expect(ledger.calls).toBe(managementCalls)
-      expect(ledger.credits).toBe(counted)
-      expect(ledger.credits).toBe(100 * managementCalls)
-    } finally {
-      db.close()
-    }
+    const counted = simulatorManagementCredits(sim, KEY)
+    const ledger = ledgerWebhookCredits(temp.dir)
+    expect(ledger.calls).toBe(managementCalls)
+    expect(counted.calls).toBe(managementCalls)
+    expect(ledger.credits).toBe(counted.credits)
+    expect(ledger.credits).toBe(100 * managementCalls)
   })
 })
