@@ -145,6 +145,19 @@ describe('e2e: the Webhooks page', () => {
     await screenshot(page, 'webhooks-re-enabled')
   })
 
+  it('edit replaces the address list, after a yes', async () => {
+    const id = sim.webhooks.list(KEY)[0]?.webhookID as string
+    await card(receiver.url).getByRole('button', { name: 'Edit…' }).click()
+    const form = card(receiver.url).getByRole('form', { name: 'Edit webhook' })
+    await form.getByLabel('Addresses, one a line').fill(watched[1] as string)
+    await form.getByRole('button', { name: 'Save changes — 100 credits' }).click()
+    await confirm().getByRole('button', { name: 'Confirm: Save changes — 100 credits' }).click()
+    await expect.poll(() => card(receiver.url).textContent()).toContain('1 address')
+    expect(sim.webhooks.get(KEY, id).accountAddresses).toEqual([watched[1]])
+    // The auth header was left empty: the one set is kept.
+    expect(sim.webhooks.get(KEY, id).authHeader).toBe('Bearer e2e-s3cret')
+  })
+
   it('reopens from the mirror without a call; the ledger equals the simulator’s counter', async () => {
     const before = spent()
     await page.reload()
@@ -156,7 +169,7 @@ describe('e2e: the Webhooks page', () => {
     // Delivered events cost 1 credit each on the account; the ledger holds management calls.
     const ledger = ledgerWebhookCredits(fx.dataDir)
     expect(ledger.credits).toBe(simulatorManagementCredits(sim, KEY).credits)
-    // create, disable, enable, refresh, re-enable
-    expect(ledger).toEqual({ calls: 5, credits: 500 })
+    // create, disable, enable, refresh, re-enable, update
+    expect(ledger).toEqual({ calls: 6, credits: 600 })
   })
 })
