@@ -28,6 +28,7 @@ import { lookupHandlers } from './handlers/lookup-handlers'
 import { LookupDesk } from '../lookup/lookup-desk'
 import { syncHandlers } from './handlers/sync-handlers'
 import { watchlistHandlers } from './handlers/watchlist-handlers'
+import { webhookHandlers } from './handlers/webhook-handlers'
 import { FileSecretStore, MemorySecretStore, type SecretStore } from './secret-store'
 import { ServiceSession, type ServiceOverride } from './service-session'
 
@@ -254,6 +255,7 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     ...settingsHandlers(ctx),
     ...walletHandlers(ctx),
     ...lookupHandlers(ctx, lookups),
+    ...webhookHandlers(ctx),
   }
 
   async function dispatch(channel: string, input: unknown): Promise<Envelope<unknown>> {

@@ -8,6 +8,7 @@ import { registerStatusCommands } from './status-command'
 import { registerSyncCommand } from './sync-command'
 import { registerWalletCommands } from './wallet-commands'
 import { registerWatchCommand } from './watch-command'
+import { registerWebhookCommands } from './webhook-commands'
 import { printErrorLine } from './terminal-output'
 
 /** Builds the command-line program (exported so tests can run it in-process). */
@@ -39,6 +40,7 @@ function buildProgram(): Command {
   registerStatusCommands(program)
   registerWalletCommands(program)
   registerLookupCommands(program)
+  registerWebhookCommands(program)
   registerSimulatorCommand(program)
   return program
 }

@@ -13,6 +13,7 @@ import type { SettingsStore } from './stores/settings-store'
 import type { SyncStateStore } from './stores/sync-state-store'
 import type { WatchScheduleStore } from './stores/watch-schedule-store'
 import type { WatchlistStore } from './stores/watchlist-store'
+import type { WebhookStore } from './stores/webhook-store'
 
 /** The database engines a mirror can live on. */
 export type MirrorEngine = 'sqlite'
@@ -50,6 +51,8 @@ export interface Mirror {
   readonly activity: ActivityStore
   /** The look-up desk's answers, reopened offline. */
   readonly lookups: LookupCacheStore
+  /** The webhooks on the person's account as last fetched, for the page offline. */
+  readonly webhooks: WebhookStore
   /** Export rows, read from one consistent snapshot without holding up the sync engine. */
   readonly exports: {
     count(kind: ExportKind, filters: ExportRowFilters): Promise<number>

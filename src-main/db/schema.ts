@@ -25,6 +25,8 @@ export interface Database {
   address_names: AddressNamesTable
   wallet_funding: WalletFundingTable
   lookup_cache: LookupCacheTable
+  webhooks: WebhooksTable
+  webhook_listing: WebhookListingTable
 }
 
 export interface WalletsTable {
@@ -280,4 +282,23 @@ export interface LookupCacheTable {
   title: string
   fetched_at_sec: number
   credits: number
+}
+
+/** A webhook on the person's account as last fetched or changed (0009). */
+export interface WebhooksTable {
+  webhook_id: string
+  position: number
+  /** The service's webhook without its auth header, as JSON. */
+  webhook_json: string
+  is_auth_header_set: Flag
+  fetched_at_sec: number
+  /** When this app disabled it; null when it did not (an inactive one was auto-disabled). */
+  disabled_here_at_sec: number | null
+  reenabled_at_sec: number | null
+}
+
+/** When the webhooks were last listed (0009): one row. */
+export interface WebhookListingTable {
+  id: number
+  listed_at_sec: number
 }

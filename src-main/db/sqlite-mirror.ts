@@ -19,6 +19,7 @@ import { SettingsStore } from './stores/settings-store'
 import { SyncStateStore } from './stores/sync-state-store'
 import { WatchScheduleStore } from './stores/watch-schedule-store'
 import { WatchlistStore } from './stores/watchlist-store'
+import { WebhookStore } from './stores/webhook-store'
 
 /** Tables that "delete all local data" keeps: the person's settings and the migration log. */
 const KEPT_TABLES = new Set(['settings'])
@@ -42,6 +43,7 @@ export class SqliteMirror implements Mirror {
   readonly ledger: CreditLedgerStore
   readonly activity: ActivityStore
   readonly lookups: LookupCacheStore
+  readonly webhooks: WebhookStore
   readonly exports: SqliteExportReader
 
   constructor(database: OpenDatabase) {
@@ -59,6 +61,7 @@ export class SqliteMirror implements Mirror {
     this.ledger = new CreditLedgerStore(db)
     this.activity = new ActivityStore(db)
     this.lookups = new LookupCacheStore(db)
+    this.webhooks = new WebhookStore(db)
     this.exports = new SqliteExportReader(db, database.path)
   }
 

@@ -74,6 +74,18 @@ import {
   WholeWallet,
 } from './wallet-schemas'
 import {
+  WebhookCreateInput,
+  WebhookDeleteInput,
+  WebhookFromWatchlistInput,
+  WebhookIdInput,
+  WebhookListing,
+  WebhookPlan,
+  WebhookPlanInput,
+  WebhookToggleInput,
+  WebhookUpdateInput,
+  WebhookView,
+} from './webhook-schemas'
+import {
   DemoWalletsAdded,
   WatchAddInput,
   WatchedWallet,
@@ -145,6 +157,15 @@ export const contract = {
   'lookup:cached': { input: LookupRequest, output: LookupAnswer.nullable() },
   'lookup:recent': { input: z.void(), output: z.array(LookupCacheEntry) },
   'lookup:watch': { input: LookupWatchInput, output: WatchedWallet },
+  'webhooks:plan': { input: WebhookPlanInput, output: WebhookPlan },
+  'webhooks:cached': { input: z.void(), output: WebhookListing },
+  'webhooks:list': { input: z.void(), output: WebhookListing },
+  'webhooks:get': { input: WebhookIdInput, output: WebhookView },
+  'webhooks:create': { input: WebhookCreateInput, output: WebhookView },
+  'webhooks:create-from-watchlist': { input: WebhookFromWatchlistInput, output: WebhookView },
+  'webhooks:update': { input: WebhookUpdateInput, output: WebhookView },
+  'webhooks:toggle': { input: WebhookToggleInput, output: WebhookView },
+  'webhooks:delete': { input: WebhookDeleteInput, output: z.void() },
 } as const
 
 /** Every channel name, e.g. `'watchlist:add'`. */

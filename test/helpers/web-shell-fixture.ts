@@ -16,6 +16,8 @@ export const BUILT_RENDERER_DIR = resolve(import.meta.dirname, '../../out/render
 export async function startTestWebShell(
   options: {
     apiKey?: string
+    /** One base URL for the service (a simulator on loopback). */
+    serviceUrl?: string
     ownMirror?: (mirror: SqliteMirror) => void | Promise<void>
     /** The data source to open (default: the own mirror when one is given, else demo). */
     dataSource?: 'demo' | 'service'
@@ -37,6 +39,7 @@ export async function startTestWebShell(
     shell: 'web',
     version: 'test',
     apiKey: options.apiKey,
+    serviceUrl: options.serviceUrl,
     ...(options.dataSource
       ? { dataSource: options.dataSource }
       : options.ownMirror

@@ -8,6 +8,7 @@ export type Route =
   | { page: 'wallet'; address: string; tab: WalletTab }
   | { page: 'activity' }
   | { page: 'export' }
+  | { page: 'webhooks' }
   | { page: 'settings' }
 
 const LAST_ROUTE_KEY = 'heliograph:last-route'
@@ -20,6 +21,7 @@ function parse(hash: string): Route {
   }
   if (page === 'activity') return { page: 'activity' }
   if (page === 'export') return { page: 'export' }
+  if (page === 'webhooks') return { page: 'webhooks' }
   if (page === 'settings') return { page: 'settings' }
   return { page: 'watchlist' }
 }
@@ -33,6 +35,8 @@ export function hrefOf(route: Route): string {
       return '#/activity'
     case 'export':
       return '#/export'
+    case 'webhooks':
+      return '#/webhooks'
     case 'settings':
       return '#/settings'
     default:

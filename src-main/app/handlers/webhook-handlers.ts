@@ -1,0 +1,47 @@
+import { WebhookDesk, WEBHOOKS_PURPOSE } from '../../webhooks/webhook-desk'
+import { planWebhookAction } from '@shared/domain/webhook-plan'
+import type { HandlerContext } from './handler-context'
+import type { HandlerTable } from './handler-table'
+
+type WebhookChannel =
+  | 'webhooks:plan'
+  | 'webhooks:cached'
+  | 'webhooks:list'
+  | 'webhooks:get'
+  | 'webhooks:create'
+  | 'webhooks:create-from-watchlist'
+  | 'webhooks:update'
+  | 'webhooks:toggle'
+  | 'webhooks:delete'
+
+/**
+ * Handlers of the `webhooks:*` channels: management calls go through the sync runtime's
+ * shaper and meter (paced, retried, within the budget, in the ledger under `webhooks`);
+ * `webhooks:plan` says each one's cost first and `webhooks:cached` reads the mirror only.
+ */
+export function webhookHandlers(ctx: HandlerContext): Pick<HandlerTable, WebhookChannel> {
+  // The mirror and session change with the data source: build the desk at each call.
+  const desk = (): WebhookDesk =>
+    new WebhookDesk({
+      call: async (operation, input) =>
+        (await ctx.session.runtime()).engine.callAs(
+          { address: null, purpose: WEBHOOKS_PURPOSE },
+          operation,
+          input,
+        ),
+      store: ctx.mirror.webhooks,
+      watchedAddresses: async () => (await ctx.mirror.watchlist.list()).map((w) => w.address),
+      nowSec: ctx.nowSec,
+    })
+  return {
+    'webhooks:plan': ({ action }) => planWebhookAction(action),
+    'webhooks:cached': () => desk().cached(),
+    'webhooks:list': () => desk().refresh(),
+    'webhooks:get': ({ webhookID }) => desk().get(webhookID),
+    'webhooks:create': (input) => desk().create(input),
+    'webhooks:create-from-watchlist': (input) => desk().createFromWatchlist(input),
+    'webhooks:update': (input) => desk().update(input),
+    'webhooks:toggle': ({ webhookID, active }) => desk().toggle(webhookID, active),
+    'webhooks:delete': ({ webhookID }) => desk().remove(webhookID),
+  }
+}
