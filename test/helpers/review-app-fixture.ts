@@ -26,6 +26,8 @@ export interface ReviewApp {
   watchProfile(profile: ProfileId, label: string): Promise<string>
   /** Appends new transactions to a profile wallet on the demo chain, dated now. */
   addActivity(profile: ProfileId, count: number): void
+  /** Moves the app's clock (what it stamps snapshots with) `sec` ahead of the machine's. */
+  advanceClock(sec: number): void
   /** Stops the simulator: the service is then unreachable. */
   stopService(): Promise<void>
   stop(): Promise<void>
@@ -34,7 +36,9 @@ export interface ReviewApp {
 export async function startReviewApp(): Promise<ReviewApp> {
   const temp = makeTempDir('heliograph-e2e-')
   let simulator: RunningSimulator | null = null
+  let clockAheadSec = 0
   const core = await createCore({
+    nowSec: () => Math.floor(Date.now() / 1000) + clockAheadSec,
     dataDir: temp.dir,
     shell: 'web',
     version: 'test',
@@ -65,6 +69,9 @@ export async function startReviewApp(): Promise<ReviewApp> {
       const running = simulator
       if (!running) throw new Error('No simulator is running to add activity to.')
       running.addActivity(running.chain.walletByProfile(profile), count)
+    },
+    advanceClock(sec) {
+      clockAheadSec += sec
     },
     async stopService() {
       await simulator?.close()
