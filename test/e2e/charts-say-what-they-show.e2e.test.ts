@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ChannelInput, ChannelOutput, Channel } from '../../src-shared/ipc/contract'
+import type { ChannelInput, Channel } from '../../src-shared/ipc/contract'
 import { launchChromium, screenshot } from '../helpers/chromium'
 import { startReviewApp, type ReviewApp } from '../helpers/review-app-fixture'
 
@@ -16,14 +16,7 @@ describe('e2e: charts say what they show', () => {
 
   const base = () => app.shell.url.split('#')[0]
 
-  async function call<C extends Channel>(
-    channel: C,
-    input: ChannelInput<C>,
-  ): Promise<ChannelOutput<C>> {
-    const answer = await app.core.dispatch(channel, input)
-    if (!answer.ok) throw new Error(answer.error.message)
-    return answer.result as ChannelOutput<C>
-  }
+  const call = <C extends Channel>(channel: C, input: ChannelInput<C>) => app.call(channel, input)
 
   /** The data table of the chart with this accessible name: its row count. */
   const chartRows = (name: string | RegExp) =>

@@ -20,7 +20,7 @@ export interface MintHolding {
 /**
  * The one rule for what a wallet holds, mint by mint: its latest balances snapshot plus its
  * latest compressed state, compressed SOL counted as SOL and each compressed token under
- * its mint. A wallet's value is the sum of these values; per-token totals add them up.
+ * its mint. Their values add up to the wallet's value; per-token totals add them up.
  *
  * @example
  * holdingsByMint(current.rows, compressed) // [{ mint: 'So1…112', raw: 4_533_000_000n, compressedRaw: 361_000_000n, … }]
@@ -71,9 +71,4 @@ export function holdingsByMint(
     for (const t of compressed.tokens) addCompressed(t, t.valueUsd)
   }
   return [...byMint.values()]
-}
-
-/** A wallet's value: everything it holds, compressed holdings included. */
-export function valueOfHoldings(holdings: readonly MintHolding[]): number {
-  return holdings.reduce((sum, h) => sum + h.valueUsd, 0)
 }

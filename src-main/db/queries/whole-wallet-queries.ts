@@ -4,7 +4,7 @@ import type { WatchlistTotals, WholeWallet } from '@shared/ipc/wallet-schemas'
 import type { Database } from '../schema'
 import { fetchCurrentBalances, latestSnapshot } from './balance-queries'
 import { latestCompressed } from './compressed-holdings'
-import { holdingsByMint, valueOfHoldings, type MintHolding } from './holdings-by-mint'
+import { holdingsByMint, type MintHolding } from './holdings-by-mint'
 
 /**
  * Everything the mirror holds about a wallet now: its latest holdings snapshot (tokens and
@@ -40,7 +40,8 @@ export async function fetchWholeWallet(
     label: wallet.label,
     identity: await identityOf(db, wallet.address),
     fundedBy: await funderOf(db, walletId),
-    valueUsd: valueOfHoldings(holdingsByMint(current.rows, compressed)),
+    // The sidebar's sum (wallet-summary-queries.ts), to the last bit.
+    valueUsd: current.totalUsd + (compressed?.valueUsd ?? 0),
     takenAtSec: current.takenAtSec,
     holdings: {
       tokens: current.rows.map((t) => ({
