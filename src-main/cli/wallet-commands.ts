@@ -128,7 +128,7 @@ export function registerWalletCommands(program: Command): void {
         printLine(`${totals.wallets} wallet(s): ${usd(totals.valueUsd)}`)
         for (const t of totals.tokens)
           printLine(
-            `  ${(t.symbol ?? t.mint).padEnd(12)} ${t.amount.padStart(24)}  ${usd(t.valueUsd).padStart(14)}  in ${t.wallets} wallet(s)`,
+            `  ${(t.symbol ?? t.mint).padEnd(12)} ${t.amount.padStart(24)}  ${usd(t.valueUsd).padStart(14)}  in ${t.wallets} wallet(s)${t.compressedAmount === '0' ? '' : `, ${t.compressedAmount} compressed`}`,
           )
       } finally {
         await core.close()

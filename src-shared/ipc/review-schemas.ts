@@ -235,10 +235,6 @@ export const NftItem = z.object({
 })
 export type NftItem = z.infer<typeof NftItem>
 
-/** A point of the portfolio chart: total USD value at a snapshot. */
-export const PortfolioPoint = z.object({ atSec: z.number().int(), totalUsd: z.number() })
-export type PortfolioPoint = z.infer<typeof PortfolioPoint>
-
 /** Which compression signatures to list. */
 export const CompressedKind = z.enum(['all', 'owner', 'token-owner'])
 export type CompressedKind = z.infer<typeof CompressedKind>

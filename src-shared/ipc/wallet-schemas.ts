@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { WalletAddress } from '../api/base58'
+import { Address, WalletAddress } from '../api/base58'
 
 // The whole wallet (issue 14): every holding, names, funder, balances at a date and totals
 // across the watchlist — read from the mirror, offline.
@@ -124,19 +124,87 @@ export type BalanceAtPlan = z.infer<typeof BalanceAtPlan>
 
 export const BalanceAtPlanInput = BalanceAtInput.omit({ source: true })
 
-/** `watchlist:totals` and `heliograph totals --json`. */
+/**
+ * `watchlist:totals` and `heliograph totals --json`. Compressed holdings are counted in
+ * (compressed SOL as SOL): `valueUsd` is the sum of the tokens' values, and the compressed
+ * fields say which part of each is compressed.
+ */
 export const WatchlistTotals = z.object({
   valueUsd: z.number(),
   wallets: z.number().int(),
+  /** The part of `valueUsd` held compressed. */
+  compressedValueUsd: z.number(),
   tokens: z.array(
     z.object({
       mint: z.string(),
       symbol: z.string().nullable(),
+      /** Everything held across the watchlist, compressed part included: exact decimal text. */
       amount: z.string(),
       valueUsd: z.number(),
       /** How many watched wallets hold it. */
       wallets: z.number().int(),
+      /** The compressed part of `amount`: exact decimal text ("0" when none). */
+      compressedAmount: z.string(),
+      compressedValueUsd: z.number(),
     }),
   ),
 })
 export type WatchlistTotals = z.infer<typeof WatchlistTotals>
+
+/** A point of a USD value series. */
+export const ValuePoint = z.object({ atSec: z.number().int(), valueUsd: z.number() })
+export type ValuePoint = z.infer<typeof ValuePoint>
+
+/**
+ * USD value over time (`wallet:value-series`, `watchlist:value-series`): only from balances
+ * snapshots (compressed holdings included), and drawn only once they span more than a day;
+ * before that `points` is empty and the first and last snapshot times say why.
+ */
+export const ValueSeries = z.object({
+  source: z.literal('snapshots'),
+  snapshotCount: z.number().int(),
+  firstSnapshotSec: z.number().int().nullable(),
+  lastSnapshotSec: z.number().int().nullable(),
+  /** Whether the snapshots span more than a day, so the series is drawn. */
+  isDrawn: z.boolean(),
+  points: z.array(ValuePoint),
+})
+export type ValueSeries = z.infer<typeof ValueSeries>
+
+/** A point of a token amount series: the exact amount held from `atSec` on. */
+export const AmountPoint = z.object({ atSec: z.number().int(), amount: z.string() })
+export type AmountPoint = z.infer<typeof AmountPoint>
+
+/** A token one can chart the amount of. */
+export const AmountSeriesChoice = z.object({ mint: z.string(), symbol: z.string().nullable() })
+export type AmountSeriesChoice = z.infer<typeof AmountSeriesChoice>
+
+/**
+ * A token's amount over time (`wallet:amount-series`, `watchlist:amount-series`), rebuilt
+ * from stored balance changes: exact and offline. It changes only at transactions (a step
+ * line); `covered` is false when the mirror's history cannot say (with `reason`).
+ */
+export const AmountSeries = z.object({
+  source: z.literal('balance-changes'),
+  /** The token charted: the one asked for, else SOL or the largest holding. */
+  mint: z.string().nullable(),
+  symbol: z.string().nullable(),
+  decimals: z.number().int(),
+  covered: z.boolean(),
+  reason: z.string().nullable(),
+  /** Wallets summed (1 for a wallet's series). */
+  wallets: z.number().int(),
+  points: z.array(AmountPoint),
+  /** Every token the series could show, largest holding first. */
+  choices: z.array(AmountSeriesChoice),
+})
+export type AmountSeries = z.infer<typeof AmountSeries>
+
+export const WalletAmountSeriesInput = z.object({
+  address: WalletAddress,
+  mint: Address.optional(),
+})
+export type WalletAmountSeriesInput = z.infer<typeof WalletAmountSeriesInput>
+
+export const WatchlistAmountSeriesInput = z.object({ mint: Address.optional() })
+export type WatchlistAmountSeriesInput = z.infer<typeof WatchlistAmountSeriesInput>

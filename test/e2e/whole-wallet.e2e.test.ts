@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decimalFromRaw } from '../../src-shared/domain/exact-amount'
-import type { ChannelInput, ChannelOutput, Channel } from '../../src-shared/ipc/contract'
+import type { ChannelInput, Channel } from '../../src-shared/ipc/contract'
 import { resolve } from 'node:path'
 import { launchChromium, SCREENSHOT_DIR, screenshot } from '../helpers/chromium'
 import { startReviewApp, type ReviewApp } from '../helpers/review-app-fixture'
@@ -19,14 +19,7 @@ describe('e2e: the whole wallet', () => {
   const sidebar = () => page.getByRole('navigation', { name: 'Main' })
   const base = () => app.shell.url.split('#')[0]
 
-  async function call<C extends Channel>(
-    channel: C,
-    input: ChannelInput<C>,
-  ): Promise<ChannelOutput<C>> {
-    const answer = await app.core.dispatch(channel, input)
-    if (!answer.ok) throw new Error(answer.error.message)
-    return answer.result as ChannelOutput<C>
-  }
+  const call = <C extends Channel>(channel: C, input: ChannelInput<C>) => app.call(channel, input)
 
   function storedRows<T>(sql: string, ...params: unknown[]): T[] {
     const db = new BetterSqlite3(app.demoDatabasePath, { readonly: true })
@@ -247,7 +240,7 @@ describe('e2e: the whole wallet', () => {
     await expect.poll(() => rows.count()).toBe(top.length)
     for (const [i, t] of top.entries()) {
       expect(await rows.nth(i).getAttribute('data-mint')).toBe(t.mint)
-      expect(await rows.nth(i).locator('.amount').getAttribute('data-exact')).toBe(t.amount)
+      expect(await rows.nth(i).locator('.amount').first().getAttribute('data-exact')).toBe(t.amount)
     }
     // The demo watchlist holds more tokens than the three shown at first.
     expect(totals.tokens.length).toBeGreaterThan(3)

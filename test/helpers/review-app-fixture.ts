@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import type { Channel, ChannelInput, ChannelOutput } from '../../src-shared/ipc/contract'
 import { createCore, type Core } from '../../src-main/app/core'
 import { DEMO_PROFILES } from '../../src-main/app/demo-data'
 import { demoDatabasePath } from '../../src-main/app/data-dir'
@@ -26,6 +27,10 @@ export interface ReviewApp {
   watchProfile(profile: ProfileId, label: string): Promise<string>
   /** Appends new transactions to a profile wallet on the demo chain, dated now. */
   addActivity(profile: ProfileId, count: number): void
+  /** Runs a channel on the core; its error is thrown. */
+  call<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>>
+  /** Moves the app's clock (what it stamps snapshots with) `sec` ahead of the machine's. */
+  advanceClock(sec: number): void
   /** Stops the simulator: the service is then unreachable. */
   stopService(): Promise<void>
   stop(): Promise<void>
@@ -34,7 +39,9 @@ export interface ReviewApp {
 export async function startReviewApp(): Promise<ReviewApp> {
   const temp = makeTempDir('heliograph-e2e-')
   let simulator: RunningSimulator | null = null
+  let clockAheadSec = 0
   const core = await createCore({
+    nowSec: () => Math.floor(Date.now() / 1000) + clockAheadSec,
     dataDir: temp.dir,
     shell: 'web',
     version: 'test',
@@ -65,6 +72,14 @@ export async function startReviewApp(): Promise<ReviewApp> {
       const running = simulator
       if (!running) throw new Error('No simulator is running to add activity to.')
       running.addActivity(running.chain.walletByProfile(profile), count)
+    },
+    async call(channel, input) {
+      const answer = await core.dispatch(channel, input)
+      if (!answer.ok) throw new Error(answer.error.message)
+      return answer.result as never
+    },
+    advanceClock(sec) {
+      clockAheadSec += sec
     },
     async stopService() {
       await simulator?.close()

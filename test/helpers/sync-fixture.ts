@@ -46,6 +46,8 @@ export async function startSyncFixture(
     budget?: CreditBudget
     /** The client's per-call timeout; small in tests of the timeout fault. */
     timeoutMs?: number
+    /** Stamp what the engine stores (snapshots) with the simulator's clock, not the machine's. */
+    isOnSimulatorClock?: boolean
   } = {},
 ): Promise<SyncFixture> {
   const temp = makeTempDir('heliograph-sync-')
@@ -62,6 +64,7 @@ export async function startSyncFixture(
     budget: async () => budget,
     emit: (e) => events.push(e),
     retry: { ...FAST_RETRIES, ...options.retry },
+    ...(options.isOnSimulatorClock ? { nowSec: () => sim.chain.clock.nowSec() } : {}),
   })
   return {
     sim,

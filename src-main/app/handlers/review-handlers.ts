@@ -9,7 +9,6 @@ type ReviewChannel =
   | 'transfers:count'
   | 'balances:current'
   | 'nfts:list'
-  | 'portfolio:series'
   | 'compressed:page'
   | 'wallet:profile'
   | 'wallet:mark-viewed'
@@ -39,7 +38,6 @@ export function reviewHandlers(ctx: HandlerContext): Pick<HandlerTable, ReviewCh
         ...n,
         imageUri: ctx.images.urlFor(n.imageUri),
       })),
-    'portfolio:series': ({ address }) => review().portfolioSeries(address),
     'compressed:page': ({ address, ...query }) => review().compressedPage(address, query),
     'wallet:profile': ({ address }) => review().walletProfile(address),
     'wallet:mark-viewed': async ({ address }) => {

@@ -8,7 +8,15 @@ import type { LocalBalancesAt } from '../../db/queries/balance-at-queries'
 import type { HandlerContext } from './handler-context'
 import type { HandlerTable } from './handler-table'
 
-type WalletChannel = 'wallet:whole' | 'balances:at-plan' | 'balances:at' | 'watchlist:totals'
+type WalletChannel =
+  | 'wallet:whole'
+  | 'balances:at-plan'
+  | 'balances:at'
+  | 'watchlist:totals'
+  | 'wallet:value-series'
+  | 'wallet:amount-series'
+  | 'watchlist:value-series'
+  | 'watchlist:amount-series'
 
 /** The end of a calendar day (UTC): balances "on 31 Dec" are as of its last second. */
 export function endOfDaySec(date: string): number {
@@ -20,7 +28,8 @@ const BALANCE_AT_CREDITS = creditsPerCall(getOperation('wallet.balanceAt').price
 /**
  * Handlers of the whole-wallet channels: holdings, names and funder, balances at a date
  * (rebuilt from the mirror for free where its history covers the date, else asked of the
- * service a mint at a time, its cost said first by `balances:at-plan`) and totals.
+ * service a mint at a time, its cost said first by `balances:at-plan`), totals, and the
+ * charts' series: amounts from balance changes, USD value from snapshots.
  */
 export function walletHandlers(ctx: HandlerContext): Pick<HandlerTable, WalletChannel> {
   const review = () => ctx.mirror.review
@@ -79,6 +88,10 @@ export function walletHandlers(ctx: HandlerContext): Pick<HandlerTable, WalletCh
       return { address, date, source, balances }
     },
     'watchlist:totals': () => review().watchlistTotals(),
+    'wallet:value-series': ({ address }) => review().valueSeries(address),
+    'wallet:amount-series': ({ address, mint }) => review().amountSeries(address, mint),
+    'watchlist:value-series': () => review().watchlistValueSeries(),
+    'watchlist:amount-series': ({ mint }) => review().watchlistAmountSeries(mint),
   }
 }
 

@@ -30,51 +30,28 @@ export async function rebuildBalancesAt(
   atSec: number,
 ): Promise<LocalBalancesAt> {
   const mints = await heldMints(db, walletId)
-  const history = await db
-    .selectFrom('sync_streams')
-    .select(['is_backfill_complete', 'depth_limit_count', 'depth_limit_since_sec', 'gap_cursor'])
-    .where('wallet_id', '=', walletId)
-    .where('stream', '=', 'history')
-    .executeTakeFirst()
+  const coverage = await historyCoverage(db, walletId)
   const notCovered = (reason: string): LocalBalancesAt => ({
     covered: false,
     reason,
     balances: [],
     mints,
   })
-  if (!history) return notCovered('the wallet’s history has not been synced yet')
-  if (history.gap_cursor !== null)
-    return notCovered('the newest part of the history is still being synced')
-  const isWhole =
-    history.is_backfill_complete === 1 &&
-    history.depth_limit_count === null &&
-    history.depth_limit_since_sec === null
+  if (!coverage.covered) return notCovered(coverage.reason)
   const sums = new Map<string, bigint>()
   const decimalsOf = new Map(mints.map((m) => [m.mint, m.decimals]))
 
-  if (isWhole) {
+  if (coverage.snapshot === null) {
     await addChanges(db, walletId, { fromSec: null, toSec: atSec }, sums, decimalsOf, 1n)
   } else {
-    const oldest = await db
-      .selectFrom('transactions')
-      .select((eb) => eb.fn.min('block_time_sec').as('t'))
-      .where('wallet_id', '=', walletId)
-      .executeTakeFirst()
-    if (oldest?.t == null || oldest.t > atSec)
+    if (coverage.fromSec > atSec)
       return notCovered('the stored history does not reach back to that date')
-    const snapshot = await latestSnapshot(db, walletId)
-    if (!snapshot) return notCovered('no balances snapshot has been taken yet')
-    const items = await db
-      .selectFrom('balance_snapshot_items')
-      .select(['mint', 'balance_text', 'decimals'])
-      .where('snapshot_id', '=', snapshot.id)
-      .execute()
-    for (const i of items)
-      sums.set(i.mint, BigInt(rawFromDecimalText(i.balance_text, i.decimals) ?? 0))
+    const { snapshot } = coverage
+    for (const [mint, raw] of await snapshotRaws(db, snapshot.id)) sums.set(mint, raw)
     await addChanges(
       db,
       walletId,
-      { fromSec: atSec, toSec: snapshot.taken_at_sec },
+      { fromSec: atSec, toSec: snapshot.takenAtSec },
       sums,
       decimalsOf,
       -1n,
@@ -84,6 +61,67 @@ export async function rebuildBalancesAt(
     .map((m) => ({ ...m, raw: (sums.get(m.mint) ?? 0n).toString() }))
     .filter((b) => b.raw !== '0')
   return { covered: true, reason: null, balances, mints }
+}
+
+/**
+ * How far back the mirror can rebuild a wallet's balances from its stored changes: from
+ * the start with the whole history stored (`snapshot` null: sum the changes), from the
+ * oldest stored transaction with only the newest part stored (walk `snapshot` back), or
+ * not at all, with the reason in words.
+ */
+export type HistoryCoverage =
+  | { covered: false; reason: string }
+  | { covered: true; fromSec: null; snapshot: null }
+  | { covered: true; fromSec: number; snapshot: { id: number; takenAtSec: number } }
+
+/** What the mirror's history of a wallet lets it rebuild (see HistoryCoverage). */
+export async function historyCoverage(
+  db: Kysely<Database>,
+  walletId: number,
+): Promise<HistoryCoverage> {
+  const history = await db
+    .selectFrom('sync_streams')
+    .select(['is_backfill_complete', 'depth_limit_count', 'depth_limit_since_sec', 'gap_cursor'])
+    .where('wallet_id', '=', walletId)
+    .where('stream', '=', 'history')
+    .executeTakeFirst()
+  if (!history) return { covered: false, reason: 'the wallet’s history has not been synced yet' }
+  if (history.gap_cursor !== null)
+    return { covered: false, reason: 'the newest part of the history is still being synced' }
+  const isWhole =
+    history.is_backfill_complete === 1 &&
+    history.depth_limit_count === null &&
+    history.depth_limit_since_sec === null
+  if (isWhole) return { covered: true, fromSec: null, snapshot: null }
+  const oldest = await db
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.min('block_time_sec').as('t'))
+    .where('wallet_id', '=', walletId)
+    .executeTakeFirst()
+  if (oldest?.t == null)
+    return { covered: false, reason: 'the stored history does not reach back to that date' }
+  const snapshot = await latestSnapshot(db, walletId)
+  if (!snapshot) return { covered: false, reason: 'no balances snapshot has been taken yet' }
+  return {
+    covered: true,
+    fromSec: oldest.t,
+    snapshot: { id: snapshot.id, takenAtSec: snapshot.taken_at_sec },
+  }
+}
+
+/** Raw amount per mint of a balances snapshot. */
+export async function snapshotRaws(
+  db: Kysely<Database>,
+  snapshotId: number,
+): Promise<Map<string, bigint>> {
+  const items = await db
+    .selectFrom('balance_snapshot_items')
+    .select(['mint', 'balance_text', 'decimals'])
+    .where('snapshot_id', '=', snapshotId)
+    .execute()
+  return new Map(
+    items.map((i) => [i.mint, BigInt(rawFromDecimalText(i.balance_text, i.decimals) ?? 0)]),
+  )
 }
 
 /** Adds `sign ×` each change in (fromSec, toSec] to `sums`, in raw units. */
@@ -102,14 +140,22 @@ async function addChanges(
     .where('block_time_sec', '<=', range.toSec)
   if (range.fromSec !== null) q = q.where('block_time_sec', '>', range.fromSec)
   for (const c of await q.execute()) {
-    const raw = c.amount_raw ?? rawFromDecimalText(c.amount_text, c.decimals) ?? '0'
-    sums.set(c.mint, (sums.get(c.mint) ?? 0n) + sign * BigInt(raw))
+    sums.set(c.mint, (sums.get(c.mint) ?? 0n) + sign * rawOfChange(c))
     if (!decimalsOf.has(c.mint)) decimalsOf.set(c.mint, c.decimals)
   }
 }
 
+/** A stored change's exact raw amount (older rows kept only its decimal text). */
+export function rawOfChange(c: {
+  amount_raw: string | null
+  amount_text: string
+  decimals: number
+}): bigint {
+  return BigInt(c.amount_raw ?? rawFromDecimalText(c.amount_text, c.decimals) ?? '0')
+}
+
 /** Mints the wallet's changes or latest snapshot name, with decimals and symbol. */
-async function heldMints(
+export async function heldMints(
   db: Kysely<Database>,
   walletId: number,
 ): Promise<LocalBalancesAt['mints']> {

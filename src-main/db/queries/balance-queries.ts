@@ -1,9 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { CurrentBalances, NftItem, PortfolioPoint } from '@shared/ipc/review-schemas'
+import type { CurrentBalances, NftItem } from '@shared/ipc/review-schemas'
 import type { Database } from '../schema'
-
-/** Most points the portfolio chart gets; snapshots beyond it are thinned evenly. */
-const MAX_SERIES_POINTS = 2_000
 
 /** A wallet's latest balances snapshot, or undefined before the first. */
 export async function latestSnapshot(db: Kysely<Database>, walletId: number) {
@@ -91,22 +88,4 @@ export async function listCurrentNfts(db: Kysely<Database>, walletId: number): P
     collectionName: r.collection_name,
     isCompressed: r.is_compressed === 1,
   }))
-}
-
-/** Total USD value at each balances snapshot, oldest first (thinned to MAX_SERIES_POINTS). */
-export async function fetchPortfolioSeries(
-  db: Kysely<Database>,
-  walletId: number,
-): Promise<PortfolioPoint[]> {
-  const rows = await db
-    .selectFrom('balance_snapshots')
-    .select(['taken_at_sec', 'total_usd'])
-    .where('wallet_id', '=', walletId)
-    .orderBy('taken_at_sec')
-    .orderBy('id')
-    .execute()
-  const step = Math.max(1, Math.ceil(rows.length / MAX_SERIES_POINTS))
-  // Thinning keeps the newest point so the chart ends at the current value.
-  const kept = rows.filter((_, i) => i % step === 0 || i === rows.length - 1)
-  return kept.map((r) => ({ atSec: r.taken_at_sec, totalUsd: r.total_usd }))
 }

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely'
 import { NotFoundError } from '@shared/ipc/ipc-errors'
 import type { WalletProfile, WalletSummary } from '@shared/ipc/review-schemas'
 import type { Database } from '../schema'
-import { fetchCompressedValueUsd } from './whole-wallet-queries'
+import { fetchCompressedValueUsd } from './compressed-holdings'
 
 /** Above this, the badge says "999+": counting further would cost time on huge wallets. */
 export const NEW_ACTIVITY_CAP = 999

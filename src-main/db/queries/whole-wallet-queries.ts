@@ -1,12 +1,10 @@
 import type { Kysely } from 'kysely'
-import { NATIVE_SOL_MINT } from '@shared/api/base58'
-import { decimalFromRaw, rawFromDecimalText } from '@shared/domain/exact-amount'
+import { decimalFromRaw } from '@shared/domain/exact-amount'
 import type { WatchlistTotals, WholeWallet } from '@shared/ipc/wallet-schemas'
 import type { Database } from '../schema'
 import { fetchCurrentBalances, latestSnapshot } from './balance-queries'
-
-/** SOL's decimals: lamports per SOL is 10^9. */
-const SOL_DECIMALS = 9
+import { latestCompressed } from './compressed-holdings'
+import { holdingsByMint, type MintHolding } from './holdings-by-mint'
 
 /**
  * Everything the mirror holds about a wallet now: its latest holdings snapshot (tokens and
@@ -42,7 +40,8 @@ export async function fetchWholeWallet(
     label: wallet.label,
     identity: await identityOf(db, wallet.address),
     fundedBy: await funderOf(db, walletId),
-    valueUsd: current.totalUsd + (await valueOfCompressed(db, compressed)),
+    // The sidebar's sum (wallet-summary-queries.ts), to the last bit.
+    valueUsd: current.totalUsd + (compressed?.valueUsd ?? 0),
     takenAtSec: current.takenAtSec,
     holdings: {
       tokens: current.rows.map((t) => ({
@@ -71,65 +70,6 @@ export async function fetchWholeWallet(
       },
     },
   }
-}
-
-/**
- * The USD value of a wallet's latest compressed state: compressed SOL at SOL's price plus
- * compressed tokens at theirs. Part of the wallet's value wherever a value is shown.
- */
-export async function fetchCompressedValueUsd(
-  db: Kysely<Database>,
-  walletId: number,
-): Promise<number> {
-  return valueOfCompressed(db, await latestCompressed(db, walletId))
-}
-
-async function valueOfCompressed(
-  db: Kysely<Database>,
-  compressed: Awaited<ReturnType<typeof latestCompressed>>,
-): Promise<number> {
-  if (!compressed) return 0
-  const solPrice = await mintPrice(db, NATIVE_SOL_MINT)
-  const solUsd = Number(decimalFromRaw(compressed.lamportsRaw, SOL_DECIMALS)) * (solPrice ?? 0)
-  return compressed.tokens.reduce((sum, t) => sum + Number(t.amount) * (t.priceUsd ?? 0), solUsd)
-}
-
-async function latestCompressed(db: Kysely<Database>, walletId: number) {
-  const snapshot = await db
-    .selectFrom('compressed_snapshots')
-    .select(['id', 'lamports_raw'])
-    .where('wallet_id', '=', walletId)
-    .orderBy('taken_at_sec', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst()
-  if (!snapshot) return null
-  const tokens = await db
-    .selectFrom('compressed_snapshot_tokens as t')
-    .leftJoin('mints as m', 'm.mint', 't.mint')
-    .select(['t.mint', 't.amount_raw', 'm.symbol', 'm.decimals', 'm.price_usd'])
-    .where('t.snapshot_id', '=', snapshot.id)
-    .orderBy('t.mint')
-    .execute()
-  return {
-    lamportsRaw: snapshot.lamports_raw,
-    tokens: tokens.map((t) => ({
-      mint: t.mint,
-      symbol: t.symbol,
-      // Without known decimals the raw integer is all that can be said exactly.
-      amount: decimalFromRaw(t.amount_raw, t.decimals ?? 0),
-      priceUsd: t.decimals === null ? null : t.price_usd,
-    })),
-  }
-}
-
-async function mintPrice(db: Kysely<Database>, mint: string): Promise<number | null> {
-  const row = await db
-    .selectFrom('mints')
-    .select('price_usd')
-    .where('mint', '=', mint)
-    .executeTakeFirst()
-  return row?.price_usd ?? null
 }
 
 /** The service's name for an address, when it gave one. */
@@ -175,43 +115,45 @@ async function funderOf(db: Kysely<Database>, walletId: number): Promise<WholeWa
 }
 
 /**
- * Totals across the watchlist from each wallet's latest snapshot: the value of everything
- * held and, per token, the summed exact amount and value.
+ * Totals across the watchlist from each wallet's latest snapshot and compressed state:
+ * the value of everything held and, per token, the summed exact amount and value, by the
+ * one rule of holdings-by-mint.ts (compressed SOL as SOL, compressed tokens under their
+ * mint), so the tokens' values add up to the total.
  */
 export async function fetchWatchlistTotals(db: Kysely<Database>): Promise<WatchlistTotals> {
   const wallets = await db.selectFrom('wallets').select('id').execute()
-  const perMint = new Map<
-    string,
-    { symbol: string | null; raw: bigint; decimals: number; valueUsd: number; wallets: number }
-  >()
-  let valueUsd = 0
+  const perMint = new Map<string, MintHolding & { wallets: number }>()
   for (const { id } of wallets) {
     // Tokens and value only: a wallet's NFTs, names and funder play no part in totals.
     const current = await fetchCurrentBalances(db, id)
-    valueUsd += current.totalUsd + (await fetchCompressedValueUsd(db, id))
-    for (const t of current.rows) {
-      const raw = BigInt(rawFromDecimalText(t.amountText, t.decimals) ?? '0')
-      const entry = perMint.get(t.mint) ?? {
-        symbol: t.symbol,
-        raw: 0n,
-        decimals: t.decimals,
-        valueUsd: 0,
-        wallets: 0,
+    for (const h of holdingsByMint(current.rows, await latestCompressed(db, id))) {
+      const entry = perMint.get(h.mint)
+      if (!entry) {
+        perMint.set(h.mint, { ...h, wallets: 1 })
+        continue
       }
-      entry.raw += raw
-      entry.valueUsd += t.usdValue
+      entry.raw += h.raw
+      entry.compressedRaw += h.compressedRaw
+      entry.valueUsd += h.valueUsd
+      entry.compressedValueUsd += h.compressedValueUsd
       entry.wallets += 1
-      perMint.set(t.mint, entry)
     }
   }
-  const tokens = [...perMint]
-    .map(([mint, e]) => ({
-      mint,
+  const tokens = [...perMint.values()]
+    .map((e) => ({
+      mint: e.mint,
       symbol: e.symbol,
       amount: decimalFromRaw(e.raw.toString(), e.decimals),
       valueUsd: e.valueUsd,
       wallets: e.wallets,
+      compressedAmount: decimalFromRaw(e.compressedRaw.toString(), e.decimals),
+      compressedValueUsd: e.compressedValueUsd,
     }))
     .sort((a, b) => b.valueUsd - a.valueUsd || a.mint.localeCompare(b.mint))
-  return { valueUsd, wallets: wallets.length, tokens }
+  return {
+    valueUsd: tokens.reduce((sum, t) => sum + t.valueUsd, 0),
+    wallets: wallets.length,
+    compressedValueUsd: tokens.reduce((sum, t) => sum + t.compressedValueUsd, 0),
+    tokens,
+  }
 }

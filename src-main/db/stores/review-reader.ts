@@ -9,18 +9,13 @@ import type {
   LatestTransfer,
   MintOption,
   NftItem,
-  PortfolioPoint,
   RowCount,
   TransferFilters,
   TransferPage,
   WalletProfile,
   WalletSummary,
 } from '@shared/ipc/review-schemas'
-import {
-  fetchCurrentBalances,
-  fetchPortfolioSeries,
-  listCurrentNfts,
-} from '../queries/balance-queries'
+import { fetchCurrentBalances, listCurrentNfts } from '../queries/balance-queries'
 import { fetchCompressedPage } from '../queries/compressed-queries'
 import {
   countHistory,
@@ -41,7 +36,17 @@ import {
   walletIdOf,
 } from '../queries/wallet-summary-queries'
 import type { Database } from '../schema'
-import type { WatchlistTotals, WholeWallet } from '@shared/ipc/wallet-schemas'
+import type {
+  AmountSeries,
+  ValueSeries,
+  WatchlistTotals,
+  WholeWallet,
+} from '@shared/ipc/wallet-schemas'
+import {
+  fetchWalletAmountSeries,
+  fetchWatchlistAmountSeries,
+} from '../queries/amount-series-queries'
+import { fetchWalletValueSeries, fetchWatchlistValueSeries } from '../queries/value-series-queries'
 import { rebuildBalancesAt, type LocalBalancesAt } from '../queries/balance-at-queries'
 import { fetchWatchlistTotals, fetchWholeWallet } from '../queries/whole-wallet-queries'
 
@@ -83,8 +88,14 @@ export class ReviewReader {
     return listCurrentNfts(this.#db, await this.#id(address))
   }
 
-  async portfolioSeries(address: string): Promise<PortfolioPoint[]> {
-    return fetchPortfolioSeries(this.#db, await this.#id(address))
+  /** The wallet's USD value over time, from snapshots once they span more than a day. */
+  async valueSeries(address: string): Promise<ValueSeries> {
+    return fetchWalletValueSeries(this.#db, await this.#id(address))
+  }
+
+  /** The wallet's amount of a token over time, from its stored balance changes. */
+  async amountSeries(address: string, mint: string | undefined): Promise<AmountSeries> {
+    return fetchWalletAmountSeries(this.#db, await this.#id(address), mint)
   }
 
   async compressedPage(
@@ -126,6 +137,16 @@ export class ReviewReader {
   /** Value and per-token totals across the watchlist. */
   watchlistTotals(): Promise<WatchlistTotals> {
     return fetchWatchlistTotals(this.#db)
+  }
+
+  /** The watchlist's total USD value over time (snapshots, once they span a day). */
+  watchlistValueSeries(): Promise<ValueSeries> {
+    return fetchWatchlistValueSeries(this.#db)
+  }
+
+  /** The watchlist's total amount of a token over time (balance changes). */
+  watchlistAmountSeries(mint: string | undefined): Promise<AmountSeries> {
+    return fetchWatchlistAmountSeries(this.#db, mint)
   }
 
   #id(address: string): Promise<number> {

@@ -41,3 +41,15 @@ export function localDateToSec(value: string, edge: 'start' | 'end'): number | n
   if (edge === 'end') date.setHours(23, 59, 59)
   return Math.floor(date.getTime() / 1000)
 }
+
+const dayAndMinute = new Intl.DateTimeFormat(LOCALE, {
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+})
+
+/** Local day and minute of UTC seconds, e.g. "22 Nov, 14:03". */
+export function formatDayAndMinute(sec: number): string {
+  return dayAndMinute.format(new Date(sec * 1000))
+}

@@ -87,7 +87,8 @@ describe('core: review channels', () => {
     for (const channel of [
       'balances:current',
       'nfts:list',
-      'portfolio:series',
+      'wallet:value-series',
+      'wallet:amount-series',
       'transfers:page',
       'compressed:page',
       'wallet:profile',

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import { DAS_MAX_LIMIT } from '@shared/api/das'
+import { decimalFromRaw, rawFromDecimalText } from '@shared/domain/exact-amount'
 import type { BalanceAtResult, WatchlistTotals, WholeWallet } from '@shared/ipc/wallet-schemas'
 import { DEMO_SEED } from '../../../src-main/app/demo-data'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
@@ -8,6 +10,11 @@ import { runCli as cli } from '../../helpers/cli-process'
 
 // Issue 14's CLI: `show --json`, `balance-at --json` and `totals --json`, offline from the
 // mirror after one `sync --once`, against the demo chain's collector and compressed holder.
+
+/** Decimals of an exact decimal text as printed (its fraction digits, at most). */
+function decimalsOf(amount: string): number {
+  return amount.split('.')[1]?.length ?? 0
+}
 
 async function rpc<T>(url: string, method: string, params: unknown): Promise<T> {
   const res = await fetch(`${url}/?api-key=demo`, {
@@ -118,5 +125,57 @@ describe('CLI: the whole wallet, balances at a date and totals', () => {
     expect(totals.wallets).toBe(2)
     expect(totals.valueUsd).toBeCloseTo(values[0]! + values[1]!, 6)
     expect(totals.tokens.length).toBeGreaterThan(0)
+  })
+
+  it('totals --json count compressed holdings: each token’s amount is Σ of show --json holdings', async () => {
+    const totals = JSON.parse(
+      (await cli([...offline, 'totals', '--json'])).stdout,
+    ) as WatchlistTotals
+    const shown = await Promise.all(
+      [collector, holder].map(
+        async (a) =>
+          JSON.parse((await cli([...offline, 'show', a, '--json'])).stdout) as WholeWallet,
+      ),
+    )
+    // Σ per mint in raw units: tokens, compressed tokens, and compressed SOL as SOL; a
+    // mint's unit is the finest any of its printed amounts uses (trailing zeros are cut).
+    const decimals = new Map<string, number>()
+    const see = (mint: string, amount: string): void => {
+      decimals.set(mint, Math.max(decimals.get(mint) ?? 0, decimalsOf(amount)))
+    }
+    for (const t of totals.tokens) see(t.mint, t.amount)
+    for (const w of shown) {
+      for (const t of [...w.holdings.tokens, ...w.holdings.compressed.tokens]) see(t.mint, t.amount)
+      if (w.holdings.compressed.lamports !== null) see(NATIVE_SOL_MINT, '0.000000001')
+    }
+    const expected = new Map<string, { all: bigint; compressed: bigint }>()
+    const add = (mint: string, amount: string, isCompressed: boolean): void => {
+      const raw = BigInt(rawFromDecimalText(amount, decimals.get(mint) ?? 0) ?? 'NaN')
+      const e = expected.get(mint) ?? { all: 0n, compressed: 0n }
+      e.all += raw
+      if (isCompressed) e.compressed += raw
+      expected.set(mint, e)
+    }
+    for (const w of shown) {
+      for (const t of w.holdings.tokens) add(t.mint, t.amount, false)
+      for (const t of w.holdings.compressed.tokens) add(t.mint, t.amount, true)
+      const lamports = w.holdings.compressed.lamports
+      if (lamports !== null && lamports !== '0')
+        add(NATIVE_SOL_MINT, decimalFromRaw(lamports, 9), true)
+    }
+    const holderShown = shown[1] as WholeWallet
+    expect(holderShown.holdings.compressed.tokens.length).toBeGreaterThan(0)
+    expect(new Set(totals.tokens.map((t) => t.mint))).toEqual(new Set(expected.keys()))
+    for (const t of totals.tokens) {
+      const d = decimals.get(t.mint) as number
+      const e = expected.get(t.mint) as { all: bigint; compressed: bigint }
+      expect(t.amount, t.mint).toBe(decimalFromRaw(e.all.toString(), d))
+      expect(t.compressedAmount, t.mint).toBe(decimalFromRaw(e.compressed.toString(), d))
+    }
+    // Every compressed token of the holder is in the totals, and the values add up.
+    for (const c of holderShown.holdings.compressed.tokens)
+      expect(totals.tokens.some((t) => t.mint === c.mint && t.compressedAmount !== '0')).toBe(true)
+    expect(totals.tokens.reduce((sum, t) => sum + t.valueUsd, 0)).toBeCloseTo(totals.valueUsd, 6)
+    expect(totals.compressedValueUsd).toBeGreaterThan(0)
   })
 })

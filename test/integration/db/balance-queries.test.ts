@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fetchCurrentBalances, listCurrentNfts } from '../../../src-main/db/queries/balance-queries'
 import {
-  fetchCurrentBalances,
-  fetchPortfolioSeries,
-  listCurrentNfts,
-} from '../../../src-main/db/queries/balance-queries'
+  fetchWalletValueSeries,
+  listWalletValuePoints,
+} from '../../../src-main/db/queries/value-series-queries'
 import {
   addBalanceSnapshots,
   generateHistoryMirror,
@@ -12,7 +12,7 @@ import {
 import { openReviewDb, type ReviewDb } from '../../helpers/review-db'
 import { testAddress } from '../../helpers/wallets'
 
-describe('balance queries: latest snapshot, NFTs and the portfolio series', () => {
+describe('balance queries: latest snapshot, NFTs and the value series', () => {
   let review: ReviewDb
   let mirror: GeneratedMirror
   let empty: GeneratedMirror
@@ -59,7 +59,12 @@ describe('balance queries: latest snapshot, NFTs and the portfolio series', () =
       nftCount: 0,
     })
     expect(await listCurrentNfts(review.db, empty.walletId)).toEqual([])
-    expect(await fetchPortfolioSeries(review.db, empty.walletId)).toEqual([])
+    expect(await fetchWalletValueSeries(review.db, empty.walletId)).toMatchObject({
+      snapshotCount: 0,
+      firstSnapshotSec: null,
+      isDrawn: false,
+      points: [],
+    })
   })
 
   it('lists the latest NFTs by collection with the compressed flag', async () => {
@@ -95,10 +100,18 @@ describe('balance queries: latest snapshot, NFTs and the portfolio series', () =
     ])
   })
 
-  it('gives the portfolio value at each snapshot, oldest first', async () => {
-    expect(await fetchPortfolioSeries(review.db, mirror.walletId)).toEqual([
-      { atSec: 1_000, totalUsd: 100 },
-      { atSec: 2_000, totalUsd: 200 },
+  it('gives the value at each snapshot, oldest first, drawn only once they span a day', async () => {
+    expect(await listWalletValuePoints(review.db, mirror.walletId)).toEqual([
+      { atSec: 1_000, valueUsd: 100 },
+      { atSec: 2_000, valueUsd: 200 },
     ])
+    expect(await fetchWalletValueSeries(review.db, mirror.walletId)).toEqual({
+      source: 'snapshots',
+      snapshotCount: 2,
+      firstSnapshotSec: 1_000,
+      lastSnapshotSec: 2_000,
+      isDrawn: false,
+      points: [],
+    })
   })
 })
