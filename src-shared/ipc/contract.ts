@@ -54,6 +54,16 @@ import {
   WalletSyncOutcome,
   WalletSyncStatus,
 } from './sync-schemas'
+import {
+  LookupAnswer,
+  LookupCacheEntry,
+  LookupPlan,
+  LookupRequest,
+  LookupRunInput,
+  LookupWatchInput,
+  RecogniseInput,
+  Recognised,
+} from './lookup-schemas'
 import { WatchFootprint } from '../domain/watch-cost'
 import {
   BalanceAtInput,
@@ -128,6 +138,12 @@ export const contract = {
   'watchlist:totals': { input: z.void(), output: WatchlistTotals },
   'activity:latest': { input: LatestActivityInput, output: z.array(LatestTransfer) },
   'demo:wallets': { input: z.void(), output: z.array(z.string()) },
+  'lookup:recognise': { input: RecogniseInput, output: Recognised },
+  'lookup:plan': { input: LookupRequest, output: LookupPlan },
+  'lookup:run': { input: LookupRunInput, output: LookupAnswer },
+  'lookup:cached': { input: LookupRequest, output: LookupAnswer.nullable() },
+  'lookup:recent': { input: z.void(), output: z.array(LookupCacheEntry) },
+  'lookup:watch': { input: LookupWatchInput, output: WatchedWallet },
 } as const
 
 /** Every channel name, e.g. `'watchlist:add'`. */
