@@ -24,6 +24,8 @@ import type { HandlerTable } from './handlers/handler-table'
 import { reviewHandlers } from './handlers/review-handlers'
 import { settingsHandlers } from './handlers/settings-handlers'
 import { walletHandlers } from './handlers/wallet-handlers'
+import { lookupHandlers } from './handlers/lookup-handlers'
+import { LookupDesk } from '../lookup/lookup-desk'
 import { syncHandlers } from './handlers/sync-handlers'
 import { watchlistHandlers } from './handlers/watchlist-handlers'
 import { FileSecretStore, MemorySecretStore, type SecretStore } from './secret-store'
@@ -237,6 +239,12 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
       await current.session.reconnect()
     },
   }
+  const lookups = new LookupDesk({
+    mirror: () => current.mirror,
+    engine: async () => (await current.session.runtime()).engine,
+    imageUrlFor: (uri) => images.urlFor(uri),
+    nowSec,
+  })
   const handlers: HandlerTable = {
     ...appHandlers(ctx),
     ...watchlistHandlers(ctx),
@@ -245,6 +253,7 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     ...syncHandlers(ctx),
     ...settingsHandlers(ctx),
     ...walletHandlers(ctx),
+    ...lookupHandlers(ctx, lookups),
   }
 
   async function dispatch(channel: string, input: unknown): Promise<Envelope<unknown>> {

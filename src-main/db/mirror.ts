@@ -1,6 +1,7 @@
 import type { MirrorWriter } from './ingest/mirror-writer'
 import type { ActivityStore } from './stores/activity-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
+import type { LookupCacheStore } from './stores/lookup-cache-store'
 import type { ExportRows } from './stores/export-reader'
 import type { ExportRowFilters } from './queries/export-queries'
 import type { ExportKind } from '@shared/ipc/export-schemas'
@@ -47,6 +48,8 @@ export interface Mirror {
   readonly settings: SettingsStore
   readonly ledger: CreditLedgerStore
   readonly activity: ActivityStore
+  /** The look-up desk's answers, reopened offline. */
+  readonly lookups: LookupCacheStore
   /** Export rows, read from one consistent snapshot without holding up the sync engine. */
   readonly exports: {
     count(kind: ExportKind, filters: ExportRowFilters): Promise<number>

@@ -24,6 +24,7 @@ export interface Database {
   compressed_snapshot_accounts: CompressedSnapshotAccountsTable
   address_names: AddressNamesTable
   wallet_funding: WalletFundingTable
+  lookup_cache: LookupCacheTable
 }
 
 export interface WalletsTable {
@@ -267,4 +268,16 @@ export interface WalletFundingTable {
   signature: string | null
   funded_at_sec: number | null
   fetched_at_sec: number
+}
+
+/** The look-up desk's answers, one per request key (0008). */
+export interface LookupCacheTable {
+  request_key: string
+  view: string
+  request_json: string
+  answer_json: string
+  calls_json: Generated<string>
+  title: string
+  fetched_at_sec: number
+  credits: number
 }

@@ -9,6 +9,7 @@ import { SqliteMirrorWriter } from './ingest/mirror-writer'
 import type { Mirror } from './mirror'
 import { ActivityStore } from './stores/activity-store'
 import { CreditLedgerStore } from './stores/credit-ledger-store'
+import { LookupCacheStore } from './stores/lookup-cache-store'
 import { SqliteExportReader } from './stores/export-reader'
 import { MintStore } from './stores/mint-store'
 import { NamesStore } from './stores/names-store'
@@ -40,6 +41,7 @@ export class SqliteMirror implements Mirror {
   readonly settings: SettingsStore
   readonly ledger: CreditLedgerStore
   readonly activity: ActivityStore
+  readonly lookups: LookupCacheStore
   readonly exports: SqliteExportReader
 
   constructor(database: OpenDatabase) {
@@ -56,6 +58,7 @@ export class SqliteMirror implements Mirror {
     this.settings = new SettingsStore(db)
     this.ledger = new CreditLedgerStore(db)
     this.activity = new ActivityStore(db)
+    this.lookups = new LookupCacheStore(db)
     this.exports = new SqliteExportReader(db, database.path)
   }
 

@@ -9,4 +9,6 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 export const callAttribution = new AsyncLocalStorage<{
   walletAddress: string | null
   stream: string | null
+  /** Hears the credits each call cost, as the ledger records them. */
+  onCredits?: (credits: number) => void
 }>()

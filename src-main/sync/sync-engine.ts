@@ -328,10 +328,34 @@ export class SyncEngine {
     return this.#call(operation, input, { address, stream: null }, signal)
   }
 
+  /**
+   * Calls the service for a purpose other than a wallet's sync (the look-up desk), paced,
+   * retried and budgeted like a sync's calls; the ledger row names the purpose as its
+   * stream, and the wallet when the call is about one.
+   */
+  callAs<N extends OperationName>(
+    payer: { address: string | null; purpose: string; onCredits?: (credits: number) => void },
+    operation: N,
+    input: OperationInput<N>,
+    signal?: AbortSignal,
+  ): Promise<OperationOutput<N>> {
+    const { address, purpose, onCredits } = payer
+    return this.#call(
+      operation,
+      input,
+      { address, stream: purpose, ...(onCredits ? { onCredits } : {}) },
+      signal,
+    )
+  }
+
   #call<N extends OperationName>(
     operation: N,
     input: OperationInput<N>,
-    payer: { address: string | null; stream: StreamName | null },
+    payer: {
+      address: string | null
+      stream: string | null
+      onCredits?: (credits: number) => void
+    },
     signal?: AbortSignal,
   ): Promise<OperationOutput<N>> {
     const op = getOperation(operation)
@@ -341,7 +365,11 @@ export class SyncEngine {
         const release = await this.#options.meter.reserve(creditsPerCall(op.priceKey))
         try {
           return await callAttribution.run(
-            { walletAddress: payer.address, stream: payer.stream },
+            {
+              walletAddress: payer.address,
+              stream: payer.stream,
+              ...(payer.onCredits ? { onCredits: payer.onCredits } : {}),
+            },
             () =>
               this.#options.client.call(
                 operation,

@@ -57,6 +57,7 @@ export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
   const meter = new CreditMeter(options.mirror.ledger, options.budget)
   const client = createServiceClient(options.service, {
     onCall: (report) => {
+      callAttribution.getStore()?.onCredits?.(report.credits)
       meter.record({
         atMs: Date.now(),
         operation: report.operation,

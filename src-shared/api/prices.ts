@@ -31,6 +31,12 @@ export const CREDIT_PRICES: Readonly<Record<PriceKey, number>> = {
   rpcStandard: 1, // facts: getMultipleAccounts (≤ 100 accounts), getTokenAccountsByOwner, getBalance
 }
 
+/**
+ * Price keys whose price neither the interface nor the facts give: the table holds a
+ * default for budgeting, but a person is told the price is not known.
+ */
+export const UNKNOWN_PRICE_KEYS: ReadonlySet<PriceKey> = new Set<PriceKey>(['tokenMetadata'])
+
 /** Per-key price overrides, e.g. once the token-metadata price is known. */
 export type CreditOverrides = Partial<Record<PriceKey, number>>
 

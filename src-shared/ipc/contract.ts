@@ -54,6 +54,7 @@ import {
   WalletSyncOutcome,
   WalletSyncStatus,
 } from './sync-schemas'
+import { WatchFootprint } from '../domain/watch-cost'
 import {
   LookupAnswer,
   LookupCacheEntry,
@@ -64,7 +65,6 @@ import {
   RecogniseInput,
   Recognised,
 } from './lookup-schemas'
-import { WatchFootprint } from '../domain/watch-cost'
 import {
   BalanceAtInput,
   BalanceAtPlan,
@@ -141,6 +141,7 @@ export const contract = {
   'lookup:recognise': { input: RecogniseInput, output: Recognised },
   'lookup:plan': { input: LookupRequest, output: LookupPlan },
   'lookup:run': { input: LookupRunInput, output: LookupAnswer },
+  /** The cached answer only: offline and free. */
   'lookup:cached': { input: LookupRequest, output: LookupAnswer.nullable() },
   'lookup:recent': { input: z.void(), output: z.array(LookupCacheEntry) },
   'lookup:watch': { input: LookupWatchInput, output: WatchedWallet },

@@ -6,6 +6,7 @@ import * as m0004 from './0004-drop-global-signature-index'
 import * as m0005 from './0005-balance-watch'
 import * as m0006 from './0006-whole-wallet'
 import * as m0007 from './0007-credit-attribution'
+import * as m0008 from './0008-lookup-cache'
 
 /**
  * Every migration in order. Listed here rather than read from the folder so the bundled
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0005-balance-watch': m0005,
   '0006-whole-wallet': m0006,
   '0007-credit-attribution': m0007,
+  '0008-lookup-cache': m0008,
 }
