@@ -26,6 +26,8 @@ export interface ReviewApp {
   watchProfile(profile: ProfileId, label: string): Promise<string>
   /** Appends new transactions to a profile wallet on the demo chain, dated now. */
   addActivity(profile: ProfileId, count: number): void
+  /** The demo simulator's base URL (its answers are the truth the views are checked against). */
+  simulatorUrl(): string
   /** Stops the simulator: the service is then unreachable. */
   stopService(): Promise<void>
   stop(): Promise<void>
@@ -60,6 +62,11 @@ export async function startReviewApp(): Promise<ReviewApp> {
       const added = await core.dispatch('watchlist:add', { address, label })
       if (!added.ok) throw new Error(added.error.message)
       return address
+    },
+    simulatorUrl() {
+      const running = simulator
+      if (!running) throw new Error('No simulator is running.')
+      return running.url
     },
     addActivity(profile, count) {
       const running = simulator
