@@ -88,6 +88,14 @@ describe('e2e: the look-up desk', () => {
     return { ledger: await ledgerCredits(), sim: await simulatorCredits(app.simulatorUrl()) }
   }
 
+  /** The whole page in one picture: the main area scrolls on its own, so the window grows to it. */
+  async function shot(name: string): Promise<void> {
+    const height = await page.locator('main.main').evaluate((el) => el.scrollHeight + 40)
+    await page.setViewportSize({ width: 1400, height: Math.min(Math.max(height, 900), 5000) })
+    await screenshot(page, name)
+    await page.setViewportSize({ width: 1400, height: 900 })
+  }
+
   /** Pastes a text into the header search the way a person does (a paste event). */
   async function paste(text: string): Promise<void> {
     await search().click()
@@ -152,16 +160,23 @@ describe('e2e: the look-up desk', () => {
   it('a pasted wallet address opens the wallet view; it costs nothing until asked, and watching is a choice', async () => {
     const demo = await call('demo:wallets', undefined)
     const watchedBefore = (await call('watchlist:list', undefined)).map((w) => w.address)
-    const address = demo.find((a) => !watchedBefore.includes(a))!
+    // The unwatched demo wallet with the shortest history: watching it later syncs little.
+    const candidates = await Promise.all(
+      demo
+        .filter((a) => !watchedBefore.includes(a))
+        .map(async (a) => ({ address: a, truth: await readWalletTruth(app.simulatorUrl(), a) })),
+    )
+    const { address, truth } = candidates
+      .filter((c) => c.truth.txCount > 0)
+      .sort((a, b) => a.truth.txCount - b.truth.txCount)[0]!
     expect(address).toBeDefined()
-    const truth = await readWalletTruth(app.simulatorUrl(), address)
 
     const marks = await creditMarks()
     const lookupBefore = lookupCredits()
     await paste(address)
     await landOn('Wallet', 'as wallet')
     await expect.poll(() => runButton().isVisible()).toBe(true)
-    await screenshot(page, 'lookup-01-wallet-plan')
+    await shot('lookup-01-wallet-plan')
     // Nothing asked yet.
     expect(lookupCredits()).toBe(lookupBefore)
 
@@ -215,7 +230,7 @@ describe('e2e: the look-up desk', () => {
     }
     // A look-up leaves the watchlist as it was.
     expect((await call('watchlist:list', undefined)).map((w) => w.address)).toEqual(watchedBefore)
-    await screenshot(page, 'lookup-02-wallet-answer')
+    await shot('lookup-02-wallet-answer')
 
     await page.getByRole('button', { name: 'Watch this wallet' }).click()
     await expect.poll(() => page.getByTestId('watched').isVisible()).toBe(true)
@@ -243,7 +258,7 @@ describe('e2e: the look-up desk', () => {
       expect(await img.getAttribute('loading')).toBe('lazy')
       expect(await img.getAttribute('src')).not.toContain(app.simulatorUrl())
     }
-    await screenshot(page, 'lookup-03-asset')
+    await shot('lookup-03-asset')
   })
 
   it('a pasted signature opens the compressed transaction with its opened accounts', async () => {
@@ -261,7 +276,7 @@ describe('e2e: the look-up desk', () => {
     expect(
       await opened.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-hash'))),
     ).toEqual(truth.compression_info.openedAccounts.map((a) => a.account.hash))
-    await screenshot(page, 'lookup-04-compressed-tx')
+    await shot('lookup-04-compressed-tx')
   })
 
   it('a pasted compressed hash opens the compressed account; its proof costs 100 credits, asked first', async () => {
@@ -280,7 +295,7 @@ describe('e2e: the look-up desk', () => {
     expect(await row.locator('.amount').getAttribute('data-exact')).toBe(
       decimalFromRaw(decimalText(account.lamports), 9),
     )
-    await screenshot(page, 'lookup-05-compressed-account')
+    await shot('lookup-05-compressed-account')
 
     // The validity proof: marked 100 credits, run only once the dialog is confirmed.
     const plan = await call('lookup:plan', { view: 'compressed-proof', hashes: [account.hash] })
@@ -295,7 +310,7 @@ describe('e2e: the look-up desk', () => {
     const dialog = page.getByRole('dialog', { name: 'Confirm the cost' })
     await expect.poll(() => dialog.isVisible()).toBe(true)
     expect(await dialog.textContent()).toContain('100 credits')
-    await screenshot(page, 'lookup-06-proof-confirm')
+    await shot('lookup-06-proof-confirm')
     expect(lookupCredits()).toBe(lookupBefore)
     await dialog.getByRole('button', { name: 'Look up — 100 credits' }).click()
     await expect.poll(() => page.getByTestId('fetched').isVisible(), { timeout: 20_000 }).toBe(true)
@@ -303,7 +318,7 @@ describe('e2e: the look-up desk', () => {
     expect(await expectCreditsAgree(marks)).toBeGreaterThanOrEqual(100)
     const leaves = page.getByRole('table', { name: 'Proven accounts' }).locator('tbody tr')
     await expect.poll(() => leaves.count()).toBe(1)
-    await screenshot(page, 'lookup-07-proof')
+    await shot('lookup-07-proof')
   })
 
   it('the other views: compressed owner, assets by owner, token accounts, priority fee, token metadata', async () => {
@@ -318,21 +333,21 @@ describe('e2e: the look-up desk', () => {
     expect(
       await page.getByTestId('compressed-sol').locator('.amount').getAttribute('data-exact'),
     ).toBe(decimalFromRaw(decimalText(balance.value), 9))
-    await screenshot(page, 'lookup-08-compressed-owner')
+    await shot('lookup-08-compressed-owner')
 
     await open({ view: 'assets-by-owner', owner: collector, page: 1 })
     await runPlanned({ view: 'assets-by-owner', owner: collector, page: 1 })
     await expect
       .poll(() => page.getByRole('table', { name: 'Assets' }).locator('tbody tr').count())
       .toBeGreaterThan(0)
-    await screenshot(page, 'lookup-09-assets-by-owner')
+    await shot('lookup-09-assets-by-owner')
     // The next page is a new look-up: its cost is shown before it is asked.
     await page.getByRole('button', { name: 'Next page' }).click()
     await expect.poll(() => runButton().isVisible()).toBe(true)
 
     await open({ view: 'token-accounts', owner: holder, page: 1 })
     await runPlanned({ view: 'token-accounts', owner: holder, page: 1 })
-    await screenshot(page, 'lookup-10-token-accounts')
+    await shot('lookup-10-token-accounts')
 
     await open({ view: 'priority-fee', accounts: [holder], computeUnits: 200_000 })
     await runPlanned({ view: 'priority-fee', accounts: [holder], computeUnits: 200_000 })
@@ -348,7 +363,7 @@ describe('e2e: the look-up desk', () => {
       const row = page.locator(`tr[data-level="${l.level}"]`)
       expect(await row.locator('.amount').nth(1).getAttribute('data-exact')).toBe(l.sol)
     }
-    await screenshot(page, 'lookup-11-priority-fee')
+    await shot('lookup-11-priority-fee')
 
     const mint = (await readWalletTruth(app.simulatorUrl(), collector)).nftMints[0]!
     await open({ view: 'token-metadata', mints: [mint] })
@@ -356,14 +371,14 @@ describe('e2e: the look-up desk', () => {
       .poll(() => page.getByRole('button', { name: 'Look up — price unknown' }).isVisible())
       .toBe(true)
     expect(await page.getByText('Deprecated', { exact: false }).first().isVisible()).toBe(true)
-    await screenshot(page, 'lookup-12-token-metadata-plan')
+    await shot('lookup-12-token-metadata-plan')
     await page.getByRole('button', { name: 'Look up — price unknown' }).click()
     const dialog = page.getByRole('dialog', { name: 'Confirm the cost' })
     await expect.poll(() => dialog.isVisible()).toBe(true)
     expect(await dialog.textContent()).toContain('price is unknown')
     await dialog.getByRole('button', { name: 'Look up — price unknown' }).click()
     await expect.poll(() => page.getByTestId('fetched').isVisible(), { timeout: 20_000 }).toBe(true)
-    await screenshot(page, 'lookup-13-token-metadata')
+    await shot('lookup-13-token-metadata')
     // The DAS alternative opens the asset view for the same mints.
     await page.getByRole('button', { name: /as assets \(DAS\)/ }).click()
     await expect.poll(currentView).toBe('Asset by id')
@@ -378,7 +393,7 @@ describe('e2e: the look-up desk', () => {
     const problems = page.getByRole('alert', { name: 'What is wrong' })
     await expect.poll(() => problems.textContent()).toContain('Asset id 1')
     expect(await problems.textContent()).toContain('base58')
-    await screenshot(page, 'lookup-14-bad-input')
+    await shot('lookup-14-bad-input')
     expect(lookupCredits()).toBe(lookupBefore)
     // The same for more ids than one look-up takes.
     const ids = Array.from({ length: 1001 }, () => '11111111111111111111111111111111')
@@ -406,6 +421,20 @@ describe('e2e: the look-up desk', () => {
       `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`,
     )
     expect(await page.getByRole('table', { name: 'Looked-up balances' }).isVisible()).toBe(true)
-    await screenshot(page, 'lookup-15-offline-cached')
-  })
+    await shot('lookup-15-offline-cached')
+
+    // A look-up never fetched cannot be answered without the service, and says so.
+    const fresh: LookupRequestInput = {
+      view: 'priority-fee',
+      accounts: [app.profileAddress('whale')],
+      computeUnits: 300_000,
+    }
+    await page.goto(`${base()}#/lookup/${encodeURIComponent(JSON.stringify(fresh))}`)
+    await runButton().click()
+    const cost = page.locator('section[aria-label="Cost"]')
+    await expect.poll(() => cost.textContent(), { timeout: 30_000 }).toContain('needs the network')
+    // Offline, no new look-up can be started.
+    expect(await runButton().isDisabled()).toBe(true)
+    await shot('lookup-16-offline-new')
+  }, 90_000)
 })
