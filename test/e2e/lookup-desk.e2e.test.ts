@@ -23,7 +23,7 @@ describe('e2e: the look-up desk', () => {
   let page: Page
 
   const base = () => app.shell.url.split('#')[0]
-  const search = () => page.getByRole('searchbox', { name: 'Paste an address, mint' })
+  const search = () => page.getByPlaceholder('Paste an address, mint, signature or hash')
   const viewNav = () => page.getByRole('navigation', { name: 'Look-up views' })
   const currentView = () => viewNav().locator('[aria-current="page"]').textContent()
   const runButton = () => page.getByRole('button', { name: /^Look up — / })
