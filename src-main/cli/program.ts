@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander'
 import { readAppVersion } from '../app/app-version'
 import { registerExportCommand } from './export-command'
+import { registerLookupCommands } from './lookup-commands'
 import { registerServeCommand } from './serve-command'
 import { registerSimulatorCommand } from './simulator-command'
 import { registerStatusCommands } from './status-command'
@@ -37,6 +38,7 @@ function buildProgram(): Command {
   registerSyncCommand(program)
   registerStatusCommands(program)
   registerWalletCommands(program)
+  registerLookupCommands(program)
   registerSimulatorCommand(program)
   return program
 }

@@ -51,9 +51,7 @@ export async function fetchLookupResult(
         view: 'assets-by-owner',
         page: await call('das.getAssetsByOwner', {
           ownerAddress: request.owner,
-          page: request.page,
-          limit: LOOKUP_ASSETS_PAGE_LIMIT,
-          options: { showGrandTotal: true },
+          ...assetListPage(request.page),
         }),
       }
     case 'assets-by-authority':
@@ -61,9 +59,7 @@ export async function fetchLookupResult(
         view: 'assets-by-authority',
         page: await call('das.getAssetsByAuthority', {
           authorityAddress: request.authority,
-          page: request.page,
-          limit: LOOKUP_ASSETS_PAGE_LIMIT,
-          options: { showGrandTotal: true },
+          ...assetListPage(request.page),
         }),
       }
     case 'token-accounts':
@@ -136,6 +132,11 @@ export async function fetchLookupResult(
         metadata: await call('tokenMetadata.getTokenMetadata', { mintAccounts: request.mints }),
       }
   }
+}
+
+/** Paging of the DAS list views: a small page, with the grand total for "page N of M". */
+function assetListPage(page: number) {
+  return { page, limit: LOOKUP_ASSETS_PAGE_LIMIT, options: { showGrandTotal: true } }
 }
 
 /** The balances call of the wallet view: the balances stream's first page, as it asks it. */

@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
 import { mirrorKnowledgeOf, type MirrorKnowledge } from '../queries/pasted-text-queries'
-import type { Database } from '../schema'
+import type { Database, LookupCacheTable } from '../schema'
 
 /** One service call of a cached look-up: what was asked and what came back. */
 export interface RecordedCall {
@@ -103,18 +103,7 @@ export class LookupCacheStore {
   }
 }
 
-interface CacheRow {
-  request_key: string
-  view: string
-  request_json: string
-  answer_json: string
-  calls_json: string
-  title: string
-  fetched_at_sec: number
-  credits: number
-}
-
-function entryOf(row: CacheRow): CachedLookup {
+function entryOf(row: Selectable<LookupCacheTable>): CachedLookup {
   return {
     requestKey: row.request_key,
     view: row.view,
