@@ -22,7 +22,7 @@ describe('e2e: the look-up desk', () => {
   let browser: Browser
   let page: Page
 
-  const base = () => app.shell.url.split('#')[0]
+  const base = () => app.shell.url.split('#')[0]!
   const search = () => page.getByPlaceholder('Paste an address, mint, signature or hash')
   const viewNav = () => page.getByRole('navigation', { name: 'Look-up views' })
   const currentView = () => viewNav().locator('[aria-current="page"]').textContent()
@@ -254,10 +254,13 @@ describe('e2e: the look-up desk', () => {
     expect(await row.locator(`[data-value="${truth!.ownership.owner}"]`).count()).toBe(1)
     // The image is the app's own copy, loaded lazily; never the simulator's address.
     const img = row.locator('img')
-    if ((await img.count()) > 0) {
-      expect(await img.getAttribute('loading')).toBe('lazy')
-      expect(await img.getAttribute('src')).not.toContain(app.simulatorUrl())
-    }
+    await expect.poll(() => img.count()).toBe(1)
+    expect(await img.getAttribute('loading')).toBe('lazy')
+    const src = new URL((await img.getAttribute('src'))!, base())
+    expect(src.origin).toBe(new URL(base()).origin)
+    await expect
+      .poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth))
+      .toBeGreaterThan(0)
     await shot('lookup-03-asset')
   })
 
@@ -296,6 +299,23 @@ describe('e2e: the look-up desk', () => {
       decimalFromRaw(decimalText(account.lamports), 9),
     )
     await shot('lookup-05-compressed-account')
+
+    // Refresh says its cost again and spends only once confirmed.
+    const again = await call('lookup:plan', { view: 'compressed-account', hashes: [account.hash] })
+    const label = `Refresh — ${creditWords(again.credits!)}`
+    const refreshCredits = lookupCredits()
+    await page.getByRole('button', { name: label }).click()
+    const ask = page.getByRole('dialog', { name: 'Confirm the cost' })
+    await expect.poll(() => ask.isVisible()).toBe(true)
+    expect(await ask.getByTestId('confirm-summary').textContent()).toContain(
+      creditWords(again.credits!),
+    )
+    expect(lookupCredits()).toBe(refreshCredits)
+    await ask.getByRole('button', { name: label }).click()
+    await expect.poll(() => lookupCredits() - refreshCredits).toBe(again.credits)
+    await expect
+      .poll(() => page.getByTestId('fetched').textContent())
+      .not.toContain('from the cache')
 
     // The validity proof: marked 100 credits, run only once the dialog is confirmed.
     const plan = await call('lookup:plan', { view: 'compressed-proof', hashes: [account.hash] })
