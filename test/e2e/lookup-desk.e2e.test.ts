@@ -354,6 +354,10 @@ describe('e2e: the look-up desk', () => {
       await page.getByTestId('compressed-sol').locator('.amount').getAttribute('data-exact'),
     ).toBe(decimalFromRaw(decimalText(balance.value), 9))
     await shot('lookup-08-compressed-owner')
+    // The smallest window the app supports keeps the views list and the tables in view.
+    await page.setViewportSize({ width: 1000, height: 700 })
+    await screenshot(page, 'lookup-08b-compressed-owner-1000x700')
+    await page.setViewportSize({ width: 1400, height: 900 })
 
     await open({ view: 'assets-by-owner', owner: collector, page: 1 })
     await runPlanned({ view: 'assets-by-owner', owner: collector, page: 1 })
