@@ -31,6 +31,8 @@ export interface ReviewApp {
   call<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>>
   /** Moves the app's clock (what it stamps snapshots with) `sec` ahead of the machine's. */
   advanceClock(sec: number): void
+  /** The demo simulator's base URL (its answers are the truth the views are checked against). */
+  simulatorUrl(): string
   /** Stops the simulator: the service is then unreachable. */
   stopService(): Promise<void>
   stop(): Promise<void>
@@ -67,6 +69,11 @@ export async function startReviewApp(): Promise<ReviewApp> {
       const added = await core.dispatch('watchlist:add', { address, label })
       if (!added.ok) throw new Error(added.error.message)
       return address
+    },
+    simulatorUrl() {
+      const running = simulator
+      if (!running) throw new Error('No simulator is running.')
+      return running.url
     },
     addActivity(profile, count) {
       const running = simulator

@@ -2,6 +2,8 @@
 export const WALLET_TABS = ['overview', 'history', 'transfers', 'compressed'] as const
 export type WalletTab = (typeof WALLET_TABS)[number]
 
+import type { LookupRequestInput } from '@shared/ipc/lookup-schemas'
+
 /** The page the main area shows. Hash-based, so reloads keep the page in both shells. */
 export type Route =
   | { page: 'watchlist' }
@@ -10,10 +12,24 @@ export type Route =
   | { page: 'export' }
   | { page: 'webhooks' }
   | { page: 'settings' }
+  /** The look-up desk; `request` is what to look up (null: the page's forms only). */
+  | { page: 'lookup'; request: LookupRequestInput | null }
 
 const LAST_ROUTE_KEY = 'heliograph:last-route'
 
+/** A look-up in the hash: its request as URL-encoded JSON (ids, a base64 transaction). */
+function parseLookup(rest: string): Route {
+  if (!rest) return { page: 'lookup', request: null }
+  try {
+    return { page: 'lookup', request: JSON.parse(decodeURIComponent(rest)) as LookupRequestInput }
+  } catch {
+    return { page: 'lookup', request: null }
+  }
+}
+
 function parse(hash: string): Route {
+  const lookup = /^#?\/?lookup(?:\/(.*))?$/.exec(hash)
+  if (lookup) return parseLookup(lookup[1] ?? '')
   const [page, address, tab] = hash.replace(/^#\/?/, '').split('/')
   if (page === 'wallet' && address) {
     const known = WALLET_TABS.find((t) => t === tab)
@@ -39,6 +55,10 @@ export function hrefOf(route: Route): string {
       return '#/webhooks'
     case 'settings':
       return '#/settings'
+    case 'lookup':
+      return route.request
+        ? `#/lookup/${encodeURIComponent(JSON.stringify(route.request))}`
+        : '#/lookup'
     default:
       return '#/watchlist'
   }

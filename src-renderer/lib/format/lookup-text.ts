@@ -1,0 +1,99 @@
+import type { Asset } from '@shared/api/das'
+import type { LookupRequestInput, LookupView, PastedKind } from '@shared/ipc/lookup-schemas'
+import { formatCount } from './amounts'
+
+/** Each view's name in the page's navigation and titles. */
+export const LOOKUP_VIEW_TITLES: Record<LookupView, string> = {
+  wallet: 'Wallet',
+  asset: 'Asset by id',
+  'assets-by-owner': 'Assets by owner',
+  'assets-by-authority': 'Assets by authority',
+  'token-accounts': 'Token accounts',
+  'compressed-account': 'Compressed account',
+  'compressed-owner': 'Compressed by owner',
+  'compressed-tx': 'Compressed transaction',
+  'compressed-proof': 'Validity proof',
+  'priority-fee': 'Priority fee',
+  'token-metadata': 'Token metadata',
+}
+
+/** The views grouped as the page's navigation shows them. */
+export const LOOKUP_VIEW_GROUPS: { title: string; views: LookupView[] }[] = [
+  { title: 'Wallets', views: ['wallet'] },
+  {
+    title: 'Assets',
+    views: ['asset', 'assets-by-owner', 'assets-by-authority', 'token-accounts'],
+  },
+  {
+    title: 'Compressed',
+    views: ['compressed-account', 'compressed-owner', 'compressed-tx', 'compressed-proof'],
+  },
+  { title: 'Fees and metadata', views: ['priority-fee', 'token-metadata'] },
+]
+
+/** How a choice between recognised kinds reads: "Look up as wallet". */
+export const KIND_CHOICES: Record<Exclude<PastedKind, 'unknown'>, string> = {
+  wallet: 'as wallet',
+  asset: 'as asset',
+  signature: 'as transaction',
+  'compressed-hash': 'as compressed account',
+}
+
+/** The look-up a pasted text opens when taken as `kind`. */
+export function requestForKind(text: string, kind: PastedKind): LookupRequestInput | null {
+  switch (kind) {
+    case 'wallet':
+      return { view: 'wallet', address: text }
+    case 'asset':
+      return { view: 'asset', ids: [text] }
+    case 'signature':
+      return { view: 'compressed-tx', signature: text }
+    case 'compressed-hash':
+      return { view: 'compressed-account', hashes: [text] }
+    default:
+      return null
+  }
+}
+
+/** Credits as the buttons say them: "510 credits", "1 credit", or "price unknown". */
+export function creditsText(credits: number | null): string {
+  if (credits === null) return 'price unknown'
+  return `${formatCount(credits)} ${credits === 1 ? 'credit' : 'credits'}`
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+
+/** When an answer was fetched, local time: "22 Nov 2026 14:03". */
+export function fetchedText(sec: number): string {
+  const d = new Date(sec * 1000)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${d.getDate()} ${MONTHS[d.getMonth()]} ${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`
+}
+
+/**
+ * The app's own path of an asset's image, or '' when the answer carries none: images are
+ * only ever loaded through the answer's map (never from the address the service gave).
+ */
+export function assetImage(asset: Asset, images: Record<string, string>): string {
+  for (const file of asset.content.files) {
+    if (file.mime && !file.mime.startsWith('image/')) continue
+    const path = images[file.cdn_uri] ?? images[file.uri]
+    if (path) return path
+  }
+  return ''
+}
+
+/** An asset's display name: its metadata name, else its symbol, else its short id. */
+export function assetName(asset: Asset): string {
+  return asset.content.metadata?.name || asset.token_info?.symbol || asset.id
+}
+
+/** The collection an asset is grouped in, or ''. */
+export function assetCollection(asset: Asset): string {
+  return asset.grouping.find((g) => g.group_key === 'collection')?.group_value ?? ''
+}
+
+/** Splits a list typed or pasted by a person: commas, spaces or one per line. */
+export function splitIds(text: string): string[] {
+  return text.split(/[\s,]+/).filter((t) => t.length > 0)
+}
