@@ -48,13 +48,21 @@ export async function fetchWalletValueSeries(
 
 /**
  * The watchlist's total USD value over time: at each moment a wallet took a snapshot, the
- * sum of every wallet's latest snapshot value then (a wallet counts from its first one).
+ * sum of every wallet's latest snapshot value then. It starts once every wallet with
+ * snapshots has its first: before that the sum would lack wallets and read as a rise from
+ * near zero while the first syncs come in.
  */
 export async function fetchWatchlistValueSeries(db: Kysely<Database>): Promise<ValueSeries> {
   const wallets = await db.selectFrom('wallets').select('id').execute()
   const perWallet: ValuePoint[][] = []
-  for (const { id } of wallets) perWallet.push(await listWalletValuePoints(db, id))
-  const times = [...new Set(perWallet.flat().map((p) => p.atSec))].sort((a, b) => a - b)
+  for (const { id } of wallets) {
+    const points = await listWalletValuePoints(db, id)
+    if (points.length > 0) perWallet.push(points)
+  }
+  const everyWalletFromSec = Math.max(...perWallet.map((points) => points[0]?.atSec ?? 0))
+  const times = [...new Set(perWallet.flat().map((p) => p.atSec))]
+    .filter((atSec) => atSec >= everyWalletFromSec)
+    .sort((a, b) => a - b)
   const next = perWallet.map(() => 0)
   const latest = perWallet.map(() => 0)
   const summed = times.map((atSec) => {
