@@ -1,5 +1,10 @@
 import bs58 from 'bs58'
-import type { LookupRequest, PastedKind, Recognised } from '@shared/ipc/lookup-schemas'
+import {
+  lookupRequestFor,
+  type LookupRequest,
+  type PastedKind,
+  type Recognised,
+} from '@shared/ipc/lookup-schemas'
 import type { MirrorKnowledge } from '../db/queries/pasted-text-queries'
 import type { CachedLookup } from '../db/stores/lookup-cache-store'
 
@@ -36,7 +41,7 @@ export async function recognisePasted(
       reason: known.isKnownSignature
         ? '64 bytes: a signature, in a watched wallet’s history (also open it in History)'
         : '64 bytes: a signature',
-      request: { view: 'compressed-tx', signature: trimmed },
+      request: lookupRequestFor('signature', trimmed),
     }
   }
   if (bytes !== ID_BYTES) {
@@ -53,7 +58,7 @@ export async function recognisePasted(
       kind: guess.kind,
       candidates: [guess.kind, ...ALL_ID_KINDS.filter((k) => k !== guess.kind)],
       reason: guess.reason,
-      request: requestFor(guess.kind, trimmed),
+      request: lookupRequestFor(guess.kind, trimmed),
     }
   }
   const cached = await sources.newestMentioning(trimmed)
@@ -72,7 +77,7 @@ export async function recognisePasted(
     kind: 'wallet',
     candidates: [...ALL_ID_KINDS],
     reason: '32 bytes: could be a wallet, an asset (mint) or a compressed account hash',
-    request: requestFor('wallet', trimmed),
+    request: lookupRequestFor('wallet', trimmed),
   }
 }
 
@@ -88,18 +93,6 @@ function guessOf(known: MirrorKnowledge): { kind: IdKind; reason: string } | nul
   if (known.isKnownWallet)
     return { kind: 'wallet', reason: 'a wallet the mirror knows (a counterparty or a name)' }
   return null
-}
-
-/** The look-up a kind opens for an id. */
-function requestFor(kind: IdKind, id: string): LookupRequest {
-  switch (kind) {
-    case 'wallet':
-      return { view: 'wallet', address: id }
-    case 'asset':
-      return { view: 'asset', ids: [id] }
-    case 'compressed-hash':
-      return { view: 'compressed-account', hashes: [id] }
-  }
 }
 
 /** The pasted kind a cached look-up's view stands for, when it is about one id. */

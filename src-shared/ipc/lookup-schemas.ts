@@ -178,3 +178,25 @@ export const LookupWatchInput = z.object({
   address: WalletAddress,
   label: z.string().max(64).optional(),
 })
+
+/**
+ * The look-up that opens a pasted id as one kind, or null for 'unknown': recognition in
+ * main and the choices on the page open the same view for the same kind.
+ *
+ * @example
+ * lookupRequestFor('asset', mint) // { view: 'asset', ids: [mint] }
+ */
+export function lookupRequestFor(kind: PastedKind, id: string): LookupRequest | null {
+  switch (kind) {
+    case 'wallet':
+      return { view: 'wallet', address: id }
+    case 'asset':
+      return { view: 'asset', ids: [id] }
+    case 'signature':
+      return { view: 'compressed-tx', signature: id }
+    case 'compressed-hash':
+      return { view: 'compressed-account', hashes: [id] }
+    case 'unknown':
+      return null
+  }
+}

@@ -1,5 +1,5 @@
 import type { Asset } from '@shared/api/das'
-import type { LookupRequestInput, LookupView, PastedKind } from '@shared/ipc/lookup-schemas'
+import type { LookupView, PastedKind } from '@shared/ipc/lookup-schemas'
 import { formatCount } from './amounts'
 
 /** Each view's name in the page's navigation and titles. */
@@ -37,22 +37,6 @@ export const KIND_CHOICES: Record<Exclude<PastedKind, 'unknown'>, string> = {
   asset: 'as asset',
   signature: 'as transaction',
   'compressed-hash': 'as compressed account',
-}
-
-/** The look-up a pasted text opens when taken as `kind`. */
-export function requestForKind(text: string, kind: PastedKind): LookupRequestInput | null {
-  switch (kind) {
-    case 'wallet':
-      return { view: 'wallet', address: text }
-    case 'asset':
-      return { view: 'asset', ids: [text] }
-    case 'signature':
-      return { view: 'compressed-tx', signature: text }
-    case 'compressed-hash':
-      return { view: 'compressed-account', hashes: [text] }
-    default:
-      return null
-  }
 }
 
 /** Credits as the buttons say them: "510 credits", "1 credit", or "price unknown". */
