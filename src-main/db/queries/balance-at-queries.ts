@@ -10,8 +10,12 @@ export interface LocalBalancesAt {
   reason: string | null
   /** Raw amount per mint (non-zero only), with decimals and symbol. */
   balances: { mint: string; symbol: string | null; raw: string; decimals: number }[]
-  /** Every mint the mirror knows the wallet to have held: what a service look-up asks about. */
-  mints: { mint: string; symbol: string | null; decimals: number }[]
+  /**
+   * Every mint the mirror knows the wallet to have held: what a service look-up may ask
+   * about. `isNft`: a non-fungible mint (listed among a snapshot's NFTs, or of 0 decimals
+   * and never among its tokens), which a look-up skips unless NFTs are asked for.
+   */
+  mints: { mint: string; symbol: string | null; decimals: number; isNft: boolean }[]
 }
 
 /**
@@ -108,7 +112,7 @@ async function addChanges(
   }
 }
 
-/** Mints the wallet's changes or latest snapshot name, with decimals and symbol. */
+/** Mints the wallet's changes or snapshots name, with decimals, symbol and NFT-ness. */
 async function heldMints(
   db: Kysely<Database>,
   walletId: number,
@@ -129,8 +133,34 @@ async function heldMints(
         .groupBy(['i.mint', 'm.symbol']),
     )
     .execute()
+  const nftMints = new Set(
+    (
+      await db
+        .selectFrom('balance_snapshot_nfts as n')
+        .innerJoin('balance_snapshots as s', 's.id', 'n.snapshot_id')
+        .select('n.mint')
+        .distinct()
+        .where('s.wallet_id', '=', walletId)
+        .execute()
+    ).map((r) => r.mint),
+  )
+  const tokenMints = new Set(
+    (
+      await db
+        .selectFrom('balance_snapshot_items as i')
+        .innerJoin('balance_snapshots as s', 's.id', 'i.snapshot_id')
+        .select('i.mint')
+        .distinct()
+        .where('s.wallet_id', '=', walletId)
+        .execute()
+    ).map((r) => r.mint),
+  )
   const byMint = new Map<string, LocalBalancesAt['mints'][number]>()
-  for (const r of rows)
-    byMint.set(r.mint, { mint: r.mint, symbol: r.symbol, decimals: Number(r.decimals) })
+  for (const r of rows) {
+    const decimals = Number(r.decimals)
+    // An NFT sold before any snapshot is known only by its changes: one unit, 0 decimals.
+    const isNft = nftMints.has(r.mint) || (decimals === 0 && !tokenMints.has(r.mint))
+    byMint.set(r.mint, { mint: r.mint, symbol: r.symbol, decimals, isNft })
+  }
   return [...byMint.values()].sort((a, b) => a.mint.localeCompare(b.mint))
 }
