@@ -93,7 +93,13 @@ export async function balancesAt(
       })),
     }
   }
-  const asked = await askService(ctx, address, endOfDaySec(date), mintsToAsk(local, includeNfts), request.signal)
+  const asked = await askService(
+    ctx,
+    address,
+    endOfDaySec(date),
+    mintsToAsk(local, includeNfts),
+    request.signal,
+  )
   const nfts = local.mints.filter((m) => m.isNft)
   const answeredBy = includeNfts ? 'service' : local.covered ? 'mirror' : 'not asked'
   const amountOf = (mint: string): string | undefined =>

@@ -39,4 +39,3 @@ export function walletHandlers(ctx: HandlerContext): Pick<HandlerTable, WalletCh
     'watchlist:totals': () => review().watchlistTotals(),
   }
 }
-
