@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DAS_MAX_LIMIT } from '@shared/api/das'
+import { CREDIT_PRICES } from '@shared/api/prices'
+import { DEMO_SEED } from '../../../src-main/app/demo-data'
+import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
+import { simulatorCredits } from '../../helpers/sim-truth'
+import { makeTempDir } from '../../helpers/temp-dir'
+import { runCli as cli } from '../../helpers/cli-process'
+
+// Issue 14: a large collection's DAS holdings pages are priced before they are fetched:
+// before a first sync the estimate says the rate and that the size comes with the first
+// page; after one it prices ⌈n/1,000⌉ pages from the snapshot's NFT count.
+
+describe('CLI: sync --estimate prices the NFT holdings pages', () => {
+  const temp = makeTempDir()
+  let sim: RunningSimulator
+  let base: string[]
+  let collector: string
+
+  beforeAll(async () => {
+    sim = await startSimulator({ seed: DEMO_SEED, clock: { mode: 'manual' } })
+    base = ['--data-dir', temp.dir, '--service', sim.url, '--api-key', 'demo']
+    collector = sim.chain.walletByProfile('nft-collector').address
+    expect((await cli([...base, 'watch', 'add', collector, '--label', 'Collector'])).code).toBe(0)
+  })
+  afterAll(async () => {
+    await sim.close()
+    temp.remove()
+  })
+
+  it('before a first sync: 10 credits per 1,000 assets, the size known after the first page; nothing spent', async () => {
+    const run = await cli([...base, 'sync', '--estimate'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stderr).toContain(
+      'Collector: Full backfill of all transactions: the size of history and transfers',
+    )
+    expect(run.stderr).toContain(
+      `NFT holdings: ${CREDIT_PRICES.das} credits per ${DAS_MAX_LIMIT.toLocaleString('en-US')} assets; the size is known after the first page.`,
+    )
+    expect(await simulatorCredits(sim.url)).toBe(0)
+  })
+
+  it('after one: ⌈n/1,000⌉ pages for the n NFTs getAssetsByOwner reported', async () => {
+    const synced = await cli([...base, 'sync', '--once', '--quiet'])
+    expect(synced.code, synced.stderr).toBe(0)
+    const res = await fetch(`${sim.url}/?api-key=demo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: '1',
+        method: 'getAssetsByOwner',
+        params: {
+          ownerAddress: collector,
+          page: 1,
+          limit: DAS_MAX_LIMIT,
+          options: { showGrandTotal: true },
+        },
+      }),
+    })
+    const total = ((await res.json()) as { result: { grand_total: number } }).result.grand_total
+    expect(total).toBe(173)
+    const spent = await simulatorCredits(sim.url)
+    const run = await cli([...base, 'sync', '--estimate'])
+    expect(run.code, run.stderr).toBe(0)
+    const credits = Math.ceil(total / DAS_MAX_LIMIT) * CREDIT_PRICES.das
+    expect(run.stderr).toContain(
+      `NFT holdings: ${credits} credits for ${total} NFTs at the last snapshot (${CREDIT_PRICES.das} credits per 1,000 assets).`,
+    )
+    // Up to date now: every stream one call, the holdings pages counted in the bound.
+    const bound = /≤ ([\d,]+) credits in all\./.exec(run.stderr)
+    expect(bound, run.stderr).not.toBeNull()
+    expect(Number(bound![1]!.replace(/,/g, ''))).toBeGreaterThanOrEqual(credits)
+    expect(await simulatorCredits(sim.url)).toBe(spent)
+  }, 120_000)
+})
