@@ -1,4 +1,4 @@
-import { balanceAtPlanText } from '@shared/domain/balance-at-text'
+import { balanceAtCostText } from '@shared/domain/balance-at-text'
 import { walletName } from '@shared/domain/wallet-address'
 import { ExportCancelledError, type BalancesAtChoice } from '@shared/ipc/export-schemas'
 import { InvalidInputError } from '@shared/ipc/ipc-errors'
@@ -73,7 +73,7 @@ export async function planBalancesAtExport(
     sourceText:
       choice.source === 'local'
         ? 'rebuilt from the mirror (free)'
-        : balanceAtPlanText(total).replace(/^Asking/, 'asking'),
+        : `from the service, ${balanceAtCostText(total)}`,
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
 import { Option } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
-import { balanceAtPlanText } from '@shared/domain/balance-at-text'
+import { balanceAtCostText } from '@shared/domain/balance-at-text'
 import { BalanceAtSource, CalendarDate } from '@shared/ipc/wallet-schemas'
 import { describeIssues } from '@shared/validation/zod-issues'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
@@ -101,7 +101,7 @@ export function registerWalletCommands(program: Command): void {
           })
           if (asksService || opts.estimate) {
             printErrorLine(
-              `${balanceAtPlanText(plan)}${plan.coveredLocally ? ' (the mirror could answer for free: --source local)' : ''}.`,
+              `Asking the service: ${balanceAtCostText(plan)}${plan.coveredLocally ? ' (the mirror could answer for free: --source local)' : ''}.`,
             )
             if (opts.estimate) return
           }

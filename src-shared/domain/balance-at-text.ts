@@ -16,11 +16,11 @@ const credits = (n: number): string => `${n.toLocaleString('en-US')} credits`
  * balance-at call each) and what the NFT mints add or were left out at.
  *
  * @example
- * balanceAtPlanText({ mints: 3, serviceCredits: 300, nftMints: 173, nftCredits: 17_300, includeNfts: false })
- * // 'Asking the service: 3 mint(s) × balance-at = 300 credits; 173 NFT mints not asked (asking them too: +17,300 credits)'
+ * balanceAtCostText({ mints: 3, serviceCredits: 300, nftMints: 173, nftCredits: 17_300, includeNfts: false })
+ * // '3 mint(s) × balance-at = 300 credits; 173 NFT mints not asked (asking them too: +17,300 credits)'
  */
-export function balanceAtPlanText(plan: BalanceAtCost): string {
-  const head = `Asking the service: ${plan.mints} mint(s) × balance-at = ${credits(plan.serviceCredits)}`
+export function balanceAtCostText(plan: BalanceAtCost): string {
+  const head = `${plan.mints} mint(s) × balance-at = ${credits(plan.serviceCredits)}`
   if (plan.nftMints === 0) return head
   const nfts = countText(plan.nftMints, 'NFT mint')
   return plan.includeNfts

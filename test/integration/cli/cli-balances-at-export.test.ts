@@ -20,7 +20,10 @@ const HEADER = ['Date (UTC)', 'Wallet', 'Wallet label', 'Mint', 'Symbol', 'Amoun
 
 /** The plan line's figures: mints asked, credits, and NFT mints left out or included. */
 function planOf(stderr: string): { mints: number; credits: number; nftMints: number } {
-  const m = /Asking the service: (\d+) mint\(s\) × balance-at = ([\d,]+) credits/i.exec(stderr)
+  const m =
+    /(?:Asking the service:|from the service,) (\d+) mint\(s\) × balance-at = ([\d,]+) credits/.exec(
+      stderr,
+    )
   expect(m, stderr).not.toBeNull()
   const nfts = /(\d[\d,]*) NFT mints? (?:not asked|included)/.exec(stderr)
   return {
