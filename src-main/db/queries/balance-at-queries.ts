@@ -133,34 +133,39 @@ async function heldMints(
         .groupBy(['i.mint', 'm.symbol']),
     )
     .execute()
-  const nftMints = new Set(
-    (
-      await db
-        .selectFrom('balance_snapshot_nfts as n')
-        .innerJoin('balance_snapshots as s', 's.id', 'n.snapshot_id')
-        .select('n.mint')
-        .distinct()
-        .where('s.wallet_id', '=', walletId)
-        .execute()
-    ).map((r) => r.mint),
-  )
-  const tokenMints = new Set(
-    (
-      await db
-        .selectFrom('balance_snapshot_items as i')
-        .innerJoin('balance_snapshots as s', 's.id', 'i.snapshot_id')
-        .select('i.mint')
-        .distinct()
-        .where('s.wallet_id', '=', walletId)
-        .execute()
-    ).map((r) => r.mint),
-  )
+  const listed = await snapshotMints(db, walletId)
   const byMint = new Map<string, LocalBalancesAt['mints'][number]>()
   for (const r of rows) {
     const decimals = Number(r.decimals)
     // An NFT sold before any snapshot is known only by its changes: one unit, 0 decimals.
-    const isNft = nftMints.has(r.mint) || (decimals === 0 && !tokenMints.has(r.mint))
+    const isNft = listed.nfts.has(r.mint) || (decimals === 0 && !listed.tokens.has(r.mint))
     byMint.set(r.mint, { mint: r.mint, symbol: r.symbol, decimals, isNft })
   }
   return [...byMint.values()].sort((a, b) => a.mint.localeCompare(b.mint))
+}
+
+/** Mints the wallet's snapshots list as NFTs, and as tokens. */
+async function snapshotMints(
+  db: Kysely<Database>,
+  walletId: number,
+): Promise<{ nfts: Set<string>; tokens: Set<string> }> {
+  const snapshots = db
+    .selectFrom('balance_snapshots')
+    .select('id')
+    .where('wallet_id', '=', walletId)
+  const [nfts, tokens] = await Promise.all([
+    db
+      .selectFrom('balance_snapshot_nfts')
+      .select('mint')
+      .distinct()
+      .where('snapshot_id', 'in', snapshots)
+      .execute(),
+    db
+      .selectFrom('balance_snapshot_items')
+      .select('mint')
+      .distinct()
+      .where('snapshot_id', 'in', snapshots)
+      .execute(),
+  ])
+  return { nfts: new Set(nfts.map((r) => r.mint)), tokens: new Set(tokens.map((r) => r.mint)) }
 }

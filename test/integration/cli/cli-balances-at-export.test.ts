@@ -43,6 +43,20 @@ describe('CLI: export --kind balances --at, and balance-at asking fungible mints
   let trader: string
   let date: string
 
+  /** `balance-at` of the collector on the day, asked of the service. */
+  const askCollector = (...more: string[]) =>
+    cli([
+      ...base,
+      'balance-at',
+      collector,
+      '--date',
+      date,
+      '--source',
+      'service',
+      '--json',
+      ...more,
+    ])
+
   const ledgerCredits = async (): Promise<number> =>
     (JSON.parse((await cli([...offline, 'credits', '--json'])).stdout) as CreditsOverview)
       .totalCredits
@@ -218,16 +232,7 @@ describe('CLI: export --kind balances --at, and balance-at asking fungible mints
     }
     const before = await simulatorCredits(sim.url)
     const ledgerBefore = await ledgerCredits()
-    const run = await cli([
-      ...base,
-      'balance-at',
-      collector,
-      '--date',
-      date,
-      '--source',
-      'service',
-      '--json',
-    ])
+    const run = await askCollector()
     expect(run.code, run.stderr).toBe(0)
     const plan = planOf(run.stderr)
     // Every NFT held now is among those not asked; the few fungible mints are.
@@ -274,17 +279,7 @@ describe('CLI: export --kind balances --at, and balance-at asking fungible mints
 
     const before = await simulatorCredits(sim.url)
     const ledgerBefore = await ledgerCredits()
-    const run = await cli([
-      ...base,
-      'balance-at',
-      collector,
-      '--date',
-      date,
-      '--source',
-      'service',
-      '--include-nfts',
-      '--json',
-    ])
+    const run = await askCollector('--include-nfts')
     expect(run.code, run.stderr).toBe(0)
     expect(planOf(run.stderr).credits).toBe(withNfts.credits)
     expect((await simulatorCredits(sim.url)) - before).toBe(withNfts.credits)
