@@ -60,3 +60,41 @@ describe('CLI: sync --estimate prices the NFT holdings pages', () => {
     expect(await simulatorCredits(sim.url)).toBe(spent)
   }, 120_000)
 })
+
+describe('CLI: a collection past 1,000 NFTs shows its holdings cost before the pages are fetched', () => {
+  const temp = makeTempDir()
+  let sim: RunningSimulator
+  let base: string[]
+  let collector: string
+
+  beforeAll(async () => {
+    sim = await startSimulator({ seed: DEMO_SEED, clock: { mode: 'manual' } })
+    base = ['--data-dir', temp.dir, '--service', sim.url, '--api-key', 'demo']
+    const wallet = sim.chain.walletByProfile('nft-collector')
+    collector = wallet.address
+    // About half of a collector's transactions buy an NFT: past 1,000, a second page.
+    sim.addActivity(wallet, 2_600)
+    expect((await cli([...base, 'watch', 'add', collector, '--label', 'Collector'])).code).toBe(0)
+  })
+  afterAll(async () => {
+    await sim.close()
+    temp.remove()
+  })
+
+  it('the progress line gives the pages still to come and their credits once the first page tells the total; the next estimate prices them all', async () => {
+    const total = (await readWalletTruth(sim.url, collector)).nftMints.length
+    expect(total).toBeGreaterThan(DAS_MAX_LIMIT)
+    const pages = Math.ceil(total / DAS_MAX_LIMIT)
+    const run = await cli([...base, 'sync', '--once'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `Collector balances: snapshot, .*, ~${pages - 1} pages? to go \\(${(pages - 1) * CREDIT_PRICES.das} credits\\)`,
+      ),
+    )
+    const estimate = await cli([...base, 'sync', '--estimate'])
+    expect(estimate.stderr).toContain(
+      `NFT holdings: ${pages * CREDIT_PRICES.das} credits for ${total.toLocaleString('en-US')} NFTs at the last snapshot`,
+    )
+  }, 180_000)
+})
