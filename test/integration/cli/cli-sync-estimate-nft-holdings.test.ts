@@ -11,25 +11,31 @@ import { runCli as cli } from '../../helpers/cli-process'
 // before a first sync the estimate says the rate and that the size comes with the first
 // page; after one it prices ⌈n/1,000⌉ pages from the snapshot's NFT count.
 
-describe('CLI: sync --estimate prices the NFT holdings pages', () => {
+/** The collector watched on a fresh data folder, with `extraTransactions` more of its kind. */
+function watchedCollector(extraTransactions: number) {
   const temp = makeTempDir()
-  let sim: RunningSimulator
-  let base: string[]
-  let collector: string
-
+  const fx = { sim: null as unknown as RunningSimulator, base: [] as string[], collector: '' }
   beforeAll(async () => {
-    sim = await startSimulator({ seed: DEMO_SEED, clock: { mode: 'manual' } })
-    base = ['--data-dir', temp.dir, '--service', sim.url, '--api-key', 'demo']
-    collector = sim.chain.walletByProfile('nft-collector').address
-    expect((await cli([...base, 'watch', 'add', collector, '--label', 'Collector'])).code).toBe(0)
+    fx.sim = await startSimulator({ seed: DEMO_SEED, clock: { mode: 'manual' } })
+    fx.base = ['--data-dir', temp.dir, '--service', fx.sim.url, '--api-key', 'demo']
+    const wallet = fx.sim.chain.walletByProfile('nft-collector')
+    fx.collector = wallet.address
+    if (extraTransactions > 0) fx.sim.addActivity(wallet, extraTransactions)
+    const added = await cli([...fx.base, 'watch', 'add', fx.collector, '--label', 'Collector'])
+    expect(added.code).toBe(0)
   })
   afterAll(async () => {
-    await sim.close()
+    await fx.sim.close()
     temp.remove()
   })
+  return fx
+}
+
+describe('CLI: sync --estimate prices the NFT holdings pages', () => {
+  const fx = watchedCollector(0)
 
   it('before a first sync: 10 credits per 1,000 assets, the size known after the first page; nothing spent', async () => {
-    const run = await cli([...base, 'sync', '--estimate'])
+    const run = await cli([...fx.base, 'sync', '--estimate'])
     expect(run.code, run.stderr).toBe(0)
     expect(run.stderr).toContain(
       'Collector: Full backfill of all transactions: the size of history and transfers',
@@ -37,17 +43,17 @@ describe('CLI: sync --estimate prices the NFT holdings pages', () => {
     expect(run.stderr).toContain(
       `NFT holdings: ${CREDIT_PRICES.das} credits per ${DAS_MAX_LIMIT.toLocaleString('en-US')} assets; the size is known after the first page.`,
     )
-    expect(await simulatorCredits(sim.url)).toBe(0)
+    expect(await simulatorCredits(fx.sim.url)).toBe(0)
   })
 
   it('after one: ⌈n/1,000⌉ pages for the n NFTs the wallet holds', async () => {
-    const synced = await cli([...base, 'sync', '--once', '--quiet'])
+    const synced = await cli([...fx.base, 'sync', '--once', '--quiet'])
     expect(synced.code, synced.stderr).toBe(0)
     // The simulator's truth (never charged): the NFTs getAssetsByOwner lists.
-    const total = (await readWalletTruth(sim.url, collector)).nftMints.length
+    const total = (await readWalletTruth(fx.sim.url, fx.collector)).nftMints.length
     expect(total).toBe(173)
-    const spent = await simulatorCredits(sim.url)
-    const run = await cli([...base, 'sync', '--estimate'])
+    const spent = await simulatorCredits(fx.sim.url)
+    const run = await cli([...fx.base, 'sync', '--estimate'])
     expect(run.code, run.stderr).toBe(0)
     const credits = Math.ceil(total / DAS_MAX_LIMIT) * CREDIT_PRICES.das
     expect(run.stderr).toContain(
@@ -57,42 +63,26 @@ describe('CLI: sync --estimate prices the NFT holdings pages', () => {
     const bound = /≤ ([\d,]+) credits in all\./.exec(run.stderr)
     expect(bound, run.stderr).not.toBeNull()
     expect(Number(bound![1]!.replace(/,/g, ''))).toBeGreaterThanOrEqual(credits)
-    expect(await simulatorCredits(sim.url)).toBe(spent)
+    expect(await simulatorCredits(fx.sim.url)).toBe(spent)
   }, 120_000)
 })
 
 describe('CLI: a collection past 1,000 NFTs shows its holdings cost before the pages are fetched', () => {
-  const temp = makeTempDir()
-  let sim: RunningSimulator
-  let base: string[]
-  let collector: string
-
-  beforeAll(async () => {
-    sim = await startSimulator({ seed: DEMO_SEED, clock: { mode: 'manual' } })
-    base = ['--data-dir', temp.dir, '--service', sim.url, '--api-key', 'demo']
-    const wallet = sim.chain.walletByProfile('nft-collector')
-    collector = wallet.address
-    // About half of a collector's transactions buy an NFT: past 1,000, a second page.
-    sim.addActivity(wallet, 2_600)
-    expect((await cli([...base, 'watch', 'add', collector, '--label', 'Collector'])).code).toBe(0)
-  })
-  afterAll(async () => {
-    await sim.close()
-    temp.remove()
-  })
+  // About half of a collector's transactions buy an NFT: past 1,000, a second page.
+  const fx = watchedCollector(2_600)
 
   it('the progress line gives the pages still to come and their credits once the first page tells the total; the next estimate prices them all', async () => {
-    const total = (await readWalletTruth(sim.url, collector)).nftMints.length
+    const total = (await readWalletTruth(fx.sim.url, fx.collector)).nftMints.length
     expect(total).toBeGreaterThan(DAS_MAX_LIMIT)
     const pages = Math.ceil(total / DAS_MAX_LIMIT)
-    const run = await cli([...base, 'sync', '--once'])
+    const run = await cli([...fx.base, 'sync', '--once'])
     expect(run.code, run.stderr).toBe(0)
     expect(run.stderr).toMatch(
       new RegExp(
         `Collector balances: snapshot, .*, ~${pages - 1} pages? to go \\(${(pages - 1) * CREDIT_PRICES.das} credits\\)`,
       ),
     )
-    const estimate = await cli([...base, 'sync', '--estimate'])
+    const estimate = await cli([...fx.base, 'sync', '--estimate'])
     expect(estimate.stderr).toContain(
       `NFT holdings: ${pages * CREDIT_PRICES.das} credits for ${total.toLocaleString('en-US')} NFTs at the last snapshot`,
     )
