@@ -12,6 +12,7 @@ import {
   exportedText,
 } from '@shared/ipc/export-schemas'
 import { AppError, InvalidInputError } from '@shared/ipc/ipc-errors'
+import { BalanceAtSource, CalendarDate } from '@shared/ipc/wallet-schemas'
 import { describeIssues } from '@shared/validation/zod-issues'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 import { printErrorLine, printLine } from './terminal-output'
@@ -28,6 +29,10 @@ interface ExportCommandOptions {
   delimiter: string
   header: boolean
   out: string
+  at?: string
+  source?: BalanceAtSource
+  includeNfts?: boolean
+  estimate?: boolean
 }
 
 const DELIMITERS: Record<string, ExportDelimiter> = {
@@ -56,6 +61,26 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 function dateBound(text: string | undefined): number | string | undefined {
   if (text === undefined) return undefined
   return /^\d+$/.test(text) ? Number(text) : text
+}
+
+/** The kind to export: `--kind balances --at DAY` is the balances-at kind. */
+function exportKind(opts: ExportCommandOptions): ExportKind {
+  const kind = opts.kind as ExportKind
+  if (opts.at === undefined) {
+    if (opts.source !== undefined || opts.includeNfts)
+      throw new AppError(
+        '--source and --include-nfts choose how balances on a day (--at) are answered.',
+      )
+    if (kind === 'balances-at') throw new AppError('--kind balances-at needs --at YYYY-MM-DD.')
+    return kind
+  }
+  if (kind !== 'balances' && kind !== 'balances-at')
+    throw new AppError(
+      `--at takes balances on a day: use it with --kind balances (got --kind ${kind}).`,
+    )
+  const date = CalendarDate.safeParse(opts.at)
+  if (!date.success) throw new AppError(`--at: ${describeIssues(date.error)} (got “${opts.at}”).`)
+  return 'balances-at'
 }
 
 /** `export`: writes balance changes, transfers or balances of the local mirror to a CSV file. */
@@ -91,6 +116,18 @@ export function registerExportCommand(program: Command): void {
       new Option('--direction <direction>', 'only inflows or only outflows').choices(['in', 'out']),
     )
     .option('--failed-only', 'only failed transactions')
+    .option(
+      '--at <YYYY-MM-DD>',
+      'with --kind balances: every holding at the end of that day (UTC) instead of the latest snapshot',
+    )
+    .addOption(
+      new Option(
+        '--source <source>',
+        'with --at: rebuild from the mirror (free) or ask the service (credits)',
+      ).choices(BalanceAtSource.options),
+    )
+    .option('--include-nfts', 'with --at --source service: ask about NFT mints too (credits each)')
+    .option('--estimate', 'print what the export holds and costs, and stop')
     .option('--delimiter <delimiter>', 'field separator: , ; or tab', ',')
     .option('--no-header', 'leave out the header row')
     .requiredOption('--out <file>', 'the CSV file to write (replaced when complete)')
@@ -99,7 +136,17 @@ export function registerExportCommand(program: Command): void {
       if (delimiter === undefined) {
         throw new AppError(`--delimiter must be , ; or tab (got “${opts.delimiter}”).`)
       }
+      const kind = exportKind(opts)
       const parsed = ExportFilters.safeParse({
+        ...(kind === 'balances-at'
+          ? {
+              balancesAt: {
+                date: opts.at,
+                source: opts.source ?? 'local',
+                includeNfts: opts.includeNfts === true,
+              },
+            }
+          : {}),
         wallets: opts.wallet,
         from: dateBound(opts.from),
         to: dateBound(opts.to),
@@ -108,19 +155,20 @@ export function registerExportCommand(program: Command): void {
         failedOnly: opts.failedOnly === true,
       })
       if (!parsed.success) throw new AppError(describeIssues(parsed.error))
+      // Asking the service spends credits: that takes the writer's session.
+      const asksService = kind === 'balances-at' && opts.source === 'service' && !opts.estimate
 
       const out = resolve(opts.out)
       // The CLI's "save dialog" is --out: the core grants that path to this one export.
       const core = await openCore(program.opts<GlobalOptions>(), {
         command: 'export',
-        use: 'read',
+        use: asksService ? 'change' : 'read',
         choosePath: async () => out,
       })
       const exportId = `cli-${randomBytes(9).toString('base64url')}`
       const onSignal = (): void =>
         void callCore(core, 'export:cancel', { exportId }).catch(() => {})
       process.once('SIGINT', onSignal)
-      const kind = opts.kind as ExportKind
       const format = opts.format as ExportFormat
       // Progress counts what the preview counted: mirror rows of this kind.
       const unit = EXPORT_ROW_NOUNS[kind]
@@ -138,7 +186,8 @@ export function registerExportCommand(program: Command): void {
       try {
         const filters = parsed.data
         const preview = await callCore(core, 'export:preview', { kind, format, filters })
-        printErrorLine(`Exporting ${preview.description}`)
+        printErrorLine(`${opts.estimate ? 'Would export' : 'Exporting'} ${preview.description}`)
+        if (opts.estimate) return
         const grant = await callCore(core, 'export:choose-path', { kind, format, filters })
         if (grant === null) throw new AppError('No file to write the export to.')
         const summary = await callCore(core, 'export:run', {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
 import { countText } from '@shared/domain/count-text'
-import type { WalletSyncOutcome, WatchChange } from '@shared/ipc/sync-schemas'
+import type { SyncProgress, WalletSyncOutcome, WatchChange } from '@shared/ipc/sync-schemas'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 import { printErrorLine, printLine, walletName } from './terminal-output'
 
@@ -118,22 +118,25 @@ export function registerSyncCommand(program: Command): void {
             throw new AppError('No wallets on the watchlist; add one with `watch add <address>`.')
           if (!opts.quiet) {
             let last = 0
+            // A cost still to come is printed as soon as it is known, whatever the throttle.
+            const costShown = new Set<string>()
             core.events.subscribe((event, payload) => {
               if (event !== 'sync:progress') return
-              const p = payload as {
-                address: string
-                stream: string
-                pages: number
-                items: number
-                phase: string
-              }
+              const p = payload as SyncProgress
+              const costKey = `${p.address} ${p.stream}`
+              const isNewCost = (p.estimatedRemainingCredits ?? 0) > 0 && !costShown.has(costKey)
               const now = Date.now()
-              if (p.phase !== 'done' && now - last < 1_000) return
+              if (p.phase !== 'done' && !isNewCost && now - last < 1_000) return
               last = now
+              if (isNewCost) costShown.add(costKey)
               const wallet = chosen.find((w) => w.address === p.address)
               const name = wallet ? walletName(wallet) : p.address
+              const toGo =
+                p.phase !== 'done' && (p.estimatedRemainingPages ?? 0) > 0
+                  ? `, ~${countText(p.estimatedRemainingPages ?? 0, 'page')} to go${p.estimatedRemainingCredits === null ? '' : ` (${p.estimatedRemainingCredits.toLocaleString('en-US')} credits)`}`
+                  : ''
               printErrorLine(
-                `  ${name} ${p.stream}: ${p.phase}, ${countText(p.pages, 'page')}, ${p.items} new`,
+                `  ${name} ${p.stream}: ${p.phase}, ${countText(p.pages, 'page')}, ${p.items} new${toGo}`,
               )
             })
           }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander'
 import { Option } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
+import { balanceAtCostText } from '@shared/domain/balance-at-text'
 import { BalanceAtSource, CalendarDate } from '@shared/ipc/wallet-schemas'
 import { describeIssues } from '@shared/validation/zod-issues'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
@@ -69,12 +70,19 @@ export function registerWalletCommands(program: Command): void {
         .choices(BalanceAtSource.options)
         .default('local'),
     )
+    .option('--include-nfts', 'ask the service about NFT mints too (a balance-at call each)')
     .option('--estimate', 'print what asking the service would cost, and stop')
     .option('--json', 'print JSON')
     .action(
       async (
         address: string,
-        opts: { date: string; source: 'local' | 'service'; estimate?: boolean; json?: boolean },
+        opts: {
+          date: string
+          source: 'local' | 'service'
+          includeNfts?: boolean
+          estimate?: boolean
+          json?: boolean
+        },
       ) => {
         const date = CalendarDate.safeParse(opts.date)
         if (!date.success)
@@ -85,10 +93,15 @@ export function registerWalletCommands(program: Command): void {
           use: asksService ? 'change' : 'read',
         })
         try {
-          const plan = await callCore(core, 'balances:at-plan', { address, date: opts.date })
+          const includeNfts = opts.includeNfts === true
+          const plan = await callCore(core, 'balances:at-plan', {
+            address,
+            date: opts.date,
+            includeNfts,
+          })
           if (asksService || opts.estimate) {
             printErrorLine(
-              `Asking the service: ${plan.mints} mint(s) × balance-at = ${plan.serviceCredits.toLocaleString('en-US')} credits${plan.coveredLocally ? ' (the mirror could answer for free: --source local)' : ''}.`,
+              `Asking the service: ${balanceAtCostText(plan)}${plan.coveredLocally ? ' (the mirror could answer for free: --source local)' : ''}.`,
             )
             if (opts.estimate) return
           }
@@ -96,6 +109,7 @@ export function registerWalletCommands(program: Command): void {
             address,
             date: opts.date,
             source: opts.source,
+            includeNfts,
           })
           if (opts.json) {
             printJson(result)
@@ -107,6 +121,12 @@ export function registerWalletCommands(program: Command): void {
           if (result.balances.length === 0) printLine('  nothing held')
           for (const b of result.balances)
             printLine(`  ${(b.symbol ?? b.mint).padEnd(12)} ${b.amount.padStart(24)}`)
+          if (result.nfts && result.nfts.mints > 0)
+            printLine(
+              result.nfts.answeredBy === 'not asked'
+                ? `  ${result.nfts.mints} NFT mint(s) not asked (--include-nfts asks them)`
+                : `  NFTs (${result.nfts.mints} mint(s)) answered by the ${result.nfts.answeredBy}`,
+            )
         } finally {
           await core.close()
         }

@@ -72,6 +72,19 @@ export interface BalanceRow {
   isCompressed: number
 }
 
+/** A holding at the end of a day (UTC), as `balances:at` answers it for one wallet. */
+export interface BalanceAtRow {
+  /** YYYY-MM-DD: balances as of the day's last second. */
+  date: string
+  wallet: string
+  /** The person's label, else the name the service knows the wallet by. */
+  walletLabel: string | null
+  mint: string
+  symbol: string | null
+  /** Exact decimal text. */
+  amount: string
+}
+
 /** One CSV record: every cell already final text. */
 export type CsvRecord = string[]
 
@@ -369,6 +382,15 @@ const FULL_BALANCE_COLUMNS: Column<BalanceRow>[] = [
   value('Asset', (r) => (isSol(r.mint) ? 'native' : r.isNft ? 'nft' : 'token')),
 ]
 
+const FULL_BALANCE_AT_COLUMNS: Column<BalanceAtRow>[] = [
+  value('Date (UTC)', (r) => r.date),
+  text('Wallet', (r) => r.wallet),
+  text('Wallet label', (r) => r.walletLabel),
+  text('Mint', (r) => r.mint),
+  text('Symbol', (r) => r.symbol),
+  value('Amount', (r) => r.amount),
+]
+
 const byTransaction = (r: BalanceChangeRow): number => r.transactionId
 
 /** Row type of each export kind. */
@@ -376,6 +398,7 @@ export interface RowOfKind {
   'balance-changes': BalanceChangeRow
   transfers: TransferRow
   balances: BalanceRow
+  'balances-at': BalanceAtRow
 }
 
 function layoutsWith(currencyOf: CurrencyNames): {
@@ -397,6 +420,9 @@ function layoutsWith(currencyOf: CurrencyNames): {
     },
     // Tax tools import movements, not holdings: balances have the full layout only.
     balances: { full: layoutOf(FULL_BALANCE_COLUMNS, (g: readonly BalanceRow[]) => [...g]) },
+    'balances-at': {
+      full: layoutOf(FULL_BALANCE_AT_COLUMNS, (g: readonly BalanceAtRow[]) => [...g]),
+    },
   }
 }
 

@@ -25,7 +25,7 @@ function dateText(sec: number, edge: 'from' | 'to', withYear: boolean): string {
 }
 
 function datesText(kind: ExportKind, f: ExportRowFilters): string {
-  if (kind === 'balances') {
+  if (kind === 'balances' || kind === 'balances-at') {
     return f.toSec === null ? 'latest snapshot' : `as of ${dateText(f.toSec, 'to', true)}`
   }
   if (f.fromSec !== null && f.toSec !== null) {
@@ -64,7 +64,7 @@ export function describeExport(
   if (f.mints.length > 0) {
     head += ` of ${f.mints.map((m) => names.mintSymbol(m) ?? shortAddress(m)).join(', ')}`
   }
-  const isMovement = kind !== 'balances'
+  const isMovement = kind !== 'balances' && kind !== 'balances-at'
   const parts = [
     head,
     ...(isMovement && f.direction !== null ? [f.direction === 'in' ? 'incoming' : 'outgoing'] : []),

@@ -12,6 +12,9 @@ import { currencyNames } from './currency-names'
 import { resolveFilters } from './export-filters'
 import { writeCsvFile } from './export-writer'
 
+/** What opens an export's rows: the mirror's reader, or any source of the same rows. */
+export type ExportRowSource = Pick<Mirror['exports'], 'open'>
+
 /** Progress of a running export. */
 export interface ExportProgressInfo {
   /** Mirror rows read so far, of `totalRows` (counted before the first row). */
@@ -25,8 +28,11 @@ export interface ExportProgressInfo {
 
 /** What to export, from which mirror, to where. */
 export interface ExportOptions {
-  /** Where the rows come from: the mirror's export reader (one consistent snapshot). */
-  source: Mirror['exports']
+  /**
+   * Where the rows come from: the mirror's export reader (one consistent snapshot), or
+   * balances at a date rebuilt per wallet (app/balances-at-export.ts).
+   */
+  source: ExportRowSource
   kind: ExportKind
   format?: ExportFormat
   filters?: ExportFiltersInput

@@ -298,6 +298,7 @@ export class SyncEngine {
         pages: result.pages,
         items: result.newItems,
         estimatedRemainingPages: 0,
+        estimatedRemainingCredits: 0,
       })
       return { stream, state: 'ok', pages: result.pages, newItems: result.newItems, credits }
     } catch (error) {

@@ -1,6 +1,7 @@
 import { CREDIT_PRICES } from '@shared/api/prices'
 import type { SyncEstimate } from '@shared/ipc/sync-schemas'
 import type { StreamRow } from '../db/ingest/mirror-writer'
+import { DAS_MAX_LIMIT } from '@shared/api/das'
 import { BALANCES_PAGE_LIMIT } from './streams/balances-stream'
 import { HISTORY_PAGE_LIMIT } from './streams/history-stream'
 import { TRANSFERS_PAGE_LIMIT } from './streams/transfers-stream'
@@ -10,15 +11,18 @@ type Line = SyncEstimate['lines'][number]
 /**
  * Estimates what a sync will cost before it runs, from the streams' state: a stream that
  * is up to date costs one call when nothing is new; a backfill costs one call per page up
- * to the depth limit; without a limit its size is unknown until it runs.
+ * to the depth limit; without a limit its size is unknown until it runs. The NFT holdings
+ * (DAS getAssetsByOwner pages) cost a page per 1,000 assets: known from `nftCount`, the
+ * latest snapshot's count, else known only after the first page.
  *
  * @example
- * estimateSyncCredits(address, rows).summary
+ * estimateSyncCredits(address, rows, 173).summary
  * // 'Backfill of up to 5,000 transactions: ≤ 5,000 credits for history; …'
  */
 export function estimateSyncCredits(
   address: string,
   rows: Record<string, StreamRow>,
+  nftCount: number | null = null,
 ): SyncEstimate {
   const lines: Line[] = [
     pagedLine('history', rows.history, HISTORY_PAGE_LIMIT, CREDIT_PRICES.wallet, 'transactions'),
@@ -29,6 +33,7 @@ export function estimateSyncCredits(
       credits: CREDIT_PRICES.wallet,
       note: `one snapshot (${BALANCES_PAGE_LIMIT} tokens per call)`,
     },
+    holdingsLine(nftCount),
     pagedLine(
       'compressed-owner',
       rows['compressed-owner'],
@@ -44,16 +49,48 @@ export function estimateSyncCredits(
       'signatures',
     ),
   ]
-  const isBounded = lines.every((l) => l.credits !== null)
+  // Holdings of unknown size are left out of the bound and said apart: no depth limit caps them.
+  const streamLines = lines.filter((l) => l.stream !== 'nft-holdings')
+  const holdings = lines.find((l) => l.stream === 'nft-holdings') as Line
+  const isBounded = streamLines.every((l) => l.credits !== null)
   const maxCredits = isBounded ? lines.reduce((sum, l) => sum + (l.credits ?? 0), 0) : null
   const history = lines[0] as Line
   const head = history.note.charAt(0).toUpperCase() + history.note.slice(1)
-  const unbounded = lines.filter((l) => l.credits === null).map((l) => l.stream)
+  const unbounded = streamLines.filter((l) => l.credits === null).map((l) => l.stream)
   const summary =
     maxCredits === null
       ? `${head}: the size of ${unbounded.join(' and ')} is unknown until fetched (${CREDIT_PRICES.wallet} credits per ${HISTORY_PAGE_LIMIT} items); set a depth limit to cap it.`
-      : `${head}: ≤ ${fmt(history.credits ?? 0)} credits for history; ≤ ${fmt(maxCredits)} credits in all.`
-  return { address, maxCredits, lines, summary }
+      : `${head}: ≤ ${fmt(history.credits ?? 0)} credits for history; ≤ ${fmt(maxCredits)} credits in all${holdings.credits === null ? ' but the NFT holdings' : ''}.`
+  return { address, maxCredits, lines, summary: `${summary} ${holdingsSentence(holdings)}` }
+}
+
+/**
+ * The NFT holdings line: a getAssetsByOwner page per 1,000 assets. The stream stops at the
+ * first page shorter than 1,000, so n assets take ⌊n/1,000⌋ + 1 pages (⌈n/1,000⌉ but at a
+ * multiple of 1,000, when one more, empty page says the list has ended).
+ */
+function holdingsLine(nftCount: number | null): Line {
+  const perPage = `${CREDIT_PRICES.das} credits per ${fmt(DAS_MAX_LIMIT)} assets`
+  if (nftCount === null)
+    return {
+      stream: 'nft-holdings',
+      calls: null,
+      credits: null,
+      note: `${perPage}; the size is known after the first page`,
+    }
+  const calls = Math.floor(nftCount / DAS_MAX_LIMIT) + 1
+  return {
+    stream: 'nft-holdings',
+    calls,
+    credits: calls * CREDIT_PRICES.das,
+    note: `${fmt(nftCount)} NFTs at the last snapshot (${perPage})`,
+  }
+}
+
+function holdingsSentence(line: Line): string {
+  return line.credits === null
+    ? `NFT holdings: ${line.note}.`
+    : `NFT holdings: ${fmt(line.credits)} credits for ${line.note}.`
 }
 
 function pagedLine(

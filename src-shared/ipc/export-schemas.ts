@@ -4,17 +4,34 @@ import { countText } from '../domain/count-text'
 import { WalletAddressInput } from '../domain/wallet-address'
 import { AppError, registerErrorClass } from './ipc-errors'
 import { SignatureSearch } from './review-schemas'
+import { BalanceAtSource, CalendarDate } from './wallet-schemas'
 
-/** What an export contains: balance changes (transaction × mint), transfers, or current balances. */
-export const ExportKind = z.enum(['balance-changes', 'transfers', 'balances'])
+/**
+ * What an export contains: balance changes (transaction × mint), transfers, current
+ * balances, or balances at the end of a day (wallet × holding, `filters.balancesAt`).
+ */
+export const ExportKind = z.enum(['balance-changes', 'transfers', 'balances', 'balances-at'])
 export type ExportKind = z.infer<typeof ExportKind>
 
-/** What one mirror row of each kind is called (singular, plural): what progress counts. */
+/** What one row of each kind is called (singular, plural): what progress counts. */
 export const EXPORT_ROW_NOUNS: Record<ExportKind, readonly [string, string]> = {
   'balance-changes': ['balance change', 'balance changes'],
   transfers: ['transfer', 'transfers'],
   balances: ['balance', 'balances'],
+  'balances-at': ['balance', 'balances'],
 }
+
+/**
+ * The day of a balances-at export and where its answers come from: rebuilt from the
+ * mirror (free, refused for a wallet whose history does not cover the day) or asked of
+ * the service (fungible mints only unless `includeNfts`), as `balances:at` answers.
+ */
+export const BalancesAtChoice = z.object({
+  date: CalendarDate,
+  source: BalanceAtSource.default('local'),
+  includeNfts: z.boolean().default(false),
+})
+export type BalancesAtChoice = z.output<typeof BalancesAtChoice>
 
 /** Column layout: everything we know, or a tax tool's import layout (facts, "Tax-tool CSV layouts"). */
 export const ExportFormat = z.enum(['full', 'koinly', 'cointracker'])
@@ -58,6 +75,8 @@ export const ExportFilters = z.object({
   failedOnly: z.boolean().default(false),
   /** A whole signature or its first characters (the History view's search). */
   signature: SignatureSearch,
+  /** The balances-at kind's day and source; no other kind takes it. */
+  balancesAt: BalancesAtChoice.optional(),
 })
 export type ExportFilters = z.output<typeof ExportFilters>
 export type ExportFiltersInput = z.input<typeof ExportFilters>
@@ -181,6 +200,8 @@ export const ExportPreview = z.object({
   /** What they are, for a person: `17 balance changes of LUMN, incoming, wallet Treasury, …`. */
   description: z.string(),
   fileName: z.string(),
+  /** Credits the run spends (balances at a date asked of the service); 0 for the mirror's rows. */
+  serviceCredits: z.number().int().default(0),
 })
 export type ExportPreview = z.infer<typeof ExportPreview>
 
@@ -240,7 +261,7 @@ const utcDay = (sec: number): string => new Date(sec * 1000).toISOString().slice
 export function suggestedExportFileName(parts: ExportFileNameParts): string {
   const to = utcDay(parts.toSec ?? parts.nowSec)
   const dates =
-    parts.kind === 'balances'
+    parts.kind === 'balances' || parts.kind === 'balances-at'
       ? `as-of-${to}`
       : parts.fromSec === null
         ? `to-${to}`

@@ -106,6 +106,8 @@ export const SyncProgress = z.object({
   items: z.number().int(),
   creditsSpent: z.number().int(),
   estimatedRemainingPages: z.number().int().nullable(),
+  /** What those pages cost, where known (a large NFT collection, once its first page is in). */
+  estimatedRemainingCredits: z.number().int().nullable().default(null),
 })
 export type SyncProgress = z.infer<typeof SyncProgress>
 
@@ -167,11 +169,15 @@ export const SyncDepthInput = z.object({ address: WalletAddressInput, depth: Dep
 /** A sync's estimated cost, shown before it runs. */
 export const SyncEstimate = z.object({
   address: z.string(),
-  /** Upper bound of credits, or null when the backfill has no depth limit and its size is unknown. */
+  /**
+   * Upper bound of credits, or null when the backfill has no depth limit and its size is
+   * unknown. NFT holdings of unknown size (never synced) are left out; the summary says so.
+   */
   maxCredits: z.number().int().nullable(),
   lines: z.array(
     z.object({
-      stream: StreamName,
+      /** A stream, or `nft-holdings`: the balances stream's DAS holdings pages, priced apart. */
+      stream: z.union([StreamName, z.literal('nft-holdings')]),
       calls: z.number().int().nullable(),
       credits: z.number().int().nullable(),
       note: z.string(),

@@ -96,6 +96,8 @@ export const BalanceAtInput = z.object({
   address: WalletAddress,
   date: CalendarDate,
   source: BalanceAtSource,
+  /** Ask the service about NFT mints too (a call each); by default only fungible mints. */
+  includeNfts: z.boolean().default(false),
 })
 export type BalanceAtInput = z.infer<typeof BalanceAtInput>
 
@@ -107,6 +109,15 @@ export const BalanceAtResult = z.object({
   balances: z.array(
     z.object({ mint: z.string(), symbol: z.string().nullable(), amount: z.string() }),
   ),
+  /**
+   * A service answer's NFT mints: asked of the service (`includeNfts`), answered from the
+   * mirror where its history covers the date, or not asked (listed in `notAsked`).
+   */
+  nfts: z
+    .object({ mints: z.number().int(), answeredBy: z.enum(['service', 'mirror', 'not asked']) })
+    .optional(),
+  /** NFT mints nobody answered for: their holdings on the date are unknown. */
+  notAsked: z.array(z.object({ mint: z.string(), symbol: z.string().nullable() })).optional(),
 })
 export type BalanceAtResult = z.infer<typeof BalanceAtResult>
 
@@ -119,10 +130,16 @@ export const BalanceAtPlan = z.object({
   /** Mints the service would be asked about (one balance-at call each). */
   mints: z.number().int(),
   serviceCredits: z.number().int(),
+  /** NFT mints the wallet held; asked only with `includeNfts`. */
+  nftMints: z.number().int(),
+  /** What asking about the NFT mints too costs (included in `serviceCredits` when asked). */
+  nftCredits: z.number().int(),
+  includeNfts: z.boolean(),
 })
 export type BalanceAtPlan = z.infer<typeof BalanceAtPlan>
 
 export const BalanceAtPlanInput = BalanceAtInput.omit({ source: true })
+export type BalanceAtPlanInput = z.input<typeof BalanceAtPlanInput>
 
 /**
  * `watchlist:totals` and `heliograph totals --json`. Compressed holdings are counted in

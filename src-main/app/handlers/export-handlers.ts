@@ -1,5 +1,6 @@
 import { basename } from 'node:path'
 import type {
+  BalancesAtChoice,
   ExportFilters,
   ExportFormat,
   ExportKind,
@@ -10,6 +11,7 @@ import type {
 import { ExportCancelledError, suggestedExportFileName } from '@shared/ipc/export-schemas'
 import { AppError, DuplicateError, InvalidInputError } from '@shared/ipc/ipc-errors'
 import { PRIVATE_FILE_MODE } from '../../db/private-files'
+import type { ExportRowFilters } from '../../db/queries/export-queries'
 import {
   describeExport,
   walletsForFileName,
@@ -17,12 +19,15 @@ import {
 } from '../../export/export-description'
 import { resolveFilters, resolveMintChoices } from '../../export/export-filters'
 import { layoutFor } from '../../export/csv-presets'
-import { runExport } from '../../export/export-job'
+import { runExport, type ExportRowSource } from '../../export/export-job'
+import { endOfDaySec } from '../balances-at'
+import { balancesAtRows, planBalancesAtExport } from '../balances-at-export'
 import type { HandlerContext } from './handler-context'
 import type { HandlerTable } from './handler-table'
 
 /**
- * Handlers of the `export:*` channels. Exports read the mirror only (no service calls),
+ * Handlers of the `export:*` channels. Exports read the mirror only (no service calls but
+ * for balances at a date the person chose to ask the service, their cost previewed),
  * report `export:progress` events, and can be cancelled by id. In the web shell the file
  * waits for one download; in the desktop shell it goes where the person pointed the save
  * dialog (`export:choose-path` asks the shell, and grants that path to one `export:run`).
@@ -39,9 +44,14 @@ export function exportHandlers(
    */
   async function planExport(kind: ExportKind, format: ExportFormat, filters: ExportFilters) {
     layoutFor(kind, format) // a layout the kind does not have is refused before anything else
+    const choice = balancesAtChoice(kind, filters)
     const mirror = ctx.mirror
     const resolved = { ...filters, mints: await resolveMintChoices(filters.mints, mirror.mints) }
     const rowFilters = resolveFilters(resolved)
+    // Balances at a date are as of the day's end, which names the file and the description.
+    if (choice !== null) rowFilters.toSec = endOfDaySec(choice.date)
+    const balancesAt =
+      choice === null ? null : await planBalancesAtExport(ctx, rowFilters.walletAddresses, choice)
     const labels = new Map((await mirror.watchlist.list()).map((w) => [w.address, w.label]))
     const symbols = await mirror.mints.symbolsOf(rowFilters.mints)
     const names: ExportNames = {
@@ -56,8 +66,11 @@ export function exportHandlers(
       toSec: rowFilters.toSec,
       nowSec: ctx.nowSec(),
     })
-    const describe = (rows: number): string => describeExport(kind, rowFilters, rows, names)
-    return { resolved, rowFilters, fileName, describe }
+    const describe = (rows: number): string =>
+      balancesAt === null
+        ? describeExport(kind, rowFilters, rows, names)
+        : `${describeExport(kind, rowFilters, rows, names)}, ${balancesAt.sourceText}`
+    return { resolved, rowFilters, fileName, describe, balancesAt }
   }
 
   return {
@@ -81,8 +94,24 @@ export function exportHandlers(
     },
     'export:preview': async ({ kind, format, filters }): Promise<ExportPreview> => {
       const plan = await planExport(kind, format, filters)
-      const rows = await ctx.mirror.exports.count(kind, plan.rowFilters)
-      return { rows, description: plan.describe(rows), fileName: plan.fileName }
+      if (plan.balancesAt?.choice.source === 'service') {
+        // Counting the rows would spend the credits: the mints asked bound them.
+        const rows = plan.balancesAt.plans.reduce((n, p) => n + p.mints, 0)
+        return {
+          rows,
+          description: `up to ${plan.describe(rows)}`,
+          fileName: plan.fileName,
+          serviceCredits: plan.balancesAt.serviceCredits,
+        }
+      }
+      const rows =
+        plan.balancesAt === null
+          ? await ctx.mirror.exports.count(kind, plan.rowFilters)
+          : await countRows(
+              balancesAtRows(ctx, plan.balancesAt, plan.rowFilters.mints),
+              plan.rowFilters,
+            )
+      return { rows, description: plan.describe(rows), fileName: plan.fileName, serviceCredits: 0 }
     },
     'export:choose-path': async ({ kind, format, filters }) => {
       if (ctx.choosePath === undefined) {
@@ -127,7 +156,10 @@ export function exportHandlers(
       ctx.events.emit('export:progress', { exportId: input.exportId, state, ...last })
     try {
       const summary = await runExport({
-        source: ctx.mirror.exports,
+        source:
+          plan.balancesAt === null
+            ? ctx.mirror.exports
+            : balancesAtRows(ctx, plan.balancesAt, plan.rowFilters.mints, controller.signal),
         kind: input.kind,
         format: input.format,
         filters: plan.resolved,
@@ -161,4 +193,29 @@ export function exportHandlers(
       throw error
     }
   }
+}
+
+/** The balances-at kind's day and source; refused where missing, or given to another kind. */
+function balancesAtChoice(kind: ExportKind, filters: ExportFilters): BalancesAtChoice | null {
+  if (kind !== 'balances-at') {
+    if (filters.balancesAt !== undefined)
+      throw new InvalidInputError(
+        `A day to take balances at belongs to the balances-at export, not ${kind}.`,
+      )
+    return null
+  }
+  if (filters.balancesAt === undefined)
+    throw new InvalidInputError('Balances on a date need the date (YYYY-MM-DD).')
+  if (filters.from !== undefined || filters.to !== undefined)
+    throw new InvalidInputError(
+      'Balances on a date take one day, not a date range: give the day only.',
+    )
+  return filters.balancesAt
+}
+
+/** Rows a source would give, read and counted (balances at a date from the mirror: free). */
+async function countRows(source: ExportRowSource, filters: ExportRowFilters): Promise<number> {
+  const read = await source.open('balances-at', filters, 10_000)
+  await read.close()
+  return read.totalRows
 }

@@ -86,11 +86,14 @@ export function syncHandlers(ctx: HandlerContext): Pick<HandlerTable, SyncChanne
       const id = await walletId(address)
       const { writer } = ctx.mirror
       const rows = await Promise.all(STREAM_NAMES.map((s) => writer.stream(id, s)))
+      // The latest snapshot's NFT count sizes the holdings pages; none before a first sync.
+      const snapshot = await ctx.mirror.review.currentBalances(address)
       return estimateSyncCredits(
         address,
         Object.fromEntries(STREAM_NAMES.map((s, i) => [s, rows[i]])) as Parameters<
           typeof estimateSyncCredits
         >[1],
+        snapshot.takenAtSec === null ? null : snapshot.nftCount,
       )
     },
     'sync:set-depth': async ({ address, depth }) => {

@@ -10,8 +10,12 @@ export interface LocalBalancesAt {
   reason: string | null
   /** Raw amount per mint (non-zero only), with decimals and symbol. */
   balances: { mint: string; symbol: string | null; raw: string; decimals: number }[]
-  /** Every mint the mirror knows the wallet to have held: what a service look-up asks about. */
-  mints: { mint: string; symbol: string | null; decimals: number }[]
+  /**
+   * Every mint the mirror knows the wallet to have held: what a service look-up may ask
+   * about. `isNft`: a non-fungible mint (listed among a snapshot's NFTs, or of 0 decimals
+   * and never among its tokens), which a look-up skips unless NFTs are asked for.
+   */
+  mints: { mint: string; symbol: string | null; decimals: number; isNft: boolean }[]
 }
 
 /**
@@ -154,7 +158,7 @@ export function rawOfChange(c: {
   return BigInt(c.amount_raw ?? rawFromDecimalText(c.amount_text, c.decimals) ?? '0')
 }
 
-/** Mints the wallet's changes or latest snapshot name, with decimals and symbol. */
+/** Mints the wallet's changes or snapshots name, with decimals, symbol and NFT-ness. */
 export async function heldMints(
   db: Kysely<Database>,
   walletId: number,
@@ -175,8 +179,39 @@ export async function heldMints(
         .groupBy(['i.mint', 'm.symbol']),
     )
     .execute()
+  const listed = await snapshotMints(db, walletId)
   const byMint = new Map<string, LocalBalancesAt['mints'][number]>()
-  for (const r of rows)
-    byMint.set(r.mint, { mint: r.mint, symbol: r.symbol, decimals: Number(r.decimals) })
+  for (const r of rows) {
+    const decimals = Number(r.decimals)
+    // An NFT sold before any snapshot is known only by its changes: one unit, 0 decimals.
+    const isNft = listed.nfts.has(r.mint) || (decimals === 0 && !listed.tokens.has(r.mint))
+    byMint.set(r.mint, { mint: r.mint, symbol: r.symbol, decimals, isNft })
+  }
   return [...byMint.values()].sort((a, b) => a.mint.localeCompare(b.mint))
+}
+
+/** Mints the wallet's snapshots list as NFTs, and as tokens. */
+async function snapshotMints(
+  db: Kysely<Database>,
+  walletId: number,
+): Promise<{ nfts: Set<string>; tokens: Set<string> }> {
+  const snapshots = db
+    .selectFrom('balance_snapshots')
+    .select('id')
+    .where('wallet_id', '=', walletId)
+  const [nfts, tokens] = await Promise.all([
+    db
+      .selectFrom('balance_snapshot_nfts')
+      .select('mint')
+      .distinct()
+      .where('snapshot_id', 'in', snapshots)
+      .execute(),
+    db
+      .selectFrom('balance_snapshot_items')
+      .select('mint')
+      .distinct()
+      .where('snapshot_id', 'in', snapshots)
+      .execute(),
+  ])
+  return { nfts: new Set(nfts.map((r) => r.mint)), tokens: new Set(tokens.map((r) => r.mint)) }
 }

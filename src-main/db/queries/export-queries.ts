@@ -1,5 +1,6 @@
 import { sql, type Compilable, type Kysely } from 'kysely'
 import type { ExportKind } from '@shared/ipc/export-schemas'
+import { InvalidInputError } from '@shared/ipc/ipc-errors'
 import type { Database } from '../schema'
 import {
   all,
@@ -43,6 +44,9 @@ export function exportStatements(
       return transferStatements(db, f)
     case 'balances':
       return balanceStatements(db, f)
+    case 'balances-at':
+      // Rebuilt per wallet from balance changes (or asked of the service): app/balances-at.ts.
+      throw new InvalidInputError('Balances at a date are not read by one statement.')
   }
 }
 

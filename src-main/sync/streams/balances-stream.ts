@@ -1,4 +1,5 @@
 import { DAS_MAX_LIMIT, type Asset } from '@shared/api/das'
+import { CREDIT_PRICES } from '@shared/api/prices'
 import type { WalletBalance, WalletNft } from '@shared/api/wallet-rest'
 import type { StreamContext, StreamResult } from './stream-context'
 
@@ -37,6 +38,7 @@ export async function syncBalances(ctx: StreamContext): Promise<StreamResult> {
       pages: page,
       items: balances.length,
       estimatedRemainingPages: null,
+      estimatedRemainingCredits: null,
     })
     if (!response.pagination.hasMore) break
     page += 1
@@ -87,13 +89,16 @@ async function ownedNfts(
       if (!FUNGIBLE_INTERFACES.has(asset.interface)) nfts.push(nftOf(asset, collectionNames))
     }
     const total = list.grand_total
+    const remaining =
+      total === undefined ? null : Math.max(0, Math.ceil(total / DAS_MAX_LIMIT) - page)
+    // A large collection's cost shows once the first page has told its size.
     ctx.report({
       stream: 'balances',
       phase: 'snapshot',
       pages: pagesBefore + page,
       items: nfts.length,
-      estimatedRemainingPages:
-        total === undefined ? null : Math.max(0, Math.ceil(total / DAS_MAX_LIMIT) - page),
+      estimatedRemainingPages: remaining,
+      estimatedRemainingCredits: remaining === null ? null : remaining * CREDIT_PRICES.das,
     })
     if (list.items.length < DAS_MAX_LIMIT) return { nfts, pages: page }
   }

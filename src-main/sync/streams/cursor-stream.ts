@@ -52,6 +52,7 @@ export async function syncCursorStream<T>(
       pages: result.pages,
       items: result.newItems,
       estimatedRemainingPages: null,
+      estimatedRemainingCredits: null,
     })
 
   // Walks down from `cursor` (undefined = the top) until a known item or the end.

@@ -47,6 +47,7 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
         pages: result.pages,
         items: result.newItems,
         estimatedRemainingPages: null,
+        estimatedRemainingCredits: null,
       })
       if (!page.pagination.hasMore || newest === undefined) break
       after = newest
@@ -87,6 +88,7 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
       pages: result.pages,
       items: result.newItems,
       estimatedRemainingPages: remainingPages(row),
+      estimatedRemainingCredits: null,
     })
   }
   return result

@@ -9,6 +9,8 @@ export interface StreamProgress {
   items: number
   /** Pages still to fetch when that can be known (a depth-limited backfill), else null. */
   estimatedRemainingPages: number | null
+  /** What those pages cost, where the stream knows their price; else null. */
+  estimatedRemainingCredits: number | null
 }
 
 /** What a stream needs to run: the wallet, the writer and a metered, shaped service call. */

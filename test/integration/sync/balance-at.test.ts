@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BALANCE_AT_NATIVE_SOL_MINT, NATIVE_SOL_MINT } from '@shared/api/base58'
 import { decimalFromRaw } from '@shared/domain/exact-amount'
-import { endOfDaySec } from '../../../src-main/app/handlers/wallet-handlers'
+import { endOfDaySec } from '../../../src-main/app/balances-at'
 import { setDepthLimit } from '../../../src-main/db/queries/sync-status'
 import { PROFILE_IDS } from '../../../src-main/simulator/chain/wallet-profiles'
 import { startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
