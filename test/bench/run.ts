@@ -1,3 +1,4 @@
+import { benchTable, type BenchFigure } from './bench-table'
 import { runExportBench } from './export.bench'
 import { runHistoryQueriesBench } from './history-queries.bench'
 import { runSimulatorBench } from './simulator.bench'
@@ -7,7 +8,15 @@ import { runWatchDayBench } from './watch-day.bench'
 // `npm run bench [-- name]`: every benchmark in sequence, each under a header; a name
 // (or part of one) runs only the matching ones, e.g. `npm run bench -- sync`.
 
-const BENCHES: { name: string; title: string; run: () => Promise<unknown> }[] = [
+/**
+ * A benchmark prints its own lines as it runs; the rows it returns in `figures` (if any)
+ * join the table printed at the end of the run.
+ */
+const BENCHES: {
+  name: string
+  title: string
+  run: () => Promise<{ figures?: BenchFigure[] } | unknown>
+}[] = [
   {
     name: 'simulator',
     title: 'Simulator: whale history latency and heap',
@@ -45,12 +54,17 @@ async function main(filter: string | undefined): Promise<void> {
       `No benchmark matches "${filter}"; names: ${BENCHES.map((b) => b.name).join(', ')}.`,
     )
   }
+  const figures: BenchFigure[] = []
   for (const bench of chosen) {
     process.stdout.write(`\n== ${bench.name}: ${bench.title} ==\n`)
     const t0 = performance.now()
-    await bench.run()
+    const result = await bench.run()
     process.stdout.write(`(${bench.name} took ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`)
+    const rows = (result as { figures?: BenchFigure[] } | undefined)?.figures
+    if (Array.isArray(rows)) figures.push(...rows)
   }
+  if (figures.length > 0)
+    process.stdout.write(`\n== figures and goals ==\n${benchTable(figures)}\n`)
 }
 
 main(process.argv[2]).catch((e: unknown) => {
