@@ -36,7 +36,7 @@ describe('e2e: Pause and Resume on Activity', () => {
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
     await page.goto(fx.shell.url)
-    await page.getByRole('heading', { name: 'Watchlist' }).waitFor()
+    await page.getByRole('heading', { name: 'Watchlist', level: 1 }).waitFor()
     await page.goto(`${new URL(fx.shell.url).origin}/#/activity`)
     await page.getByRole('table', { name: 'Sync state of each wallet' }).waitFor()
   })

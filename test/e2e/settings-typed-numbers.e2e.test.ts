@@ -21,7 +21,7 @@ describe('e2e: numbers typed in Settings are read as typed or refused by name', 
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
     await page.goto(fx.shell.url)
-    await page.getByRole('heading', { name: 'Watchlist' }).waitFor()
+    await page.getByRole('heading', { name: 'Watchlist', level: 1 }).waitFor()
     await page.goto(`${new URL(fx.shell.url).origin}/#/settings`)
     await daily().waitFor()
   })
