@@ -191,9 +191,7 @@ export class SyncEngine {
       const newTransactions = outcomes.find((o) => o.stream === 'history')?.newItems ?? 0
       const hasNewMints =
         hasLookedUpPages ||
-        outcomes.some(
-          (o) => (o.stream === 'history' || o.stream === 'transfers') && o.newItems > 0,
-        )
+        outcomes.some((o) => (o.stream === 'history' || o.stream === 'transfers') && o.newItems > 0)
       if (hasNewMints && !controller.signal.aborted && run.stopError === undefined) {
         // Naming new mints is a courtesy to the views: its failure fails no stream.
         await fillUnknownMints(
