@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LookupAnswer } from '@shared/ipc/lookup-schemas'
-import type { CreditsOverview, WalletSyncOutcome } from '@shared/ipc/sync-schemas'
+import type { CreditsOverview, SyncEstimate, WalletSyncOutcome } from '@shared/ipc/sync-schemas'
 import { databasePath } from '../../../src-main/app/data-dir'
 import { LOOKED_UP_TOP_FRESH_SEC } from '../../../src-main/sync/streams/looked-up-top'
 import { readMirror } from '../../helpers/mirror-contents'
@@ -81,6 +81,14 @@ describe('watching a looked-up wallet: what the first sync reads again', () => {
     await sync(fresh, address)
     return { calls: await callsSince(fresh, calls), credits: (await pageCredits(fresh)) - credits }
   }
+  /** The estimate's credits per line (stream or nft-holdings) for the wallet's next sync. */
+  const estimatedCredits = async (address: string): Promise<Record<string, number | null>> =>
+    Object.fromEntries(
+      (await f.call<SyncEstimate>('sync:estimate', { address })).lines.map((l) => [
+        l.stream,
+        l.credits,
+      ]),
+    )
   const lookUp = async (address: string): Promise<LookupAnswer> => {
     const answer = await f.call<LookupAnswer>('lookup:run', {
       request: { view: 'wallet', address },
@@ -103,6 +111,19 @@ describe('watching a looked-up wallet: what the first sync reads again', () => {
   beforeAll(async () => {
     f = await startLookupFixture()
     fresh = await startLookupFixture()
+    // Watching off: the clock moves on in these stories, and a watching round would sync
+    // wallets of its own accord; only the syncs the test runs are counted.
+    for (const fx of [f, fresh]) {
+      await fx.call('settings:update', {
+        watch: {
+          isWatching: false,
+          checkEverySec: 60,
+          tokenAccountsEverySec: 3_600,
+          compressedEverySec: 600,
+          backstopEverySec: 86_400,
+        },
+      })
+    }
   }, 60_000)
   afterAll(async () => {
     await f?.stop()
@@ -112,9 +133,12 @@ describe('watching a looked-up wallet: what the first sync reads again', () => {
   // casual: its whole history and transfers fit the look-up's first pages, so the first
   // sync buys no page of them at all; failed-transactions: the backfills go on from the
   // look-up's cursors.
-  it.each(['casual', 'failed-transactions'] as const)(
-    'fresh look-up of a %s wallet: look-up, watch and first sync cost one fresh sync',
-    async (profile) => {
+  it.each([
+    { profile: 'casual', pricedAtNothing: ['history', 'transfers', 'balances', 'nft-holdings'] },
+    { profile: 'failed-transactions', pricedAtNothing: ['balances', 'nft-holdings'] },
+  ] as const)(
+    'fresh look-up of a $profile wallet: look-up, watch and first sync cost one fresh sync',
+    async ({ profile, pricedAtNothing }) => {
       const address = f.sim.chain.walletByProfile(profile).address
       const reference = await freshSync(address)
 
@@ -124,6 +148,9 @@ describe('watching a looked-up wallet: what the first sync reads again', () => {
       // Still inside the window when the first sync runs.
       f.now.sec += LOOKED_UP_TOP_FRESH_SEC - 60
       await f.call('lookup:watch', { address })
+      // The estimate does not price again what the look-up fetched.
+      const estimate = await estimatedCredits(address)
+      for (const line of pricedAtNothing) expect(estimate[line], line).toBe(0)
       await sync(f, address)
 
       expect((await pageCredits(f)) - start).toBe(reference.credits)
@@ -153,6 +180,9 @@ describe('watching a looked-up wallet: what the first sync reads again', () => {
     const identityAndFunder = (await creditsOf(f, names)) - namesBefore
     f.now.sec += LOOKED_UP_TOP_FRESH_SEC
     await f.call('lookup:watch', { address })
+    const estimate = await estimatedCredits(address)
+    expect(estimate.balances).toBe(100)
+    expect(estimate['nft-holdings']).toBe(10)
     const beforeSync = await callsByOperation(f)
     await sync(f, address)
 
