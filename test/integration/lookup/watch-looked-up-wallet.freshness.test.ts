@@ -3,11 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LookupAnswer } from '@shared/ipc/lookup-schemas'
 import type { CreditsOverview, SyncEstimate, WalletSyncOutcome } from '@shared/ipc/sync-schemas'
 import { databasePath } from '../../../src-main/app/data-dir'
+import { callsOfView } from '../../../src-main/lookup/lookup-plan'
 import { LOOKED_UP_TOP_FRESH_SEC } from '../../../src-main/sync/streams/looked-up-top'
 import { readMirror } from '../../helpers/mirror-contents'
 import { simulatorCredits } from '../../helpers/sim-truth'
 import { APP_KEY, startLookupFixture, type LookupFixture } from '../../helpers/lookup-fixture'
 import { expectMirrorEqualsTruth } from '../sync/mirror-truth-assertions'
+import { WATCHING_OFF } from '../../helpers/watching-off'
 
 // "Watch this wallet" right after its look-up: the first sync buys none of the pages the
 // look-up bought — not the streams' tops (history's newer-than check, transfers' walk from
@@ -16,16 +18,11 @@ import { expectMirrorEqualsTruth } from '../sync/mirror-truth-assertions'
 // the first sync reads the tops again, as every sync of a stored wallet does. Activity
 // after a fresh look-up is not lost: the next sync reads the tops again and finds it.
 
-/** Page operations a wallet's sync and look-up make; watching's 1-credit RPC looks are not. */
-const PAGE_OPERATIONS = [
-  'wallet.identity',
-  'wallet.fundedBy',
-  'wallet.balances',
-  'wallet.history',
-  'wallet.transfers',
-  'das.getAssetsByOwner',
+/** Page operations a wallet's look-up and sync make: the look-up's, and naming mints. */
+const PAGE_OPERATIONS: readonly string[] = [
+  ...callsOfView({ view: 'wallet', address: '' }).map((c) => c.operation),
   'das.getAssetBatch',
-] as const
+]
 
 type Calls = Record<string, number>
 
@@ -114,15 +111,7 @@ describe('watching a looked-up wallet: what the first sync reads again', () => {
     // Watching off: the clock moves on in these stories, and a watching round would sync
     // wallets of its own accord; only the syncs the test runs are counted.
     for (const fx of [f, fresh]) {
-      await fx.call('settings:update', {
-        watch: {
-          isWatching: false,
-          checkEverySec: 60,
-          tokenAccountsEverySec: 3_600,
-          compressedEverySec: 600,
-          backstopEverySec: 86_400,
-        },
-      })
+      await fx.call('settings:update', { watch: WATCHING_OFF })
     }
   }, 60_000)
   afterAll(async () => {
