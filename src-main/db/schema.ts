@@ -63,6 +63,8 @@ export interface SyncStreamsTable {
   last_error: string | null
   last_error_at_sec: number | null
   is_paused: Generated<Flag>
+  /** When a look-up read the top page "watch this wallet" wrote here (0010); null after a sync. */
+  top_read_at_sec: number | null
 }
 
 export interface TransactionsTable {

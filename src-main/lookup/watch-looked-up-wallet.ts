@@ -22,8 +22,10 @@ class NotLookedUpError extends Error {
  * mirror through the sync streams' own code: each stream runs against the look-up's
  * answers instead of the service, so its first pages, the holdings snapshot and the
  * wallet's name and funder are written with their cursors exactly as a sync would write
- * them, and the first sync goes on from there instead of paying for them again.
- * A stream whose next page the look-up did not fetch stops at that page.
+ * them, and the first sync goes on from there instead of paying for them again: while
+ * the look-up is fresh (LOOKED_UP_TOP_FRESH_SEC) it does not read the streams' tops or
+ * take the holdings snapshot again either. A stream whose next page the look-up did not
+ * fetch stops at that page.
  */
 export async function watchLookedUpWallet(
   mirror: Mirror,
@@ -48,6 +50,8 @@ export async function watchLookedUpWallet(
     // Written as of the look-up: that is when the service said it.
     nowSec: () => entry.fetchedAtSec,
     signal: new AbortController().signal,
+    // Marks each stream's top as read then, so a first sync soon after trusts it.
+    lookupFetchedAtSec: entry.fetchedAtSec,
   }
   for (const stream of [syncHistory, syncTransfers, syncBalances]) {
     await stream(ctx).catch((error: unknown) => {

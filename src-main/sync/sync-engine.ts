@@ -172,8 +172,15 @@ export class SyncEngine {
       if (walletId === null) throw new Error(`Wallet ${address} is not on the watchlist.`)
       this.#emit({ type: 'wallet-state', address, state: 'syncing' })
       const streams: StreamName[] = []
-      for (const s of options.streams ?? STREAM_NAMES)
-        if (!(await this.writer.stream(walletId, s)).isPaused) streams.push(s)
+      let hasLookedUpPages = false
+      for (const s of options.streams ?? STREAM_NAMES) {
+        const row = await this.writer.stream(walletId, s)
+        if (row.isPaused) continue
+        streams.push(s)
+        // Pages a look-up handed over ("watch this wallet") name mints no sync has named yet.
+        if ((s === 'history' || s === 'transfers') && row.topReadAtSec !== null)
+          hasLookedUpPages = true
+      }
       const outcomes = await Promise.all(
         streams.map((stream) => this.#runStream(walletId, address, stream, controller, run)),
       )
@@ -182,9 +189,9 @@ export class SyncEngine {
         'ok',
       )
       const newTransactions = outcomes.find((o) => o.stream === 'history')?.newItems ?? 0
-      const hasNewMints = outcomes.some(
-        (o) => (o.stream === 'history' || o.stream === 'transfers') && o.newItems > 0,
-      )
+      const hasNewMints =
+        hasLookedUpPages ||
+        outcomes.some((o) => (o.stream === 'history' || o.stream === 'transfers') && o.newItems > 0)
       if (hasNewMints && !controller.signal.aborted && run.stopError === undefined) {
         // Naming new mints is a courtesy to the views: its failure fails no stream.
         await fillUnknownMints(
@@ -291,7 +298,12 @@ export class SyncEngine {
     try {
       await this.writer.patchStream(walletId, stream, { state: 'syncing' })
       const result = await runStream(ctx, stream)
-      await this.writer.patchStream(walletId, stream, { state: 'ok', lastError: null })
+      // A top a look-up read serves one sync: the next one reads the top again.
+      await this.writer.patchStream(walletId, stream, {
+        state: 'ok',
+        lastError: null,
+        topReadAtSec: null,
+      })
       ctx.report({
         stream,
         phase: 'done',

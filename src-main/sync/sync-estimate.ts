@@ -4,6 +4,7 @@ import type { StreamRow } from '../db/ingest/mirror-writer'
 import { DAS_MAX_LIMIT } from '@shared/api/das'
 import { BALANCES_PAGE_LIMIT } from './streams/balances-stream'
 import { HISTORY_PAGE_LIMIT } from './streams/history-stream'
+import { isLookedUpTopFresh } from './streams/looked-up-top'
 import { TRANSFERS_PAGE_LIMIT } from './streams/transfers-stream'
 
 type Line = SyncEstimate['lines'][number]
@@ -13,7 +14,9 @@ type Line = SyncEstimate['lines'][number]
  * is up to date costs one call when nothing is new; a backfill costs one call per page up
  * to the depth limit; without a limit its size is unknown until it runs. The NFT holdings
  * (DAS getAssetsByOwner pages) cost a page per 1,000 assets: known from `nftCount`, the
- * latest snapshot's count, else known only after the first page.
+ * latest snapshot's count, else known only after the first page. Given `nowSec`, what a
+ * look-up read moments ago ("watch this wallet") is not priced again: the first sync
+ * trusts those tops and that snapshot.
  *
  * @example
  * estimateSyncCredits(address, rows, 173).summary
@@ -23,17 +26,36 @@ export function estimateSyncCredits(
   address: string,
   rows: Record<string, StreamRow>,
   nftCount: number | null = null,
+  nowSec?: number,
 ): SyncEstimate {
+  const isFresh = (row: StreamRow | undefined): boolean =>
+    nowSec !== undefined && row !== undefined && isLookedUpTopFresh(row, nowSec)
+  const isSnapshotFresh = isFresh(rows.balances)
   const lines: Line[] = [
-    pagedLine('history', rows.history, HISTORY_PAGE_LIMIT, CREDIT_PRICES.wallet, 'transactions'),
-    pagedLine('transfers', rows.transfers, TRANSFERS_PAGE_LIMIT, CREDIT_PRICES.wallet, 'transfers'),
-    {
-      stream: 'balances',
-      calls: 1,
-      credits: CREDIT_PRICES.wallet,
-      note: `one snapshot (${BALANCES_PAGE_LIMIT} tokens per call)`,
-    },
-    holdingsLine(nftCount),
+    pagedLine('history', rows.history, HISTORY_PAGE_LIMIT, CREDIT_PRICES.wallet, 'transactions', {
+      isTopFresh: isFresh(rows.history),
+    }),
+    pagedLine(
+      'transfers',
+      rows.transfers,
+      TRANSFERS_PAGE_LIMIT,
+      CREDIT_PRICES.wallet,
+      'transfers',
+      {
+        isTopFresh: isFresh(rows.transfers),
+      },
+    ),
+    isSnapshotFresh
+      ? { stream: 'balances', calls: 0, credits: 0, note: LOOKED_UP_NOTE }
+      : {
+          stream: 'balances',
+          calls: 1,
+          credits: CREDIT_PRICES.wallet,
+          note: `one snapshot (${BALANCES_PAGE_LIMIT} tokens per call)`,
+        },
+    isSnapshotFresh
+      ? { stream: 'nft-holdings', calls: 0, credits: 0, note: LOOKED_UP_NOTE }
+      : holdingsLine(nftCount),
     pagedLine(
       'compressed-owner',
       rows['compressed-owner'],
@@ -63,6 +85,9 @@ export function estimateSyncCredits(
       : `${head}: ≤ ${fmt(history.credits ?? 0)} credits for history; ≤ ${fmt(maxCredits)} credits in all${holdings.credits === null ? ' but the NFT holdings' : ''}.`
   return { address, maxCredits, lines, summary: `${summary} ${holdingsSentence(holdings)}` }
 }
+
+/** Said of what a look-up fetched moments ago, which the first sync does not buy again. */
+const LOOKED_UP_NOTE = 'none: the look-up fetched it moments ago'
 
 /**
  * The NFT holdings line: a getAssetsByOwner page per 1,000 assets. The stream stops at the
@@ -99,7 +124,12 @@ function pagedLine(
   pageSize: number,
   price: number,
   noun: string,
+  { isTopFresh = false }: { isTopFresh?: boolean } = {},
 ): Line {
+  // Complete with its top just read by a look-up: the first sync asks nothing.
+  if (row?.isBackfillComplete && isTopFresh) {
+    return { stream, calls: 0, credits: 0, note: LOOKED_UP_NOTE }
+  }
   // Complete (even if empty): the next sync asks only for what is new.
   if (row?.isBackfillComplete) {
     return {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { demoDatabasePath } from '../../src-main/app/data-dir'
 import { launchChromium, screenshot } from '../helpers/chromium'
 import { startTestWebShell } from '../helpers/web-shell-fixture'
+import { WATCHING_OFF } from '../helpers/watching-off'
 
 // Issue 13, numbers audit (credits): for the demo wallets, every credit figure on Activity
 // (today, per wallet, shared, per endpoint class and day, and the chart's bar heights)
@@ -90,15 +91,7 @@ describe('e2e: Activity’s credit figures equal the ledger (demo wallets)', () 
   beforeAll(async () => {
     fx = await startTestWebShell()
     // Watching off: the round below is the only spending, so the ledger holds still after it.
-    await call('settings:update', {
-      watch: {
-        isWatching: false,
-        checkEverySec: 60,
-        tokenAccountsEverySec: 3_600,
-        compressedEverySec: 600,
-        backstopEverySec: 86_400,
-      },
-    })
+    await call('settings:update', { watch: WATCHING_OFF })
     const demo = await call<DemoWalletsAdded>('demo:add-wallets', undefined)
     wallets = [...demo.alreadyWatched, ...demo.added]
     expect(wallets.length).toBe(5)

@@ -94,6 +94,7 @@ export function syncHandlers(ctx: HandlerContext): Pick<HandlerTable, SyncChanne
           typeof estimateSyncCredits
         >[1],
         snapshot.takenAtSec === null ? null : snapshot.nftCount,
+        ctx.nowSec(),
       )
     },
     'sync:set-depth': async ({ address, depth }) => {

@@ -25,6 +25,8 @@ export interface StreamRow {
   pagesFetched: number
   isPaused: boolean
   lastError: string | null
+  /** When a look-up read the top page "watch this wallet" wrote into this stream; else null. */
+  topReadAtSec: number | null
 }
 
 /**
@@ -39,6 +41,8 @@ export interface StreamPatch {
   isBackfillComplete?: boolean
   lastError?: string | null
   isPaused?: boolean
+  /** Marks the page as the stream's top as a look-up read it (written with that page). */
+  topReadAtSec?: number | null
   /** Counted in the same transaction as the page's rows. */
   addPages?: number
   succeededAtSec?: number
@@ -181,6 +185,7 @@ export class SqliteMirrorWriter implements MirrorWriter {
       pagesFetched: r.pages_fetched as number,
       isPaused: r.is_paused === 1,
       lastError: r.last_error as string | null,
+      topReadAtSec: r.top_read_at_sec as number | null,
     }
   }
 
@@ -435,6 +440,8 @@ export class SqliteMirrorWriter implements MirrorWriter {
       errorAtSec: patch.lastError ? Math.floor(Date.now() / 1000) : null,
       setPaused: has('isPaused'),
       isPaused: patch.isPaused ? 1 : 0,
+      setTopRead: has('topReadAtSec'),
+      topReadAtSec: patch.topReadAtSec ?? null,
       addPages: patch.addPages ?? 0,
       addItems,
       succeededAtSec: patch.succeededAtSec ?? null,
@@ -470,6 +477,7 @@ function prepareStatements(sqlite: BetterSqlite3.Database) {
         last_error = case when @setError then @lastError else last_error end,
         last_error_at_sec = case when @setError then @errorAtSec else last_error_at_sec end,
         is_paused = case when @setPaused then @isPaused else is_paused end,
+        top_read_at_sec = case when @setTopRead then @topReadAtSec else top_read_at_sec end,
         pages_fetched = pages_fetched + @addPages,
         items_stored = items_stored + @addItems,
         last_success_sec = coalesce(@succeededAtSec, last_success_sec)

@@ -1,6 +1,7 @@
 import { DAS_MAX_LIMIT, type Asset } from '@shared/api/das'
 import { CREDIT_PRICES } from '@shared/api/prices'
 import type { WalletBalance, WalletNft } from '@shared/api/wallet-rest'
+import { isLookedUpTopFresh, lookedUpTopMark } from './looked-up-top'
 import type { StreamContext, StreamResult } from './stream-context'
 
 /** Balances page size: the interface's maximum (4.1). */
@@ -17,8 +18,12 @@ const FUNGIBLE_INTERFACES: ReadonlySet<Asset['interface']> = new Set([
  * first), stored as one point in time, then every NFT the wallet owns, compressed ones
  * included, from DAS getAssetsByOwner (all pages; the balances answer carries at most
  * 100 NFTs, interface 4.1), which replace the snapshot's NFTs in one more transaction.
+ * A whole snapshot a look-up took moments ago ("watch this wallet") stands as this
+ * sync's snapshot: taking it again would buy the same pages twice.
  */
 export async function syncBalances(ctx: StreamContext): Promise<StreamResult> {
+  const row = await ctx.writer.stream(ctx.walletId, 'balances')
+  if (isLookedUpTopFresh(row, ctx.nowSec())) return { stream: 'balances', pages: 0, newItems: 0 }
   const balances: WalletBalance[] = []
   let firstNfts: WalletNft[] = []
   let page = 1
@@ -59,7 +64,12 @@ export async function syncBalances(ctx: StreamContext): Promise<StreamResult> {
     },
   )
   const { nfts, pages: assetPages } = await ownedNfts(ctx, firstNfts, page)
-  await ctx.writer.applySnapshotNfts(ctx.walletId, snapshotId, nfts, { addPages: assetPages })
+  // Marked only here, once the snapshot holds every holdings page: a look-up that read just
+  // the first of several leaves the first sync to take the snapshot whole.
+  await ctx.writer.applySnapshotNfts(ctx.walletId, snapshotId, nfts, {
+    addPages: assetPages,
+    ...lookedUpTopMark(ctx),
+  })
   return { stream: 'balances', pages: page + assetPages, newItems: balances.length + nfts.length }
 }
 

@@ -1,4 +1,5 @@
 import type { StreamName, StreamPatch } from '../../db/ingest/mirror-writer'
+import { isLookedUpTopFresh, lookedUpTopMark } from './looked-up-top'
 import type { StreamContext, StreamResult } from './stream-context'
 
 /** How one newest-first, cursor-paged stream is fetched and stored. */
@@ -20,7 +21,8 @@ export interface CursorStreamSpec<T> {
  * signatures). New items: walk down from the top and stop at the first known item. If
  * that walk is cut short, its cursor is saved as the gap cursor with each page, and the
  * next run closes the gap before anything else — so new and old items always meet.
- * Then the backfill continues from its own cursor to the end.
+ * Then the backfill continues from its own cursor to the end. A top a look-up read
+ * moments ago ("watch this wallet") is trusted instead of walked again.
  */
 export async function syncCursorStream<T>(
   ctx: StreamContext,
@@ -29,7 +31,8 @@ export async function syncCursorStream<T>(
   const { writer, walletId } = ctx
   const result: StreamResult = { stream: spec.stream, pages: 0, newItems: 0 }
   let row = await writer.stream(walletId, spec.stream)
-  if (row.newestKey === null && row.isBackfillComplete) {
+  const isTopFresh = isLookedUpTopFresh(row, ctx.nowSec())
+  if (row.newestKey === null && row.isBackfillComplete && !isTopFresh) {
     // Nothing was ever found: look again from the top.
     await writer.patchStream(walletId, spec.stream, {
       isBackfillComplete: false,
@@ -68,6 +71,7 @@ export async function syncCursorStream<T>(
       const closed = knownAt !== -1 || nextCursor === null
       result.newItems += await spec.apply(fresh, {
         ...(isFirstPage && items[0] ? { newestKey: spec.keyOf(items[0]) } : {}),
+        ...(isFirstPage ? lookedUpTopMark(ctx) : {}),
         gapCursor: closed ? null : nextCursor,
         addPages: 1,
         succeededAtSec: ctx.nowSec(),
@@ -80,10 +84,11 @@ export async function syncCursorStream<T>(
   }
 
   if (row.gapCursor !== null) await walkDown(row.gapCursor, 'gap')
-  if (row.newestKey !== null) await walkDown(undefined, 'new-items')
+  if (row.newestKey !== null && !isTopFresh) await walkDown(undefined, 'new-items')
   row = await writer.stream(walletId, spec.stream)
 
   while (!row.isBackfillComplete) {
+    const isTopPage = row.backfillCursor === null
     const { items, nextCursor } = await page(row.backfillCursor ?? undefined)
     const beyond =
       spec.isBeyondDepth !== undefined && items.some((item) => spec.isBeyondDepth?.(item))
@@ -91,6 +96,7 @@ export async function syncCursorStream<T>(
       row.depthLimitCount !== null && row.itemsStored + items.length >= row.depthLimitCount
     result.newItems += await spec.apply(items, {
       ...(row.newestKey === null && items[0] ? { newestKey: spec.keyOf(items[0]) } : {}),
+      ...(isTopPage ? lookedUpTopMark(ctx) : {}),
       backfillCursor: nextCursor,
       isBackfillComplete: nextCursor === null || items.length === 0 || beyond || countReached,
       addPages: 1,

@@ -1,5 +1,6 @@
 import type { HistoryEntry } from '@shared/api/wallet-rest'
 import type { StreamRow } from '../../db/ingest/mirror-writer'
+import { isLookedUpTopFresh, lookedUpTopMark } from './looked-up-top'
 import type { StreamContext, StreamResult } from './stream-context'
 
 /** History page size: the interface's maximum (4.1), so every 100 credits buys 100 items. */
@@ -11,13 +12,15 @@ export const HISTORY_PAGE_LIMIT = 100
  * costs ⌈new/100⌉ calls (one when nothing is new) — never more than walking down from
  * the newest until a known signature, which needs that extra known item. Then the
  * backfill walks newest → oldest with `before` until the end or the depth limit.
+ * A top a look-up read moments ago ("watch this wallet") is trusted instead of asked again.
  */
 export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
   const { writer, walletId } = ctx
   const result: StreamResult = { stream: 'history', pages: 0, newItems: 0 }
   let row = await writer.stream(walletId, 'history')
+  const isTopFresh = isLookedUpTopFresh(row, ctx.nowSec())
 
-  if (row.newestKey === null && row.isBackfillComplete) {
+  if (row.newestKey === null && row.isBackfillComplete && !isTopFresh) {
     // Nothing was ever found (an empty wallet): look again from the top.
     await writer.patchStream(walletId, 'history', {
       isBackfillComplete: false,
@@ -26,7 +29,7 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
     row = await writer.stream(walletId, 'history')
   }
 
-  if (row.newestKey !== null) {
+  if (row.newestKey !== null && !isTopFresh) {
     let after = row.newestKey
     for (;;) {
       const page = await ctx.call('wallet.history', {
@@ -62,6 +65,7 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
       ...(before === undefined ? {} : { before }),
     })
   let next = row.isBackfillComplete ? null : fetchBefore(row.backfillCursor ?? undefined)
+  let isTopPage = row.backfillCursor === null
   while (next !== null) {
     const page = await next
     const data = page.data
@@ -75,11 +79,13 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
     next?.catch(() => {})
     result.newItems += await writer.applyHistoryPage(walletId, data, {
       ...(row.newestKey === null && data[0] ? { newestKey: data[0].signature } : {}),
+      ...(isTopPage ? lookedUpTopMark(ctx) : {}),
       backfillCursor: cursor,
       isBackfillComplete: complete,
       addPages: 1,
       succeededAtSec: ctx.nowSec(),
     })
+    isTopPage = false
     result.pages += 1
     row = await writer.stream(walletId, 'history')
     ctx.report({

@@ -23,6 +23,11 @@ export interface StreamContext {
   report(progress: StreamProgress): void
   nowSec(): number
   signal: AbortSignal
+  /**
+   * Set when the stream runs over a look-up's recorded answers ("watch this wallet"): when
+   * they were fetched. Its top pages are marked as read then, for the first sync to trust.
+   */
+  lookupFetchedAtSec?: number
 }
 
 /** A stream's tally for one run. */

@@ -8,6 +8,7 @@ import { FaultSpec } from '../../../src-main/simulator/fault-injector'
 import type { RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { simulatorCredits } from '../../helpers/sim-truth'
 import { makeTempDir } from '../../helpers/temp-dir'
+import { WATCHING_OFF } from '../../helpers/watching-off'
 
 // Issue 13: "Pause" on Activity did nothing (isPaused stayed false), also during a sync.
 // Pausing a syncing wallet starts no new call, lets the pages in flight finish and be
@@ -40,15 +41,7 @@ describe('core: Pause stops a wallet’s sync and Resume continues it', () => {
       demo: { live: false, onStarted: (started) => (sim = started) },
     })
     // Watching off: only the wallets asked for sync, so what runs is what the test started.
-    await call('settings:update', {
-      watch: {
-        isWatching: false,
-        checkEverySec: 60,
-        tokenAccountsEverySec: 3_600,
-        compressedEverySec: 600,
-        backstopEverySec: 86_400,
-      },
-    })
+    await call('settings:update', { watch: WATCHING_OFF })
     const demo = await call<DemoWalletsAdded>('demo:add-wallets', undefined)
     wallets = [...demo.alreadyWatched, ...demo.added]
     expect(wallets.length).toBeGreaterThanOrEqual(2)
