@@ -54,6 +54,9 @@ export class SqliteMirror implements Mirror {
     this.database = database
     const inWorker = options.writeIn === 'worker' && database.path !== ':memory:'
     this.#workerWriter = inWorker ? new WorkerMirrorWriter(database.path) : null
+    // The writer's thread checkpoints the WAL; a commit here would otherwise copy a WAL
+    // that a backfill has grown back into the file on this thread, stalling the views.
+    if (inWorker) sqlite.pragma('wal_autocheckpoint = 0')
     this.watchlist = new WatchlistStore(db)
     this.review = new ReviewReader(db)
     this.syncState = new SyncStateStore(db)
