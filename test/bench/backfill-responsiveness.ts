@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createCore } from '../../src-main/app/core'
