@@ -53,7 +53,7 @@ export class SqliteMirror implements Mirror {
     const { db, sqlite } = database
     this.database = database
     const inWorker = options.writeIn === 'worker' && database.path !== ':memory:'
-    this.#workerWriter = inWorker ? new WorkerMirrorWriter(database.path) : null
+    this.#workerWriter = inWorker ? new WorkerMirrorWriter(database.path, sqlite) : null
     // The writer's thread checkpoints the WAL; a commit here would otherwise copy a WAL
     // that a backfill has grown back into the file on this thread, stalling the views.
     if (inWorker) sqlite.pragma('wal_autocheckpoint = 0')
