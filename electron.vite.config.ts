@@ -15,7 +15,12 @@ export default defineConfig({
       // p-queue is ESM-only: bundle it; better-sqlite3 stays external (native addon).
       externalizeDeps: { exclude: ['p-queue'] },
       rolldownOptions: {
-        input: { index: resolve(root, 'src-main/shell/electron/main.ts') },
+        input: {
+          index: resolve(root, 'src-main/shell/electron/main.ts'),
+          // The mirror writer's worker thread: its own entry, beside index.js, which
+          // WorkerMirrorWriter starts by that name.
+          'mirror-writer-worker': resolve(root, 'src-main/db/ingest/mirror-writer-worker.ts'),
+        },
       },
     },
   },

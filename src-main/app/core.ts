@@ -141,7 +141,9 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
   const override: ServiceOverride = config.serviceUrl ? { serviceUrl: config.serviceUrl } : {}
   const apiKey = (): string | null => secretStore.read()
   // The person's own mirror is always open: it keeps the settings, whatever the source.
-  const home = await openSqliteMirror(databasePath(config.dataDir), { isReadOnly })
+  // The writer's pages go to a worker thread: this one keeps answering the views.
+  const writeIn = isReadOnly ? 'this-thread' : 'worker'
+  const home = await openSqliteMirror(databasePath(config.dataDir), { isReadOnly, writeIn })
   const exports = new ExportHandoffs(config.dataDir)
   // Pending downloads are the writer's: a reader must not remove what the writer offers.
   if (!isReadOnly) await exports.removeLeftovers()
@@ -163,7 +165,7 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
         { dataDir: config.dataDir },
       )
     }
-    return openSqliteMirror(path, { isReadOnly })
+    return openSqliteMirror(path, { isReadOnly, writeIn })
   }
   const open = async (source: DataSource): Promise<{ mirror: Mirror; session: ServiceSession }> => {
     const mirror = source === 'demo' ? await openDemoMirror() : home

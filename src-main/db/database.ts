@@ -53,12 +53,8 @@ export async function openDatabase(
         narrowToPrivate(`${path}-wal`)
         narrowToPrivate(`${path}-shm`)
       }
-      sqlite = new BetterSqlite3(path, { timeout: 5_000 })
-      // WAL: readers (the UI) never wait for the sync engine's page transactions.
-      sqlite.pragma('journal_mode = WAL')
-      // NORMAL is durable across application crashes in WAL mode; only power loss can
-      // drop the last commits, which a re-sync refetches.
-      sqlite.pragma('synchronous = NORMAL')
+      sqlite = new BetterSqlite3(path, { timeout: BUSY_TIMEOUT_MS })
+      configureWriter(sqlite)
     }
     sqlite.pragma('foreign_keys = ON')
   } catch (error) {
@@ -73,6 +69,34 @@ export async function openDatabase(
     throw error
   }
   return { db, sqlite, path, close: () => db.destroy() }
+}
+
+/** How long a connection waits for another one's write transaction before it says "locked". */
+const BUSY_TIMEOUT_MS = 5_000
+
+/** The pragmas every writing connection runs with. */
+function configureWriter(sqlite: BetterSqlite3.Database): void {
+  // WAL: readers (the UI) never wait for the sync engine's page transactions.
+  sqlite.pragma('journal_mode = WAL')
+  // NORMAL is durable across application crashes in WAL mode; only power loss can
+  // drop the last commits, which a re-sync refetches.
+  sqlite.pragma('synchronous = NORMAL')
+}
+
+/**
+ * A second writing connection to a database that {@link openDatabase} has already
+ * created and migrated (the mirror writer's worker thread has its own), with the same
+ * pragmas as the first.
+ */
+export function openWriterConnection(path: string): BetterSqlite3.Database {
+  try {
+    const sqlite = new BetterSqlite3(path, { timeout: BUSY_TIMEOUT_MS, fileMustExist: true })
+    configureWriter(sqlite)
+    sqlite.pragma('foreign_keys = ON')
+    return sqlite
+  } catch (error) {
+    throw describeStorageError(error, `open the database at ${path}`)
+  }
 }
 
 /** A reader cannot migrate: it needs a file that the writer has brought up to date. */

@@ -5,7 +5,8 @@ import {
   type OpenDatabase,
   type OpenDatabaseOptions,
 } from './database'
-import { SqliteMirrorWriter } from './ingest/mirror-writer'
+import { SqliteMirrorWriter, type MirrorWriter } from './ingest/mirror-writer'
+import { WorkerMirrorWriter } from './ingest/worker-mirror-writer'
 import type { Mirror } from './mirror'
 import { ActivityStore } from './stores/activity-store'
 import { CreditLedgerStore } from './stores/credit-ledger-store'
@@ -34,7 +35,7 @@ export class SqliteMirror implements Mirror {
   readonly watchlist: WatchlistStore
   readonly review: ReviewReader
   readonly syncState: SyncStateStore
-  readonly writer: SqliteMirrorWriter
+  readonly writer: MirrorWriter
   readonly schedule: WatchScheduleStore
   readonly watchState: WatchStateStore
   readonly mints: MintStore
@@ -46,19 +47,27 @@ export class SqliteMirror implements Mirror {
   readonly webhooks: WebhookStore
   readonly exports: SqliteExportReader
 
-  constructor(database: OpenDatabase) {
+  readonly #workerWriter: WorkerMirrorWriter | null
+
+  constructor(database: OpenDatabase, options: SqliteMirrorOptions = {}) {
     const { db, sqlite } = database
     this.database = database
+    const inWorker = options.writeIn === 'worker' && database.path !== ':memory:'
+    this.#workerWriter = inWorker ? new WorkerMirrorWriter(database.path, sqlite) : null
+    // The writer's thread checkpoints the WAL; a commit here would otherwise copy a WAL
+    // that a backfill has grown back into the file on this thread, stalling the views.
+    if (inWorker) sqlite.pragma('wal_autocheckpoint = 0')
     this.watchlist = new WatchlistStore(db)
     this.review = new ReviewReader(db)
     this.syncState = new SyncStateStore(db)
-    this.writer = new SqliteMirrorWriter(sqlite)
+    this.writer = this.#workerWriter ?? new SqliteMirrorWriter(sqlite)
     this.schedule = new WatchScheduleStore(db)
     this.watchState = new WatchStateStore(db)
     this.mints = new MintStore(sqlite)
     this.names = new NamesStore(sqlite)
     this.settings = new SettingsStore(db)
-    this.ledger = new CreditLedgerStore(db)
+    const worker = this.#workerWriter
+    this.ledger = new CreditLedgerStore(db, worker ? (e) => worker.recordLedgerEntry(e) : undefined)
     this.activity = new ActivityStore(db)
     this.lookups = new LookupCacheStore(db)
     this.webhooks = new WebhookStore(db)
@@ -89,9 +98,21 @@ export class SqliteMirror implements Mirror {
     }
   }
 
-  close(): Promise<void> {
-    return this.database.close()
+  async close(): Promise<void> {
+    // The writer's pages under way are committed before the connections close.
+    await this.#workerWriter?.close()
+    await this.database.close()
   }
+}
+
+/** How a SQLite mirror is opened. */
+export interface SqliteMirrorOptions extends OpenDatabaseOptions {
+  /**
+   * Where the sync engine's page writes run: on this thread's connection (the default),
+   * or on a worker thread with its own connection, so that this thread stays free to
+   * answer the views during a backfill (what the app does).
+   */
+  writeIn?: 'this-thread' | 'worker'
 }
 
 /**
@@ -105,7 +126,7 @@ export class SqliteMirror implements Mirror {
  */
 export async function openSqliteMirror(
   path: string,
-  options: OpenDatabaseOptions = {},
+  options: SqliteMirrorOptions = {},
 ): Promise<SqliteMirror> {
-  return new SqliteMirror(await openDatabase(path, options))
+  return new SqliteMirror(await openDatabase(path, options), options)
 }

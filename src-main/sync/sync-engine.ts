@@ -153,6 +153,8 @@ export class SyncEngine {
       this.#runs.delete(tracked)
       this.#runOf.delete(address)
     })
+    // The caller gets the failure from `run`; the tracking copy must not report it again.
+    tracked.catch(() => {})
     this.#runs.add(tracked)
     this.#runOf.set(address, tracked)
     return run

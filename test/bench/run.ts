@@ -25,7 +25,7 @@ const BENCHES: {
   {
     name: 'sync-ingest',
     title:
-      'Sync ingest: 100k-transaction wallet, engine vs bare fetch loop, and rows/s of the ingest path',
+      'Sync ingest: 100k-transaction wallet, engine vs bare fetch loop, rows/s, mirror bytes per transaction, and the main thread during a whale backfill',
     run: () => runSyncIngestBench(),
   },
   {

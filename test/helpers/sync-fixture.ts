@@ -1,6 +1,10 @@
 import { join } from 'node:path'
 import type { OpenDatabase } from '../../src-main/db/database'
-import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite-mirror'
+import {
+  openSqliteMirror,
+  type SqliteMirror,
+  type SqliteMirrorOptions,
+} from '../../src-main/db/sqlite-mirror'
 import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
 import {
   startSimulator,
@@ -48,11 +52,15 @@ export async function startSyncFixture(
     timeoutMs?: number
     /** Stamp what the engine stores (snapshots) with the simulator's clock, not the machine's. */
     isOnSimulatorClock?: boolean
+    /** Where the mirror's page writes run (the app: a worker thread). */
+    writeIn?: SqliteMirrorOptions['writeIn']
   } = {},
 ): Promise<SyncFixture> {
   const temp = makeTempDir('heliograph-sync-')
   const sim = await startSimulator({ seed: 7, ...options.sim })
-  const mirror = await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
+  const mirror = await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'), {
+    ...(options.writeIn ? { writeIn: options.writeIn } : {}),
+  })
   const events: SyncEvent[] = []
   const budget: CreditBudget = options.budget ?? { dailyCredits: null, monthlyCredits: null }
   const runtime = createSyncRuntime({

@@ -150,27 +150,18 @@ export type CompressedStreamName = Extract<
   'compressed-owner' | 'compressed-token-owner'
 >
 
-/**
- * The SQLite write path: every statement is compiled once (raw prepared statements run
- * 10–15× faster than Kysely per row), and each page is one immediate transaction.
- */
-export class SqliteMirrorWriter implements MirrorWriter {
-  readonly #sqlite: BetterSqlite3.Database
-  readonly #s: ReturnType<typeof prepareStatements>
+/** Reads stream rows on a connection; it never writes, so any connection may read them. */
+export class StreamRowReader {
+  readonly #select: BetterSqlite3.Statement
 
   constructor(sqlite: BetterSqlite3.Database) {
-    this.#sqlite = sqlite
-    this.#s = prepareStatements(sqlite)
+    this.#select = sqlite.prepare('select * from sync_streams where wallet_id = ? and stream = ?')
   }
 
-  async walletId(address: string): Promise<number | null> {
-    const row = this.#s.walletId.get(address) as { id: number } | undefined
-    return row?.id ?? null
-  }
-
-  async stream(walletId: number, stream: StreamName): Promise<StreamRow> {
-    this.#s.ensureStream.run(walletId, stream)
-    const r = this.#s.readStream.get(walletId, stream) as Record<string, unknown>
+  /** The stream's row, or undefined before its first use. */
+  read(walletId: number, stream: StreamName): StreamRow | undefined {
+    const r = this.#select.get(walletId, stream) as Record<string, unknown> | undefined
+    if (r === undefined) return undefined
     return {
       walletId,
       stream,
@@ -187,6 +178,32 @@ export class SqliteMirrorWriter implements MirrorWriter {
       lastError: r.last_error as string | null,
       topReadAtSec: r.top_read_at_sec as number | null,
     }
+  }
+}
+
+/**
+ * The SQLite write path: every statement is compiled once (raw prepared statements run
+ * 10–15× faster than Kysely per row), and each page is one immediate transaction.
+ */
+export class SqliteMirrorWriter implements MirrorWriter {
+  readonly #sqlite: BetterSqlite3.Database
+  readonly #s: ReturnType<typeof prepareStatements>
+  readonly #rows: StreamRowReader
+
+  constructor(sqlite: BetterSqlite3.Database) {
+    this.#sqlite = sqlite
+    this.#s = prepareStatements(sqlite)
+    this.#rows = new StreamRowReader(sqlite)
+  }
+
+  async walletId(address: string): Promise<number | null> {
+    const row = this.#s.walletId.get(address) as { id: number } | undefined
+    return row?.id ?? null
+  }
+
+  async stream(walletId: number, stream: StreamName): Promise<StreamRow> {
+    this.#s.ensureStream.run(walletId, stream)
+    return this.#rows.read(walletId, stream) as StreamRow
   }
 
   async patchStream(walletId: number, stream: StreamName, patch: StreamPatch): Promise<void> {
@@ -466,7 +483,6 @@ function prepareStatements(sqlite: BetterSqlite3.Database) {
     ensureStream: sqlite.prepare(
       'insert into sync_streams (wallet_id, stream) values (?, ?) on conflict do nothing',
     ),
-    readStream: sqlite.prepare('select * from sync_streams where wallet_id = ? and stream = ?'),
     patchStream: sqlite.prepare(`
       update sync_streams set
         state = case when @setState then @state else state end,

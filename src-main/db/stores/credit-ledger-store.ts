@@ -49,12 +49,19 @@ export interface WalletCredits {
 /** The credit ledger: one row per call to the service, with what it cost. */
 export class CreditLedgerStore {
   readonly #db: Kysely<Database>
-  constructor(db: Kysely<Database>) {
+  readonly #recordElsewhere: ((entry: LedgerEntry) => Promise<void>) | null
+  /**
+   * @param recordElsewhere writes rows on another connection instead (the mirror writer's
+   * thread, so that the ledger row of a call never waits for a page transaction's lock).
+   */
+  constructor(db: Kysely<Database>, recordElsewhere?: (entry: LedgerEntry) => Promise<void>) {
     this.#db = db
+    this.#recordElsewhere = recordElsewhere ?? null
   }
 
   /** Writes one call. */
   async record(entry: LedgerEntry): Promise<void> {
+    if (this.#recordElsewhere) return this.#recordElsewhere(entry)
     await this.#db
       .insertInto('credit_ledger')
       .values({

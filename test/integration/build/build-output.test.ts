@@ -1,6 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
+import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
+import { openSqliteMirror } from '../../../src-main/db/sqlite-mirror'
+import { makeTempDir } from '../../helpers/temp-dir'
+import { testAddress } from '../../helpers/wallets'
 
 const OUT = resolve(import.meta.dirname, '../../../out')
 
@@ -25,5 +29,46 @@ describe('electron-vite build output', () => {
     const main = readFileSync(resolve(OUT, 'main/index.js'), 'utf8')
     expect(main).toMatch(/from ["']better-sqlite3["']|require\(["']better-sqlite3["']\)/)
     expect(main).not.toMatch(/from ["']electron\/main["']|require\(["']p-queue["']\)/)
+  })
+
+  it('emits the mirror writer worker beside the main bundle, and it writes from a worker thread', async () => {
+    const entry = resolve(OUT, 'main/mirror-writer-worker.js')
+    expect(existsSync(entry)).toBe(true)
+    expect(readFileSync(resolve(OUT, 'main/index.js'), 'utf8')).toContain(
+      './mirror-writer-worker.js',
+    )
+    const temp = makeTempDir()
+    const path = join(temp.dir, 'heliograph.sqlite')
+    const setup = await openSqliteMirror(path)
+    await setup.watchlist.add({ address: testAddress(1) }, 1_700_000_000)
+    await setup.close()
+    const worker = new Worker(entry, { workerData: { path } })
+    try {
+      const ask = (request: object) =>
+        new Promise((answer) => {
+          worker.once('message', answer)
+          worker.postMessage(request)
+        })
+      expect(await ask({ id: 1, method: 'walletId', args: [testAddress(1)] })).toEqual({
+        id: 1,
+        value: 1,
+      })
+      expect(await ask({ id: 2, method: 'stream', args: [1, 'history'] })).toMatchObject({
+        id: 2,
+        value: { walletId: 1, stream: 'history', state: 'idle' },
+      })
+      expect(
+        await ask({ id: 3, method: 'patchStream', args: [1, 'history', { state: 'ok' }] }),
+      ).toEqual({ id: 3, value: undefined })
+    } finally {
+      await worker.terminate()
+    }
+    const reader = await openSqliteMirror(path, { isReadOnly: true })
+    const row = reader.database.sqlite
+      .prepare("select state from sync_streams where wallet_id = 1 and stream = 'history'")
+      .get()
+    expect(row).toEqual({ state: 'ok' })
+    await reader.close()
+    temp.remove()
   })
 })

@@ -1,0 +1,135 @@
+import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { afterEach, describe, expect, it } from 'vitest'
+import { StorageError } from '@shared/ipc/ipc-errors'
+import { NO_HISTORY_FILTERS } from '@shared/ipc/review-schemas'
+import type { HistoryEntry } from '@shared/api/wallet-rest'
+import { WorkerMirrorWriter } from '../../../src-main/db/ingest/worker-mirror-writer'
+import { startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
+import { makeTempDir } from '../../helpers/temp-dir'
+import { expectMirrorEqualsTruth } from './mirror-truth-assertions'
+
+// The mirror writer on its worker thread, as the app runs it: what it writes equals the
+// simulator's truth, a storage failure reaches the caller as a clear StorageError, and the
+// main thread answers the views while a page waits to be written.
+
+const HISTORY_FIRST_PAGE = {
+  order: 'newest',
+  filters: NO_HISTORY_FILTERS,
+  cursor: null,
+  limit: 50,
+} as const
+
+/** Another process holding the mirror's write lock, until released. */
+function holdWriteLock(path: string): { release(): void } {
+  const other = new BetterSqlite3(path, { timeout: 0 })
+  other.exec('begin immediate')
+  return {
+    release() {
+      if (other.inTransaction) other.exec('rollback')
+      other.close()
+    },
+  }
+}
+
+describe('mirror writer on a worker thread', () => {
+  let fx: SyncFixture | null = null
+  afterEach(async () => {
+    await fx?.stop()
+    fx = null
+  })
+
+  it.each(['active-trader', 'compressed-holder', 'nft-collector', 'failed-transactions'])(
+    'a full sync of %s makes the mirror equal the truth, every credit in the ledger',
+    async (profile) => {
+      fx = await startSyncFixture({ writeIn: 'worker' })
+      const address = await fx.watch(profile)
+      const outcome = await fx.runtime.engine.syncWallet(address)
+      expect(outcome.state, JSON.stringify(outcome)).toBe('ok')
+      // Read on the main thread's own connection: the worker's commits are there.
+      await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+    },
+  )
+
+  it('the main thread answers a History query while a page waits to be written, then shows it', async () => {
+    fx = await startSyncFixture({ writeIn: 'worker' })
+    const address = await fx.watch('casual')
+    expect((await fx.runtime.engine.syncWallet(address)).state).toBe('ok')
+    const { writer, review } = fx.mirror
+    const walletId = (await writer.walletId(address)) as number
+    const before = await review.historyPage(address, HISTORY_FIRST_PAGE)
+    const newest = before.rows[0]
+    if (newest === undefined) throw new Error('the casual wallet has no history')
+    const entry: HistoryEntry = {
+      signature: `${newest.signature.slice(0, -4)}Zzzz`,
+      slot: newest.slot + 1,
+      fee: 0.000005,
+      feePayer: address,
+      balanceChanges: [
+        { mint: 'So11111111111111111111111111111111111111112', amount: -1.5, decimals: 9 },
+      ],
+      timestamp: (newest.blockTimeSec ?? 0) + 1,
+      error: null,
+    }
+
+    // The page's transaction waits for the lock on the writer's thread, not on this one.
+    const lock = holdWriteLock(fx.database.path)
+    let isWritten = false
+    const write = writer
+      .applyHistoryPage(walletId, [entry], { newestKey: entry.signature, addPages: 1 })
+      .then((n) => {
+        isWritten = true
+        return n
+      })
+    try {
+      const during = await review.historyPage(address, HISTORY_FIRST_PAGE)
+      expect(isWritten).toBe(false)
+      expect(during.rows.map((r) => r.signature)).toEqual(before.rows.map((r) => r.signature))
+    } finally {
+      lock.release()
+    }
+    expect(await write).toBe(1)
+    const after = await review.historyPage(address, HISTORY_FIRST_PAGE)
+    expect(after.rows[0]?.signature).toBe(entry.signature)
+    expect(after.rows[0]?.changes).toEqual([
+      expect.objectContaining({ amountText: '-1.5', amountRaw: '-1500000000', decimals: 9 }),
+    ])
+  })
+
+  it('a database locked by another process: the sync fails with a StorageError saying so, and resumes once released', async () => {
+    fx = await startSyncFixture({ writeIn: 'worker' })
+    const address = await fx.watch('casual')
+    const lock = holdWriteLock(fx.database.path)
+    let failure: unknown
+    try {
+      await fx.runtime.engine.syncWallet(address, { streams: ['history'] }).catch((e) => {
+        failure = e
+      })
+    } finally {
+      lock.release()
+    }
+    expect(failure).toBeInstanceOf(StorageError)
+    expect((failure as Error).message).toMatch(
+      /^Could not .+: the database is locked by another process; close other Heliograph windows/,
+    )
+    expect((failure as StorageError).details).toMatchObject({ code: 'SQLITE_BUSY' })
+
+    const outcome = await fx.runtime.engine.syncWallet(address)
+    expect(outcome.state, JSON.stringify(outcome)).toBe('ok')
+    await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+  })
+
+  it('a database the worker cannot open is a StorageError naming the path', async () => {
+    const temp = makeTempDir()
+    const path = join(temp.dir, 'missing', 'heliograph.sqlite')
+    const writer = new WorkerMirrorWriter(path)
+    try {
+      const read = writer.walletId('So11111111111111111111111111111111111111112')
+      await expect(read).rejects.toBeInstanceOf(StorageError)
+      await expect(read).rejects.toThrow(`Could not open the database at ${path}`)
+    } finally {
+      await writer.close()
+      temp.remove()
+    }
+  })
+})
