@@ -23,7 +23,9 @@ describe('e2e: the watchlist in Chromium against the web shell', () => {
 
   it('opens from the printed URL, shows the empty watchlist and hides the token', async () => {
     await page.goto(fx.shell.url)
-    await expect.poll(() => page.getByRole('heading', { name: 'Watchlist', level: 1 }).isVisible()).toBe(true)
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Watchlist', level: 1 }).isVisible())
+      .toBe(true)
     await expect
       .poll(() => page.getByText('No wallets on the watchlist yet').isVisible())
       .toBe(true)
