@@ -10,6 +10,7 @@ export class AdaptivePacer {
   #nextStartMs = 0
   /** No start before this (the service's Retry-After). */
   #holdUntilMs = 0
+  #waiting = 0
   #now: () => number
 
   constructor(maxRps: number, now: () => number = Date.now) {
@@ -23,11 +24,25 @@ export class AdaptivePacer {
     return this.#rps
   }
 
+  /** Starts waiting for their slot now: more than none means the rate, not the work, is the limit. */
+  get waitingCount(): number {
+    return this.#waiting
+  }
+
   /**
    * Reserves the next start slot and resolves when it arrives (or rejects when `signal`
    * aborts). Slots are handed out in call order, each 1/rps after the previous.
    */
   async waitForSlot(signal?: AbortSignal): Promise<void> {
+    this.#waiting += 1
+    try {
+      await this.#waitForSlot(signal)
+    } finally {
+      this.#waiting -= 1
+    }
+  }
+
+  async #waitForSlot(signal?: AbortSignal): Promise<void> {
     for (;;) {
       const holdAtReservation = this.#holdUntilMs
       const now = this.#now()
