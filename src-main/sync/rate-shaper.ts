@@ -102,9 +102,9 @@ export class RateShaper {
     const pacer = this.#pacer(endpointClass)
     const attempts = { 'rate-limited': 0, transient: 0, offline: 0 }
     for (;;) {
-      await pacer.waitForSlot(signal)
+      const start = await pacer.waitForSlot(signal)
       try {
-        const result = await call(signal)
+        const result = await call(signal).finally(() => start.finished())
         pacer.onSuccess()
         this.#setOffline(false)
         return result

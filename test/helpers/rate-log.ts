@@ -39,6 +39,29 @@ export function classWindow(
   return { passedRps: seconds > 0 ? passed / seconds : 0, limited, seconds }
 }
 
+/**
+ * The shortest time in which `limit + 1` requests of a class reached the service in
+ * [fromMs, toMs): under 1,000 ms, some one-second window could have held one too many.
+ * How close a paced class runs to a 429; null when it saw too few requests.
+ */
+export function tightestSpanMs(
+  decisions: readonly RateDecision[],
+  endpointClass: EndpointClass,
+  limit: number,
+  fromMs: number,
+  toMs: number,
+): number | null {
+  const arrivals = decisions
+    .filter((d) => d.endpointClass === endpointClass && d.atMs >= fromMs && d.atMs < toMs)
+    .map((d) => d.atMs)
+  let tightest: number | null = null
+  for (let i = 0; i + limit < arrivals.length; i++) {
+    const span = (arrivals[i + limit] as number) - (arrivals[i] as number)
+    if (tightest === null || span < tightest) tightest = span
+  }
+  return tightest
+}
+
 /** A request that reached the service while an earlier 429's Retry-After still ran. */
 export interface EarlyRequest {
   endpointClass: EndpointClass
