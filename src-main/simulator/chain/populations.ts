@@ -36,30 +36,18 @@ export const WATCH_DAY_FIRST_WALLET_ID = 1_000
 export const BACKFILL_FIRST_WALLET_ID = 2_000
 
 /**
- * Profiles of the backfill population, in id order: long histories (whales, traders) keep
- * the wallet class busy, compressed holders the Photon class, short ones come and go.
+ * Shape of the backfill population, in id order: long histories (whales, traders) keep the
+ * wallet class busy, compressed holders the Photon class, short ones come and go.
  */
-export const BACKFILL_PROFILES: readonly ProfileId[] = [
-  'whale',
-  'active-trader',
-  'compressed-holder',
-  'nft-collector',
-  'casual',
-  'failed-transactions',
-  'idle',
-  'empty',
-  'whale',
-  'active-trader',
-  'compressed-holder',
-  'nft-collector',
-  'casual',
-  'failed-transactions',
-  'active-trader',
-  'compressed-holder',
-  'whale',
-  'compressed-holder',
-  'nft-collector',
-  'active-trader',
+export const BACKFILL_SHAPE: readonly { readonly profile: ProfileId; readonly count: number }[] = [
+  { profile: 'whale', count: 3 },
+  { profile: 'active-trader', count: 4 },
+  { profile: 'compressed-holder', count: 4 },
+  { profile: 'nft-collector', count: 3 },
+  { profile: 'casual', count: 2 },
+  { profile: 'failed-transactions', count: 2 },
+  { profile: 'idle', count: 1 },
+  { profile: 'empty', count: 1 },
 ]
 
 /** Shape of the watch-day population: how many wallets of each profile, in id order. */
@@ -126,10 +114,9 @@ export function buildPopulation(
   if (id === 'backfill')
     return {
       id,
-      members: BACKFILL_PROFILES.map((profile, k) => ({
-        id: BACKFILL_FIRST_WALLET_ID + k,
-        profile: PROFILES[profile],
-      })),
+      members: BACKFILL_SHAPE.flatMap(({ profile, count }) =>
+        Array.from({ length: count }, () => PROFILES[profile]),
+      ).map((profile, k) => ({ id: BACKFILL_FIRST_WALLET_ID + k, profile })),
       live: [],
     }
   return {
