@@ -74,14 +74,13 @@ export class AdaptivePacer {
   async waitForSlot(signal?: AbortSignal): Promise<PacedStart> {
     this.#waiting += 1
     try {
-      await this.#waitForSlot(signal)
+      return await this.#waitForSlot(signal)
     } finally {
       this.#waiting -= 1
     }
-    return this.#noteStart(this.#now())
   }
 
-  async #waitForSlot(signal?: AbortSignal): Promise<void> {
+  async #waitForSlot(signal?: AbortSignal): Promise<PacedStart> {
     let holdAtReservation = this.#holdUntilMs
     let startMs = this.#reserveSlot()
     for (;;) {
@@ -100,7 +99,8 @@ export class AdaptivePacer {
         startMs = windowFreeMs
         continue
       }
-      return
+      // Noted before anything else runs, so the next start's window check counts it.
+      return this.#noteStart(this.#now())
     }
   }
 
