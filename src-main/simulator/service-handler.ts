@@ -3,7 +3,7 @@ import type { z } from 'zod'
 import { JSON_RPC_ERROR_CODES, JsonRpcRequest } from '@shared/api/json-rpc'
 import type { OperationName } from '@shared/api/operations'
 import { findJsonRpcOperation, matchRestRoute, OPERATIONS } from '@shared/api/operations'
-import { creditsPerCall } from '@shared/api/prices'
+import { creditsPerCall, type EndpointClass } from '@shared/api/prices'
 import { decodeQuery } from '@shared/api/rest-query'
 import { describeIssues } from '@shared/validation/zod-issues'
 import type { ApiKeys } from './api-keys'
@@ -53,6 +53,7 @@ async function applyEarlyFaults(
   res: ServerResponse,
   deps: ServiceDeps,
   rpcId: unknown,
+  rated: { key: string; endpointClass: EndpointClass },
 ): Promise<boolean> {
   const latency = hits.get('latency')
   if (latency) await sleep(latency.latencyMs ?? 500)
@@ -64,7 +65,9 @@ async function applyEarlyFaults(
   }
   const limited = hits.get('rateLimit')
   if (limited) {
-    sendRateLimited(res, limited.retryAfterSec ?? 1, rpcId)
+    const retryAfterSec = limited.retryAfterSec ?? 1
+    deps.limiter.noteRefusal(rated.key, rated.endpointClass, retryAfterSec)
+    sendRateLimited(res, retryAfterSec, rpcId)
     return true
   }
   const error = hits.get('error')
@@ -140,7 +143,8 @@ export async function handleRest(
     return true
   }
   const hits = deps.faults.draw(route.name)
-  if (await applyEarlyFaults(hits, res, deps, undefined)) return true
+  if (await applyEarlyFaults(hits, res, deps, undefined, { key, endpointClass: op.endpointClass }))
+    return true
   const wait = deps.limiter.take(key, op.endpointClass)
   if (wait !== null) {
     sendRateLimited(res, wait, undefined)
@@ -260,8 +264,10 @@ export async function handleJsonRpc(
         merged.set(kind, fault)
     }
   }
-  const firstId = planned.find((p) => 'request' in p)?.request?.id ?? null
-  if (await applyEarlyFaults(merged, res, deps, firstId)) return
+  const first = planned.find((p) => 'request' in p)
+  const firstId = first?.request?.id ?? null
+  const firstClass = first?.name === undefined ? 'rpc' : OPERATIONS[first.name].endpointClass
+  if (await applyEarlyFaults(merged, res, deps, firstId, { key, endpointClass: firstClass })) return
   for (const p of planned) {
     if (!('name' in p) || p.name === undefined) continue
     const wait = deps.limiter.take(key, OPERATIONS[p.name].endpointClass)

@@ -339,6 +339,14 @@ export async function handleControl(
       sendJson(res, 200, { plan: deps.limiter.plan, keys: deps.keys.list() })
       return true
     }
+    if (path === '/__sim/rate-log' && method === 'GET') {
+      // Every request the plan's limiter counted from index `since` on, 429s with their Retry-After.
+      const since = Number(url.searchParams.get('since') ?? 0)
+      if (!Number.isInteger(since) || since < 0)
+        throw new SimRequestError(400, -32602, 'since: expected a whole number ≥ 0')
+      sendJson(res, 200, { plan: deps.limiter.plan, ...deps.limiter.decisions(since) })
+      return true
+    }
     if (path === '/__sim/webhooks/deliveries' && method === 'GET') {
       sendJson(res, 200, { pending: deps.webhooks.pendingCount(), attempts: deps.webhooks.log })
       return true

@@ -37,7 +37,7 @@ export interface SimulatorOptions {
    * population with a live plan (watch-day) runs it unless this is false.
    */
   live?: boolean | readonly string[]
-  /** Which wallets the chain holds: 'default' (one per profile) or 'watch-day'. */
+  /** Which wallets the chain holds: 'default' (one per profile), 'watch-day' or 'backfill'. */
   population?: PopulationId
   /** Accepted API keys (default ['demo']). */
   keys?: readonly string[]
@@ -206,7 +206,7 @@ interface SimulatorCliArgs {
 }
 
 const CLI_USAGE =
-  'usage: simulator [--port N] [--seed N] [--plan free|developer|business|professional|off] [--live] [--keys a,b] [--free-plan-keys c,d] [--host H] [--population default|watch-day]'
+  'usage: simulator [--port N] [--seed N] [--plan free|developer|business|professional|off] [--live] [--keys a,b] [--free-plan-keys c,d] [--host H] [--population default|watch-day|backfill]'
 
 /** Parses `[--port N] [--seed N] [--plan P] [--live] [--keys a,b] [--free-plan-keys c] [--host H] [--population P]`; throws with usage on bad input. */
 export function parseSimulatorArgs(argv: readonly string[]): SimulatorCliArgs {

@@ -65,6 +65,15 @@ export class RateShaper {
     return this.#pacer(endpointClass).rps
   }
 
+  /**
+   * Calls of a class waiting to start: queued behind the class's concurrency or waiting
+   * for the pacer's next slot. Above zero, the class's rate (not the work) is the limit.
+   */
+  waitingCalls(endpointClass: EndpointClass): number {
+    const queue = this.#queues.get(endpointClass) as PQueue
+    return queue.size + this.#pacer(endpointClass).waitingCount
+  }
+
   /** Whether the last calls found the network down. */
   get isOffline(): boolean {
     return this.#offline
@@ -93,9 +102,9 @@ export class RateShaper {
     const pacer = this.#pacer(endpointClass)
     const attempts = { 'rate-limited': 0, transient: 0, offline: 0 }
     for (;;) {
-      await pacer.waitForSlot(signal)
+      const start = await pacer.waitForSlot(signal)
       try {
-        const result = await call(signal)
+        const result = await call(signal).finally(() => start.finished())
         pacer.onSuccess()
         this.#setOffline(false)
         return result

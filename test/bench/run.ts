@@ -1,6 +1,7 @@
 import { benchTable, type BenchFigure } from './bench-table'
 import { runExportBench } from './export.bench'
 import { runHistoryQueriesBench } from './history-queries.bench'
+import { runRateLimitBench } from './rate-limit.bench'
 import { runSimulatorBench } from './simulator.bench'
 import { runSyncIngestBench } from './sync-ingest.bench'
 import { runWatchDayBench } from './watch-day.bench'
@@ -27,6 +28,12 @@ const BENCHES: {
     title:
       'Sync ingest: 100k-transaction wallet, engine vs bare fetch loop, rows/s, mirror bytes per transaction, and the main thread during a whale backfill',
     run: () => runSyncIngestBench(),
+  },
+  {
+    name: 'rate-limit',
+    title:
+      'Rate limit: 20 wallets backfilled at once on the Free and Developer plans, utilisation and 429s per endpoint class',
+    run: () => runRateLimitBench(),
   },
   {
     name: 'history-queries',

@@ -1,16 +1,17 @@
 import type { MintInfo } from './mints'
 import { SOL_MINT_INDEX } from './mints'
 import { hash32, Rng } from './prng'
-import type { WalletProfile, WatchDayProfileId } from './wallet-profiles'
+import type { ProfileId, WalletProfile, WatchDayProfileId } from './wallet-profiles'
 import { PROFILE_IDS, PROFILES, WATCH_DAY_PROFILES } from './wallet-profiles'
 
 // Which wallets a simulated chain holds. `default` is one wallet per profile (ids 0–7, what
 // the demo and most tests use); `watch-day` is fifty wallets shaped like a watch list seen
 // over one day: mostly idle holders, a few active wallets, two NFT-heavy ones. Its wallet
 // ids start at WATCH_DAY_FIRST_WALLET_ID, so its addresses and signatures never equal the
-// default population's under the same seed.
+// default population's under the same seed. `backfill` is twenty wallets of the default
+// profiles backfilled at once (the rate-limit bench and tests), ids from BACKFILL_FIRST_WALLET_ID.
 
-export const POPULATION_IDS = ['default', 'watch-day'] as const
+export const POPULATION_IDS = ['default', 'watch-day', 'backfill'] as const
 export type PopulationId = (typeof POPULATION_IDS)[number]
 
 /** One wallet of a population: its id (address, signatures) and its profile. */
@@ -32,6 +33,22 @@ export interface Population {
 }
 
 export const WATCH_DAY_FIRST_WALLET_ID = 1_000
+export const BACKFILL_FIRST_WALLET_ID = 2_000
+
+/**
+ * Shape of the backfill population, in id order: long histories (whales, traders) keep the
+ * wallet class busy, compressed holders the Photon class, short ones come and go.
+ */
+export const BACKFILL_SHAPE: readonly { readonly profile: ProfileId; readonly count: number }[] = [
+  { profile: 'whale', count: 3 },
+  { profile: 'active-trader', count: 4 },
+  { profile: 'compressed-holder', count: 4 },
+  { profile: 'nft-collector', count: 3 },
+  { profile: 'casual', count: 2 },
+  { profile: 'failed-transactions', count: 2 },
+  { profile: 'idle', count: 1 },
+  { profile: 'empty', count: 1 },
+]
 
 /** Shape of the watch-day population: how many wallets of each profile, in id order. */
 export const WATCH_DAY_SHAPE: readonly {
@@ -94,6 +111,14 @@ export function buildPopulation(
   mints: readonly MintInfo[],
 ): Population {
   if (id === 'watch-day') return watchDay(seed, mints)
+  if (id === 'backfill')
+    return {
+      id,
+      members: BACKFILL_SHAPE.flatMap(({ profile, count }) =>
+        Array.from({ length: count }, () => PROFILES[profile]),
+      ).map((profile, k) => ({ id: BACKFILL_FIRST_WALLET_ID + k, profile })),
+      live: [],
+    }
   return {
     id: 'default',
     members: PROFILE_IDS.map((profile, walletId) => ({

@@ -160,6 +160,30 @@ describe('populations', () => {
     ])
   })
 
+  it('builds the backfill population: 20 wallets of the default profiles, ids apart from the others', () => {
+    const chain = new SimChain({ seed: 5, clock: { mode: 'manual' }, population: 'backfill' })
+    expect(chain.wallets).toHaveLength(20)
+    const perProfile = new Map<string, number>()
+    for (const w of chain.wallets)
+      perProfile.set(w.profile.id, (perProfile.get(w.profile.id) ?? 0) + 1)
+    expect(Object.fromEntries(perProfile)).toEqual({
+      whale: 3,
+      'active-trader': 4,
+      'compressed-holder': 4,
+      'nft-collector': 3,
+      casual: 2,
+      'failed-transactions': 2,
+      idle: 1,
+      empty: 1,
+    })
+    const others = [
+      ...new SimChain({ seed: 5, clock: { mode: 'manual' } }).wallets,
+      ...new SimChain({ seed: 5, clock: { mode: 'manual' }, population: 'watch-day' }).wallets,
+    ].map((w) => w.address)
+    expect(chain.wallets.filter((w) => others.includes(w.address))).toEqual([])
+    expect(new Set(chain.wallets.map((w) => w.address)).size).toBe(20)
+  })
+
   it('switches kind weights by phase: NFT buys first, then compressions', () => {
     const chain = new SimChain({ seed: 5, clock: { mode: 'manual' }, population: 'watch-day' })
     const w = chain.walletByProfile('watch-nft-compressed')

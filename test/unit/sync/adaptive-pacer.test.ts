@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { AdaptivePacer } from '../../../src-main/sync/adaptive-pacer'
+import { AdaptivePacer, WINDOW_SLACK_MS } from '../../../src-main/sync/adaptive-pacer'
 
 // The pacer of one endpoint class (ARCHITECTURE, "Sync rules": never exceed the configured
 // requests per second, honour Retry-After; issue 5: on 429 halve the rate, recover slowly).
@@ -25,12 +25,57 @@ describe('adaptive pacer', () => {
     return { starts, done: Promise.all(waits) }
   }
 
-  it('spaces starts 1/rps apart, in call order', async () => {
+  it('spaces starts (1 s + slack)/rps apart, in call order', async () => {
     const pacer = new AdaptivePacer(10, () => Date.now())
     const { starts, done } = startWaits(pacer, 4)
     await vi.runAllTimersAsync()
     await done
-    expect(starts).toEqual([0, 100, 200, 300])
+    const gap = (1_000 + WINDOW_SLACK_MS) / 10
+    expect(starts).toEqual([0, gap, 2 * gap, 3 * gap])
+  })
+
+  it('a start its timer let go late does not crowd the next: at most rps starts in any second plus slack', async () => {
+    // The pacer's clock runs ahead of the timers while the second start wakes: its timer
+    // fired 290 ms late, as on a busy event loop.
+    let lateMs = 0
+    const now = (): number => Date.now() + lateMs
+    const pacer = new AdaptivePacer(2, now)
+    const starts: number[] = []
+    const waits = Array.from({ length: 5 }, () =>
+      pacer.waitForSlot().then(() => starts.push(now())),
+    )
+    await vi.advanceTimersByTimeAsync(0)
+    lateMs = 290
+    await vi.advanceTimersByTimeAsync(510)
+    lateMs = 0
+    await vi.runAllTimersAsync()
+    await Promise.all(waits)
+    expect(starts[1]).toBe(800)
+    // Every three consecutive starts span more than a second plus slack, so no
+    // one-second window of the service can hold three.
+    for (let k = 0; k + 2 < starts.length; k++)
+      expect((starts[k + 2] ?? 0) - (starts[k] ?? 0)).toBeGreaterThanOrEqual(
+        1_000 + WINDOW_SLACK_MS,
+      )
+  })
+
+  it('a request slow to come back counts as reaching the service late: the next window starts from its answer less the fastest answer', async () => {
+    const pacer = new AdaptivePacer(2, () => Date.now())
+    const first = await pacer.waitForSlot() // t=0
+    await vi.advanceTimersByTimeAsync(5)
+    first.finished() // the fastest answer: 5 ms
+    const startedAt = (wait: Promise<unknown>): Promise<number> => wait.then(() => Date.now())
+    const slow = pacer.waitForSlot() // slot 510
+    const third = startedAt(pacer.waitForSlot()) // slot 1020
+    const fourth = startedAt(pacer.waitForSlot()) // slot 1530
+    await vi.advanceTimersByTimeAsync(505)
+    const slowStart = await slow
+    expect(Date.now()).toBe(510)
+    await vi.advanceTimersByTimeAsync(130)
+    slowStart.finished() // answered at 640: it may have reached the service as late as 635
+    await vi.runAllTimersAsync()
+    expect(await third).toBe(1_020)
+    expect(await fourth).toBe(635 + 1_000 + WINDOW_SLACK_MS)
   })
 
   it('does not pace an unlimited class', async () => {
@@ -57,7 +102,8 @@ describe('adaptive pacer', () => {
     const { starts, done } = startWaits(pacer, 3)
     await vi.runAllTimersAsync()
     await done
-    expect(starts).toEqual([0, 200, 400])
+    const gap = (1_000 + WINDOW_SLACK_MS) / 5
+    expect(starts).toEqual([0, gap, 2 * gap])
   })
 
   it('an unlimited class that meets a 429 drops to a finite rate', () => {
@@ -85,8 +131,8 @@ describe('adaptive pacer', () => {
     await vi.runAllTimersAsync()
     await done
     expect(starts[0]).toBeGreaterThanOrEqual(2_000)
-    // …and then at the halved rate (5/s): 200 ms apart.
-    expect((starts[1] ?? 0) - (starts[0] ?? 0)).toBe(200)
+    // …and then at the halved rate (5/s): (1 s + slack)/5 apart.
+    expect((starts[1] ?? 0) - (starts[0] ?? 0)).toBe((1_000 + WINDOW_SLACK_MS) / 5)
   })
 
   it('holds starts that were already waiting for their slot when the 429 came', async () => {
