@@ -77,6 +77,13 @@ const STATE_RANK: Record<StreamState, number> = {
   budget: 7,
 }
 
+/** Whom a call's ledger row names: the wallet, the stream or purpose, and who hears its cost. */
+interface CallPayer {
+  address: string | null
+  stream: string | null
+  onCredits?: (credits: number) => void
+}
+
 /**
  * The sync engine: runs a wallet's streams against the service through the rate shaper
  * and the credit meter, writing each page with its cursor in one transaction. Policy
@@ -340,7 +347,7 @@ export class SyncEngine {
     input: OperationInput<N>,
     signal?: AbortSignal,
   ): Promise<OperationOutput<N>> {
-    return this.#call(operation, input, { address, stream: null }, signal)
+    return this.#callRecorded(operation, input, { address, stream: null }, signal)
   }
 
   /**
@@ -355,7 +362,7 @@ export class SyncEngine {
     signal?: AbortSignal,
   ): Promise<OperationOutput<N>> {
     const { address, purpose, onCredits } = payer
-    return this.#call(
+    return this.#callRecorded(
       operation,
       input,
       { address, stream: purpose, ...(onCredits ? { onCredits } : {}) },
@@ -363,14 +370,32 @@ export class SyncEngine {
     )
   }
 
+  /**
+   * An on-demand call answers only once its ledger row is written (the ledger is written
+   * off the main thread), so whatever the person reads next — the answer's credits, the
+   * credits page — already counts it.
+   */
+  async #callRecorded<N extends OperationName>(
+    operation: N,
+    input: OperationInput<N>,
+    payer: CallPayer,
+    signal?: AbortSignal,
+  ): Promise<OperationOutput<N>> {
+    let answer: OperationOutput<N>
+    try {
+      answer = await this.#call(operation, input, payer, signal)
+    } catch (error) {
+      await this.#options.meter.idle().catch(() => undefined)
+      throw error
+    }
+    await this.#options.meter.idle()
+    return answer
+  }
+
   #call<N extends OperationName>(
     operation: N,
     input: OperationInput<N>,
-    payer: {
-      address: string | null
-      stream: string | null
-      onCredits?: (credits: number) => void
-    },
+    payer: CallPayer,
     signal?: AbortSignal,
   ): Promise<OperationOutput<N>> {
     const op = getOperation(operation)
