@@ -34,5 +34,7 @@ if (electron !== null) {
   console.log(
     'Electron binary not installed here; starting the web shell instead (open the URL below).',
   )
-  run(process.execPath, ['--import', 'tsx', join(root, 'src-main/cli/main.ts'), ...args, 'serve'])
+  // The CLI as built just now: a bundle starts in a fraction of the time the sources take
+  // through tsx, which resolves and transpiles every module on each start.
+  run(process.execPath, [join(root, 'out/main/cli.js'), ...args, 'serve'])
 }

@@ -28,15 +28,24 @@ export function encodeCsv(
   const lines = new Array<string>(records.length + 1)
   for (let r = 0; r < records.length; r++) {
     const record = records[r] as readonly string[]
-    const cells = new Array<string>(record.length)
-    for (let i = 0; i < record.length; i++) {
-      const cell = record[i] as string
-      cells[i] = needsQuotes.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell
-    }
+    let i = 0
+    while (i < record.length && !needsQuotes.test(record[i] as string)) i++
+    // Most records quote nothing: join them as they are, without a copy of their cells.
     // Array joins build flat strings; appending cell by cell builds deep ropes that cost
     // more to flatten when the chunk is encoded for the disk.
-    lines[r] = cells.join(delimiter)
+    lines[r] = i === record.length ? record.join(delimiter) : quotedLine(record, i, delimiter)
   }
   lines[records.length] = ''
   return lines.join(CSV_LINE_END)
+}
+
+/** A record's line with every field that needs it quoted, from the first such field `from`. */
+function quotedLine(record: readonly string[], from: number, delimiter: ExportDelimiter): string {
+  const needsQuotes = NEEDS_QUOTES[delimiter]
+  const cells = record.slice()
+  for (let i = from; i < cells.length; i++) {
+    const cell = cells[i] as string
+    if (needsQuotes.test(cell)) cells[i] = `"${cell.replaceAll('"', '""')}"`
+  }
+  return cells.join(delimiter)
 }

@@ -37,7 +37,7 @@ export interface SimulatorOptions {
    * population with a live plan (watch-day) runs it unless this is false.
    */
   live?: boolean | readonly string[]
-  /** Which wallets the chain holds: 'default' (one per profile), 'watch-day' or 'backfill'. */
+  /** Which wallets the chain holds: 'default' (one per profile), 'watch-day', 'backfill' or 'hundred'. */
   population?: PopulationId
   /** Accepted API keys (default ['demo']). */
   keys?: readonly string[]
@@ -206,7 +206,7 @@ interface SimulatorCliArgs {
 }
 
 const CLI_USAGE =
-  'usage: simulator [--port N] [--seed N] [--plan free|developer|business|professional|off] [--live] [--keys a,b] [--free-plan-keys c,d] [--host H] [--population default|watch-day|backfill]'
+  'usage: simulator [--port N] [--seed N] [--plan free|developer|business|professional|off] [--live] [--keys a,b] [--free-plan-keys c,d] [--host H] [--population default|watch-day|backfill|hundred]'
 
 /** Parses `[--port N] [--seed N] [--plan P] [--live] [--keys a,b] [--free-plan-keys c] [--host H] [--population P]`; throws with usage on bad input. */
 export function parseSimulatorArgs(argv: readonly string[]): SimulatorCliArgs {
@@ -311,11 +311,9 @@ export async function runSimulatorCli(argv: readonly string[]): Promise<RunningS
   return sim
 }
 
-// `npx tsx src-main/simulator/simulator-server.ts [...]` runs it directly.
-if (
-  process.argv[1] !== undefined &&
-  import.meta.url === new URL(`file://${process.argv[1]}`).href
-) {
+// `npx tsx src-main/simulator/simulator-server.ts [...]` runs it directly. Named by file,
+// not by import.meta.url: inside a bundle that URL is the bundle's, whatever it runs.
+if (/simulator-server\.[cm]?[jt]s$/.test(process.argv[1] ?? '')) {
   runSimulatorCli(process.argv.slice(2)).catch((e: unknown) => {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`)
     process.exit(2)

@@ -1,9 +1,11 @@
 import { benchTable, type BenchFigure } from './bench-table'
+import { runColdStartBench } from './cold-start.bench'
 import { runExportBench } from './export.bench'
 import { runHistoryQueriesBench } from './history-queries.bench'
 import { runRateLimitBench } from './rate-limit.bench'
 import { runSimulatorBench } from './simulator.bench'
 import { runSyncIngestBench } from './sync-ingest.bench'
+import { runSyncMemoryBench } from './sync-memory.bench'
 import { runWatchDayBench } from './watch-day.bench'
 
 // `npm run bench [-- name]`: every benchmark in sequence, each under a header; a name
@@ -44,6 +46,16 @@ const BENCHES: {
     name: 'export',
     title: 'CSV export of 1,000,000 balance-change rows',
     run: () => runExportBench(),
+  },
+  {
+    name: 'cold-start',
+    title: 'Cold start of the web shell to the first History page, 1,000,000 transactions',
+    run: () => runColdStartBench(),
+  },
+  {
+    name: 'sync-memory',
+    title: 'Main-process RSS while 100 wallets sync',
+    run: () => runSyncMemoryBench(),
   },
   {
     name: 'watch-day',

@@ -70,11 +70,30 @@ function balanceChangeStatements(db: Kysely<Database>, f: ExportRowFilters): Exp
     .selectFrom('balance_changes as bc')
     .innerJoin('transactions as t', 't.id', 'bc.transaction_id')
     .where(where)
+  // The sort holds only the order keys and row ids; the wide columns are joined after it,
+  // in that order. Sorting whole rows made a 300 MB sorter for a million rows (spilled to
+  // temporary files), twice the time of sorting ids and looking the rows up by them. The
+  // materialized CTE is the outer loop (CROSS JOIN fixes the join order in SQLite), so the
+  // rows come out in the order it was filled.
+  const ordered = from
+    .select('bc.id as changeId')
+    .orderBy('bc.block_time_sec')
+    .orderBy('bc.slot')
+    .orderBy('bc.transaction_id')
+    .orderBy('bc.ordinal')
   return {
     count: from.select((eb) => eb.fn.countAll<number>().as('n')),
-    rows: from
+    rows: db
+      .with(
+        (cte) => cte('ordered').materialized(),
+        () => ordered,
+      )
+      .selectFrom('ordered as o')
+      .crossJoin('balance_changes as bc')
+      .innerJoin('transactions as t', 't.id', 'bc.transaction_id')
       .innerJoin('wallets as w', 'w.id', 'bc.wallet_id')
       .leftJoin('mints as m', 'm.mint', 'bc.mint')
+      .whereRef('bc.id', '=', 'o.changeId')
       .select([
         'bc.transaction_id as transactionId',
         'bc.block_time_sec as blockTimeSec',
@@ -90,11 +109,7 @@ function balanceChangeStatements(db: Kysely<Database>, f: ExportRowFilters): Exp
         't.fee_text as feeText',
         't.fee_payer as feePayer',
         't.is_failed as isFailed',
-      ])
-      .orderBy('bc.block_time_sec')
-      .orderBy('bc.slot')
-      .orderBy('bc.transaction_id')
-      .orderBy('bc.ordinal'),
+      ]),
   }
 }
 

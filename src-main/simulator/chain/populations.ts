@@ -10,8 +10,10 @@ import { PROFILE_IDS, PROFILES, WATCH_DAY_PROFILES } from './wallet-profiles'
 // ids start at WATCH_DAY_FIRST_WALLET_ID, so its addresses and signatures never equal the
 // default population's under the same seed. `backfill` is twenty wallets of the default
 // profiles backfilled at once (the rate-limit bench and tests), ids from BACKFILL_FIRST_WALLET_ID.
+// `hundred` is a hundred wallets of the default profiles synced at once (the memory bench),
+// ids from HUNDRED_FIRST_WALLET_ID.
 
-export const POPULATION_IDS = ['default', 'watch-day', 'backfill'] as const
+export const POPULATION_IDS = ['default', 'watch-day', 'backfill', 'hundred'] as const
 export type PopulationId = (typeof POPULATION_IDS)[number]
 
 /** One wallet of a population: its id (address, signatures) and its profile. */
@@ -104,6 +106,30 @@ function watchDay(seed: number, mints: readonly MintInfo[]): Population {
   return { id: 'watch-day', members, live }
 }
 
+export const HUNDRED_FIRST_WALLET_ID = 3_000
+
+/**
+ * Shape of the hundred population, in id order: mostly small wallets, some collectors and a
+ * few traders with thousands of transactions each.
+ */
+export const HUNDRED_SHAPE: readonly { readonly profile: ProfileId; readonly count: number }[] = [
+  { profile: 'idle', count: 40 },
+  { profile: 'casual', count: 35 },
+  { profile: 'nft-collector', count: 10 },
+  { profile: 'failed-transactions', count: 10 },
+  { profile: 'active-trader', count: 5 },
+]
+
+/** Members of a population given as profiles and counts, with ids from `firstId` in order. */
+function shapedMembers(
+  shape: readonly { readonly profile: ProfileId; readonly count: number }[],
+  firstId: number,
+): PopulationMember[] {
+  return shape
+    .flatMap(({ profile, count }) => Array.from({ length: count }, () => PROFILES[profile]))
+    .map((profile, k) => ({ id: firstId + k, profile }))
+}
+
 /** The wallets (and live plan) of a population for a seed and mint table. */
 export function buildPopulation(
   id: PopulationId,
@@ -112,13 +138,9 @@ export function buildPopulation(
 ): Population {
   if (id === 'watch-day') return watchDay(seed, mints)
   if (id === 'backfill')
-    return {
-      id,
-      members: BACKFILL_SHAPE.flatMap(({ profile, count }) =>
-        Array.from({ length: count }, () => PROFILES[profile]),
-      ).map((profile, k) => ({ id: BACKFILL_FIRST_WALLET_ID + k, profile })),
-      live: [],
-    }
+    return { id, members: shapedMembers(BACKFILL_SHAPE, BACKFILL_FIRST_WALLET_ID), live: [] }
+  if (id === 'hundred')
+    return { id, members: shapedMembers(HUNDRED_SHAPE, HUNDRED_FIRST_WALLET_ID), live: [] }
   return {
     id: 'default',
     members: PROFILE_IDS.map((profile, walletId) => ({
