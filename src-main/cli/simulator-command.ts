@@ -11,7 +11,7 @@ export function registerSimulatorCommand(program: Command): void {
     .helpOption(false)
     .argument(
       '[options...]',
-      '--port N --seed N --plan free|developer|business|professional|off --live --keys a,b --population default|watch-day|hundred',
+      '--port N --seed N --plan free|developer|business|professional|off --live --keys a,b --population default|watch-day|backfill|hundred',
     )
     .action(async (args: string[]) => {
       await runSimulatorCli(args)

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
@@ -11,7 +11,12 @@ const OUT = resolve(import.meta.dirname, '../../../out')
 // `npm test` runs `electron-vite build` before the suites; this checks what it emitted.
 describe('electron-vite build output', () => {
   it('emits main, preload and renderer', () => {
-    for (const file of ['main/index.js', 'preload/index.cjs', 'renderer/index.html']) {
+    for (const file of [
+      'main/index.js',
+      'main/cli.js',
+      'preload/index.cjs',
+      'renderer/index.html',
+    ]) {
       expect(existsSync(resolve(OUT, file)), file).toBe(true)
     }
   })
@@ -26,7 +31,14 @@ describe('electron-vite build output', () => {
   })
 
   it('keeps better-sqlite3 external to the main bundle', () => {
-    const main = readFileSync(resolve(OUT, 'main/index.js'), 'utf8')
+    // The app and the CLI share their code in chunks beside them.
+    const chunks = resolve(OUT, 'main/chunks')
+    const main = [
+      readFileSync(resolve(OUT, 'main/index.js'), 'utf8'),
+      ...(existsSync(chunks) ? readdirSync(chunks) : []).map((f) =>
+        readFileSync(resolve(chunks, f), 'utf8'),
+      ),
+    ].join('\n')
     expect(main).toMatch(/from ["']better-sqlite3["']|require\(["']better-sqlite3["']\)/)
     expect(main).not.toMatch(/from ["']electron\/main["']|require\(["']p-queue["']\)/)
   })

@@ -42,6 +42,17 @@ describe('encodeCsv equals csv-stringify byte for byte', () => {
     expect(encodeCsv(records, delimiter)).toBe(stringify(records, { delimiter, ...RFC_4180 }))
   })
 
+  it('quotes a field that follows plain ones, and leaves plain records as they are', () => {
+    const records = [
+      ['plain', '1', '-1.5', 'tail, with comma'],
+      ['a', 'b', 'c'],
+      ['x', 'say "hi"', 'y', 'line\nbreak'],
+      ['only plain', ''],
+    ]
+    for (const delimiter of [',', ';', '\t'] as const)
+      expect(encodeCsv(records, delimiter)).toBe(stringify(records, { delimiter, ...RFC_4180 }))
+  })
+
   it('writes nothing for no records', () => {
     expect(encodeCsv([], ',')).toBe('')
   })

@@ -1,0 +1,98 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { makeTempDir } from '../../helpers/temp-dir'
+
+// Given the build `npm start` makes, when the web shell starts the way `npm start` starts
+// it where Electron is not installed (scripts/start.mjs → the built CLI bundle), then it
+// says so, serves the app on loopback with a launch token, the page loads, and it stops
+// cleanly on SIGTERM; the bundle is the whole CLI (its version and commands), and running
+// it never starts the simulator in place of the command asked for.
+
+const ROOT = resolve(import.meta.dirname, '../../..')
+const BUILT_CLI = resolve(ROOT, 'out/main/cli.js')
+const VERSION = (
+  JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { version: string }
+).version
+
+/** Whether `npm start` would open Electron here instead (its binary installed). */
+function hasElectronBinary(): boolean {
+  try {
+    const dir = resolve(ROOT, 'node_modules/electron')
+    const relative = readFileSync(resolve(dir, 'path.txt'), 'utf8').trim()
+    return spawnSync('test', ['-x', resolve(dir, 'dist', relative)]).status === 0
+  } catch {
+    return false
+  }
+}
+
+const children: ChildProcess[] = []
+const temps: { remove: () => void }[] = []
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
+  for (const temp of temps.splice(0)) temp.remove()
+})
+
+function outputUntil(
+  child: ChildProcess,
+  pattern: RegExp,
+): Promise<{ match: RegExpExecArray; out: string }> {
+  return new Promise((done, fail) => {
+    let out = ''
+    const timer = setTimeout(() => fail(new Error(`no ${pattern} within 60 s:\n${out}`)), 60_000)
+    const take = (c: Buffer): void => {
+      out += c.toString()
+      const match = pattern.exec(out)
+      if (match) {
+        clearTimeout(timer)
+        done({ match, out })
+      }
+    }
+    child.stdout?.on('data', take)
+    child.stderr?.on('data', take)
+    child.on('exit', (code) => fail(new Error(`exited with ${code} first:\n${out}`)))
+  })
+}
+
+describe('the built CLI bundle', () => {
+  it('prints the package version and lists its commands', () => {
+    const version = spawnSync(process.execPath, [BUILT_CLI, '--version'], { encoding: 'utf8' })
+    expect(version.status).toBe(0)
+    expect(version.stdout.trim()).toBe(VERSION)
+    const help = spawnSync(process.execPath, [BUILT_CLI, '--help'], { encoding: 'utf8' })
+    expect(help.status).toBe(0)
+    for (const command of ['serve', 'sync', 'export', 'watch', 'simulator'])
+      expect(help.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'))
+    expect(help.stdout + help.stderr).not.toMatch(/usage: simulator/)
+  })
+})
+
+describe.skipIf(hasElectronBinary())('npm start without Electron', () => {
+  it('serves the web shell from the built CLI, the page loads, and SIGTERM stops it', async () => {
+    const temp = makeTempDir()
+    temps.push(temp)
+    const child = spawn(
+      process.execPath,
+      [resolve(ROOT, 'scripts/start.mjs'), '--data-dir', temp.dir, '--data-source', 'demo'],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    children.push(child)
+    const { match, out } = await outputUntil(
+      child,
+      /Heliograph web shell: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/,
+    )
+    expect(out).toMatch(/Electron binary not installed here; starting the web shell instead/)
+    const url = match[1] as string
+    const page = await fetch(url)
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1]
+    expect(script).toBeDefined()
+    expect((await fetch(new URL(script as string, url))).status).toBe(200)
+
+    const exited = new Promise<number | null>((done) => child.on('exit', done))
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+  })
+})
