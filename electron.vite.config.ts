@@ -24,6 +24,9 @@ export default defineConfig({
           // WorkerMirrorWriter starts by that name.
           'mirror-writer-worker': resolve(root, 'src-main/db/ingest/mirror-writer-worker.ts'),
         },
+        // Code the entries share goes beside them, not in a subfolder: paths resolved from
+        // import.meta.url (the worker's file, the renderer, package.json) stay the same.
+        output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
   },

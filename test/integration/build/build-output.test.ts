@@ -8,6 +8,18 @@ import { testAddress } from '../../helpers/wallets'
 
 const OUT = resolve(import.meta.dirname, '../../../out')
 
+/**
+ * The app's main bundle: index.js and the chunks beside it that it shares with the CLI
+ * (code resolving files from import.meta.url must sit at the same depth as index.js).
+ */
+function mainBundleText(): string {
+  const dir = resolve(OUT, 'main')
+  const files = readdirSync(dir).filter(
+    (f) => f.endsWith('.js') && f !== 'cli.js' && f !== 'mirror-writer-worker.js',
+  )
+  return files.map((f) => readFileSync(resolve(dir, f), 'utf8')).join('\n')
+}
+
 // `npm test` runs `electron-vite build` before the suites; this checks what it emitted.
 describe('electron-vite build output', () => {
   it('emits main, preload and renderer', () => {
@@ -31,14 +43,7 @@ describe('electron-vite build output', () => {
   })
 
   it('keeps better-sqlite3 external to the main bundle', () => {
-    // The app and the CLI share their code in chunks beside them.
-    const chunks = resolve(OUT, 'main/chunks')
-    const main = [
-      readFileSync(resolve(OUT, 'main/index.js'), 'utf8'),
-      ...(existsSync(chunks) ? readdirSync(chunks) : []).map((f) =>
-        readFileSync(resolve(chunks, f), 'utf8'),
-      ),
-    ].join('\n')
+    const main = mainBundleText()
     expect(main).toMatch(/from ["']better-sqlite3["']|require\(["']better-sqlite3["']\)/)
     expect(main).not.toMatch(/from ["']electron\/main["']|require\(["']p-queue["']\)/)
   })
@@ -46,9 +51,7 @@ describe('electron-vite build output', () => {
   it('emits the mirror writer worker beside the main bundle, and it writes from a worker thread', async () => {
     const entry = resolve(OUT, 'main/mirror-writer-worker.js')
     expect(existsSync(entry)).toBe(true)
-    expect(readFileSync(resolve(OUT, 'main/index.js'), 'utf8')).toContain(
-      './mirror-writer-worker.js',
-    )
+    expect(mainBundleText()).toContain('./mirror-writer-worker.js')
     const temp = makeTempDir()
     const path = join(temp.dir, 'heliograph.sqlite')
     const setup = await openSqliteMirror(path)
