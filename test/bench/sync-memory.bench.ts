@@ -7,11 +7,13 @@ import { openSqliteMirror } from '../../src-main/db/sqlite-mirror'
 import { HUNDRED_SHAPE } from '../../src-main/simulator/chain/populations'
 import { startSimulatorProcess } from '../helpers/simulator-process'
 import { makeTempDir } from '../helpers/temp-dir'
+import { APP_NODE_FLAGS } from '../../scripts/app-node-flags.mjs'
 import type { BenchFigure } from './bench-table'
 
 // Memory while many wallets sync: the simulator's `hundred` population (100 wallets, from
 // idle ones to traders with thousands of transactions) added to a fresh watch list, then
-// `sync --once` of all of them, unpaced, in the built CLI (the core the app runs), its RSS sampled
+// `sync --once` of all of them, unpaced, in the built CLI with the Node flags `npm start` gives
+// the web shell (scripts/app-node-flags.mjs), its RSS sampled
 // every 50 ms from /proc (goal: peak < 300 MB).
 // Run: npx tsx test/bench/sync-memory.bench.ts
 
@@ -62,6 +64,7 @@ export async function runSyncMemoryBench(): Promise<SyncMemoryFigures> {
     const child = spawn(
       process.execPath,
       [
+        ...APP_NODE_FLAGS,
         BUILT_CLI,
         '--data-dir',
         temp.dir,

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { APP_NODE_FLAGS } from '../../../scripts/app-node-flags.mjs'
 import { makeTempDir } from '../../helpers/temp-dir'
 
 // Given the build `npm start` makes, when the web shell starts the way `npm start` starts
@@ -90,6 +91,13 @@ describe.skipIf(hasElectronBinary())('npm start without Electron', () => {
     const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1]
     expect(script).toBeDefined()
     expect((await fetch(new URL(script as string, url))).status).toBe(200)
+
+    // The serving process is the built bundle on Node with the app's flags (Linux /proc).
+    const [served] = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+    const argv = readFileSync(`/proc/${served}/cmdline`, 'utf8').split('\0')
+    expect(argv.slice(1, 2 + APP_NODE_FLAGS.length)).toEqual([...APP_NODE_FLAGS, BUILT_CLI])
 
     const exited = new Promise<number | null>((done) => child.on('exit', done))
     child.kill('SIGTERM')
