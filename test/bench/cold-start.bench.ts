@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core'
 import { createCore } from '../../src-main/app/core'
 import { databasePath } from '../../src-main/app/data-dir'
 import { openSqliteMirror } from '../../src-main/db/sqlite-mirror'
+import { APP_NODE_FLAGS } from '../../scripts/app-node-flags.mjs'
 import { launchChromium } from '../helpers/chromium'
 import { startSimulatorProcess } from '../helpers/simulator-process'
 import { generateHistoryMirror } from '../helpers/history-mirror'
@@ -13,7 +14,8 @@ import { testAddress } from '../helpers/wallets'
 import { BUILT_RENDERER_DIR } from '../helpers/web-shell-fixture'
 import type { BenchFigure } from './bench-table'
 
-// Cold start: from spawning the web shell (the built CLI's `serve`, as `npm start` runs it
+// Cold start: from spawning the web shell (the built CLI's `serve` with the app's Node flags,
+// as `npm start` runs it
 // where Electron is not installed) on a data folder holding a 1,000,000-transaction mirror, to
 // the first rows of History drawn in headless Chromium (goal < 1.5 s). The phases say
 // where the time goes: the process until it serves (Node, modules, opening the core), the
@@ -56,6 +58,7 @@ function startServe(
   const child = spawn(
     process.execPath,
     [
+      ...APP_NODE_FLAGS,
       BUILT_CLI,
       '--data-dir',
       dataDir,
