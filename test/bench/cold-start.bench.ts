@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { createCore } from '../../src-main/app/core'
 import { databasePath } from '../../src-main/app/data-dir'
 import { openSqliteMirror } from '../../src-main/db/sqlite-mirror'
-import { APP_NODE_FLAGS } from '../../scripts/app-node-flags.mjs'
+import { BUILT_CLI, builtCliArgs } from '../helpers/built-cli'
 import { launchChromium } from '../helpers/chromium'
 import { startSimulatorProcess } from '../helpers/simulator-process'
 import { generateHistoryMirror } from '../helpers/history-mirror'
@@ -23,8 +23,6 @@ import type { BenchFigure } from './bench-table'
 // Run: npx tsx test/bench/cold-start.bench.ts [transactions]
 
 const GOAL_MS = 1_500
-/** The CLI bundle `npm start` builds and runs (`heliograph` runs the sources through tsx). */
-const BUILT_CLI = resolve(import.meta.dirname, '../../out/main/cli.js')
 /** One untimed start first (module caches warm, as on any start after the first). */
 const WARM_UPS = 1
 const RUNS = 3
@@ -57,19 +55,7 @@ function startServe(
   const t0 = performance.now()
   const child = spawn(
     process.execPath,
-    [
-      ...APP_NODE_FLAGS,
-      BUILT_CLI,
-      '--data-dir',
-      dataDir,
-      '--data-source',
-      'service',
-      '--service',
-      serviceUrl,
-      '--api-key',
-      'demo',
-      'serve',
-    ],
+    builtCliArgs(dataDir, serviceUrl, ['--data-source', 'service', 'serve']),
     { stdio: ['ignore', 'pipe', 'pipe'] },
   )
   const exited = new Promise<void>((done) => child.on('exit', () => done()))

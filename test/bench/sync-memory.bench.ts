@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { writeSettings } from '../../src-main/app/app-settings'
 import { databasePath } from '../../src-main/app/data-dir'
 import { openSqliteMirror } from '../../src-main/db/sqlite-mirror'
 import { HUNDRED_SHAPE } from '../../src-main/simulator/chain/populations'
+import { builtCliArgs } from '../helpers/built-cli'
 import { startSimulatorProcess } from '../helpers/simulator-process'
 import { makeTempDir } from '../helpers/temp-dir'
-import { APP_NODE_FLAGS } from '../../scripts/app-node-flags.mjs'
 import type { BenchFigure } from './bench-table'
 
 // Memory while many wallets sync: the simulator's `hundred` population (100 wallets, from
@@ -18,7 +17,6 @@ import type { BenchFigure } from './bench-table'
 // Run: npx tsx test/bench/sync-memory.bench.ts
 
 const GOAL_MB = 300
-const BUILT_CLI = resolve(import.meta.dirname, '../../out/main/cli.js')
 const SAMPLE_MS = 50
 
 export interface SyncMemoryFigures {
@@ -43,8 +41,6 @@ function rssMbOf(pid: number): number | null {
 
 /** Syncs the hundred wallets once in a child process and prints its RSS. */
 export async function runSyncMemoryBench(): Promise<SyncMemoryFigures> {
-  if (!existsSync(BUILT_CLI))
-    throw new Error('The CLI is not built: run `npx electron-vite build` first.')
   const temp = makeTempDir('heliograph-sync-memory-')
   const sim = await startSimulatorProcess(['--population', 'hundred', '--seed', '16'])
   try {
@@ -61,22 +57,9 @@ export async function runSyncMemoryBench(): Promise<SyncMemoryFigures> {
     await mirror.close()
 
     const t0 = performance.now()
-    const child = spawn(
-      process.execPath,
-      [
-        ...APP_NODE_FLAGS,
-        BUILT_CLI,
-        '--data-dir',
-        temp.dir,
-        '--service',
-        sim.url,
-        '--api-key',
-        'demo',
-        'sync',
-        '--once',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    )
+    const child = spawn(process.execPath, builtCliArgs(temp.dir, sim.url, ['sync', '--once']), {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let out = ''
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString()

@@ -34,6 +34,9 @@ export interface Population {
   readonly live: readonly LivePlanEntry[]
 }
 
+/** A population given as how many wallets of each profile, in id order. */
+export type PopulationShape = readonly { readonly profile: ProfileId; readonly count: number }[]
+
 export const WATCH_DAY_FIRST_WALLET_ID = 1_000
 export const BACKFILL_FIRST_WALLET_ID = 2_000
 
@@ -41,7 +44,7 @@ export const BACKFILL_FIRST_WALLET_ID = 2_000
  * Shape of the backfill population, in id order: long histories (whales, traders) keep the
  * wallet class busy, compressed holders the Photon class, short ones come and go.
  */
-export const BACKFILL_SHAPE: readonly { readonly profile: ProfileId; readonly count: number }[] = [
+export const BACKFILL_SHAPE: PopulationShape = [
   { profile: 'whale', count: 3 },
   { profile: 'active-trader', count: 4 },
   { profile: 'compressed-holder', count: 4 },
@@ -112,7 +115,7 @@ export const HUNDRED_FIRST_WALLET_ID = 3_000
  * Shape of the hundred population, in id order: mostly small wallets, some collectors and a
  * few traders with thousands of transactions each.
  */
-export const HUNDRED_SHAPE: readonly { readonly profile: ProfileId; readonly count: number }[] = [
+export const HUNDRED_SHAPE: PopulationShape = [
   { profile: 'idle', count: 40 },
   { profile: 'casual', count: 35 },
   { profile: 'nft-collector', count: 10 },
@@ -121,10 +124,7 @@ export const HUNDRED_SHAPE: readonly { readonly profile: ProfileId; readonly cou
 ]
 
 /** Members of a population given as profiles and counts, with ids from `firstId` in order. */
-function shapedMembers(
-  shape: readonly { readonly profile: ProfileId; readonly count: number }[],
-  firstId: number,
-): PopulationMember[] {
+function shapedMembers(shape: PopulationShape, firstId: number): PopulationMember[] {
   return shape
     .flatMap(({ profile, count }) => Array.from({ length: count }, () => PROFILES[profile]))
     .map((profile, k) => ({ id: firstId + k, profile }))

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { APP_NODE_FLAGS } from '../../../scripts/app-node-flags.mjs'
+import { BUILT_CLI } from '../../helpers/built-cli'
 import { makeTempDir } from '../../helpers/temp-dir'
 
 // Given the build `npm start` makes, when the web shell starts the way `npm start` starts
@@ -12,7 +13,6 @@ import { makeTempDir } from '../../helpers/temp-dir'
 // it never starts the simulator in place of the command asked for.
 
 const ROOT = resolve(import.meta.dirname, '../../..')
-const BUILT_CLI = resolve(ROOT, 'out/main/cli.js')
 const VERSION = (
   JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { version: string }
 ).version
