@@ -52,7 +52,11 @@ describe('e2e: Pause and Resume on Activity', () => {
 
   it('Pause marks the wallet paused, in the contract and on the page', async () => {
     await row().getByRole('button', { name: 'Pause' }).click()
-    await expect.poll(() => row().getByRole('button', { name: 'Resume' }).count()).toBe(1)
+    // Pause lets the calls already queued for the wallet finish and be written (they are
+    // paid for): with the demo wallets' first syncs under way that can take seconds.
+    await expect
+      .poll(() => row().getByRole('button', { name: 'Resume' }).count(), { timeout: 30_000 })
+      .toBe(1)
     expect(await row().textContent()).toContain('Paused')
     const paused = await status()
     expect(paused.isPaused).toBe(true)
