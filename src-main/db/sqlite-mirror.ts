@@ -63,8 +63,8 @@ export class SqliteMirror implements Mirror {
     this.writer = this.#workerWriter ?? new SqliteMirrorWriter(sqlite)
     this.schedule = new WatchScheduleStore(db)
     this.watchState = new WatchStateStore(db)
-    this.mints = new MintStore(sqlite)
-    this.names = new NamesStore(sqlite)
+    this.mints = new MintStore(db)
+    this.names = new NamesStore(db)
     this.settings = new SettingsStore(db)
     const worker = this.#workerWriter
     this.ledger = new CreditLedgerStore(db, worker ? (e) => worker.recordLedgerEntry(e) : undefined)

@@ -1,9 +1,22 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import type { HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
-import { decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
 import { StreamName } from '@shared/ipc/sync-schemas'
 import { describeStorageError } from '../database'
-import { MINT_UPSERT_SQL } from './mint-upsert'
+import { Kysely, SqliteDialect } from 'kysely'
+import type { Database } from '../schema'
+import { mintUpsert, type MintRow } from './mint-upsert'
+import {
+  balanceChangeRows,
+  compressedKindOf,
+  compressedSignatureRow,
+  compressedSnapshotChildRows,
+  compressedSnapshotRow,
+  snapshotItemRow,
+  snapshotNftRow,
+  snapshotRow,
+  transactionRow,
+  transferRow,
+} from './page-rows'
 
 export type { StreamName }
 
@@ -189,9 +202,12 @@ export class SqliteMirrorWriter implements MirrorWriter {
   readonly #sqlite: BetterSqlite3.Database
   readonly #s: ReturnType<typeof prepareStatements>
   readonly #rows: StreamRowReader
+  /** Compiles the few statements written once in Kysely (never executes through it). */
+  readonly #compiler: Kysely<Database>
 
   constructor(sqlite: BetterSqlite3.Database) {
     this.#sqlite = sqlite
+    this.#compiler = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
     this.#s = prepareStatements(sqlite)
     this.#rows = new StreamRowReader(sqlite)
   }
@@ -218,36 +234,13 @@ export class SqliteMirrorWriter implements MirrorWriter {
     return this.#write('store a page of history', () => {
       let inserted = 0
       for (const entry of entries) {
-        const time = entry.timestamp
-        const row = this.#s.insertTransaction.get({
-          walletId,
-          signature: entry.signature,
-          slot: entry.slot,
-          blockTimeSec: time,
-          fee: entry.fee,
-          feeText: decimalText(entry.fee),
-          feePayer: entry.feePayer,
-          error: entry.error,
-          isFailed: entry.error === null ? 0 : 1,
-          changeCount: entry.balanceChanges.length,
-        }) as { id: number } | undefined
+        const row = this.#s.insertTransaction.get(transactionRow(walletId, entry)) as
+          { id: number } | undefined
         if (row === undefined) continue
         inserted += 1
-        entry.balanceChanges.forEach((change, ordinal) => {
-          const amountText = decimalText(change.amount)
-          this.#s.insertBalanceChange.run({
-            transactionId: row.id,
-            walletId,
-            ordinal,
-            mint: change.mint,
-            amount: change.amount,
-            amountText,
-            amountRaw: rawFromDecimalText(amountText, change.decimals),
-            decimals: change.decimals,
-            blockTimeSec: time,
-            slot: entry.slot,
-          })
-        })
+        for (const change of balanceChangeRows(row.id, walletId, entry)) {
+          this.#s.insertBalanceChange.run(change)
+        }
       }
       this.#patch(walletId, 'history', patch, inserted)
       return inserted
@@ -261,22 +254,8 @@ export class SqliteMirrorWriter implements MirrorWriter {
   ): Promise<number> {
     return this.#write('store a page of transfers', () => {
       let inserted = 0
-      for (const t of entries) {
-        const result = this.#s.insertTransfer.run({
-          walletId,
-          signature: t.signature,
-          blockTimeSec: t.timestamp,
-          direction: t.direction,
-          counterparty: t.counterparty,
-          mint: t.mint,
-          amount: t.amount,
-          amountText: decimalText(t.amount),
-          amountRaw: t.amountRaw,
-          decimals: t.decimals,
-          symbol: t.symbol,
-        })
-        inserted += result.changes
-      }
+      for (const t of entries)
+        inserted += this.#s.insertTransfer.run(transferRow(walletId, t)).changes
       this.#patch(walletId, 'transfers', patch, inserted)
       return inserted
     })
@@ -304,47 +283,12 @@ export class SqliteMirrorWriter implements MirrorWriter {
     patch: StreamPatch,
   ): Promise<number> {
     return this.#write('store a balances snapshot', () => {
-      const totalUsd = balances.reduce((sum, b) => sum + b.usdValue, 0)
-      const { id } = this.#s.insertSnapshot.get({
-        walletId,
-        takenAtSec,
-        totalUsd,
-        tokenCount: balances.length,
-        nftCount: nfts.length,
-      }) as { id: number }
-      for (const b of balances) {
-        this.#s.insertSnapshotItem.run({
-          snapshotId: id,
-          mint: b.mint,
-          balance: b.balance,
-          balanceText: decimalText(b.balance),
-          decimals: b.decimals,
-          priceUsd: b.pricePerToken,
-          usdValue: b.usdValue,
-          tokenProgram: b.tokenProgram,
-        })
-        this.#s.upsertMint.run({
-          mint: b.mint,
-          symbol: b.symbol,
-          name: b.name,
-          decimals: b.decimals,
-          logoUri: b.logoUri,
-          tokenProgram: b.tokenProgram,
-          priceUsd: b.pricePerToken,
-          updatedAtSec: takenAtSec,
-        })
-      }
-      for (const n of nfts) {
-        this.#s.insertSnapshotNft.run({
-          snapshotId: id,
-          mint: n.mint,
-          name: n.name,
-          imageUri: n.imageUri,
-          collectionName: n.collectionName,
-          collectionAddress: n.collectionAddress,
-          isCompressed: n.compressed ? 1 : 0,
-        })
-      }
+      const { id } = this.#s.insertSnapshot.get(
+        snapshotRow(walletId, takenAtSec, balances, nfts),
+      ) as { id: number }
+      for (const b of balances) this.#s.insertSnapshotItem.run(snapshotItemRow(id, b))
+      this.#upsertMints(balances.map((b) => mintRowOf(b, takenAtSec)))
+      for (const n of nfts) this.#s.insertSnapshotNft.run(snapshotNftRow(id, n))
       this.#patch(walletId, 'balances', patch, balances.length + nfts.length)
       return id
     })
@@ -356,18 +300,13 @@ export class SqliteMirrorWriter implements MirrorWriter {
     items: readonly CompressedSignatureItem[],
     patch: StreamPatch,
   ): Promise<number> {
-    const kind = stream === 'compressed-owner' ? 'owner' : 'token-owner'
+    const kind = compressedKindOf(stream)
     return this.#write('store a page of compression signatures', () => {
       let inserted = 0
       for (const item of items) {
-        inserted += this.#s.insertCompressedSignature.run({
-          walletId,
-          kind,
-          signature: item.signature,
-          slot: item.slot,
-          blockTimeSec: item.blockTime,
-          error: item.error ?? null,
-        }).changes
+        inserted += this.#s.insertCompressedSignature.run(
+          compressedSignatureRow(walletId, kind, item),
+        ).changes
       }
       this.#patch(walletId, stream, patch, inserted)
       return inserted
@@ -379,7 +318,7 @@ export class SqliteMirrorWriter implements MirrorWriter {
     stream: CompressedStreamName,
     items: readonly CompressedSignatureItem[],
   ): Promise<number> {
-    const kind = stream === 'compressed-owner' ? 'owner' : 'token-owner'
+    const kind = compressedKindOf(stream)
     return items.findIndex(
       (item) => this.#s.hasCompressedSignature.get(walletId, kind, item.signature) !== undefined,
     )
@@ -397,17 +336,7 @@ export class SqliteMirrorWriter implements MirrorWriter {
   ): Promise<void> {
     this.#write('store the NFTs of a balances snapshot', () => {
       this.#s.deleteSnapshotNfts.run(snapshotId)
-      for (const n of nfts) {
-        this.#s.insertSnapshotNft.run({
-          snapshotId,
-          mint: n.mint,
-          name: n.name,
-          imageUri: n.imageUri,
-          collectionName: n.collectionName,
-          collectionAddress: n.collectionAddress,
-          isCompressed: n.compressed ? 1 : 0,
-        })
-      }
+      for (const n of nfts) this.#s.insertSnapshotNft.run(snapshotNftRow(snapshotId, n))
       this.#s.setSnapshotNftCount.run(nfts.length, snapshotId)
       this.#patch(walletId, 'balances', patch, 0)
     })
@@ -423,18 +352,25 @@ export class SqliteMirrorWriter implements MirrorWriter {
     state: CompressedState,
   ): Promise<number> {
     return this.#write('store the compressed state', () => {
-      const { id } = this.#s.insertCompressedSnapshot.get({
-        walletId,
-        takenAtSec,
-        lamportsRaw: state.lamportsRaw,
-        accountCount: state.accounts.length,
-        tokenCount: state.tokens.length,
-      }) as { id: number }
-      for (const t of state.tokens)
-        this.#s.insertCompressedToken.run({ snapshotId: id, mint: t.mint, amountRaw: t.amountRaw })
-      for (const a of state.accounts) this.#s.insertCompressedAccount.run({ snapshotId: id, ...a })
+      const { id } = this.#s.insertCompressedSnapshot.get(
+        compressedSnapshotRow(walletId, takenAtSec, state),
+      ) as { id: number }
+      const { tokens, accounts } = compressedSnapshotChildRows(id, state)
+      for (const t of tokens) this.#s.insertCompressedToken.run(t)
+      for (const a of accounts) this.#s.insertCompressedAccount.run(a)
       return id
     })
+  }
+
+  /** The mint cache's one upsert rule, compiled from its Kysely form for this connection. */
+  #upsertMints(rows: readonly MintRow[]): void {
+    for (let i = 0; i < rows.length; i += MINTS_PER_STATEMENT) {
+      const { sql, parameters } = mintUpsert(
+        this.#compiler,
+        rows.slice(i, i + MINTS_PER_STATEMENT),
+      ).compile()
+      this.#sqlite.prepare(sql).run(...(parameters as unknown[]))
+    }
   }
 
   #patch(walletId: number, stream: StreamName, patch: StreamPatch, addItems: number): void {
@@ -474,6 +410,23 @@ export class SqliteMirrorWriter implements MirrorWriter {
   }
 }
 
+/** How many mints one upsert statement writes: well under SQLite's parameter limit. */
+const MINTS_PER_STATEMENT = 500
+
+/** A balance's mint facts as the mint cache keeps them. */
+export function mintRowOf(b: WalletBalance, takenAtSec: number): MintRow {
+  return {
+    mint: b.mint,
+    symbol: b.symbol,
+    name: b.name,
+    decimals: b.decimals,
+    logoUri: b.logoUri,
+    tokenProgram: b.tokenProgram,
+    priceUsd: b.pricePerToken,
+    updatedAtSec: takenAtSec,
+  }
+}
+
 function prepareStatements(sqlite: BetterSqlite3.Database) {
   return {
     walletId: sqlite.prepare('select id from wallets where address = ?'),
@@ -500,31 +453,30 @@ function prepareStatements(sqlite: BetterSqlite3.Database) {
       where wallet_id = @walletId and stream = @stream`),
     insertTransaction: sqlite.prepare(`
       insert into transactions (wallet_id, signature, slot, block_time_sec, fee, fee_text, fee_payer, error, is_failed, change_count)
-      values (@walletId, @signature, @slot, @blockTimeSec, @fee, @feeText, @feePayer, @error, @isFailed, @changeCount)
+      values (@wallet_id, @signature, @slot, @block_time_sec, @fee, @fee_text, @fee_payer, @error, @is_failed, @change_count)
       on conflict (wallet_id, signature) do nothing
       returning id`),
     insertBalanceChange: sqlite.prepare(`
       insert into balance_changes (transaction_id, wallet_id, ordinal, mint, amount, amount_text, amount_raw, decimals, block_time_sec, slot)
-      values (@transactionId, @walletId, @ordinal, @mint, @amount, @amountText, @amountRaw, @decimals, @blockTimeSec, @slot)`),
+      values (@transaction_id, @wallet_id, @ordinal, @mint, @amount, @amount_text, @amount_raw, @decimals, @block_time_sec, @slot)`),
     insertTransfer: sqlite.prepare(`
       insert into transfers (wallet_id, signature, block_time_sec, direction, counterparty, mint, amount, amount_text, amount_raw, decimals, symbol)
-      values (@walletId, @signature, @blockTimeSec, @direction, @counterparty, @mint, @amount, @amountText, @amountRaw, @decimals, @symbol)
+      values (@wallet_id, @signature, @block_time_sec, @direction, @counterparty, @mint, @amount, @amount_text, @amount_raw, @decimals, @symbol)
       on conflict do nothing`),
     hasTransfer: sqlite.prepare(
       'select 1 from transfers where wallet_id = ? and signature = ? and mint = ? and direction = ? and counterparty = ? and amount_raw = ? limit 1',
     ),
     insertSnapshot: sqlite.prepare(`
       insert into balance_snapshots (wallet_id, taken_at_sec, total_usd, token_count, nft_count)
-      values (@walletId, @takenAtSec, @totalUsd, @tokenCount, @nftCount) returning id`),
+      values (@wallet_id, @taken_at_sec, @total_usd, @token_count, @nft_count) returning id`),
     insertSnapshotItem: sqlite.prepare(`
       insert into balance_snapshot_items (snapshot_id, mint, balance, balance_text, decimals, price_usd, usd_value, token_program)
-      values (@snapshotId, @mint, @balance, @balanceText, @decimals, @priceUsd, @usdValue, @tokenProgram)
+      values (@snapshot_id, @mint, @balance, @balance_text, @decimals, @price_usd, @usd_value, @token_program)
       on conflict do nothing`),
     insertSnapshotNft: sqlite.prepare(`
       insert into balance_snapshot_nfts (snapshot_id, mint, name, image_uri, collection_name, collection_address, is_compressed)
-      values (@snapshotId, @mint, @name, @imageUri, @collectionName, @collectionAddress, @isCompressed)
+      values (@snapshot_id, @mint, @name, @image_uri, @collection_name, @collection_address, @is_compressed)
       on conflict do nothing`),
-    upsertMint: sqlite.prepare(MINT_UPSERT_SQL),
     deleteSnapshotNfts: sqlite.prepare('delete from balance_snapshot_nfts where snapshot_id = ?'),
     setSnapshotNftCount: sqlite.prepare('update balance_snapshots set nft_count = ? where id = ?'),
     hasCompressedActivity: sqlite.prepare(
@@ -532,17 +484,17 @@ function prepareStatements(sqlite: BetterSqlite3.Database) {
     ),
     insertCompressedSnapshot: sqlite.prepare(`
       insert into compressed_snapshots (wallet_id, taken_at_sec, lamports_raw, account_count, token_count)
-      values (@walletId, @takenAtSec, @lamportsRaw, @accountCount, @tokenCount) returning id`),
+      values (@wallet_id, @taken_at_sec, @lamports_raw, @account_count, @token_count) returning id`),
     insertCompressedToken: sqlite.prepare(`
       insert into compressed_snapshot_tokens (snapshot_id, mint, amount_raw)
-      values (@snapshotId, @mint, @amountRaw) on conflict do nothing`),
+      values (@snapshot_id, @mint, @amount_raw) on conflict do nothing`),
     insertCompressedAccount: sqlite.prepare(`
       insert into compressed_snapshot_accounts (snapshot_id, hash, address, lamports_raw, tree, leaf_index, slot_created)
-      values (@snapshotId, @hash, @address, @lamportsRaw, @tree, @leafIndex, @slotCreated)
+      values (@snapshot_id, @hash, @address, @lamports_raw, @tree, @leaf_index, @slot_created)
       on conflict do nothing`),
     insertCompressedSignature: sqlite.prepare(`
       insert into compressed_signatures (wallet_id, kind, signature, slot, block_time_sec, error)
-      values (@walletId, @kind, @signature, @slot, @blockTimeSec, @error)
+      values (@wallet_id, @kind, @signature, @slot, @block_time_sec, @error)
       on conflict do nothing`),
     hasCompressedSignature: sqlite.prepare(
       'select 1 from compressed_signatures where wallet_id = ? and kind = ? and signature = ? limit 1',

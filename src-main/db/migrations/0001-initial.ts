@@ -1,9 +1,12 @@
 import { sql, type Kysely } from 'kysely'
+import { isPostgres, withEngineColumnTypes } from './engine-column-types'
 
 // Frozen: this migration describes the schema as it was when it was written. It never
 // imports app code or the typed Database interface, so later changes cannot rewrite it.
 
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(migrationDb: Kysely<unknown>): Promise<void> {
+  const db = withEngineColumnTypes(migrationDb)
+  const nowSec = isPostgres(db) ? sql`(extract(epoch from now())::bigint)` : sql`(unixepoch())`
   await db.schema
     .createTable('wallets')
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
@@ -18,6 +21,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('settings')
     .addColumn('key', 'text', (c) => c.primaryKey())
     .addColumn('value_json', 'text', (c) => c.notNull())
-    .addColumn('updated_at_sec', 'integer', (c) => c.notNull().defaultTo(sql`(unixepoch())`))
+    .addColumn('updated_at_sec', 'integer', (c) => c.notNull().defaultTo(nowSec))
     .execute()
 }

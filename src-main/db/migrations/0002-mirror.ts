@@ -1,10 +1,12 @@
 import { sql, type Kysely } from 'kysely'
+import { withEngineColumnTypes } from './engine-column-types'
 
 // Frozen: the mirror's tables as first designed. Never imports app code or the typed
 // Database interface. Amounts keep the service's exact text beside the number (ARCHITECTURE,
 // "Data rules"); times are UTC seconds.
 
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(migrationDb: Kysely<unknown>): Promise<void> {
+  const db = withEngineColumnTypes(migrationDb)
   await db.schema
     .createTable('sync_streams')
     .addColumn('wallet_id', 'integer', (c) =>

@@ -1,9 +1,11 @@
 import { sql, type Kysely } from 'kysely'
+import { withEngineColumnTypes } from './engine-column-types'
 
 // Frozen: what the review views need beyond 0002. Never imports app code or the typed
 // Database interface.
 
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(migrationDb: Kysely<unknown>): Promise<void> {
+  const db = withEngineColumnTypes(migrationDb)
   // Newest block time the person has seen for the wallet: the sidebar's new-activity
   // badge counts transactions after it. Block time, not wall time, so it also holds for
   // a simulator whose chain clock differs from the machine's.

@@ -1,11 +1,13 @@
 import { sql, type Kysely } from 'kysely'
+import { withEngineColumnTypes } from './engine-column-types'
 
 // Frozen. Watching moves from per-address signature probes (10 credits an address) to
 // balance observations read 100 accounts a call (1 credit): the watched accounts of each
 // wallet with the value last observed on each, and per wallet when its token accounts
 // were listed, its compressed balances checked and its backstop run; and the changes found.
 
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(migrationDb: Kysely<unknown>): Promise<void> {
+  const db = withEngineColumnTypes(migrationDb)
   await db.schema.dropTable('token_accounts').execute()
   await db.schema.dropTable('wallet_probe').execute()
 

@@ -1,11 +1,13 @@
 import { sql, type Kysely } from 'kysely'
+import { withEngineColumnTypes } from './engine-column-types'
 
 // Frozen. The whole wallet: its compressed state per snapshot (compressed SOL, compressed
 // token balances, compressed accounts), the names the service knows for addresses (the
 // watched wallets and the counterparties of their history), and who funded each wallet.
 // Amounts are exact integer text in the smallest unit; times are UTC seconds.
 
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(migrationDb: Kysely<unknown>): Promise<void> {
+  const db = withEngineColumnTypes(migrationDb)
   await db.schema
     .createTable('compressed_snapshots')
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())

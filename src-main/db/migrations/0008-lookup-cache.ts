@@ -1,10 +1,12 @@
 import { sql, type Kysely } from 'kysely'
+import { withEngineColumnTypes } from './engine-column-types'
 
 // Frozen. The look-up desk's cache: one answer per request (view + normalised parameters
 // as JSON), with the calls that produced it so they can be replayed into the mirror when
 // the wallet is watched, when it was fetched and what it cost (the ledger's figure).
 
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(migrationDb: Kysely<unknown>): Promise<void> {
+  const db = withEngineColumnTypes(migrationDb)
   await db.schema
     .createTable('lookup_cache')
     .addColumn('request_key', 'text', (c) => c.primaryKey())

@@ -1,11 +1,13 @@
 import { sql, type Kysely } from 'kysely'
+import { withEngineColumnTypes } from './engine-column-types'
 
 // Frozen. The webhooks on the person's account as last listed or changed, so the Webhooks
 // page opens offline with when they were fetched. The auth header is a secret and is not
 // kept, only whether one is set. The service reports only `active`: whether this app
 // disabled a webhook, and when it re-enabled one, tell an automatic disable apart.
 
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(migrationDb: Kysely<unknown>): Promise<void> {
+  const db = withEngineColumnTypes(migrationDb)
   await db.schema
     .createTable('webhooks')
     .addColumn('webhook_id', 'text', (c) => c.primaryKey())

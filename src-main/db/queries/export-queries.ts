@@ -52,7 +52,7 @@ export function exportStatements(
 
 /** Wallets become ids first, so the per-wallet time indexes apply. */
 function walletIdIn(db: Kysely<Database>, column: string, addresses: readonly string[]) {
-  if (addresses.length === 0) return sql<boolean>`1`
+  if (addresses.length === 0) return sql<boolean>`true`
   const ids = db.selectFrom('wallets').select('id').where('address', 'in', addresses)
   return sql<boolean>`${sql.ref(column)} in (${ids})`
 }
@@ -116,7 +116,7 @@ function balanceChangeStatements(db: Kysely<Database>, f: ExportRowFilters): Exp
 function transferStatements(db: Kysely<Database>, f: ExportRowFilters): ExportStatements {
   const failed = f.isFailedOnly
     ? sql<boolean>`exists (select 1 from transactions as t where t.wallet_id = tr.wallet_id and t.signature = tr.signature and t.is_failed = 1)`
-    : sql<boolean>`1`
+    : sql<boolean>`true`
   const where = all([
     walletIdIn(db, 'tr.wallet_id', f.walletAddresses),
     transferMatches('tr', f),
@@ -154,14 +154,14 @@ function transferStatements(db: Kysely<Database>, f: ExportRowFilters): ExportSt
  * `from` and failed-only do not apply to holdings.
  */
 function balanceStatements(db: Kysely<Database>, f: ExportRowFilters): ExportStatements {
-  const asOf = f.toSec === null ? sql<boolean>`1` : sql<boolean>`s2.taken_at_sec <= ${f.toSec}`
+  const asOf = f.toSec === null ? sql<boolean>`true` : sql<boolean>`s2.taken_at_sec <= ${f.toSec}`
   const latest = sql<number>`(select s2.id from balance_snapshots as s2 where s2.wallet_id = w.id and ${asOf} order by s2.taken_at_sec desc, s2.id desc limit 1)`
   const wallets =
     f.walletAddresses.length === 0
-      ? sql<boolean>`1`
+      ? sql<boolean>`true`
       : isOneOf(sql.ref('w.address'), f.walletAddresses)
   const ofMints = (column: string) =>
-    f.mints.length === 0 ? sql<boolean>`1` : isOneOf(sql.ref(column), f.mints)
+    f.mints.length === 0 ? sql<boolean>`true` : isOneOf(sql.ref(column), f.mints)
   const snapshots = db
     .selectFrom('wallets as w')
     .innerJoin('balance_snapshots as s', (join) => join.on(sql<boolean>`s.id = ${latest}`))

@@ -223,7 +223,7 @@ function keysetBound(
   slot: Expression<unknown>,
 ): Expression<SqlBool> {
   const c = pass.after
-  if (c === null) return sql<SqlBool>`1`
+  if (c === null) return sql<SqlBool>`true`
   const op = order === 'newest' ? sql`<` : sql`>`
   if (pass.isUndated) return sql<SqlBool>`(${slot}, t.signature) ${op} (${c.slot}, ${c.signature})`
   // The two-column bound lets SQLite seek the index; the three-column one is exact.

@@ -68,7 +68,7 @@ export function hasDirection(
   amount: Expression<unknown>,
   direction: RowFilters['direction'],
 ): Expression<SqlBool> {
-  if (direction === null) return sql<SqlBool>`1`
+  if (direction === null) return sql<SqlBool>`true`
   return direction === 'in' ? sql<SqlBool>`${amount} > 0` : sql<SqlBool>`${amount} < 0`
 }
 
@@ -96,7 +96,7 @@ export function hasMatchingChange(
   transactionId: Expression<unknown>,
   f: RowFilters,
 ): Expression<SqlBool> {
-  if (f.mints.length === 0 && f.direction === null) return sql<SqlBool>`1`
+  if (f.mints.length === 0 && f.direction === null) return sql<SqlBool>`true`
   return sql<SqlBool>`exists (select 1 from balance_changes as d where d.transaction_id = ${transactionId} and ${changeMatches('d', f)})`
 }
 
@@ -126,5 +126,5 @@ export function transferMatches(t: string, f: RowFilters): Expression<SqlBool> {
 
 /** Conditions joined with `and` (true when there are none). */
 export function all(parts: readonly Expression<SqlBool>[]): Expression<SqlBool> {
-  return parts.length === 0 ? sql<SqlBool>`1` : sql<SqlBool>`(${sql.join(parts, sql` and `)})`
+  return parts.length === 0 ? sql<SqlBool>`true` : sql<SqlBool>`(${sql.join(parts, sql` and `)})`
 }

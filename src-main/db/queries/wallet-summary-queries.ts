@@ -93,7 +93,7 @@ export async function markWalletViewed(
     .onConflict((oc) =>
       oc.column('wallet_id').doUpdateSet({
         // Never move backwards: a later view of an older mirror keeps the newer mark.
-        seen_through_sec: sql`max(seen_through_sec, excluded.seen_through_sec)`,
+        seen_through_sec: sql`case when excluded.seen_through_sec > wallet_views.seen_through_sec then excluded.seen_through_sec else wallet_views.seen_through_sec end`,
         viewed_at_sec: sql`excluded.viewed_at_sec`,
       }),
     )

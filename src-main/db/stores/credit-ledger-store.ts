@@ -106,6 +106,13 @@ export class CreditLedgerStore {
   }
 }
 
+const DAY_MS = 86_400_000
+
+/** `2026-11-23` for a count of whole UTC days since the epoch. */
+function utcDayText(daysSinceEpoch: number): string {
+  return new Date(daysSinceEpoch * DAY_MS).toISOString().slice(0, 10)
+}
+
 async function summarizeCredits(
   db: Kysely<Database>,
   nowMs: number,
@@ -138,7 +145,8 @@ async function summarizeCredits(
   const byDay = await db
     .selectFrom('credit_ledger')
     .select((eb) => [
-      sql<string>`strftime('%Y-%m-%d', at_ms / 1000, 'unixepoch')`.as('day'),
+      // Whole UTC days since the epoch: integer division on both engines.
+      sql<number>`at_ms / ${sql.lit(DAY_MS)}`.as('day'),
       'endpoint_class as endpointClass',
       eb.fn.sum<number>('credits').as('credits'),
     ])
@@ -175,7 +183,7 @@ async function summarizeCredits(
       credits: Number(r.credits),
       errors: Number(r.errors),
     })),
-    byDay: byDay.map((r) => ({ ...r, credits: Number(r.credits) })),
+    byDay: byDay.map((r) => ({ ...r, day: utcDayText(r.day), credits: Number(r.credits) })),
   }
 }
 

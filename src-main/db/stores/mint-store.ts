@@ -1,5 +1,6 @@
-import type BetterSqlite3 from 'better-sqlite3'
-import { MINT_UPSERT_SQL, type MintRow } from '../ingest/mint-upsert'
+import { sql, type Kysely } from 'kysely'
+import { mintUpsert, type MintRow } from '../ingest/mint-upsert'
+import type { Database } from '../schema'
 
 /** A mint with its cached symbol and name. */
 export interface MintName {
@@ -8,55 +9,71 @@ export interface MintName {
   name: string | null
 }
 
+/** How many mints one `in (…)` list names: well under either engine's parameter limit. */
+const MINTS_PER_QUERY = 500
+
 /** The mint metadata cache (symbols, names, decimals, prices) beyond what snapshots fill. */
 export class MintStore {
-  readonly #unknown: BetterSqlite3.Statement
-  readonly #upsert: BetterSqlite3.Statement
-  readonly #sqlite: BetterSqlite3.Database
-  readonly #withSymbol: BetterSqlite3.Statement
-  readonly #symbolsOf: BetterSqlite3.Statement
+  readonly #db: Kysely<Database>
 
-  constructor(sqlite: BetterSqlite3.Database) {
-    this.#sqlite = sqlite
-    this.#unknown = sqlite.prepare(
-      `select mint from (select distinct mint from balance_changes where wallet_id = ?
-         union select distinct mint from transfers where wallet_id = ?)
-       where mint not in (select mint from mints)`,
-    )
-    this.#upsert = sqlite.prepare(MINT_UPSERT_SQL)
-    this.#withSymbol = sqlite.prepare(
-      `select mint, symbol, name from mints where symbol = ? collate nocase order by mint`,
-    )
-    this.#symbolsOf = sqlite.prepare(
-      `select mint, symbol from mints where mint in (select value from json_each(?))`,
-    )
+  constructor(db: Kysely<Database>) {
+    this.#db = db
   }
 
-  /** The mints whose symbol is `symbol`, ignoring case (a symbol may name several). */
+  /** The mints whose symbol is `symbol`, ignoring (ASCII) case: a symbol may name several. */
   async withSymbol(symbol: string): Promise<MintName[]> {
-    return this.#withSymbol.all(symbol) as MintName[]
+    return this.#db
+      .selectFrom('mints')
+      .select(['mint', 'symbol', 'name'])
+      .where(sql`lower(symbol)`, '=', symbol.toLowerCase())
+      .orderBy('mint')
+      .execute()
   }
 
   /** The cached symbol of each of `mints` that has one. */
   async symbolsOf(mints: readonly string[]): Promise<Map<string, string>> {
-    const rows = this.#symbolsOf.all(JSON.stringify(mints)) as {
-      mint: string
-      symbol: string | null
-    }[]
-    return new Map(rows.flatMap((r) => (r.symbol === null ? [] : [[r.mint, r.symbol] as const])))
+    const out = new Map<string, string>()
+    const unique = [...new Set(mints)]
+    for (let i = 0; i < unique.length; i += MINTS_PER_QUERY) {
+      const rows = await this.#db
+        .selectFrom('mints')
+        .select(['mint', 'symbol'])
+        .where('mint', 'in', unique.slice(i, i + MINTS_PER_QUERY))
+        .where('symbol', 'is not', null)
+        .execute()
+      for (const r of rows) if (r.symbol !== null) out.set(r.mint, r.symbol)
+    }
+    return out
   }
 
   /** Mints the wallet's history or transfers mention that the cache does not know. */
   async unknownMints(walletId: number): Promise<string[]> {
-    return (this.#unknown.all(walletId, walletId) as { mint: string }[]).map((r) => r.mint)
+    const rows = await this.#db
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('balance_changes')
+          .select('mint')
+          .where('wallet_id', '=', walletId)
+          .union(eb.selectFrom('transfers').select('mint').where('wallet_id', '=', walletId))
+          .as('mentioned'),
+      )
+      .select('mentioned.mint')
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb.selectFrom('mints as m').select('m.mint').whereRef('m.mint', '=', 'mentioned.mint'),
+          ),
+        ),
+      )
+      .orderBy('mentioned.mint')
+      .execute()
+    return rows.map((r) => r.mint)
   }
 
   /** Saves mint metadata by the one upsert rule; resolves to how many rows changed. */
   async save(rows: readonly MintRow[]): Promise<number> {
-    return this.#sqlite.transaction(() => {
-      let changed = 0
-      for (const row of rows) changed += this.#upsert.run(row).changes
-      return changed
-    })()
+    if (rows.length === 0) return 0
+    const result = await mintUpsert(this.#db, rows).executeTakeFirst()
+    return Number(result.numInsertedOrUpdatedRows ?? 0n)
   }
 }

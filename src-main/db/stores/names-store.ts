@@ -1,6 +1,5 @@
-import type BetterSqlite3 from 'better-sqlite3'
-import type { Selectable } from 'kysely'
-import type { AddressNamesTable, WalletFundingTable } from '../schema'
+import type { Kysely, Selectable } from 'kysely'
+import type { AddressNamesTable, Database, WalletFundingTable } from '../schema'
 
 /** What the service said an address is called, as stored. */
 export interface AddressName {
@@ -35,26 +34,28 @@ export interface WalletFunding {
  * within a refresh period.
  */
 export class NamesStore {
-  readonly #sqlite: BetterSqlite3.Database
-  readonly #s: ReturnType<typeof prepare>
+  readonly #db: Kysely<Database>
 
-  constructor(sqlite: BetterSqlite3.Database) {
-    this.#sqlite = sqlite
-    this.#s = prepare(sqlite)
+  constructor(db: Kysely<Database>) {
+    this.#db = db
   }
 
   /** The stored answer for an address, or null when it was never asked. */
   async name(address: string): Promise<AddressName | null> {
-    const row = this.#s.name.get(address) as NameRow | undefined
-    return row ? nameOf(row) : null
+    return (await this.names([address])).get(address) ?? null
   }
 
   /** Stored names of these addresses (those never asked are absent). */
   async names(addresses: readonly string[]): Promise<Map<string, AddressName>> {
     const out = new Map<string, AddressName>()
-    for (const a of new Set(addresses)) {
-      const row = this.#s.name.get(a) as NameRow | undefined
-      if (row) out.set(a, nameOf(row))
+    const unique = [...new Set(addresses)]
+    for (let i = 0; i < unique.length; i += ADDRESSES_PER_QUERY) {
+      const rows = await this.#db
+        .selectFrom('address_names')
+        .selectAll()
+        .where('address', 'in', unique.slice(i, i + ADDRESSES_PER_QUERY))
+        .execute()
+      for (const row of rows) out.set(row.address, nameOf(row))
     }
     return out
   }
@@ -64,32 +65,67 @@ export class NamesStore {
    * themselves and were not asked since `askedSinceSec`: what a names pass still has to ask.
    */
   async counterpartiesToName(askedSinceSec: number): Promise<string[]> {
-    return (this.#s.counterpartiesToName.all(askedSinceSec) as { address: string }[]).map(
-      (r) => r.address,
-    )
+    const rows = await this.#db
+      .selectFrom('transfers as t')
+      .select('t.counterparty as address')
+      .distinct()
+      .where('t.counterparty', 'not in', (eb) => eb.selectFrom('wallets').select('address'))
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('address_names as n')
+              .select('n.address')
+              .whereRef('n.address', '=', 't.counterparty')
+              .where('n.fetched_at_sec', '>=', askedSinceSec),
+          ),
+        ),
+      )
+      .orderBy('t.counterparty')
+      .execute()
+    return rows.map((r) => r.address)
   }
 
-  /** Stores answers (replacing earlier ones for the same addresses) in one transaction. */
+  /** Stores answers (replacing earlier ones for the same addresses) in one statement. */
   async saveNames(names: readonly AddressName[]): Promise<void> {
-    this.#sqlite.transaction(() => {
-      for (const n of names) {
-        this.#s.saveName.run({
+    if (names.length === 0) return
+    // One row per address: a later answer in the same batch wins, as it would one by one.
+    const latest = [...new Map(names.map((n) => [n.address, n])).values()]
+    await this.#db
+      .insertInto('address_names')
+      .values(
+        latest.map((n) => ({
           address: n.address,
           status: n.status,
           name: n.name,
           type: n.type,
           category: n.category,
-          tagsJson: JSON.stringify(n.tags),
-          domainNamesJson: JSON.stringify(n.domainNames),
-          fetchedAtSec: n.fetchedAtSec,
-        })
-      }
-    })()
+          tags_json: JSON.stringify(n.tags),
+          domain_names_json: JSON.stringify(n.domainNames),
+          fetched_at_sec: n.fetchedAtSec,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.column('address').doUpdateSet((eb) => ({
+          status: eb.ref('excluded.status'),
+          name: eb.ref('excluded.name'),
+          type: eb.ref('excluded.type'),
+          category: eb.ref('excluded.category'),
+          tags_json: eb.ref('excluded.tags_json'),
+          domain_names_json: eb.ref('excluded.domain_names_json'),
+          fetched_at_sec: eb.ref('excluded.fetched_at_sec'),
+        })),
+      )
+      .execute()
   }
 
   /** A wallet's stored funder, or null when never asked. */
   async funding(walletId: number): Promise<WalletFunding | null> {
-    const row = this.#s.funding.get(walletId) as FundingRow | undefined
+    const row = await this.#db
+      .selectFrom('wallet_funding')
+      .selectAll()
+      .where('wallet_id', '=', walletId)
+      .executeTakeFirst()
     if (!row) return null
     return {
       status: row.status,
@@ -107,9 +143,43 @@ export class NamesStore {
   }
 
   async saveFunding(walletId: number, f: WalletFunding): Promise<void> {
-    this.#s.saveFunding.run({ walletId, ...f })
+    await this.#db
+      .insertInto('wallet_funding')
+      .values({
+        wallet_id: walletId,
+        status: f.status,
+        funder: f.funder,
+        funder_name: f.funderName,
+        funder_type: f.funderType,
+        mint: f.mint,
+        symbol: f.symbol,
+        amount_raw: f.amountRaw,
+        decimals: f.decimals,
+        signature: f.signature,
+        funded_at_sec: f.fundedAtSec,
+        fetched_at_sec: f.fetchedAtSec,
+      })
+      .onConflict((oc) =>
+        oc.column('wallet_id').doUpdateSet((eb) => ({
+          status: eb.ref('excluded.status'),
+          funder: eb.ref('excluded.funder'),
+          funder_name: eb.ref('excluded.funder_name'),
+          funder_type: eb.ref('excluded.funder_type'),
+          mint: eb.ref('excluded.mint'),
+          symbol: eb.ref('excluded.symbol'),
+          amount_raw: eb.ref('excluded.amount_raw'),
+          decimals: eb.ref('excluded.decimals'),
+          signature: eb.ref('excluded.signature'),
+          funded_at_sec: eb.ref('excluded.funded_at_sec'),
+          fetched_at_sec: eb.ref('excluded.fetched_at_sec'),
+        })),
+      )
+      .execute()
   }
 }
+
+/** How many addresses one `in (…)` list names: well under either engine's parameter limit. */
+const ADDRESSES_PER_QUERY = 500
 
 type NameRow = Selectable<AddressNamesTable>
 type FundingRow = Selectable<WalletFundingTable>
@@ -124,32 +194,5 @@ function nameOf(row: NameRow): AddressName {
     tags: JSON.parse(row.tags_json) as string[],
     domainNames: JSON.parse(row.domain_names_json) as string[],
     fetchedAtSec: row.fetched_at_sec,
-  }
-}
-
-function prepare(sqlite: BetterSqlite3.Database) {
-  return {
-    name: sqlite.prepare('select * from address_names where address = ?'),
-    counterpartiesToName: sqlite.prepare(`
-      select distinct t.counterparty as address from transfers t
-      where t.counterparty not in (select address from wallets)
-        and not exists (
-          select 1 from address_names n where n.address = t.counterparty and n.fetched_at_sec >= ?)
-      order by t.counterparty`),
-    saveName: sqlite.prepare(`
-      insert into address_names (address, status, name, type, category, tags_json, domain_names_json, fetched_at_sec)
-      values (@address, @status, @name, @type, @category, @tagsJson, @domainNamesJson, @fetchedAtSec)
-      on conflict (address) do update set status = excluded.status, name = excluded.name,
-        type = excluded.type, category = excluded.category, tags_json = excluded.tags_json,
-        domain_names_json = excluded.domain_names_json, fetched_at_sec = excluded.fetched_at_sec`),
-    funding: sqlite.prepare('select * from wallet_funding where wallet_id = ?'),
-    saveFunding: sqlite.prepare(`
-      insert into wallet_funding (wallet_id, status, funder, funder_name, funder_type, mint, symbol, amount_raw, decimals, signature, funded_at_sec, fetched_at_sec)
-      values (@walletId, @status, @funder, @funderName, @funderType, @mint, @symbol, @amountRaw, @decimals, @signature, @fundedAtSec, @fetchedAtSec)
-      on conflict (wallet_id) do update set status = excluded.status, funder = excluded.funder,
-        funder_name = excluded.funder_name, funder_type = excluded.funder_type, mint = excluded.mint,
-        symbol = excluded.symbol, amount_raw = excluded.amount_raw, decimals = excluded.decimals,
-        signature = excluded.signature, funded_at_sec = excluded.funded_at_sec,
-        fetched_at_sec = excluded.fetched_at_sec`),
   }
 }

@@ -1,0 +1,118 @@
+import { Kysely, PostgresDialect } from 'kysely'
+import { Migrator, type Migration } from 'kysely/migration'
+import pg from 'pg'
+import { StorageError } from '@shared/ipc/ipc-errors'
+import { redactText } from '../service/redact'
+import { migrations } from './migrations'
+import type { Database } from './schema'
+
+/** An open PostgreSQL mirror database: the typed Kysely handle and its connection pool. */
+export interface OpenPostgresDatabase {
+  db: Kysely<Database>
+  pool: pg.Pool
+  /** The URL without its password, for messages. */
+  location: string
+  close(): Promise<void>
+}
+
+/** PostgreSQL's type ids whose text the app reads as JavaScript numbers. */
+const INT8_OID = 20
+const NUMERIC_OID = 1700
+
+/**
+ * bigint and numeric arrive as text from `pg` (they can exceed 2^53); the mirror keeps
+ * exact amounts in text columns of their own, and its bigints are ids, slots, times and
+ * counts, which SQLite hands over as numbers too, so both engines answer alike.
+ */
+const mirrorTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID || oid === NUMERIC_OID
+      ? (text: string) => Number(text)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+}
+
+/** The URL as messages may show it: the password and any api-key replaced. */
+export function displayDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password !== '') parsed.password = '***'
+    return redactText(parsed.toString())
+  } catch {
+    return 'the PostgreSQL database (its URL cannot be read)'
+  }
+}
+
+/** Whether `text` names a PostgreSQL database (postgres:// or postgresql://). */
+export function isPostgresUrl(text: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(text)
+}
+
+/**
+ * Connects to the PostgreSQL database at `url` and brings its schema up to date with the
+ * same numbered migrations as SQLite (PostgreSQL's DDL is transactional: Kysely runs them
+ * in one transaction under an advisory lock, so workers starting together migrate once).
+ *
+ * @example
+ * const { db, close } = await openPostgresDatabase('postgres://app:pw@127.0.0.1:5432/heliograph')
+ * await db.selectFrom('wallets').selectAll().execute()
+ * await close()
+ */
+export async function openPostgresDatabase(
+  url: string,
+  options: { migrations?: Record<string, Migration>; maxConnections?: number } = {},
+): Promise<OpenPostgresDatabase> {
+  const location = displayDatabaseUrl(url)
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 8,
+    types: mirrorTypes,
+    application_name: 'heliograph',
+  })
+  // An idle client's error (the server restarted) must not end the process; the next
+  // query reconnects or fails with its own error.
+  pool.on('error', () => {})
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  try {
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: async () => options.migrations ?? migrations },
+    })
+    const { error, results } = await migrator.migrateToLatest()
+    if (error !== undefined) {
+      const failed = results?.find((r) => r.status === 'Error')
+      const which = failed ? ` (migration ${failed.migrationName})` : ''
+      throw describePostgresError(error, `migrate the database at ${location}${which}`)
+    }
+  } catch (error) {
+    await db.destroy()
+    throw error instanceof StorageError
+      ? error
+      : describePostgresError(error, `open the database at ${location}`)
+  }
+  return { db, pool, location, close: () => db.destroy() }
+}
+
+/**
+ * Turns PostgreSQL's and the network's codes into a message a person can act on, keeping
+ * the code in `details`; the ones people meet are a server that is not running, a wrong
+ * password or database, a full disk and a read-only server.
+ */
+export function describePostgresError(error: unknown, doing: string): StorageError {
+  const code = (error as { code?: string }).code ?? ''
+  const raw = redactText(error instanceof Error ? error.message : String(error))
+  const reason =
+    code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT'
+      ? 'no PostgreSQL server answers at that address; start it (`npm run postgres`) or check the URL'
+      : code === '28P01' || code === '28000'
+        ? 'PostgreSQL refused the user name or password in the URL'
+        : code === '3D000'
+          ? 'that database does not exist on the server; create it first'
+          : code === '53100'
+            ? "the server's disk is full; free some space and try again (nothing was lost)"
+            : code === '25006'
+              ? 'the server is read-only'
+              : code === '40P01' || code === '55P03'
+                ? 'another Heliograph process holds the rows; try again'
+                : raw
+  return new StorageError(`Could not ${doing}: ${reason}.`, { code })
+}

@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely'
+import type pg from 'pg'
+import type { ExportKind } from '@shared/ipc/export-schemas'
+import { describePostgresError } from '../postgres-database'
+import {
+  exportStatements,
+  mintSymbolsStatement,
+  type ExportRowFilters,
+} from '../queries/export-queries'
+import type { Database } from '../schema'
+import type { ExportRows } from './export-reader'
+
+/**
+ * Reads export rows from a PostgreSQL mirror on a connection of its own, inside one
+ * read-only repeatable-read transaction: the count and the rows see the same snapshot
+ * while sync workers go on writing. Rows stream through a server-side cursor, `batchRows`
+ * at a time, never the whole result in memory.
+ *
+ * @example
+ * const rows = await reader.open('transfers', filters, 2_000)
+ * try { for await (const batch of rows.batches) write(batch) } finally { await rows.close() }
+ */
+export class PostgresExportReader {
+  readonly #db: Kysely<Database>
+  readonly #pool: pg.Pool
+
+  constructor(db: Kysely<Database>, pool: pg.Pool) {
+    this.#db = db
+    this.#pool = pool
+  }
+
+  /** How many source rows an export of these filters reads now. */
+  async count(kind: ExportKind, filters: ExportRowFilters): Promise<number> {
+    const { count } = exportStatements(this.#db, kind, filters)
+    try {
+      const { rows } = await this.#db.executeQuery(count.compile())
+      return Number(rows[0]?.n ?? 0)
+    } catch (error) {
+      throw describePostgresError(error, 'count the rows to export')
+    }
+  }
+
+  async open(kind: ExportKind, filters: ExportRowFilters, batchRows: number): Promise<ExportRows> {
+    const statements = exportStatements(this.#db, kind, filters)
+    let client: pg.PoolClient
+    try {
+      client = await this.#pool.connect()
+    } catch (error) {
+      throw describePostgresError(error, 'connect for the export')
+    }
+    let isClosed = false
+    const close = async (): Promise<void> => {
+      if (isClosed) return
+      isClosed = true
+      // Ending the transaction closes the cursor; a broken connection is dropped, not reused.
+      await client.query('rollback').then(
+        () => client.release(),
+        (error: Error) => client.release(error),
+      )
+    }
+    try {
+      await client.query('begin isolation level repeatable read read only')
+      const count = statements.count.compile()
+      const counted = await client.query(count.sql, [...count.parameters])
+      const symbols = mintSymbolsStatement(this.#db).compile()
+      const mintSymbols = (await client.query(symbols.sql, [...symbols.parameters])).rows as {
+        mint: string
+        symbol: string | null
+      }[]
+      const select = statements.rows.compile()
+      await client.query(`declare export_rows no scroll cursor for ${select.sql}`, [
+        ...select.parameters,
+      ])
+      const fetch = `fetch forward ${Math.max(1, Math.floor(batchRows))} from export_rows`
+      async function* batches(): AsyncGenerator<unknown[], void, undefined> {
+        for (;;) {
+          if (isClosed) return
+          const { rows } = await client.query(fetch)
+          if (rows.length === 0) return
+          yield rows
+        }
+      }
+      return {
+        totalRows: Number((counted.rows[0] as { n?: unknown } | undefined)?.n ?? 0),
+        mintSymbols,
+        batches: batches(),
+        close,
+      }
+    } catch (error) {
+      await close()
+      throw describePostgresError(error, 'read the rows to export')
+    }
+  }
+}
