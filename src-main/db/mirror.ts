@@ -16,7 +16,7 @@ import type { WatchlistStore } from './stores/watchlist-store'
 import type { WebhookStore } from './stores/webhook-store'
 
 /** The database engines a mirror can live on. */
-export type MirrorEngine = 'sqlite'
+export type MirrorEngine = 'sqlite' | 'postgres'
 
 /**
  * One mirror of synced wallet data, whatever engine holds it: the only way sync, app,

@@ -1,67 +1,66 @@
-import type BetterSqlite3 from 'better-sqlite3'
+import { sql, type Kysely } from 'kysely'
+import type { Database } from '../../src-main/db/schema'
 
-/** What the mirror holds for a wallet, in forms that compare directly with the truth. */
-export function readMirror(sqlite: BetterSqlite3.Database, address: string) {
-  const walletId = (
-    sqlite.prepare('select id from wallets where address = ?').get(address) as { id: number }
-  ).id
-  const transactions = sqlite
-    .prepare(
-      'select signature, slot, block_time_sec, fee_text, fee_payer, error from transactions where wallet_id = ? order by slot, signature',
-    )
-    .all(walletId) as {
-    signature: string
-    slot: number
-    block_time_sec: number | null
-    fee_text: string
-    fee_payer: string
-    error: string | null
-  }[]
-  const changes = sqlite
-    .prepare(
-      `select t.signature, b.ordinal, b.mint, b.amount_text, b.decimals from balance_changes b
-       join transactions t on t.id = b.transaction_id where b.wallet_id = ? order by t.signature, b.ordinal`,
-    )
-    .all(walletId) as {
-    signature: string
-    ordinal: number
-    mint: string
-    amount_text: string
-    decimals: number
-  }[]
-  const transfers = sqlite
-    .prepare(
-      'select signature, mint, direction, counterparty, amount_raw from transfers where wallet_id = ?',
-    )
-    .all(walletId) as {
-    signature: string
-    mint: string
-    direction: string
-    counterparty: string
-    amount_raw: string
-  }[]
-  const compressed = sqlite
-    .prepare('select kind, signature from compressed_signatures where wallet_id = ?')
-    .all(walletId) as { kind: string; signature: string }[]
+/**
+ * What the mirror holds for a wallet, in forms that compare directly with the truth; read
+ * through Kysely, so the same check runs on a SQLite and a PostgreSQL mirror.
+ */
+export async function readMirror(db: Kysely<Database>, address: string) {
+  const { id: walletId } = await db
+    .selectFrom('wallets')
+    .select('id')
+    .where('address', '=', address)
+    .executeTakeFirstOrThrow()
+  const transactions = await db
+    .selectFrom('transactions')
+    .select(['signature', 'slot', 'block_time_sec', 'fee_text', 'fee_payer', 'error'])
+    .where('wallet_id', '=', walletId)
+    .orderBy('slot')
+    .orderBy('signature')
+    .execute()
+  const changes = await db
+    .selectFrom('balance_changes as b')
+    .innerJoin('transactions as t', 't.id', 'b.transaction_id')
+    .select(['t.signature', 'b.ordinal', 'b.mint', 'b.amount_text', 'b.decimals'])
+    .where('b.wallet_id', '=', walletId)
+    .orderBy('t.signature')
+    .orderBy('b.ordinal')
+    .execute()
+  const transfers = await db
+    .selectFrom('transfers')
+    .select(['signature', 'mint', 'direction', 'counterparty', 'amount_raw'])
+    .where('wallet_id', '=', walletId)
+    .execute()
+  const compressed = await db
+    .selectFrom('compressed_signatures')
+    .select(['kind', 'signature'])
+    .where('wallet_id', '=', walletId)
+    .execute()
   // The newest balances snapshot: what the wallet held when it was taken.
-  const snapshot = sqlite
-    .prepare(
-      'select id from balance_snapshots where wallet_id = ? order by taken_at_sec desc, id desc limit 1',
-    )
-    .get(walletId) as { id: number } | undefined
-  const balances = sqlite
-    .prepare('select mint, balance_text from balance_snapshot_items where snapshot_id = ?')
-    .all(snapshot?.id ?? -1) as { mint: string; balance_text: string }[]
+  const snapshot = await db
+    .selectFrom('balance_snapshots')
+    .select('id')
+    .where('wallet_id', '=', walletId)
+    .orderBy('taken_at_sec', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  const balances = await db
+    .selectFrom('balance_snapshot_items')
+    .select(['mint', 'balance_text'])
+    .where('snapshot_id', '=', snapshot?.id ?? -1)
+    .execute()
   const nftMints = (
-    sqlite
-      .prepare('select mint from balance_snapshot_nfts where snapshot_id = ?')
-      .all(snapshot?.id ?? -1) as { mint: string }[]
+    await db
+      .selectFrom('balance_snapshot_nfts')
+      .select('mint')
+      .where('snapshot_id', '=', snapshot?.id ?? -1)
+      .execute()
   ).map((r) => r.mint)
-  const ledgerCredits = (
-    sqlite.prepare('select coalesce(sum(credits), 0) as n from credit_ledger').get() as {
-      n: number
-    }
-  ).n
+  const { n: ledgerCredits } = await db
+    .selectFrom('credit_ledger')
+    .select(sql<number>`coalesce(sum(credits), 0)`.as('n'))
+    .executeTakeFirstOrThrow()
   return {
     walletId,
     transactions,
@@ -71,7 +70,7 @@ export function readMirror(sqlite: BetterSqlite3.Database, address: string) {
     hasSnapshot: snapshot !== undefined,
     balances,
     nftMints,
-    ledgerCredits,
+    ledgerCredits: Number(ledgerCredits),
   }
 }
 

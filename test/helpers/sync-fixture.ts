@@ -1,5 +1,9 @@
 import { join } from 'node:path'
+import type { Kysely } from 'kysely'
 import type { OpenDatabase } from '../../src-main/db/database'
+import type { Mirror } from '../../src-main/db/mirror'
+import { openPostgresMirror } from '../../src-main/db/postgres-mirror'
+import type { Database } from '../../src-main/db/schema'
 import {
   openSqliteMirror,
   type SqliteMirror,
@@ -19,15 +23,24 @@ import {
   type SyncRuntime,
 } from '../../src-main/sync/sync-runtime'
 import type { SyncEvent } from '../../src-main/sync/sync-engine'
+import { createTestDatabase } from './postgres-test-database'
 import { makeTempDir } from './temp-dir'
+
+/** The engines a sync test can run on. */
+export type TestEngine = 'sqlite' | 'postgres'
+
+/** Both engines, for `describe.each`: the mirror-equals-truth suites run on each. */
+export const ENGINES: readonly TestEngine[] = ['sqlite', 'postgres']
 
 /** Retries that stay quick in tests while keeping the same policy. */
 export const FAST_RETRIES: Partial<RetryLimits> = { baseDelayMs: 5, maxDelayMs: 50 }
 
 export interface SyncFixture {
   sim: RunningSimulator
-  mirror: SqliteMirror
-  /** The mirror's file, for reading what was stored. */
+  mirror: Mirror
+  /** The mirror's tables, on whichever engine holds them, for reading what was stored. */
+  db: Kysely<Database>
+  /** The SQLite file (SQLite fixtures only), for tests of SQLite's own behaviour. */
   database: OpenDatabase
   runtime: SyncRuntime
   events: SyncEvent[]
@@ -54,13 +67,18 @@ export async function startSyncFixture(
     isOnSimulatorClock?: boolean
     /** Where the mirror's page writes run (the app: a worker thread). */
     writeIn?: SqliteMirrorOptions['writeIn']
+    /** The engine holding the mirror: SQLite in a temp folder (default) or a fresh PostgreSQL database. */
+    engine?: TestEngine
   } = {},
 ): Promise<SyncFixture> {
   const temp = makeTempDir('heliograph-sync-')
   const sim = await startSimulator({ seed: 7, ...options.sim })
-  const mirror = await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'), {
-    ...(options.writeIn ? { writeIn: options.writeIn } : {}),
-  })
+  const postgres = options.engine === 'postgres' ? await createTestDatabase() : null
+  const mirror: SqliteMirror | Awaited<ReturnType<typeof openPostgresMirror>> = postgres
+    ? await openPostgresMirror(postgres.url)
+    : await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'), {
+        ...(options.writeIn ? { writeIn: options.writeIn } : {}),
+      })
   const events: SyncEvent[] = []
   const budget: CreditBudget = options.budget ?? { dailyCredits: null, monthlyCredits: null }
   const runtime = createSyncRuntime({
@@ -77,7 +95,11 @@ export async function startSyncFixture(
   return {
     sim,
     mirror,
-    database: mirror.database,
+    db: mirror.database.db,
+    get database(): OpenDatabase {
+      if (mirror.engine !== 'sqlite') throw new Error('This fixture holds a PostgreSQL mirror')
+      return mirror.database
+    },
     runtime,
     events,
     budget,
@@ -91,6 +113,7 @@ export async function startSyncFixture(
       runtime.engine.cancel()
       await runtime.meter.idle().catch(() => {})
       await mirror.close()
+      await postgres?.drop()
       await sim.close()
       temp.remove()
     },

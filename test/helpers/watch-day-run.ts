@@ -133,7 +133,7 @@ export async function runWatchDay(
     let mismatch: string | null = null
     for (const w of wallets) {
       try {
-        await expectMirrorEqualsTruth(mirror.database.sqlite, sim.url, w.address)
+        await expectMirrorEqualsTruth(mirror.database.db, sim.url, w.address)
       } catch (e) {
         mismatch = `${w.profile.id} ${w.address}: ${e instanceof Error ? e.message : String(e)}`
         break

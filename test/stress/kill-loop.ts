@@ -115,7 +115,7 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
     const mismatches: string[] = []
     for (const address of addresses) {
       const truth = await readWalletTruth(sim.url, address)
-      const mirror = readMirror(database.sqlite, address)
+      const mirror = await readMirror(database.db, address)
       const signatures = mirror.transactions.map((t) => t.signature)
       if (new Set(signatures).size !== signatures.length)
         mismatches.push(`${address}: duplicated transactions`)

@@ -1,4 +1,7 @@
-import Database from 'better-sqlite3'
+import type Database from 'better-sqlite3'
+import type { Kysely } from 'kysely'
+import { openDatabase } from '../../../src-main/db/database'
+import type { Database as Tables } from '../../../src-main/db/schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LookupAnswer, LookupCacheEntry, Recognised } from '@shared/ipc/lookup-schemas'
 import type { CreditsOverview, WalletSyncOutcome } from '@shared/ipc/sync-schemas'
@@ -25,12 +28,15 @@ describe('look-up cache, recognition and watching a looked-up wallet', () => {
     (await fx.call<CreditsOverview>('credits:overview')).byOperation
       .filter((o) => !o.operation.startsWith('rpc.'))
       .reduce((sum, o) => sum + o.credits, 0)
-  const mirrorOf = <T>(fx: LookupFixture, read: (db: Database.Database) => T): T => {
-    const db = new Database(databasePath(fx.dataDir), { readonly: true })
+  const mirrorOf = async <T>(
+    fx: LookupFixture,
+    read: (db: Database.Database, kysely: Kysely<Tables>) => T | Promise<T>,
+  ): Promise<T> => {
+    const opened = await openDatabase(databasePath(fx.dataDir), { isReadOnly: true })
     try {
-      return read(db)
+      return await read(opened.sqlite, opened.db)
     } finally {
-      db.close()
+      await opened.close()
     }
   }
 
@@ -109,7 +115,7 @@ describe('look-up cache, recognition and watching a looked-up wallet', () => {
     expect(watched).toMatchObject({ address, label: 'Collector' })
     expect(await pageCredits(f)).toBe(start + 510)
     // The pages are in the mirror before any sync, with the look-up's cursors.
-    const beforeSync = mirrorOf(f, (db) => readMirror(db, address))
+    const beforeSync = await mirrorOf(f, (_, db) => readMirror(db, address))
     if (looked.result.view !== 'wallet') throw new Error('wrong view')
     expect(beforeSync.transactions.length).toBe(looked.result.history.data.length)
     expect(beforeSync.transfers.length).toBe(looked.result.transfers.data.length)
@@ -123,7 +129,7 @@ describe('look-up cache, recognition and watching a looked-up wallet', () => {
 
     // The mirror equals the simulator's truth, as after a fresh sync.
     const truth = await readWalletTruth(f.sim.url, address)
-    const stored = mirrorOf(f, (db) => readMirror(db, address))
+    const stored = await mirrorOf(f, (_, db) => readMirror(db, address))
     expect(stored.transactions.map((t) => t.signature).sort()).toEqual(
       truth.history.map((h) => h.signature).sort(),
     )
@@ -131,7 +137,7 @@ describe('look-up cache, recognition and watching a looked-up wallet', () => {
       truth.transfers.map(transferKey).sort(),
     )
     expect(stored.nftMints.sort()).toEqual([...truth.nftMints].sort())
-    const names = mirrorOf(fresh, (db) => readMirror(db, address))
+    const names = await mirrorOf(fresh, (_, db) => readMirror(db, address))
     expect(stored.transactions).toEqual(names.transactions)
     expect(await credits(f)).toBe(await simulatorCredits(f.sim.url, APP_KEY))
   })
@@ -145,7 +151,7 @@ describe('look-up cache, recognition and watching a looked-up wallet', () => {
       fresh.call<Recognised>('lookup:recognise', { text })
 
     expect(await recognise(holder)).toMatchObject({ kind: 'wallet', reason: 'a watched wallet' })
-    const stored = mirrorOf(fresh, (db) => ({
+    const stored = await mirrorOf(fresh, (db) => ({
       nft: (db.prepare('select mint from balance_snapshot_nfts limit 1').get() as { mint: string })
         .mint,
       hash: (

@@ -1,4 +1,7 @@
-import Database from 'better-sqlite3'
+import type Database from 'better-sqlite3'
+import type { Kysely } from 'kysely'
+import { openDatabase } from '../../../src-main/db/database'
+import type { Database as Tables } from '../../../src-main/db/schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LookupAnswer } from '@shared/ipc/lookup-schemas'
 import type { CreditsOverview, SyncEstimate, WalletSyncOutcome } from '@shared/ipc/sync-schemas'
@@ -57,13 +60,13 @@ describe('watching a looked-up wallet: what the first sync reads again', () => {
       .reduce((sum, o) => sum + o.credits, 0)
   const withMirror = async <T>(
     fx: LookupFixture,
-    read: (db: Database.Database) => T | Promise<T>,
+    read: (db: Database.Database, kysely: Kysely<Tables>) => T | Promise<T>,
   ): Promise<T> => {
-    const db = new Database(databasePath(fx.dataDir), { readonly: true })
+    const opened = await openDatabase(databasePath(fx.dataDir), { isReadOnly: true })
     try {
-      return await read(db)
+      return await read(opened.sqlite, opened.db)
     } finally {
-      db.close()
+      await opened.close()
     }
   }
   const sync = async (fx: LookupFixture, address: string): Promise<void> => {
@@ -144,12 +147,15 @@ describe('watching a looked-up wallet: what the first sync reads again', () => {
 
       expect((await pageCredits(f)) - start).toBe(reference.credits)
       expect(await callsSince(f, before)).toEqual(reference.calls)
-      await withMirror(f, async (db) => {
+      await withMirror(f, async (db, kysely) => {
         // The look-up's holdings snapshot stands as the first sync's: no second one.
         expect(snapshotCount(db, address)).toBe(1)
-        await expectMirrorEqualsTruth(db, f.sim.url, address)
-        expect(readMirror(db, address).transactions).toEqual(
-          await withMirror(fresh, (other) => readMirror(other, address).transactions),
+        await expectMirrorEqualsTruth(kysely, f.sim.url, address)
+        expect((await readMirror(kysely, address)).transactions).toEqual(
+          await withMirror(
+            fresh,
+            async (_, other) => (await readMirror(other, address)).transactions,
+          ),
         )
         // The mints of the handed-over pages are named as a fresh sync names them.
         expect(mintNames(db)).toEqual(await withMirror(fresh, mintNames))
@@ -191,9 +197,9 @@ describe('watching a looked-up wallet: what the first sync reads again', () => {
     expect((await pageCredits(f)) - start).toBe(
       reference.credits + looked.credits - identityAndFunder,
     )
-    await withMirror(f, async (db) => {
+    await withMirror(f, async (db, kysely) => {
       expect(snapshotCount(db, address)).toBe(2)
-      await expectMirrorEqualsTruth(db, f.sim.url, address)
+      await expectMirrorEqualsTruth(kysely, f.sim.url, address)
     })
   })
 
@@ -215,8 +221,8 @@ describe('watching a looked-up wallet: what the first sync reads again', () => {
       'wallet.balances': 0,
       'das.getAssetsByOwner': 0,
     })
-    const storedAfterFirst = await withMirror(f, (db) =>
-      readMirror(db, address).transactions.map((t) => t.signature),
+    const storedAfterFirst = await withMirror(f, async (_, db) =>
+      (await readMirror(db, address)).transactions.map((t) => t.signature),
     )
     expect(storedAfterFirst.filter((s) => added.includes(s))).toEqual([])
 
@@ -228,8 +234,8 @@ describe('watching a looked-up wallet: what the first sync reads again', () => {
     // the holdings snapshot is taken anew.
     expect(second).toMatchObject({ 'wallet.history': 1, 'wallet.balances': 1 })
     expect(second['wallet.transfers']).toBeGreaterThanOrEqual(1)
-    await withMirror(f, async (db) => {
-      const stored = readMirror(db, address).transactions.map((t) => t.signature)
+    await withMirror(f, async (_, db) => {
+      const stored = (await readMirror(db, address)).transactions.map((t) => t.signature)
       expect(added.filter((s) => !stored.includes(s))).toEqual([])
       await expectMirrorEqualsTruth(db, f.sim.url, address)
     })

@@ -25,8 +25,7 @@ describe('balance at a date: the mirror and the service agree', () => {
       // The whale's million transactions are kept to the newest 1,000: there the mirror
       // walks the latest snapshot back instead of summing from the start.
       const isDeep = profile === 'whale'
-      if (isDeep)
-        await setDepthLimit(fx.database.db, walletId, { maxTransactions: 1_000, sinceSec: null })
+      if (isDeep) await setDepthLimit(fx.db, walletId, { maxTransactions: 1_000, sinceSec: null })
       expect((await fx.runtime.engine.syncWallet(address)).state).toBe('ok')
       const times = fx.database.sqlite
         .prepare(

@@ -82,7 +82,7 @@ describe('charts say what they show', () => {
         profile,
       ).toEqual(seen.map((s) => cents(s.get(profile) as number)))
       const walletId = (await fx.mirror.writer.walletId(address)) as number
-      expect(await listWalletValuePoints(fx.database.db, walletId)).toEqual(series.points)
+      expect(await listWalletValuePoints(fx.db, walletId)).toEqual(series.points)
     }
     // The watchlist's total: a round's snapshots share the manual clock's second, so each
     // point is the sum of the wallets' values as that round left them.
@@ -111,7 +111,7 @@ describe('charts say what they show', () => {
         expect(series.covered, `${profile} ${choice.mint}: ${series.reason}`).toBe(true)
         expect(series.points.length).toBeGreaterThan(0)
         for (const point of spread(series.points, INSTANTS)) {
-          const local = await rebuildBalancesAt(fx.database.db, walletId, point.atSec)
+          const local = await rebuildBalancesAt(fx.db, walletId, point.atSec)
           const held = local.balances.find((b) => b.mint === choice.mint)
           const expected = held ? decimalFromRaw(held.raw, held.decimals) : '0'
           expect(point.amount, `${profile} ${choice.mint} at ${point.atSec}`).toBe(expected)
@@ -136,7 +136,7 @@ describe('charts say what they show', () => {
     for (const point of spread(series.points, INSTANTS)) {
       let sum = 0n
       for (const id of ids) {
-        const at = await rebuildBalancesAt(fx.database.db, id, point.atSec)
+        const at = await rebuildBalancesAt(fx.db, id, point.atSec)
         sum += BigInt(at.balances.find((b) => b.mint === NATIVE_SOL_MINT)?.raw ?? '0')
       }
       expect(point.amount, `at ${point.atSec}`).toBe(decimalFromRaw(sum.toString(), 9))

@@ -1,4 +1,5 @@
-import type BetterSqlite3 from 'better-sqlite3'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../../src-main/db/schema'
 import { expect } from 'vitest'
 import { decimalText } from '@shared/domain/exact-amount'
 import { readMirror, transferKey } from '../../helpers/mirror-contents'
@@ -12,12 +13,12 @@ import { readWalletTruth, simulatorCredits } from '../../helpers/sim-truth'
  * simulator charged the key.
  */
 export async function expectMirrorEqualsTruth(
-  sqlite: BetterSqlite3.Database,
+  db: Kysely<Database>,
   simUrl: string,
   address: string,
 ): Promise<void> {
   const truth = await readWalletTruth(simUrl, address)
-  const mirror = readMirror(sqlite, address)
+  const mirror = await readMirror(db, address)
 
   expect(mirror.transactions.length, 'transactions stored').toBe(truth.history.length)
   const bySignature = new Map(mirror.transactions.map((t) => [t.signature, t]))
@@ -89,16 +90,16 @@ export async function simulatorCalls(simUrl: string, operation: string): Promise
 }
 
 /** Billed calls of one operation for one wallet, as the engine's ledger recorded them. */
-export function ledgerCalls(
-  sqlite: BetterSqlite3.Database,
+export async function ledgerCalls(
+  db: Kysely<Database>,
   operation: string,
   address?: string,
-): number {
-  const row = sqlite
-    .prepare(
-      `select count(*) as n from credit_ledger
-       where operation = ? and credits > 0 and (? is null or wallet_address = ?)`,
-    )
-    .get(operation, address ?? null, address ?? null) as { n: number }
-  return row.n
+): Promise<number> {
+  let query = db
+    .selectFrom('credit_ledger')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('operation', '=', operation)
+    .where('credits', '>', 0)
+  if (address !== undefined) query = query.where('wallet_address', '=', address)
+  return Number((await query.executeTakeFirstOrThrow()).n)
 }

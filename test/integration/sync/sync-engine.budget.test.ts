@@ -17,13 +17,13 @@ describe('sync engine: a daily budget of 1,000 credits stops a 5,000-transaction
   let fx: SyncFixture
   let address: string
   let walletId: number
-  const ledgerTotal = () => readMirror(fx.database.sqlite, address).ledgerCredits
+  const ledgerTotal = async () => (await readMirror(fx.db, address)).ledgerCredits
 
   beforeAll(async () => {
     fx = await startSyncFixture({ budget: { dailyCredits: DAILY_BUDGET, monthlyCredits: null } })
     address = await fx.watch('active-trader')
     walletId = (await fx.runtime.engine.writer.walletId(address)) as number
-    await setDepthLimit(fx.database.db, walletId, { maxTransactions: 5_000, sinceSec: null })
+    await setDepthLimit(fx.db, walletId, { maxTransactions: 5_000, sinceSec: null })
   })
   afterAll(() => fx.stop())
 
@@ -38,7 +38,7 @@ describe('sync engine: a daily budget of 1,000 credits stops a 5,000-transaction
     expect(estimate.summary).toMatch(/5,000 transactions/)
     expect(estimate.maxCredits).toBeGreaterThan(DAILY_BUDGET)
     // The estimate is free: nothing was called.
-    expect(ledgerTotal()).toBe(0)
+    expect(await ledgerTotal()).toBe(0)
   })
 
   it('stops at the budget and says why', async () => {
@@ -57,14 +57,14 @@ describe('sync engine: a daily budget of 1,000 credits stops a 5,000-transaction
     expect((await fx.runtime.engine.writer.stream(walletId, 'history')).lastError).toMatch(/budget/)
 
     // Never past the limit; and it used the budget rather than stopping early.
-    const spent = ledgerTotal()
+    const spent = await ledgerTotal()
     expect(spent).toBeLessThanOrEqual(DAILY_BUDGET)
     expect(spent).toBeGreaterThan(DAILY_BUDGET - WALLET_CALL_CREDITS)
     expect(await simulatorCredits(fx.sim.url)).toBe(spent)
 
     // What was stored is whole pages of the newest transactions, each exactly once.
-    const stored = readMirror(fx.database.sqlite, address).transactions.map((t) => t.signature)
-    const historyPages = ledgerCalls(fx.database.sqlite, 'wallet.history', address)
+    const stored = (await readMirror(fx.db, address)).transactions.map((t) => t.signature)
+    const historyPages = await ledgerCalls(fx.db, 'wallet.history', address)
     expect(stored).toHaveLength(historyPages * 100)
     const truth = await readWalletTruth(fx.sim.url, address)
     expect(stored.sort()).toEqual(
@@ -76,22 +76,25 @@ describe('sync engine: a daily budget of 1,000 credits stops a 5,000-transaction
   })
 
   it('refuses work past the budget on the next run: no 100-credit call fits, nothing is overspent', async () => {
-    const spent = ledgerTotal()
-    const walletCalls = () =>
-      ['wallet.history', 'wallet.transfers', 'wallet.balances'].reduce(
-        (sum, op) => sum + ledgerCalls(fx.database.sqlite, op, address),
-        0,
-      )
-    const walletCallsBefore = walletCalls()
+    const spent = await ledgerTotal()
+    const walletCalls = async () =>
+      (
+        await Promise.all(
+          ['wallet.history', 'wallet.transfers', 'wallet.balances'].map((op) =>
+            ledgerCalls(fx.db, op, address),
+          ),
+        )
+      ).reduce((sum, n) => sum + n, 0)
+    const walletCallsBefore = await walletCalls()
 
     const outcome = await fx.runtime.engine.syncWallet(address)
 
     expect(outcome.state).toBe('budget')
-    expect(walletCalls()).toBe(walletCallsBefore)
+    expect(await walletCalls()).toBe(walletCallsBefore)
     // Only calls that still fit (10-credit compression pages) may run.
-    expect(ledgerTotal() - spent).toBeLessThanOrEqual(DAILY_BUDGET - spent)
-    expect(ledgerTotal()).toBeLessThanOrEqual(DAILY_BUDGET)
-    expect(await simulatorCredits(fx.sim.url)).toBe(ledgerTotal())
+    expect((await ledgerTotal()) - spent).toBeLessThanOrEqual(DAILY_BUDGET - spent)
+    expect(await ledgerTotal()).toBeLessThanOrEqual(DAILY_BUDGET)
+    expect(await simulatorCredits(fx.sim.url)).toBe(await ledgerTotal())
   })
 
   it('with the budget raised, the backfill resumes where it stopped and reaches the depth limit at the credit floor', async () => {
@@ -99,18 +102,18 @@ describe('sync engine: a daily budget of 1,000 credits stops a 5,000-transaction
     const outcome = await fx.runtime.engine.syncWallet(address)
 
     expect(outcome.state, JSON.stringify(outcome)).toBe('ok')
-    expect(readMirror(fx.database.sqlite, address).transactions).toHaveLength(5_000)
+    expect((await readMirror(fx.db, address)).transactions).toHaveLength(5_000)
     // 50 pages across the stop — none paid for twice — plus the resumed run's one
     // "anything newer?" call (`after` the newest stored signature) before it goes on.
-    expect(ledgerCalls(fx.database.sqlite, 'wallet.history', address)).toBe(50 + 1)
+    expect(await ledgerCalls(fx.db, 'wallet.history', address)).toBe(50 + 1)
     const truth = await readWalletTruth(fx.sim.url, address)
-    const stored = readMirror(fx.database.sqlite, address).transactions.map((t) => t.signature)
+    const stored = (await readMirror(fx.db, address)).transactions.map((t) => t.signature)
     expect(stored.sort()).toEqual(
       truth.history
         .slice(-5_000)
         .map((e) => e.signature)
         .sort(),
     )
-    expect(ledgerTotal()).toBe(await simulatorCredits(fx.sim.url))
+    expect(await ledgerTotal()).toBe(await simulatorCredits(fx.sim.url))
   })
 })

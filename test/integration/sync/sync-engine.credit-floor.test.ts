@@ -38,29 +38,25 @@ describe('sync engine: a history backfill of N transactions costs exactly ⌈N/1
 
     expect(outcome.state, JSON.stringify(outcome)).toBe('ok')
     expect(outcome.newTransactions).toBe(txCount)
-    expect(ledgerCalls(fx.database.sqlite, 'wallet.history', address)).toBe(calls)
-    expect(readMirror(fx.database.sqlite, address).transactions).toHaveLength(txCount)
+    expect(await ledgerCalls(fx.db, 'wallet.history', address)).toBe(calls)
+    expect((await readMirror(fx.db, address)).transactions).toHaveLength(txCount)
   })
 
   it('history backfill of the active trader limited to 1,000 of its 6,000 transactions costs 10 calls and keeps the newest 1,000', async () => {
     const address = await fx.watch('active-trader')
-    await setDepthLimit(
-      fx.database.db,
-      (await fx.runtime.engine.writer.walletId(address)) as number,
-      {
-        maxTransactions: 1_000,
-        sinceSec: null,
-      },
-    )
+    await setDepthLimit(fx.db, (await fx.runtime.engine.writer.walletId(address)) as number, {
+      maxTransactions: 1_000,
+      sinceSec: null,
+    })
 
     const outcome = await fx.runtime.engine.syncWallet(address, { streams: ['history'] })
 
     expect(outcome.state, JSON.stringify(outcome)).toBe('ok')
-    expect(ledgerCalls(fx.database.sqlite, 'wallet.history', address)).toBe(10)
+    expect(await ledgerCalls(fx.db, 'wallet.history', address)).toBe(10)
     const truth = await readWalletTruth(fx.sim.url, address)
     expect(truth.txCount).toBe(6_000)
     const newest = truth.history.slice(-1_000).map((e) => e.signature)
-    const stored = readMirror(fx.database.sqlite, address).transactions.map((t) => t.signature)
+    const stored = (await readMirror(fx.db, address)).transactions.map((t) => t.signature)
     expect(stored.sort()).toEqual(newest.sort())
     const row = await fx.runtime.engine.writer.stream(
       (await fx.runtime.engine.writer.walletId(address)) as number,
@@ -83,22 +79,26 @@ describe('sync engine: a re-sync of an unchanged wallet costs at most one call p
     const address = await fx.watch(profile)
     const full = await fx.runtime.engine.syncWallet(address)
     expect(full.state, JSON.stringify(full)).toBe('ok')
-    await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
-    const before = Object.fromEntries(
-      Object.entries(PER_STREAM_OPERATION).map(([stream, op]) => [
-        stream,
-        ledgerCalls(fx.database.sqlite, op, address),
-      ]),
-    )
+    await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
+    const callsPerStream = async (): Promise<Record<string, number>> =>
+      Object.fromEntries(
+        await Promise.all(
+          Object.entries(PER_STREAM_OPERATION).map(
+            async ([stream, op]) => [stream, await ledgerCalls(fx.db, op, address)] as const,
+          ),
+        ),
+      )
+    const before = await callsPerStream()
 
     const again = await fx.runtime.engine.syncWallet(address)
 
     expect(again.state).toBe('ok')
     expect(again.streams.map((s) => s.newItems)).toEqual([0, 0, expect.any(Number), 0, 0])
+    const after = await callsPerStream()
     const spent = Object.fromEntries(
-      Object.entries(PER_STREAM_OPERATION).map(([stream, op]) => [
+      Object.keys(PER_STREAM_OPERATION).map((stream) => [
         stream,
-        ledgerCalls(fx.database.sqlite, op, address) - (before[stream] ?? 0),
+        (after[stream] ?? 0) - (before[stream] ?? 0),
       ]),
     )
     expect(spent).toEqual({
@@ -108,6 +108,6 @@ describe('sync engine: a re-sync of an unchanged wallet costs at most one call p
       'compressed-owner': 1,
       'compressed-token-owner': 1,
     })
-    await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+    await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
   })
 })

@@ -56,7 +56,7 @@ describe('sync engine under injected faults', () => {
     expect(again.streams.filter((s) => s.stream !== 'balances').map((s) => s.newItems)).toEqual([
       0, 0, 0, 0,
     ])
-    await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+    await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
   }
 
   it('a 429 storm: the class rate is halved, Retry-After is waited out, and the sync completes', async () => {
@@ -143,7 +143,7 @@ describe('sync engine under injected faults', () => {
     expect(history.lastError).toContain(address)
     expect(history.lastError).toMatch(/data\W+40\W+fee/)
     // Nothing of the page is stored — not even the 40 valid items before the bad one.
-    const mirror = readMirror(fx.database.sqlite, address)
+    const mirror = await readMirror(fx.db, address)
     expect(mirror.transactions).toHaveLength(0)
     expect(mirror.changes).toHaveLength(0)
     expect(history.itemsStored).toBe(0)
@@ -168,7 +168,7 @@ describe('sync engine under injected faults', () => {
       lastError: null,
     })
     // The drifted call (billed: the service answered 200), none while paused, one to backfill 64.
-    expect(ledgerCalls(fx.database.sqlite, 'wallet.history', address)).toBe(2)
-    await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+    expect(await ledgerCalls(fx.db, 'wallet.history', address)).toBe(2)
+    await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
   })
 })

@@ -27,12 +27,12 @@ describe('sync engine: after live activity, an incremental sync fetches only the
     address = await fx.watch('casual')
     const first = await fx.runtime.engine.syncWallet(address)
     expect(first.state, JSON.stringify(first)).toBe('ok')
-    await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+    await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
   })
   afterAll(() => fx.stop())
 
   it('nothing new: one history call, one transfers call, no new row', async () => {
-    const rowsBefore = readMirror(fx.database.sqlite, address).transactions.length
+    const rowsBefore = (await readMirror(fx.db, address)).transactions.length
     const historyBefore = await simulatorCalls(fx.sim.url, 'wallet.history')
     const transfersBefore = await simulatorCalls(fx.sim.url, 'wallet.transfers')
 
@@ -40,21 +40,21 @@ describe('sync engine: after live activity, an incremental sync fetches only the
 
     expect(outcome.state).toBe('ok')
     expect(outcome.newTransactions).toBe(0)
-    expect(readMirror(fx.database.sqlite, address).transactions.length).toBe(rowsBefore)
+    expect((await readMirror(fx.db, address)).transactions.length).toBe(rowsBefore)
     expect((await simulatorCalls(fx.sim.url, 'wallet.history')) - historyBefore).toBe(1)
     expect((await simulatorCalls(fx.sim.url, 'wallet.transfers')) - transfersBefore).toBe(1)
-    await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+    await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
   })
 
   // 7 fits one page, 100 fills one page exactly, 250 spans three.
   it.each([7, 100, 250])(
     '%i new transactions: ⌈N/100⌉ history calls, N new rows',
     async (count) => {
-      const rowsBefore = readMirror(fx.database.sqlite, address).transactions.length
+      const rowsBefore = (await readMirror(fx.db, address)).transactions.length
       const transfersTruthBefore = (await readWalletTruth(fx.sim.url, address)).transfers.length
       const simHistoryBefore = await simulatorCalls(fx.sim.url, 'wallet.history')
       const simTransfersBefore = await simulatorCalls(fx.sim.url, 'wallet.transfers')
-      const ledgerHistoryBefore = ledgerCalls(fx.database.sqlite, 'wallet.history', address)
+      const ledgerHistoryBefore = await ledgerCalls(fx.db, 'wallet.history', address)
 
       const added = await addActivity(fx.sim.url, address, count)
       expect(added).toHaveLength(count)
@@ -62,7 +62,7 @@ describe('sync engine: after live activity, an incremental sync fetches only the
 
       expect(outcome.state, JSON.stringify(outcome)).toBe('ok')
       expect(outcome.newTransactions).toBe(count)
-      const mirror = readMirror(fx.database.sqlite, address)
+      const mirror = await readMirror(fx.db, address)
       expect(mirror.transactions.length - rowsBefore).toBe(count)
       const stored = new Set(mirror.transactions.map((t) => t.signature))
       expect(added.filter((signature) => !stored.has(signature))).toEqual([])
@@ -71,7 +71,7 @@ describe('sync engine: after live activity, an incremental sync fetches only the
       expect((await simulatorCalls(fx.sim.url, 'wallet.history')) - simHistoryBefore).toBe(
         historyCalls,
       )
-      expect(ledgerCalls(fx.database.sqlite, 'wallet.history', address) - ledgerHistoryBefore).toBe(
+      expect((await ledgerCalls(fx.db, 'wallet.history', address)) - ledgerHistoryBefore).toBe(
         historyCalls,
       )
       // Transfers walk down from the newest until the first known one: the new ones plus that one.
@@ -81,7 +81,7 @@ describe('sync engine: after live activity, an incremental sync fetches only the
         Math.ceil((newTransfers + 1) / 100),
       )
 
-      await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+      await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
     },
   )
 })

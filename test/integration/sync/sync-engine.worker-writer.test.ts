@@ -47,7 +47,7 @@ describe('mirror writer on a worker thread', () => {
       const outcome = await fx.runtime.engine.syncWallet(address)
       expect(outcome.state, JSON.stringify(outcome)).toBe('ok')
       // Read on the main thread's own connection: the worker's commits are there.
-      await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+      await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
     },
   )
 
@@ -116,7 +116,7 @@ describe('mirror writer on a worker thread', () => {
 
     const outcome = await fx.runtime.engine.syncWallet(address)
     expect(outcome.state, JSON.stringify(outcome)).toBe('ok')
-    await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+    await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
   })
 
   it('a database the worker cannot open is a StorageError naming the path', async () => {

@@ -104,7 +104,7 @@ describe('watch scheduler: what watching costs', () => {
       const compressed = profile === 'watch-nft-compressed' ? 2 * CREDIT_PRICES.compression : 0
       expect(perRound.slice(0, -1).every((c) => c === lookCredits())).toBe(true)
       expect(perRound.at(-1)).toBe(lookCredits() + listing + compressed)
-      await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+      await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
     },
   )
 
@@ -125,7 +125,7 @@ describe('watch scheduler: what watching costs', () => {
     const looks = Math.ceil(accounts / MAX_MULTIPLE_ACCOUNTS) * CREDIT_PRICES.rpcStandard
     expect(spent).toBeLessThanOrEqual(looks + changeSyncCredits(false))
     expect(moved.every((s) => isStored(fx, s))).toBe(true)
-    await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+    await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
   })
 })
 
@@ -150,7 +150,7 @@ describe('watch scheduler: what balance looks cannot see', () => {
     expect(found.reasons).toEqual(['new-token-account'])
     expect(found.detectedSec).toBe(listedAt + CADENCE.tokenAccountsEverySec)
     expect(isStored(fx, airdrop.signature)).toBe(true)
-    await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+    await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
   })
 
   it.each<[WatchDayProfileId, string]>([
@@ -178,7 +178,7 @@ describe('watch scheduler: what balance looks cannot see', () => {
       ])
       expect(found.detectedSec - silent.timestamp).toBeLessThanOrEqual(CADENCE.backstopEverySec)
       expect(isStored(fx, silent.signature)).toBe(true)
-      await expectMirrorEqualsTruth(fx.database.sqlite, fx.sim.url, address)
+      await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
     },
   )
 })
