@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely'
-import type { AddressNamesTable, Database, WalletFundingTable } from '../schema'
+import type { AddressNamesTable, Database } from '../schema'
 
 /** What the service said an address is called, as stored. */
 export interface AddressName {
@@ -182,7 +182,6 @@ export class NamesStore {
 const ADDRESSES_PER_QUERY = 500
 
 type NameRow = Selectable<AddressNamesTable>
-type FundingRow = Selectable<WalletFundingTable>
 
 function nameOf(row: NameRow): AddressName {
   return {

@@ -3,7 +3,7 @@ import type { FaultSpec } from '../../../src-main/simulator/fault-injector'
 import type { StreamName } from '../../../src-main/db/ingest/mirror-writer'
 import { readMirror } from '../../helpers/mirror-contents'
 import { readWalletTruth } from '../../helpers/sim-truth'
-import { startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
+import { ENGINES, startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
 import { expectMirrorEqualsTruth, ledgerCalls, simulatorCalls } from './mirror-truth-assertions'
 
 // Issue 5, "Done means": faults injected by the simulator leave no bad row, and the final
@@ -24,14 +24,13 @@ async function clearFaults(simUrl: string): Promise<void> {
 }
 
 /** Ledger rows of calls that failed with this error. */
-function failedCalls(fx: SyncFixture, errorName: string): number {
-  return (
-    fx.database.sqlite
-      .prepare('select count(*) as n from credit_ledger where error_name = ?')
-      .get(errorName) as {
-      n: number
-    }
-  ).n
+async function failedCalls(fx: SyncFixture, errorName: string): Promise<number> {
+  const { n } = await fx.db
+    .selectFrom('credit_ledger')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('error_name', '=', errorName)
+    .executeTakeFirstOrThrow()
+  return Number(n)
 }
 
 const ALL_STREAMS: StreamName[] = [
@@ -42,7 +41,7 @@ const ALL_STREAMS: StreamName[] = [
   'compressed-token-owner',
 ]
 
-describe('sync engine under injected faults', () => {
+describe.each(ENGINES)('sync engine under injected faults (on %s)', (engine) => {
   let fx: SyncFixture
   afterEach(() => fx.stop())
 
@@ -61,7 +60,7 @@ describe('sync engine under injected faults', () => {
 
   it('a 429 storm: the class rate is halved, Retry-After is waited out, and the sync completes', async () => {
     const rps = { rpc: 40, 'das-enhanced': 40, photon: 40, 'validity-proof': 40 }
-    fx = await startSyncFixture({ rate: { custom: rps } })
+    fx = await startSyncFixture({ engine, rate: { custom: rps } })
     const address = await fx.watch('casual')
     await injectFault(fx.sim.url, {
       target: 'wallet.*',
@@ -75,7 +74,7 @@ describe('sync engine under injected faults', () => {
 
     expect(outcome.state, JSON.stringify(outcome)).toBe('ok')
     expect(performance.now() - startedMs).toBeGreaterThanOrEqual(1_000)
-    expect(failedCalls(fx, 'RateLimitedError')).toBe(2)
+    expect(await failedCalls(fx, 'RateLimitedError')).toBe(2)
     // Two halvings (40 → 10), then the successes' additive recovery: still below the plan.
     expect(fx.runtime.shaper.currentRps('das-enhanced')).toBeLessThan(rps['das-enhanced'])
     expect(fx.runtime.shaper.currentRps('photon')).toBe(rps.photon)
@@ -84,21 +83,21 @@ describe('sync engine under injected faults', () => {
 
   it('20% of calls answer 5xx: retried with backoff, nothing lost or doubled', async () => {
     // 8 tries: a 20% storm defeats a call with p = 0.2^8 ≈ 3·10⁻⁶, so the story does not flake.
-    fx = await startSyncFixture({ retry: { transientAttempts: 8 } })
+    fx = await startSyncFixture({ engine, retry: { transientAttempts: 8 } })
     const address = await fx.watch('compressed-holder')
     await injectFault(fx.sim.url, { target: '*', kind: 'error', status: 503, rate: 0.2 })
 
     await syncThroughFault(address)
-    expect(failedCalls(fx, 'ServerError')).toBeGreaterThan(0)
+    expect(await failedCalls(fx, 'ServerError')).toBeGreaterThan(0)
   })
 
   it('timeouts: the client gives up after its timeout and the call is retried', async () => {
-    fx = await startSyncFixture({ timeoutMs: 250 })
+    fx = await startSyncFixture({ engine, timeoutMs: 250 })
     const address = await fx.watch('casual')
     await injectFault(fx.sim.url, { target: '*', kind: 'timeout', count: 3 })
 
     await syncThroughFault(address)
-    expect(failedCalls(fx, 'TimeoutError')).toBe(3)
+    expect(await failedCalls(fx, 'TimeoutError')).toBe(3)
   })
 
   it.each([
@@ -107,21 +106,21 @@ describe('sync engine under injected faults', () => {
   ] as const)(
     '%s: the page is refetched, never half-stored; the paid call is in the ledger',
     async (_label, kind) => {
-      fx = await startSyncFixture()
+      fx = await startSyncFixture({ engine })
       const address = await fx.watch('failed-transactions')
       await injectFault(fx.sim.url, { target: '*', kind, count: 4 })
 
       await syncThroughFault(address)
       // The service charged for the garbled answers; the ledger says so (equality is checked above).
-      expect(failedCalls(fx, 'InvalidResponseError')).toBe(4)
+      expect(await failedCalls(fx, 'InvalidResponseError')).toBe(4)
     },
   )
 
   it('schema drift on wallet.history pauses only history, stores nothing of that page, and a retry completes it', async () => {
-    fx = await startSyncFixture()
+    fx = await startSyncFixture({ engine })
     const address = await fx.watch('casual')
-    const engine = fx.runtime.engine
-    const walletId = (await engine.writer.walletId(address)) as number
+    const syncEngine = fx.runtime.engine
+    const walletId = (await syncEngine.writer.walletId(address)) as number
     // Item 40 of the first page gets a fee that is not a number; items 0–39 are fine.
     await injectFault(fx.sim.url, {
       target: 'wallet.history',
@@ -130,14 +129,14 @@ describe('sync engine under injected faults', () => {
       field: 'data.40.fee',
     })
 
-    const outcome = await engine.syncWallet(address)
+    const outcome = await syncEngine.syncWallet(address)
 
     expect(outcome.state).toBe('paused')
     const byStream = Object.fromEntries(outcome.streams.map((s) => [s.stream, s]))
     expect(byStream.history?.state).toBe('paused')
     for (const stream of ALL_STREAMS.filter((s) => s !== 'history'))
       expect(byStream[stream]?.state, stream).toBe('ok')
-    const history = await engine.writer.stream(walletId, 'history')
+    const history = await syncEngine.writer.stream(walletId, 'history')
     expect(history.isPaused).toBe(true)
     expect(history.lastError).toContain('wallet.history')
     expect(history.lastError).toContain(address)
@@ -153,17 +152,17 @@ describe('sync engine under injected faults', () => {
 
     // While paused, a sync leaves history alone: no history call is made.
     const historyCalls = await simulatorCalls(fx.sim.url, 'wallet.history')
-    expect((await engine.syncWallet(address)).streams.map((s) => s.stream)).not.toContain('history')
+    expect((await syncEngine.syncWallet(address)).streams.map((s) => s.stream)).not.toContain('history')
     expect(await simulatorCalls(fx.sim.url, 'wallet.history')).toBe(historyCalls)
-    expect((await engine.writer.stream(walletId, 'history')).isPaused).toBe(true)
+    expect((await syncEngine.writer.stream(walletId, 'history')).isPaused).toBe(true)
 
     // The service is fixed; the user retries.
     await clearFaults(fx.sim.url)
-    engine.retryStream(address, 'history')
-    const retried = await engine.syncWallet(address)
+    syncEngine.retryStream(address, 'history')
+    const retried = await syncEngine.syncWallet(address)
     expect(retried.state, JSON.stringify(retried)).toBe('ok')
     expect(retried.newTransactions).toBe(truth.txCount)
-    expect(await engine.writer.stream(walletId, 'history')).toMatchObject({
+    expect(await syncEngine.writer.stream(walletId, 'history')).toMatchObject({
       isPaused: false,
       lastError: null,
     })
