@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import { AppError, InvalidInputError, NotFoundError } from '@shared/ipc/ipc-errors'
 import type { DataSource } from '@shared/ipc/settings-schemas'
 import type { Mirror } from '../db/mirror'
+import { openPostgresMirror } from '../db/postgres-mirror'
 import { openSqliteMirror, type SqliteMirror } from '../db/sqlite-mirror'
 import { acquireWriterLock, type WriterLock } from '../db/writer-lock'
 import { ExportHandoffs, type PendingDownload } from '../export/export-downloads'
@@ -36,6 +37,11 @@ import { ServiceSession, type ServiceOverride } from './service-session'
 export interface CoreConfig {
   /** Folder holding the mirrors and settings; created when missing (unless read-only). */
   dataDir: string
+  /**
+   * The person's mirror on PostgreSQL (postgres://…) instead of the SQLite file in the
+   * data folder, which still keeps the key, exports under way, images and demo data.
+   */
+  databaseUrl?: string
   shell: AppInfo['shell']
   /**
    * Open the mirrors read-only, beside whichever process writes to the folder: for
@@ -103,7 +109,7 @@ export interface Core {
  */
 export async function createCore(config: CoreConfig): Promise<Core> {
   if (config.isReadOnly === true) {
-    if (!holdsMirror(config.dataDir)) {
+    if (config.databaseUrl === undefined && !holdsMirror(config.dataDir)) {
       throw new NotFoundError(`No Heliograph data in ${config.dataDir}.`, {
         dataDir: config.dataDir,
       })
@@ -143,7 +149,9 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
   // The person's own mirror is always open: it keeps the settings, whatever the source.
   // The writer's pages go to a worker thread: this one keeps answering the views.
   const writeIn = isReadOnly ? 'this-thread' : 'worker'
-  const home = await openSqliteMirror(databasePath(config.dataDir), { isReadOnly, writeIn })
+  const home: Mirror = config.databaseUrl
+    ? await openPostgresMirror(config.databaseUrl)
+    : await openSqliteMirror(databasePath(config.dataDir), { isReadOnly, writeIn })
   const exports = new ExportHandoffs(config.dataDir)
   // Pending downloads are the writer's: a reader must not remove what the writer offers.
   if (!isReadOnly) await exports.removeLeftovers()

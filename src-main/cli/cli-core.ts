@@ -6,6 +6,7 @@ import { defaultDataDir, holdsMirror } from '../app/data-dir'
 import type { ChoosePath } from '../app/handlers/handler-context'
 import type { Channel, ChannelInput, ChannelOutput } from '@shared/ipc/contract'
 import { isKeySafeUrl } from '@shared/domain/service-url'
+import { displayDatabaseUrl, isPostgresUrl } from '../db/postgres-database'
 import { AppError, rebuildError } from '@shared/ipc/ipc-errors'
 
 /** Root of the project (where package.json and out/ live), from this file's place in src-main/cli. */
@@ -17,6 +18,8 @@ export const RENDERER_DIR = resolve(PROJECT_ROOT, 'out/renderer')
 /** Options every command takes. */
 export interface GlobalOptions {
   dataDir?: string
+  /** A PostgreSQL mirror (postgres://…) in place of the data folder's SQLite file. */
+  database?: string
   /** One base URL serving the REST paths and JSON-RPC at `/` (as the simulator does). */
   service?: string
   apiKey?: string
@@ -47,7 +50,13 @@ export interface CommandCore {
  */
 export async function openCore(options: GlobalOptions, extra: CommandCore): Promise<Core> {
   const dataDir = resolve(options.dataDir ?? defaultDataDir())
-  if (extra.use !== 'create' && !holdsMirror(dataDir)) {
+  const databaseUrl = options.database ?? process.env.HELIOGRAPH_DATABASE_URL
+  if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
+    throw new AppError(
+      `--database (or HELIOGRAPH_DATABASE_URL) must be a PostgreSQL URL such as postgres://user:password@127.0.0.1:5432/heliograph (got “${displayDatabaseUrl(databaseUrl)}”).`,
+    )
+  }
+  if (databaseUrl === undefined && extra.use !== 'create' && !holdsMirror(dataDir)) {
     throw new AppError(
       `No Heliograph data in ${dataDir}; create it with \`watch add\` or check --data-dir.`,
     )
@@ -62,6 +71,7 @@ export async function openCore(options: GlobalOptions, extra: CommandCore): Prom
   }
   return createCore({
     dataDir,
+    ...(databaseUrl ? { databaseUrl } : {}),
     shell: extra.shell ?? 'web',
     version: readAppVersion(new URL('../../package.json', import.meta.url)),
     isReadOnly: extra.use === 'read',

@@ -21,6 +21,10 @@ function buildProgram(): Command {
       'folder of the local mirror (default: the per-user app-data folder)',
     )
     .option(
+      '--database <url>',
+      'PostgreSQL mirror for this run (postgres://user:password@host:port/db) instead of the SQLite file in the data folder; env HELIOGRAPH_DATABASE_URL',
+    )
+    .option(
       '--service <url>',
       'data service base URL for this run (REST and JSON-RPC on one origin); env HELIOGRAPH_SERVICE_URL',
     )
