@@ -1,6 +1,7 @@
 import { sql, type Compilable, type Kysely } from 'kysely'
 import type { ExportKind } from '@shared/ipc/export-schemas'
 import { InvalidInputError } from '@shared/ipc/ipc-errors'
+import { engineOf } from '../engine-of'
 import type { Database } from '../schema'
 import {
   all,
@@ -75,41 +76,40 @@ function balanceChangeStatements(db: Kysely<Database>, f: ExportRowFilters): Exp
   // temporary files), twice the time of sorting ids and looking the rows up by them. The
   // materialized CTE is the outer loop (CROSS JOIN fixes the join order in SQLite), so the
   // rows come out in the order it was filled.
-  const ordered = from
-    .select('bc.id as changeId')
-    .orderBy('bc.block_time_sec')
-    .orderBy('bc.slot')
-    .orderBy('bc.transaction_id')
-    .orderBy('bc.ordinal')
+  // Undated changes first, on both engines (PostgreSQL puts nulls last by default).
+  const exportOrder = sql`bc.block_time_sec asc nulls first, bc.slot, bc.transaction_id, bc.ordinal`
+  const ordered = from.select('bc.id as changeId').orderBy(exportOrder)
+  const rows = db
+    .with(
+      (cte) => cte('ordered').materialized(),
+      () => ordered,
+    )
+    .selectFrom('ordered as o')
+    .crossJoin('balance_changes as bc')
+    .innerJoin('transactions as t', 't.id', 'bc.transaction_id')
+    .innerJoin('wallets as w', 'w.id', 'bc.wallet_id')
+    .leftJoin('mints as m', 'm.mint', 'bc.mint')
+    .whereRef('bc.id', '=', 'o.changeId')
+    .select([
+      'bc.transaction_id as transactionId',
+      'bc.block_time_sec as blockTimeSec',
+      'bc.slot as slot',
+      't.signature as signature',
+      'w.address as wallet',
+      'w.label as walletLabel',
+      'bc.mint as mint',
+      'm.symbol as symbol',
+      'bc.amount_text as amountText',
+      'bc.amount_raw as amountRaw',
+      'bc.decimals as decimals',
+      't.fee_text as feeText',
+      't.fee_payer as feePayer',
+      't.is_failed as isFailed',
+    ])
   return {
     count: from.select((eb) => eb.fn.countAll<number>().as('n')),
-    rows: db
-      .with(
-        (cte) => cte('ordered').materialized(),
-        () => ordered,
-      )
-      .selectFrom('ordered as o')
-      .crossJoin('balance_changes as bc')
-      .innerJoin('transactions as t', 't.id', 'bc.transaction_id')
-      .innerJoin('wallets as w', 'w.id', 'bc.wallet_id')
-      .leftJoin('mints as m', 'm.mint', 'bc.mint')
-      .whereRef('bc.id', '=', 'o.changeId')
-      .select([
-        'bc.transaction_id as transactionId',
-        'bc.block_time_sec as blockTimeSec',
-        'bc.slot as slot',
-        't.signature as signature',
-        'w.address as wallet',
-        'w.label as walletLabel',
-        'bc.mint as mint',
-        'm.symbol as symbol',
-        'bc.amount_text as amountText',
-        'bc.amount_raw as amountRaw',
-        'bc.decimals as decimals',
-        't.fee_text as feeText',
-        't.fee_payer as feePayer',
-        't.is_failed as isFailed',
-      ]),
+    // PostgreSQL promises no order without ORDER BY (its joins may hash); it sorts again.
+    rows: engineOf(db) === 'postgres' ? rows.orderBy(exportOrder) : rows,
   }
 }
 
