@@ -150,7 +150,7 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
   // The writer's pages go to a worker thread: this one keeps answering the views.
   const writeIn = isReadOnly ? 'this-thread' : 'worker'
   const home: Mirror = config.databaseUrl
-    ? await openPostgresMirror(config.databaseUrl)
+    ? await openPostgresMirror(config.databaseUrl, { isReadOnly })
     : await openSqliteMirror(databasePath(config.dataDir), { isReadOnly, writeIn })
   const exports = new ExportHandoffs(config.dataDir)
   // Pending downloads are the writer's: a reader must not remove what the writer offers.

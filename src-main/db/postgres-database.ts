@@ -59,7 +59,12 @@ export function isPostgresUrl(text: string): boolean {
  */
 export async function openPostgresDatabase(
   url: string,
-  options: { migrations?: Record<string, Migration>; maxConnections?: number } = {},
+  options: {
+    migrations?: Record<string, Migration>
+    maxConnections?: number
+    /** Read beside the processes that write: the schema must be current; nothing is migrated. */
+    isReadOnly?: boolean
+  } = {},
 ): Promise<OpenPostgresDatabase> {
   const location = displayDatabaseUrl(url)
   const pool = new pg.Pool({
@@ -77,6 +82,16 @@ export async function openPostgresDatabase(
       db,
       provider: { getMigrations: async () => options.migrations ?? migrations },
     })
+    if (options.isReadOnly === true) {
+      const pending = (await migrator.getMigrations()).filter((m) => m.executedAt === undefined)
+      if (pending.length > 0) {
+        throw new StorageError(
+          `The database at ${location} was written by an older Heliograph and cannot be read until it is updated: run a command that writes (such as \`heliograph sync --once\`) once.`,
+          { pendingMigrations: pending.length },
+        )
+      }
+      return { db, pool, location, close: () => db.destroy() }
+    }
     const { error, results } = await migrator.migrateToLatest()
     if (error !== undefined) {
       const failed = results?.find((r) => r.status === 'Error')

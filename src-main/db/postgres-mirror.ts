@@ -102,6 +102,9 @@ export class PostgresMirror implements Mirror {
  * await mirror.watchlist.list()
  * await mirror.close()
  */
-export async function openPostgresMirror(url: string): Promise<PostgresMirror> {
-  return new PostgresMirror(await openPostgresDatabase(url))
+export async function openPostgresMirror(
+  url: string,
+  options: { isReadOnly?: boolean } = {},
+): Promise<PostgresMirror> {
+  return new PostgresMirror(await openPostgresDatabase(url, options))
 }
