@@ -73,9 +73,10 @@ export async function startLocalPostgres(
   options: LocalPostgresOptions = {},
 ): Promise<LocalPostgres> {
   const isThrowaway = options.dataDir === undefined
-  const dataDir = isThrowaway
-    ? mkdtempSync(join(tmpdir(), 'heliograph-postgres-'))
-    : resolve(options.dataDir)
+  const dataDir =
+    options.dataDir === undefined
+      ? mkdtempSync(join(tmpdir(), 'heliograph-postgres-'))
+      : resolve(options.dataDir)
   try {
     return await startIn(dataDir, isThrowaway, options)
   } catch (error) {
