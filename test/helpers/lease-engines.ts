@@ -1,11 +1,12 @@
 import { join } from 'node:path'
-import { Migrator, type Migration } from 'kysely/migration'
-import type { Kysely } from 'kysely'
 import * as syncLeasesMigration from '../../src-main/db/migrations/0013-sync-leases'
-import type { Database } from '../../src-main/db/schema'
+import {
+  openPostgresDatabase,
+  type OpenPostgresDatabase,
+} from '../../src-main/db/postgres-database'
 import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite-mirror'
 import { SyncLeaseStore } from '../../src-main/db/stores/sync-lease-store'
-import { createTestDatabase, openPostgresKysely } from './postgres'
+import { createTestDatabase } from './postgres'
 import { makeTempDir } from './temp-dir'
 
 /**
@@ -36,28 +37,25 @@ export const LEASE_ENGINES: Record<
       },
     }
   },
-  /** A fresh database on the run's PostgreSQL server, with the lease migration alone. */
+  /**
+   * A fresh database on the run's PostgreSQL server with the lease migration alone, each
+   * handle its own pool with the mirror's type parsers (bigint read as numbers).
+   */
   postgres: async (handles) => {
     const database = await createTestDatabase()
-    const handlesOpen: Kysely<Database>[] = []
-    for (let i = 0; i < handles; i++) handlesOpen.push(openPostgresKysely<Database>(database.url))
-    await migrateAlone(handlesOpen[0] as Kysely<Database>, {
-      '0013-sync-leases': syncLeasesMigration,
-    })
+    const opened: OpenPostgresDatabase[] = []
+    for (let i = 0; i < handles; i++)
+      opened.push(
+        await openPostgresDatabase(database.url, {
+          migrations: { '0013-sync-leases': syncLeasesMigration },
+        }),
+      )
     return {
-      stores: handlesOpen.map((db) => new SyncLeaseStore(db)),
+      stores: opened.map(({ db }) => new SyncLeaseStore(db)),
       close: async () => {
-        for (const db of handlesOpen) await db.destroy()
+        for (const handle of opened) await handle.close()
         await database.drop()
       },
     }
   },
-}
-
-async function migrateAlone(db: Kysely<Database>, migrations: Record<string, Migration>) {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
-  const { error, results } = await migrator.migrateToLatest()
-  if (error) throw error
-  const failed = results?.find((r) => r.status === 'Error')
-  if (failed) throw new Error(`migration ${failed.migrationName} failed`)
 }
