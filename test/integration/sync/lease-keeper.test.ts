@@ -13,6 +13,11 @@ function manualClock(startMs = 1_795_000_000_000) {
   return { now: () => nowMs, advance: (ms: number) => (nowMs += ms) }
 }
 
+/** A keeper of the 20 wallets named `holder`, on the test's clock. */
+function keeperOn(store: SyncLeaseStore, holder: string, clock: ReturnType<typeof manualClock>) {
+  return new LeaseKeeper({ store, holder, ttlMs: TTL, watched: WALLETS, nowMs: clock.now })
+}
+
 /** What the database says each holder has, wallets only. */
 async function walletsByHolder(store: SyncLeaseStore, nowMs: number) {
   const byHolder = new Map<string, string[]>()
@@ -37,20 +42,8 @@ describe.each(Object.keys(LEASE_ENGINES) as (keyof typeof LEASE_ENGINES)[])(
 
     it('a second worker gets half the wallets; together they hold each once', async () => {
       const clock = manualClock()
-      const a = new LeaseKeeper({
-        store: storeA,
-        holder: 'a',
-        ttlMs: TTL,
-        watched: WALLETS,
-        nowMs: clock.now,
-      })
-      const b = new LeaseKeeper({
-        store: storeB,
-        holder: 'b',
-        ttlMs: TTL,
-        watched: WALLETS,
-        nowMs: clock.now,
-      })
+      const a = keeperOn(storeA, 'a', clock)
+      const b = keeperOn(storeB, 'b', clock)
       await a.runRound()
       expect(a.mine()).toEqual([...WALLETS].sort())
 
@@ -74,20 +67,8 @@ describe.each(Object.keys(LEASE_ENGINES) as (keyof typeof LEASE_ENGINES)[])(
 
     it('rounds of two workers running at once never give one wallet to both', async () => {
       const clock = manualClock()
-      const a = new LeaseKeeper({
-        store: storeA,
-        holder: 'a',
-        ttlMs: TTL,
-        watched: WALLETS,
-        nowMs: clock.now,
-      })
-      const b = new LeaseKeeper({
-        store: storeB,
-        holder: 'b',
-        ttlMs: TTL,
-        watched: WALLETS,
-        nowMs: clock.now,
-      })
+      const a = keeperOn(storeA, 'a', clock)
+      const b = keeperOn(storeB, 'b', clock)
       for (let round = 0; round < 4; round++) {
         await Promise.all([a.runRound(), b.runRound()])
         expect(a.mine().filter((wallet) => b.isMine(wallet))).toEqual([])
@@ -99,20 +80,8 @@ describe.each(Object.keys(LEASE_ENGINES) as (keyof typeof LEASE_ENGINES)[])(
 
     it('a worker that dies loses its wallets once their leases expire, not before', async () => {
       const clock = manualClock()
-      const dead = new LeaseKeeper({
-        store: storeA,
-        holder: 'dead',
-        ttlMs: TTL,
-        watched: WALLETS,
-        nowMs: clock.now,
-      })
-      const alive = new LeaseKeeper({
-        store: storeB,
-        holder: 'alive',
-        ttlMs: TTL,
-        watched: WALLETS,
-        nowMs: clock.now,
-      })
+      const dead = keeperOn(storeA, 'dead', clock)
+      const alive = keeperOn(storeB, 'alive', clock)
       await dead.runRound()
       await alive.runRound()
       clock.advance(TTL - 1)
@@ -131,20 +100,8 @@ describe.each(Object.keys(LEASE_ENGINES) as (keyof typeof LEASE_ENGINES)[])(
 
     it('stopping releases at once; the other worker takes all on its next round', async () => {
       const clock = manualClock()
-      const a = new LeaseKeeper({
-        store: storeA,
-        holder: 'a',
-        ttlMs: TTL,
-        watched: WALLETS,
-        nowMs: clock.now,
-      })
-      const b = new LeaseKeeper({
-        store: storeB,
-        holder: 'b',
-        ttlMs: TTL,
-        watched: WALLETS,
-        nowMs: clock.now,
-      })
+      const a = keeperOn(storeA, 'a', clock)
+      const b = keeperOn(storeB, 'b', clock)
       await b.runRound()
       await a.runRound()
       await b.runRound()
@@ -161,13 +118,7 @@ describe.each(Object.keys(LEASE_ENGINES) as (keyof typeof LEASE_ENGINES)[])(
 
     it('gives up a wallet no longer watched', async () => {
       const clock = manualClock()
-      const a = new LeaseKeeper({
-        store: storeA,
-        holder: 'a',
-        ttlMs: TTL,
-        watched: WALLETS,
-        nowMs: clock.now,
-      })
+      const a = keeperOn(storeA, 'a', clock)
       await a.runRound()
       a.setWatched(WALLETS.slice(1))
       await a.runRound()
