@@ -110,6 +110,7 @@ async function startIn(
   let port = 0
   for (let attempt = 1; server === null; attempt++) {
     port = isAnyPort ? await findFreePort() : (options.port as number)
+    recentLog.length = 0
     const candidate = new EmbeddedPostgres({
       databaseDir: pgdata,
       user: USER,
