@@ -98,7 +98,42 @@ async function startIn(
   const isCreated = existsSync(join(pgdata, 'PG_VERSION'))
   const password = readOrChoosePassword(dataDir, isCreated)
   clearStaleLock(pgdata)
+  const watchdog = startWatchdog(pgdata, isThrowaway ? dataDir : null)
+  let started: { server: EmbeddedPostgres; port: number }
+  try {
+    started = await startServer(pgdata, password, isThrowaway, options)
+  } catch (error) {
+    watchdog?.kill()
+    throw error
+  }
+  const { server, port } = started
+  const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`
+  let stopping: Promise<void> | null = null
+  return {
+    url,
+    port,
+    dataDir,
+    createDatabase: (name, createOptions) => createDatabase(url, name, createOptions),
+    dropDatabase: (name) => dropDatabase(url, name),
+    stop: () =>
+      (stopping ??= (async () => {
+        watchdog?.kill()
+        await server.stop()
+        if (isThrowaway) rmSync(dataDir, { recursive: true, force: true })
+      })()),
+  }
+}
 
+/**
+ * Creates the server in `pgdata` when it holds none and starts it, on a free port when
+ * none is asked for (another one if that port is taken by the time the server binds it).
+ */
+async function startServer(
+  pgdata: string,
+  password: string,
+  isThrowaway: boolean,
+  options: LocalPostgresOptions,
+): Promise<{ server: EmbeddedPostgres; port: number }> {
   const recentLog: string[] = []
   const onLog = (message: string): void => {
     options.onLog?.(message)
@@ -151,24 +186,8 @@ async function startIn(
     }
   }
 
-  const started = server
-  forgetServerWhenItExits(started)
-  const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`
-  const watchdog = startWatchdog(pgdata, isThrowaway ? dataDir : null)
-  let stopping: Promise<void> | null = null
-  return {
-    url,
-    port,
-    dataDir,
-    createDatabase: (name, createOptions) => createDatabase(url, name, createOptions),
-    dropDatabase: (name) => dropDatabase(url, name),
-    stop: () =>
-      (stopping ??= (async () => {
-        watchdog?.kill()
-        await started.stop()
-        if (isThrowaway) rmSync(dataDir, { recursive: true, force: true })
-      })()),
-  }
+  forgetServerWhenItExits(server)
+  return { server, port }
 }
 
 /**
@@ -321,34 +340,28 @@ async function findFreePort(): Promise<number> {
 }
 
 /**
- * Starts a detached shell that stops the server (with a fast shutdown) and removes
- * `removeAfter` once this process is gone — killed processes run no exit handlers, and
- * the server would otherwise run on forever. Not on Windows.
+ * Starts a detached shell that, once this process is gone, stops the server running in
+ * `pgdata` (a fast shutdown) and removes `removeAfter` — killed processes run no exit
+ * handlers, and the server would otherwise run on forever. Started before the server, so
+ * that a process killed while starting it leaves nothing behind either. Not on Windows.
  */
 function startWatchdog(pgdata: string, removeAfter: string | null): { kill(): void } | null {
   if (process.platform === 'win32') return null
-  const lockFile = join(pgdata, 'postmaster.pid')
-  const serverPid = readFileSync(lockFile, 'utf8').split('\n')[0] ?? ''
-  // The server is signalled only while its lock file still names it, so a pid reused
-  // after it stopped is never hit.
+  // The server is the pid its lock file names, and is signalled only if that process
+  // still runs with this data directory (where /proc tells), never a process that was
+  // given the pid of a server killed earlier.
   const script = `
     while kill -0 "$1" 2>/dev/null; do sleep 1; done
-    if [ "$(head -n 1 "$2" 2>/dev/null)" = "$3" ]; then
-      kill -INT "$3" 2>/dev/null
-      while kill -0 "$3" 2>/dev/null; do sleep 0.1; done
+    pid=$(head -n 1 "$2/postmaster.pid" 2>/dev/null)
+    if [ -n "$pid" ] && { [ ! -d /proc/self ] ||
+        tr '\\0' '\\n' < "/proc/$pid/cmdline" 2>/dev/null | grep -qxF "$2"; }; then
+      kill -INT "$pid" 2>/dev/null
+      while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
     fi
-    if [ -n "$4" ]; then rm -rf "$4"; fi`
+    if [ -n "$3" ]; then rm -rf "$3"; fi`
   const child = spawn(
     '/bin/sh',
-    [
-      '-c',
-      script,
-      'heliograph-postgres-watchdog',
-      String(process.pid),
-      lockFile,
-      serverPid,
-      removeAfter ?? '',
-    ],
+    ['-c', script, 'heliograph-postgres-watchdog', String(process.pid), pgdata, removeAfter ?? ''],
     { detached: true, stdio: 'ignore' },
   )
   child.unref()
