@@ -10,6 +10,7 @@ import type { NamesStore } from './stores/names-store'
 import type { WatchStateStore } from './stores/watch-state-store'
 import type { ReviewReader } from './stores/review-reader'
 import type { SettingsStore } from './stores/settings-store'
+import type { SyncLeaseStore } from './stores/sync-lease-store'
 import type { SyncStateStore } from './stores/sync-state-store'
 import type { WatchScheduleStore } from './stores/watch-schedule-store'
 import type { WatchlistStore } from './stores/watchlist-store'
@@ -53,6 +54,8 @@ export interface Mirror {
   readonly lookups: LookupCacheStore
   /** The webhooks on the person's account as last fetched, for the page offline. */
   readonly webhooks: WebhookStore
+  /** Which sync worker holds which wallet, when several share the mirror. */
+  readonly leases: SyncLeaseStore
   /** Export rows, read from one consistent snapshot without holding up the sync engine. */
   readonly exports: {
     count(kind: ExportKind, filters: ExportRowFilters): Promise<number>

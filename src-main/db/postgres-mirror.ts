@@ -14,6 +14,7 @@ import { NamesStore } from './stores/names-store'
 import { PostgresExportReader } from './stores/postgres-export-reader'
 import { ReviewReader } from './stores/review-reader'
 import { SettingsStore } from './stores/settings-store'
+import { SyncLeaseStore } from './stores/sync-lease-store'
 import { SyncStateStore } from './stores/sync-state-store'
 import { WatchScheduleStore } from './stores/watch-schedule-store'
 import { WatchStateStore } from './stores/watch-state-store'
@@ -44,6 +45,7 @@ export class PostgresMirror implements Mirror {
   readonly activity: ActivityStore
   readonly lookups: LookupCacheStore
   readonly webhooks: WebhookStore
+  readonly leases: SyncLeaseStore
   readonly exports: PostgresExportReader
 
   constructor(database: OpenPostgresDatabase) {
@@ -62,6 +64,7 @@ export class PostgresMirror implements Mirror {
     this.activity = new ActivityStore(db)
     this.lookups = new LookupCacheStore(db)
     this.webhooks = new WebhookStore(db)
+    this.leases = new SyncLeaseStore(db)
     this.exports = new PostgresExportReader(db, database.pool)
   }
 

@@ -27,6 +27,7 @@ export interface Database {
   lookup_cache: LookupCacheTable
   webhooks: WebhooksTable
   webhook_listing: WebhookListingTable
+  sync_leases: SyncLeasesTable
 }
 
 export interface WalletsTable {
@@ -303,4 +304,13 @@ export interface WebhooksTable {
 export interface WebhookListingTable {
   id: number
   listed_at_sec: number
+}
+
+/** Which sync worker holds which wallet, until when (0013). */
+export interface SyncLeasesTable {
+  wallet_address: string
+  /** host:pid:random of the worker holding it. */
+  holder: string
+  acquired_at_ms: number
+  expires_at_ms: number
 }

@@ -17,6 +17,7 @@ import { NamesStore } from './stores/names-store'
 import { WatchStateStore } from './stores/watch-state-store'
 import { ReviewReader } from './stores/review-reader'
 import { SettingsStore } from './stores/settings-store'
+import { SyncLeaseStore } from './stores/sync-lease-store'
 import { SyncStateStore } from './stores/sync-state-store'
 import { WatchScheduleStore } from './stores/watch-schedule-store'
 import { WatchlistStore } from './stores/watchlist-store'
@@ -45,6 +46,7 @@ export class SqliteMirror implements Mirror {
   readonly activity: ActivityStore
   readonly lookups: LookupCacheStore
   readonly webhooks: WebhookStore
+  readonly leases: SyncLeaseStore
   readonly exports: SqliteExportReader
 
   readonly #workerWriter: WorkerMirrorWriter | null
@@ -71,6 +73,7 @@ export class SqliteMirror implements Mirror {
     this.activity = new ActivityStore(db)
     this.lookups = new LookupCacheStore(db)
     this.webhooks = new WebhookStore(db)
+    this.leases = new SyncLeaseStore(db)
     this.exports = new SqliteExportReader(db, database.path)
   }
 

@@ -23,7 +23,7 @@ import {
   type SyncRuntime,
 } from '../../src-main/sync/sync-runtime'
 import type { SyncEvent } from '../../src-main/sync/sync-engine'
-import { createTestDatabase } from './postgres-test-database'
+import { createTestDatabase } from './postgres'
 import { makeTempDir } from './temp-dir'
 
 /** The engines a sync test can run on. */

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { runCli as cli } from '../../helpers/cli-process'
-import { createTestDatabase } from '../../helpers/postgres-test-database'
+import { createTestDatabase } from '../../helpers/postgres'
 import { makeTempDir } from '../../helpers/temp-dir'
 
 // Small wallets: the CLI paces itself to the plan's rate, so big ones take minutes.
