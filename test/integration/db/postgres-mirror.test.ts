@@ -4,7 +4,7 @@ import { StorageError } from '@shared/ipc/ipc-errors'
 import { migrations } from '../../../src-main/db/migrations'
 import { openPostgresMirror, type PostgresMirror } from '../../../src-main/db/postgres-mirror'
 import { openPostgresDatabase } from '../../../src-main/db/postgres-database'
-import { createTestDatabase } from '../../helpers/postgres-test-database'
+import { createTestDatabase } from '../../helpers/postgres'
 import { testAddress } from '../../helpers/wallets'
 
 describe('the mirror on PostgreSQL', () => {
