@@ -14,6 +14,7 @@ import type { SyncStateStore } from './stores/sync-state-store'
 import type { WatchScheduleStore } from './stores/watch-schedule-store'
 import type { WatchlistStore } from './stores/watchlist-store'
 import type { WebhookStore } from './stores/webhook-store'
+import type { WebhookDeliveryStore } from './stores/webhook-delivery-store'
 
 /** The database engines a mirror can live on. */
 export type MirrorEngine = 'sqlite' | 'postgres'
@@ -53,6 +54,8 @@ export interface Mirror {
   readonly lookups: LookupCacheStore
   /** The webhooks on the person's account as last fetched, for the page offline. */
   readonly webhooks: WebhookStore
+  /** Webhook mode: signatures deliveries carried (each synced once) and the mode's log. */
+  readonly webhookDeliveries: WebhookDeliveryStore
   /** Export rows, read from one consistent snapshot without holding up the sync engine. */
   readonly exports: {
     count(kind: ExportKind, filters: ExportRowFilters): Promise<number>

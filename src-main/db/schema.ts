@@ -27,6 +27,8 @@ export interface Database {
   lookup_cache: LookupCacheTable
   webhooks: WebhooksTable
   webhook_listing: WebhookListingTable
+  webhook_deliveries: WebhookDeliveriesTable
+  webhook_mode_log: WebhookModeLogTable
 }
 
 export interface WalletsTable {
@@ -303,4 +305,20 @@ export interface WebhooksTable {
 export interface WebhookListingTable {
   id: number
   listed_at_sec: number
+}
+
+/** A transaction signature a webhook delivery carried, kept so a repeat syncs nothing (0012). */
+export interface WebhookDeliveriesTable {
+  signature: string
+  received_at_sec: number
+  /** The watched wallets it named, space-separated. */
+  wallet_addresses: string
+}
+
+/** What webhook mode did and which mode it left watching in, for the Activity page (0012). */
+export interface WebhookModeLogTable {
+  id: Generated<number>
+  at_sec: number
+  mode: 'webhook' | 'polling'
+  line: string
 }

@@ -21,6 +21,7 @@ import { SyncStateStore } from './stores/sync-state-store'
 import { WatchScheduleStore } from './stores/watch-schedule-store'
 import { WatchlistStore } from './stores/watchlist-store'
 import { WebhookStore } from './stores/webhook-store'
+import { WebhookDeliveryStore } from './stores/webhook-delivery-store'
 
 /** Tables that "delete all local data" keeps: the person's settings and the migration log. */
 const KEPT_TABLES = new Set(['settings'])
@@ -45,6 +46,7 @@ export class SqliteMirror implements Mirror {
   readonly activity: ActivityStore
   readonly lookups: LookupCacheStore
   readonly webhooks: WebhookStore
+  readonly webhookDeliveries: WebhookDeliveryStore
   readonly exports: SqliteExportReader
 
   readonly #workerWriter: WorkerMirrorWriter | null
@@ -71,6 +73,7 @@ export class SqliteMirror implements Mirror {
     this.activity = new ActivityStore(db)
     this.lookups = new LookupCacheStore(db)
     this.webhooks = new WebhookStore(db)
+    this.webhookDeliveries = new WebhookDeliveryStore(db)
     this.exports = new SqliteExportReader(db, database.path)
   }
 

@@ -1,4 +1,4 @@
-import { WebhookDesk, WEBHOOKS_PURPOSE } from '../../webhooks/webhook-desk'
+import { webhookCallsThrough, WebhookDesk } from '../../webhooks/webhook-desk'
 import { planWebhookAction } from '@shared/domain/webhook-plan'
 import type { HandlerContext } from './handler-context'
 import type { HandlerTable } from './handler-table'
@@ -24,11 +24,7 @@ export function webhookHandlers(ctx: HandlerContext): Pick<HandlerTable, Webhook
   const desk = (): WebhookDesk =>
     new WebhookDesk({
       call: async (operation, input) =>
-        (await ctx.session.runtime()).engine.callAs(
-          { address: null, purpose: WEBHOOKS_PURPOSE },
-          operation,
-          input,
-        ),
+        webhookCallsThrough((await ctx.session.runtime()).engine)(operation, input),
       store: ctx.mirror.webhooks,
       watchedAddresses: async () => (await ctx.mirror.watchlist.list()).map((w) => w.address),
       nowSec: ctx.nowSec,
