@@ -37,7 +37,12 @@ export interface SecretKeeper {
   write(secret: string): void
 }
 
-export interface WebhookModeDeps {
+/** What a caller may tune (the defaults suit a server; tests shorten them). */
+export type WebhookModeTuning = Partial<{
+  -readonly [K in keyof typeof WEBHOOK_MODE_DEFAULTS]: number
+}> & { maxBodyBytes?: number }
+
+export interface WebhookModeDeps extends WebhookModeTuning {
   /** The server's public base URL; deliveries go to it + {@link DELIVERY_PATH}. */
   publicUrl: string
   mirror: Mirror
@@ -53,12 +58,6 @@ export interface WebhookModeDeps {
   /** The person's polling cadence now (seconds between looks). */
   checkEverySec: () => Promise<number>
   nowSec: () => number
-  slowCheckEverySec?: number
-  healthCheckEverySec?: number
-  silentAfterSec?: number
-  unexplainedCheckCooldownSec?: number
-  watchlistDebounceMs?: number
-  maxBodyBytes?: number
   /** Told of failures no caller waits for (a delivery's processing, a background check). */
   onError?: (error: unknown) => void
 }

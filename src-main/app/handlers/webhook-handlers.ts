@@ -3,6 +3,9 @@ import { planWebhookAction } from '@shared/domain/webhook-plan'
 import type { HandlerContext } from './handler-context'
 import type { HandlerTable } from './handler-table'
 
+/** Lines of webhook mode's log the Activity page shows. */
+const MODE_LINES_SHOWN = 8
+
 type WebhookChannel =
   | 'webhooks:plan'
   | 'webhooks:cached'
@@ -13,6 +16,7 @@ type WebhookChannel =
   | 'webhooks:update'
   | 'webhooks:toggle'
   | 'webhooks:delete'
+  | 'webhooks:mode'
 
 /**
  * Handlers of the `webhooks:*` channels: management calls go through the sync runtime's
@@ -39,5 +43,15 @@ export function webhookHandlers(ctx: HandlerContext): Pick<HandlerTable, Webhook
     'webhooks:update': (input) => desk().update(input),
     'webhooks:toggle': ({ webhookID, active }) => desk().toggle(webhookID, active),
     'webhooks:delete': ({ webhookID }) => desk().remove(webhookID),
+    'webhooks:mode': async () => {
+      const running = ctx.webhookMode()?.state() ?? null
+      const lines = await ctx.mirror.webhookDeliveries.recentLog(MODE_LINES_SHOWN)
+      return {
+        isOn: running !== null,
+        mode: running?.mode ?? null,
+        lastDeliverySec: running?.lastDeliverySec ?? null,
+        lines,
+      }
+    },
   }
 }
