@@ -110,12 +110,9 @@ export class DeliverySync {
     // Another sync of the wallet (watching's, the person's) may have started before the
     // transaction existed: run after it.
     while (engine.isSyncing(address)) await new Promise((r) => setTimeout(r, BUSY_WAIT_MS))
-    let outcome: WalletSyncOutcome | null = null
-    try {
-      outcome = await engine.syncWallet(address, { streams: DELIVERY_STREAMS })
-    } catch {
-      outcome = null
-    }
+    const outcome = await engine
+      .syncWallet(address, { streams: DELIVERY_STREAMS })
+      .catch((): null => null)
     this.#d.onSynced?.(address, outcome)
   }
 }
