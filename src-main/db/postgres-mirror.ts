@@ -19,6 +19,7 @@ import { WatchScheduleStore } from './stores/watch-schedule-store'
 import { WatchStateStore } from './stores/watch-state-store'
 import { WatchlistStore } from './stores/watchlist-store'
 import { WebhookStore } from './stores/webhook-store'
+import { WebhookDeliveryStore } from './stores/webhook-delivery-store'
 
 /** Tables that "delete all local data" keeps: the person's settings and the migration log. */
 const KEPT_TABLES = new Set(['settings'])
@@ -44,6 +45,7 @@ export class PostgresMirror implements Mirror {
   readonly activity: ActivityStore
   readonly lookups: LookupCacheStore
   readonly webhooks: WebhookStore
+  readonly webhookDeliveries: WebhookDeliveryStore
   readonly exports: PostgresExportReader
 
   constructor(database: OpenPostgresDatabase) {
@@ -62,6 +64,7 @@ export class PostgresMirror implements Mirror {
     this.activity = new ActivityStore(db)
     this.lookups = new LookupCacheStore(db)
     this.webhooks = new WebhookStore(db)
+    this.webhookDeliveries = new WebhookDeliveryStore(db)
     this.exports = new PostgresExportReader(db, database.pool)
   }
 

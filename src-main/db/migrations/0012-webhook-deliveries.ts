@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely'
+import { withEngineColumnTypes } from './engine-column-types'
 
 // Frozen. Webhook mode: the signatures deliveries carried, with when they arrived, so a
 // delivery the service repeats (it retries, and may send a transaction twice) syncs once;
 // and the mode's own log of what it did (registered, deliveries stopped, re-enabled), for
 // the Activity page. Plain integer and text columns: the same migration runs on every engine.
 
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(migrationDb: Kysely<unknown>): Promise<void> {
+  const db = withEngineColumnTypes(migrationDb)
   await db.schema
     .createTable('webhook_deliveries')
     .addColumn('signature', 'text', (c) => c.primaryKey())

@@ -6,7 +6,7 @@ import { MemorySecretStore } from '../../../src-main/app/secret-store'
 import { WatchScheduler } from '../../../src-main/sync/watch-scheduler'
 import { DELIVERY_PATH } from '../../../src-main/webhooks/delivery-route'
 import { startWebhookMode, type WebhookMode } from '../../../src-main/webhooks/webhook-mode'
-import { startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
+import { ENGINES, startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
 import { expectMirrorEqualsTruth } from '../sync/mirror-truth-assertions'
 
 // Webhook mode (issue 17, item 5) against the simulator's real deliveries: the simulator
@@ -32,7 +32,7 @@ interface Received {
   status: number
 }
 
-describe('webhook mode: deliveries instead of polling', () => {
+describe.each(ENGINES)('webhook mode: deliveries instead of polling (on %s)', (engine) => {
   let fx: SyncFixture
   let server: Server
   let publicUrl: string
@@ -45,30 +45,46 @@ describe('webhook mode: deliveries instead of polling', () => {
   let isFailing = false
   const watchlistListeners = new Set<() => void>()
 
-  const sqlite = () => fx.database.sqlite
+  const db = () => fx.db
   const simTotal = () => fx.sim.credits.forKey(KEY).total
   const simOp = (op: string) =>
     fx.sim.credits.forKey(KEY).byOperation[op] ?? { calls: 0, credits: 0 }
   const ledgerTotal = async (): Promise<number> => {
     await fx.runtime.meter.idle()
-    return (
-      sqlite().prepare('select coalesce(sum(credits), 0) as c from credit_ledger').get() as {
-        c: number
-      }
-    ).c
+    const row = await db()
+      .selectFrom('credit_ledger')
+      .select((eb) => eb.fn.sum<number>('credits').as('c'))
+      .executeTakeFirst()
+    return Number(row?.c ?? 0)
   }
-  const isStored = (signature: string): boolean =>
-    sqlite().prepare('select 1 from transactions where signature = ?').get(signature) !== undefined
+  /** Which of `signatures` the mirror holds. */
+  const storedOf = async (signatures: string[]): Promise<Set<string>> =>
+    new Set(
+      (
+        await db()
+          .selectFrom('transactions')
+          .select('signature')
+          .where('signature', 'in', signatures)
+          .execute()
+      ).map((r) => r.signature),
+    )
+  const isEveryStored = async (signatures: string[]): Promise<boolean> =>
+    (await storedOf(signatures)).size === new Set(signatures).size
+  const timesRecorded = async (signature: string): Promise<number> =>
+    (
+      await db()
+        .selectFrom('webhook_deliveries')
+        .select('signature')
+        .where('signature', '=', signature)
+        .execute()
+    ).length
   const ourWebhook = () => {
     const ours = fx.sim.webhooks.list(KEY).filter((w) => w.webhookURL.startsWith(publicUrl))
     expect(ours, 'exactly one webhook of ours on the service').toHaveLength(1)
     return ours[0] as (typeof ours)[number]
   }
   const modeLines = () =>
-    sqlite().prepare('select mode, line from webhook_mode_log order by id').all() as {
-      mode: string
-      line: string
-    }[]
+    db().selectFrom('webhook_mode_log').select(['mode', 'line']).orderBy('id').execute()
 
   async function addActivity(address: string, count = 1): Promise<string[]> {
     const res = await fetch(`${fx.sim.url}/__sim/activity`, {
@@ -81,7 +97,7 @@ describe('webhook mode: deliveries instead of polling', () => {
   /** Resolves once every signature is in the mirror; the time it took, in ms. */
   async function waitStored(signatures: string[], timeoutMs = 10_000): Promise<number> {
     const start = Date.now()
-    while (!signatures.every(isStored)) {
+    while (!(await isEveryStored(signatures))) {
       if (Date.now() - start > timeoutMs) throw new Error('not in the mirror in time')
       await new Promise((r) => setTimeout(r, 20))
     }
@@ -113,7 +129,11 @@ describe('webhook mode: deliveries instead of polling', () => {
   }
 
   beforeAll(async () => {
-    fx = await startSyncFixture({ sim: { clock: { mode: 'manual' } }, isOnSimulatorClock: true })
+    fx = await startSyncFixture({
+      sim: { clock: { mode: 'manual' } },
+      isOnSimulatorClock: true,
+      engine,
+    })
     wallet = await fx.watch('casual')
     await fx.runtime.engine.syncWallet(wallet)
     server = createServer((req, res) => {
@@ -177,11 +197,11 @@ describe('webhook mode: deliveries instead of polling', () => {
     const secret = secrets.read()
     expect(secret, 'a secret was made and kept').toMatch(/^[\w-]{40,}$/)
     expect(hook.authHeader).toBe(secret)
-    const kept = sqlite().prepare('select * from webhooks').all()
+    const kept = await db().selectFrom('webhooks').selectAll().execute()
     expect(JSON.stringify(kept)).not.toContain(secret)
-    expect(JSON.stringify(modeLines())).not.toContain(secret)
+    expect(JSON.stringify(await modeLines())).not.toContain(secret)
     expect(mode.state().mode).toBe('webhook')
-    expect(modeLines().at(-1)?.line).toMatch(
+    expect((await modeLines()).at(-1)?.line).toMatch(
       /^Webhook mode on at \d\d:\d\d UTC: deliveries for 1 wallet; polling slowed to every 10 min$/,
     )
     expect(await ledgerTotal(), 'ledger = simulator counter').toBe(simTotal())
@@ -209,7 +229,7 @@ describe('webhook mode: deliveries instead of polling', () => {
       'das.getAssetsByOwner': 1,
     })
     expect(simOp('webhooks.delivery').credits - (before['webhooks.delivery']?.credits ?? 0)).toBe(1)
-    await expectMirrorEqualsTruth(sqlite(), fx.sim.url, wallet)
+    await expectMirrorEqualsTruth(db(), fx.sim.url, wallet)
   })
 
   it('refuses a wrong secret (401), a body over the limit (413) and a malformed one (400); syncs nothing', async () => {
@@ -229,10 +249,7 @@ describe('webhook mode: deliveries instead of polling', () => {
     await mode.idle()
     expect(simTotal(), 'no call to the service').toBe(before.sim)
     expect(await ledgerTotal()).toBe(before.ledger)
-    const seen = sqlite()
-      .prepare("select count(*) as n from webhook_deliveries where signature = 'forged-signature'")
-      .get() as { n: number }
-    expect(seen.n).toBe(0)
+    expect(await timesRecorded('forged-signature')).toBe(0)
   })
 
   it('deliveries turned off: polling takes over within one cadence, says so, and the webhook is re-enabled; deliveries then resume', async () => {
@@ -249,17 +266,17 @@ describe('webhook mode: deliveries instead of polling', () => {
     }
     expect(ourWebhook().active, 'the service disabled the failing webhook').toBe(false)
     isFailing = false
-    expect(missed.some(isStored)).toBe(false)
+    expect((await storedOf(missed)).size).toBe(0)
 
     // One probe cadence later the balance look sees a change no delivery named: that
     // round syncs the wallet, and the webhook is looked at.
     fx.sim.chain.clock.advance(SLOW_CHECK_EVERY_SEC)
     const checked = await scheduler.runRound()
     expect(checked.map((c) => c.address)).toEqual([wallet])
-    expect(missed.every(isStored), 'polling brought in what was not delivered').toBe(true)
+    expect(await isEveryStored(missed), 'polling brought in what was not delivered').toBe(true)
     await mode.idle()
     expect(mode.state().mode).toBe('polling')
-    const lines = modeLines().map((l) => l.line)
+    const lines = (await modeLines()).map((l) => l.line)
     expect(lines.at(-2)).toMatch(
       /^Webhook deliveries stopped at \d\d:\d\d UTC \(the service disabled the webhook\); polling every 1 min meanwhile$/,
     )
@@ -273,10 +290,10 @@ describe('webhook mode: deliveries instead of polling', () => {
     expect(await waitStored(signatures)).toBeLessThan(5_000)
     await mode.idle()
     expect(mode.state().mode).toBe('webhook')
-    expect(modeLines().at(-1)?.line).toMatch(
+    expect((await modeLines()).at(-1)?.line).toMatch(
       /^Webhook deliveries resumed at \d\d:\d\d UTC; polling slowed to every 10 min$/,
     )
-    await expectMirrorEqualsTruth(sqlite(), fx.sim.url, wallet)
+    await expectMirrorEqualsTruth(db(), fx.sim.url, wallet)
   })
 
   it('adding and removing watched wallets updates the one webhook’s addresses, one call each', async () => {
@@ -320,7 +337,7 @@ describe('webhook mode: deliveries instead of polling', () => {
     const signatures = await addActivity(wallet)
     expect(await waitStored(signatures)).toBeLessThan(5_000)
     await mode.idle()
-    await expectMirrorEqualsTruth(sqlite(), fx.sim.url, wallet)
+    await expectMirrorEqualsTruth(db(), fx.sim.url, wallet)
   })
 
   it('the same delivery twice syncs once and is recorded once', async () => {
@@ -340,10 +357,7 @@ describe('webhook mode: deliveries instead of polling', () => {
     expect(simOp('wallet.history').calls, 'no second sync').toBe(before.history)
     expect(simTotal()).toBe(before.sim)
     for (const s of signatures) {
-      const row = sqlite()
-        .prepare('select count(*) as n from webhook_deliveries where signature = ?')
-        .get(s) as { n: number }
-      expect(row.n).toBe(1)
+      expect(await timesRecorded(s)).toBe(1)
     }
     // The ledger counts every event a delivery carried; these replays were never charged.
     expect(await ledgerTotal()).toBe(simTotal() + 2 * signatures.length)
