@@ -214,6 +214,8 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
       engine: runtime.engine,
       scheduler: session.scheduler,
       recordCredits: (entry) => runtime.meter.record(entry),
+      // Delivered changes are announced as watching's are (watch:change, sync:activity).
+      onSynced: (info) => session.relay.onChecked(info),
       secrets: webhookSecrets,
       onWatchlistChanged: (listener) =>
         events.subscribe((event) => {

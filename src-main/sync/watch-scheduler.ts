@@ -385,13 +385,16 @@ function streamsFor(
       case 'backstop-history':
         ;['history', ...compressed].forEach((s) => out.add(s as StreamName))
         break
+      case 'delivery':
+        WALLET_STREAMS.forEach((s) => out.add(s))
+        break
     }
   }
   return STREAM_NAMES.filter((s) => out.has(s))
 }
 
 /** Credits a sync's pages cost (each page is one call of its stream's operation). */
-function outcomeCredits(outcome: WalletSyncOutcome): number {
+export function outcomeCredits(outcome: WalletSyncOutcome): number {
   return outcome.streams.reduce((sum, s) => sum + s.credits, 0)
 }
 

@@ -3,7 +3,9 @@ import { deliveredTransaction, type WebhookDelivery } from '@shared/api/webhook-
 import type { StreamName } from '../db/ingest/mirror-writer'
 import type { LedgerEntry } from '../db/stores/credit-ledger-store'
 import type { WebhookDeliveryStore } from '../db/stores/webhook-delivery-store'
-import type { SyncEngine, WalletSyncOutcome } from '../sync/sync-engine'
+import type { DetectedChange } from '../db/stores/watch-state-store'
+import type { SyncEngine } from '../sync/sync-engine'
+import { outcomeCredits, type CheckedWallet } from '../sync/watch-scheduler'
 
 /**
  * The streams a delivered transaction can have changed: its history, its transfers and the
@@ -22,9 +24,11 @@ export interface DeliverySyncDeps {
   syncedAddresses: () => Promise<string[]>
   /** Writes a ledger row: the service charges each delivered event (facts "Webhooks"). */
   recordCredits: (entry: LedgerEntry) => void
+  /** Keeps a change watching found (the Activity page's count of changes and their cost). */
+  recordChange: (change: DetectedChange) => Promise<void>
   nowSec: () => number
-  /** Told after each delivery's sync of one wallet. */
-  onSynced?: (address: string, outcome: WalletSyncOutcome | null) => void
+  /** Told after each delivery's sync of one wallet, as the scheduler tells of its syncs. */
+  onSynced?: (info: CheckedWallet) => void
 }
 
 /**
@@ -35,8 +39,11 @@ export interface DeliverySyncDeps {
  */
 export class DeliverySync {
   readonly #d: DeliverySyncDeps
-  /** Per wallet: the sync under way for a delivery, and whether another is asked after it. */
-  readonly #runs = new Map<string, { run: Promise<void>; isAgainAsked: boolean }>()
+  /**
+   * Per wallet: the sync under way for a delivery, and when the first delivery the next
+   * sync is for arrived (null: none asked after the one running).
+   */
+  readonly #runs = new Map<string, { run: Promise<void>; nextReceivedSec: number | null }>()
   /** When a delivery last named each wallet (UTC seconds). */
   readonly #deliveredSec = new Map<string, number>()
 
@@ -76,7 +83,7 @@ export class DeliverySync {
         this.#deliveredSec.set(w, now)
       }
     }
-    await Promise.all([...touched].map((address) => this.#syncSoon(address)))
+    await Promise.all([...touched].map((address) => this.#syncSoon(address, now)))
   }
 
   /** Resolves once no delivery's sync runs. */
@@ -84,19 +91,22 @@ export class DeliverySync {
     while (this.#runs.size > 0) await Promise.allSettled([...this.#runs.values()].map((r) => r.run))
   }
 
-  #syncSoon(address: string): Promise<void> {
+  #syncSoon(address: string, receivedSec: number): Promise<void> {
     const current = this.#runs.get(address)
     if (current) {
-      current.isAgainAsked = true
+      current.nextReceivedSec ??= receivedSec
       return current.run
     }
-    const entry = { run: Promise.resolve(), isAgainAsked: false }
+    const entry: { run: Promise<void>; nextReceivedSec: number | null } = {
+      run: Promise.resolve(),
+      nextReceivedSec: receivedSec,
+    }
     entry.run = (async () => {
       try {
-        do {
-          entry.isAgainAsked = false
-          await this.#syncOnce(address)
-        } while (entry.isAgainAsked)
+        for (let next = entry.nextReceivedSec; next !== null; next = entry.nextReceivedSec) {
+          entry.nextReceivedSec = null
+          await this.#syncOnce(address, next)
+        }
       } finally {
         this.#runs.delete(address)
       }
@@ -105,14 +115,33 @@ export class DeliverySync {
     return entry.run
   }
 
-  async #syncOnce(address: string): Promise<void> {
+  async #syncOnce(address: string, receivedSec: number): Promise<void> {
     const { engine } = this.#d
     // Another sync of the wallet (watching's, the person's) may have started before the
     // transaction existed: run after it.
     while (engine.isSyncing(address)) await new Promise((r) => setTimeout(r, BUSY_WAIT_MS))
+    const walletId = await engine.writer.walletId(address)
+    if (walletId === null) return
+    const wasComplete = (await engine.writer.stream(walletId, 'history')).isBackfillComplete
     const outcome = await engine
       .syncWallet(address, { streams: DELIVERY_STREAMS })
       .catch((): null => null)
-    this.#d.onSynced?.(address, outcome)
+    const syncCredits = outcome ? outcomeCredits(outcome) : 0
+    if (outcome?.state === 'ok')
+      await this.#d.recordChange({
+        walletId,
+        detectedSec: receivedSec,
+        reasons: ['delivery'],
+        syncCredits,
+      })
+    this.#d.onSynced?.({
+      address,
+      outcome,
+      wasComplete,
+      reasons: ['delivery'],
+      detectedSec: receivedSec,
+      finishedSec: this.#d.nowSec(),
+      syncCredits,
+    })
   }
 }

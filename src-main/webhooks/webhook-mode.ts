@@ -5,7 +5,7 @@ import type { LedgerEntry } from '../db/stores/credit-ledger-store'
 import type { WatchMode } from '../db/stores/webhook-delivery-store'
 import { NotFoundError } from '../service/service-errors'
 import type { SyncEngine } from '../sync/sync-engine'
-import type { WatchScheduler } from '../sync/watch-scheduler'
+import type { CheckedWallet, WatchScheduler } from '../sync/watch-scheduler'
 import { createDeliveryRoute, DELIVERY_PATH, type ServerRoute } from './delivery-route'
 import { DeliverySync } from './delivery-sync'
 import { webhookCallsThrough, WebhookDesk } from './webhook-desk'
@@ -58,6 +58,8 @@ export interface WebhookModeDeps extends WebhookModeTuning {
   /** The person's polling cadence now (seconds between looks). */
   checkEverySec: () => Promise<number>
   nowSec: () => number
+  /** Told after each delivery's sync, as the scheduler tells of its syncs (notifications). */
+  onSynced?: (info: CheckedWallet) => void
   /** Told of failures no caller waits for (a delivery's processing, a background check). */
   onError?: (error: unknown) => void
 }
@@ -143,7 +145,9 @@ export async function startWebhookMode(deps: WebhookModeDeps): Promise<WebhookMo
       return out
     },
     recordCredits: deps.recordCredits,
+    recordChange: (change) => mirror.watchState.recordChange(change),
     nowSec: deps.nowSec,
+    ...(deps.onSynced ? { onSynced: deps.onSynced } : {}),
   })
 
   const setMode = async (next: WatchMode, line: string): Promise<void> => {

@@ -44,16 +44,6 @@ export class WebhookDeliveryStore {
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0
   }
 
-  /** How many deliveries of one signature were recorded (0 or 1). */
-  async isSeen(signature: string): Promise<boolean> {
-    const row = await this.#db
-      .selectFrom('webhook_deliveries')
-      .select('signature')
-      .where('signature', '=', signature)
-      .executeTakeFirst()
-    return row !== undefined
-  }
-
   /** When the newest delivery arrived, or null before the first. */
   async lastReceivedSec(): Promise<number | null> {
     const row = await this.#db

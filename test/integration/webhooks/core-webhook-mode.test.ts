@@ -79,7 +79,9 @@ describe('webhook mode started through the core', () => {
     expect(core.redact(`header was ${secret}`)).not.toContain(secret)
   })
 
-  it('a delivery syncs the wallet; the mode channel says deliveries are in use', async () => {
+  it('a delivery syncs the wallet, is announced as a change watching found, and the mode channel says deliveries are in use', async () => {
+    const heard: { event: string; payload: unknown }[] = []
+    const unsubscribe = core.events.subscribe((event, payload) => heard.push({ event, payload }))
     const res = await fetch(`${sim.url}/__sim/activity`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -94,6 +96,21 @@ describe('webhook mode started through the core', () => {
     expect(status).toMatchObject({ isOn: true, mode: 'webhook' })
     expect(status.lastDeliverySec).not.toBeNull()
     expect(status.lines[0]?.line).toMatch(/^Webhook mode on at \d\d:\d\d UTC/)
+    // Announcements are read from the mirror in the background.
+    await expect.poll(() => heard.filter((h) => h.event === 'sync:activity').length).toBe(1)
+    unsubscribe()
+    const change = heard.find((h) => h.event === 'watch:change')?.payload as {
+      reasons: string[]
+      summary: string
+    }
+    expect(change.reasons).toEqual(['delivery'])
+    expect(change.summary).toMatch(
+      /^Casual: webhook delivery; 1 new transaction \(\d+ credits, \d+ s\)$/,
+    )
+    const activity = heard.find((h) => h.event === 'sync:activity')?.payload
+    expect(activity).toMatchObject({ address: wallet, newTransactions: 1 })
+    const footprint = await callCore(core, 'watch:footprint', undefined)
+    expect(footprint.changesLast24h).toBe(1)
   })
 
   it('watchlist:add and watchlist:remove keep the webhook’s addresses equal to the watchlist', async () => {
