@@ -7,6 +7,7 @@ import { startSimulator, type RunningSimulator } from '../../src-main/simulator/
 import type { WebhookMode } from '../../src-main/webhooks/webhook-mode'
 import { launchChromium, screenshot } from '../helpers/chromium'
 import { startTestWebShell } from '../helpers/web-shell-fixture'
+import { addActivityAndDeliver } from '../helpers/webhook-truth'
 
 // Webhook mode on the Activity page: the card says deliveries are in use; when the
 // simulator disables the failing webhook, it says in plain words that deliveries stopped,
@@ -28,14 +29,7 @@ describe('e2e: webhook mode on the Activity page', () => {
   let isFailing = false
 
   const card = () => page.getByRole('region', { name: 'Webhook deliveries' })
-  const addActivity = async (): Promise<void> => {
-    await fetch(`${sim.url}/__sim/activity`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ wallet, count: 1 }),
-    })
-    await sim.webhooks.idle()
-  }
+  const addActivity = () => addActivityAndDeliver(sim.url, wallet)
 
   beforeAll(async () => {
     sim = await startSimulator({ seed: 7, clock: { mode: 'manual' } })

@@ -11,6 +11,7 @@ import { startSimulator, type RunningSimulator } from '../../../src-main/simulat
 import type { WebhookMode } from '../../../src-main/webhooks/webhook-mode'
 import { WEBHOOK_SECRET_FILE } from '../../../src-main/webhooks/webhook-mode'
 import { makeTempDir } from '../../helpers/temp-dir'
+import { addActivityAndDeliver } from '../../helpers/webhook-truth'
 
 // Webhook mode as a server starts it: through the core, with the route mounted on a
 // node:http server on loopback. The secret lives in a 0600 file of the data folder, never
@@ -82,13 +83,7 @@ describe('webhook mode started through the core', () => {
   it('a delivery syncs the wallet, is announced as a change watching found, and the mode channel says deliveries are in use', async () => {
     const heard: { event: string; payload: unknown }[] = []
     const unsubscribe = core.events.subscribe((event, payload) => heard.push({ event, payload }))
-    const res = await fetch(`${sim.url}/__sim/activity`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ wallet, count: 1 }),
-    })
-    const { signatures } = (await res.json()) as { signatures: string[] }
-    await sim.webhooks.idle()
+    const signatures = await addActivityAndDeliver(sim.url, wallet)
     await mode.idle()
     const page = await callCore(core, 'history:page', { address: wallet, limit: 5 })
     expect(page.rows.map((r) => r.signature)).toContain(signatures[0])

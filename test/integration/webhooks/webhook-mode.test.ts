@@ -5,8 +5,14 @@ import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import { MemorySecretStore } from '../../../src-main/app/secret-store'
 import { WatchScheduler } from '../../../src-main/sync/watch-scheduler'
 import { DELIVERY_PATH } from '../../../src-main/webhooks/delivery-route'
-import { startWebhookMode, type WebhookMode } from '../../../src-main/webhooks/webhook-mode'
+import {
+  startWebhookMode,
+  type WebhookMode,
+  type WebhookModeDeps,
+  type WebhookModeTuning,
+} from '../../../src-main/webhooks/webhook-mode'
 import { ENGINES, startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
+import { addActivityAndDeliver } from '../../helpers/webhook-truth'
 import { expectMirrorEqualsTruth } from '../sync/mirror-truth-assertions'
 
 // Webhook mode (issue 17, item 5) against the simulator's real deliveries: the simulator
@@ -86,17 +92,12 @@ describe.each(ENGINES)('webhook mode: deliveries instead of polling (on %s)', (e
   const modeLines = () =>
     db().selectFrom('webhook_mode_log').select(['mode', 'line']).orderBy('id').execute()
 
-  async function addActivity(address: string, count = 1): Promise<string[]> {
-    const res = await fetch(`${fx.sim.url}/__sim/activity`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ wallet: address, count }),
-    })
-    return ((await res.json()) as { signatures: string[] }).signatures
-  }
-  /** Resolves once every signature is in the mirror; the time it took, in ms. */
-  async function waitStored(signatures: string[], timeoutMs = 10_000): Promise<number> {
-    const start = Date.now()
+  /** New activity on the wallet; resolves once the simulator has attempted its delivery. */
+  const addActivity = (address: string) => addActivityAndDeliver(fx.sim.url, address)
+  /** Resolves once every signature is in the mirror; the ms since `startMs`. */
+  async function waitStored(signatures: string[], startMs: number): Promise<number> {
+    const timeoutMs = 10_000
+    const start = startMs
     while (!(await isEveryStored(signatures))) {
       if (Date.now() - start > timeoutMs) throw new Error('not in the mirror in time')
       await new Promise((r) => setTimeout(r, 20))
@@ -127,6 +128,22 @@ describe.each(ENGINES)('webhook mode: deliveries instead of polling (on %s)', (e
       req.end(body)
     })
   }
+
+  /** Webhook mode over the fixture's mirror, engine and scheduler, the simulator's clock. */
+  const startMode = (
+    options: Pick<WebhookModeDeps, 'onWatchlistChanged'> & WebhookModeTuning,
+  ): Promise<WebhookMode> =>
+    startWebhookMode({
+      publicUrl,
+      mirror: fx.mirror,
+      engine: fx.runtime.engine,
+      scheduler,
+      recordCredits: (entry) => fx.runtime.meter.record(entry),
+      secrets,
+      checkEverySec: async () => CADENCE.checkEverySec,
+      nowSec: () => fx.sim.chain.clock.nowSec(),
+      ...options,
+    })
 
   beforeAll(async () => {
     fx = await startSyncFixture({
@@ -164,19 +181,11 @@ describe.each(ENGINES)('webhook mode: deliveries instead of polling (on %s)', (e
     })
     // The probe's first look: the baseline later looks compare with.
     await scheduler.runRound()
-    mode = await startWebhookMode({
-      publicUrl,
-      mirror: fx.mirror,
-      engine: fx.runtime.engine,
-      scheduler,
-      recordCredits: (entry) => fx.runtime.meter.record(entry),
-      secrets,
+    mode = await startMode({
       onWatchlistChanged: (listener) => {
         watchlistListeners.add(listener)
         return () => watchlistListeners.delete(listener)
       },
-      checkEverySec: async () => CADENCE.checkEverySec,
-      nowSec: () => fx.sim.chain.clock.nowSec(),
       slowCheckEverySec: SLOW_CHECK_EVERY_SEC,
       watchlistDebounceMs: 50,
       maxBodyBytes: 64 * 1024,
@@ -209,8 +218,9 @@ describe.each(ENGINES)('webhook mode: deliveries instead of polling (on %s)', (e
 
   it('a new transaction reaches the mirror within 5 s of its delivery, for 1 credit plus the incremental pages', async () => {
     const before = structuredClone(fx.sim.credits.forKey(KEY).byOperation)
+    const startMs = Date.now()
     const signatures = await addActivity(wallet)
-    const tookMs = await waitStored(signatures)
+    const tookMs = await waitStored(signatures, startMs)
     expect(tookMs).toBeLessThan(5_000)
     await mode.idle()
     const spent = Object.fromEntries(
@@ -262,7 +272,6 @@ describe.each(ENGINES)('webhook mode: deliveries instead of polling (on %s)', (e
     const missed: string[] = []
     for (let i = 0; i < 10 && ourWebhook().active; i++) {
       missed.push(...(await addActivity(wallet)))
-      await fx.sim.webhooks.idle()
     }
     expect(ourWebhook().active, 'the service disabled the failing webhook').toBe(false)
     isFailing = false
@@ -286,8 +295,9 @@ describe.each(ENGINES)('webhook mode: deliveries instead of polling (on %s)', (e
     expect(ourWebhook().active, 're-enabled').toBe(true)
 
     // Deliveries resume: the next transaction arrives by delivery and polling slows again.
+    const startMs = Date.now()
     const signatures = await addActivity(wallet)
-    expect(await waitStored(signatures)).toBeLessThan(5_000)
+    expect(await waitStored(signatures, startMs)).toBeLessThan(5_000)
     await mode.idle()
     expect(mode.state().mode).toBe('webhook')
     expect((await modeLines()).at(-1)?.line).toMatch(
@@ -320,29 +330,20 @@ describe.each(ENGINES)('webhook mode: deliveries instead of polling (on %s)', (e
   it('a restart takes over the webhook it registered instead of making another', async () => {
     await mode.stop()
     const creates = simOp('webhooks.create').calls
-    mode = await startWebhookMode({
-      publicUrl,
-      mirror: fx.mirror,
-      engine: fx.runtime.engine,
-      scheduler,
-      recordCredits: (entry) => fx.runtime.meter.record(entry),
-      secrets,
-      onWatchlistChanged: () => () => {},
-      checkEverySec: async () => CADENCE.checkEverySec,
-      nowSec: () => fx.sim.chain.clock.nowSec(),
-    })
+    mode = await startMode({ onWatchlistChanged: () => () => {} })
     expect(simOp('webhooks.create').calls).toBe(creates)
     expect(fx.sim.webhooks.list(KEY)).toHaveLength(1)
     expect(mode.state().webhookID).toBe(ourWebhook().webhookID)
+    const startMs = Date.now()
     const signatures = await addActivity(wallet)
-    expect(await waitStored(signatures)).toBeLessThan(5_000)
+    expect(await waitStored(signatures, startMs)).toBeLessThan(5_000)
     await mode.idle()
     await expectMirrorEqualsTruth(db(), fx.sim.url, wallet)
   })
 
   it('the same delivery twice syncs once and is recorded once', async () => {
     const signatures = await addActivity(wallet)
-    await waitStored(signatures)
+    await waitStored(signatures, Date.now())
     await mode.idle()
     const delivery = received.findLast((r) =>
       signatures.every((s) => r.body.toString().includes(s)),
