@@ -29,6 +29,8 @@ export const WEBHOOK_MODE_DEFAULTS = {
   unexplainedCheckCooldownSec: 600,
   /** Watchlist edits in a burst become one address-list update. */
   watchlistDebounceMs: 2_000,
+  /** Delivered signatures are remembered this long: the service's retries end within minutes. */
+  seenSignaturesKeptSec: 7 * 86_400,
 } as const
 
 /** A place for one secret (the app's SecretStore fits). */
@@ -240,7 +242,20 @@ export async function startWebhookMode(deps: WebhookModeDeps): Promise<WebhookMo
 
   /** Looks at the webhook; `why` says what prompted the look. */
   async function checkHealth(why: 'routine' | 'unexplained' = 'routine'): Promise<void> {
-    if (webhookID === null) return
+    if (why === 'routine')
+      await mirror.webhookDeliveries.forgetBefore(deps.nowSec() - o.seenSignaturesKeptSec)
+    if (webhookID === null) {
+      // Not registered: the service was unreachable at start, or nothing was watched.
+      const count = (await watchedAddresses()).length
+      if (count === 0) return
+      await register()
+      if (webhookID !== null)
+        await setMode(
+          'webhook',
+          `Webhook registered at ${clock()} for ${walletsWords(count)}; polling slowed to every ${durationWords(o.slowCheckEverySec)}`,
+        )
+      return
+    }
     let webhook
     try {
       webhook = await desk.get(webhookID)

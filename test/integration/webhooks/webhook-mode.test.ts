@@ -341,6 +341,45 @@ describe.each(ENGINES)('webhook mode: deliveries instead of polling (on %s)', (e
     await expectMirrorEqualsTruth(db(), fx.sim.url, wallet)
   })
 
+  it('a webhook deleted elsewhere is registered again at the next check', async () => {
+    fx.sim.webhooks.remove(KEY, ourWebhook().webhookID)
+    await mode.checkHealth()
+    const lines = (await modeLines()).map((l) => l.line)
+    expect(lines.at(-1)).toMatch(
+      /^The webhook was deleted at \d\d:\d\d UTC; polling every 1 min meanwhile$/,
+    )
+    expect(mode.state()).toMatchObject({ mode: 'polling', webhookID: ourWebhook().webhookID })
+    expect(ourWebhook().authHeader).toBe(secrets.read())
+    const startMs = Date.now()
+    const signatures = await addActivity(wallet)
+    expect(await waitStored(signatures, startMs)).toBeLessThan(5_000)
+    await mode.idle()
+    expect(mode.state().mode).toBe('webhook')
+  })
+
+  it('a service unreachable at start leaves polling on; the next check registers', async () => {
+    await mode.stop()
+    const fault = await fetch(`${fx.sim.url}/__sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ target: 'webhooks.list', kind: 'error', status: 400, count: 1 }),
+    })
+    expect(fault.status).toBe(200)
+    mode = await startMode({ onWatchlistChanged: () => () => {} })
+    expect(mode.state()).toMatchObject({ mode: 'polling', webhookID: null })
+    expect((await modeLines()).at(-1)?.line).toMatch(
+      /^Webhook mode could not register its webhook at \d\d:\d\d UTC \(.+\); polling every 1 min meanwhile$/,
+    )
+    const creates = simOp('webhooks.create').calls
+    await mode.checkHealth()
+    expect(simOp('webhooks.create').calls, 'the one registered before is taken over').toBe(creates)
+    expect(mode.state()).toMatchObject({ mode: 'webhook', webhookID: ourWebhook().webhookID })
+    expect((await modeLines()).at(-1)?.line).toMatch(
+      /^Webhook registered at \d\d:\d\d UTC for 1 wallet; polling slowed to every 10 min$/,
+    )
+    expect(await ledgerTotal(), 'ledger = simulator counter').toBe(simTotal())
+  })
+
   it('the same delivery twice syncs once and is recorded once', async () => {
     const signatures = await addActivity(wallet)
     await waitStored(signatures, Date.now())
