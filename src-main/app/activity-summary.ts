@@ -64,6 +64,7 @@ const REASON_TEXT: Record<ChangeReason, string> = {
   compressed: 'compressed balance moved',
   'backstop-signature': 'new signature found by the full check',
   'backstop-history': 'new history found by the full check',
+  delivery: 'webhook delivery',
 }
 
 /**

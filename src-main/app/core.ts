@@ -32,6 +32,12 @@ import { watchlistHandlers } from './handlers/watchlist-handlers'
 import { webhookHandlers } from './handlers/webhook-handlers'
 import { FileSecretStore, MemorySecretStore, type SecretStore } from './secret-store'
 import { ServiceSession, type ServiceOverride } from './service-session'
+import {
+  startWebhookMode,
+  WEBHOOK_SECRET_FILE,
+  type WebhookMode,
+  type WebhookModeTuning,
+} from '../webhooks/webhook-mode'
 
 /** What a shell needs to build the core. */
 export interface CoreConfig {
@@ -96,6 +102,16 @@ export interface Core {
   readImage(key: string): Promise<CachedImage | null>
   /** Removes every secret the core holds from a piece of text (for logs and errors). */
   redact(text: string): string
+  /**
+   * Starts webhook mode for a server the service can reach at `publicUrl` (the team
+   * server's `--public-url`): returns it, with the delivery route to mount ahead of the
+   * server's session checks. It follows the session through reconnects; one per core.
+   *
+   * @example
+   * const mode = await core.startWebhookMode({ publicUrl: 'https://desk.example' })
+   * routes.push(mode.route)
+   */
+  startWebhookMode(options: { publicUrl: string } & WebhookModeTuning): Promise<WebhookMode>
   close(): Promise<void>
 }
 
@@ -190,7 +206,39 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     })
     return { mirror, session }
   }
+  // Webhook mode runs on the current session's engine and scheduler: stopped with it, and
+  // started again on the next one.
+  let webhookMode: WebhookMode | null = null
+  let webhookModeOptions: ({ publicUrl: string } & WebhookModeTuning) | null = null
+  const webhookSecrets = new FileSecretStore(config.dataDir, WEBHOOK_SECRET_FILE)
+  const startMode = async (
+    options: { publicUrl: string } & WebhookModeTuning,
+  ): Promise<WebhookMode> => {
+    const { session, mirror } = current
+    const runtime = await session.runtime()
+    return startWebhookMode({
+      ...options,
+      mirror,
+      engine: runtime.engine,
+      scheduler: session.scheduler,
+      recordCredits: (entry) => runtime.meter.record(entry),
+      // Delivered changes are announced as watching's are (watch:change, sync:activity).
+      onSynced: (info) => session.relay.onChecked(info),
+      secrets: webhookSecrets,
+      onWatchlistChanged: (listener) =>
+        events.subscribe((event) => {
+          if (event === 'watchlist:changed') listener()
+        }),
+      checkEverySec: async () => (await readSettings(home.settings)).watch.checkEverySec,
+      nowSec,
+    })
+  }
+  const restartWebhookMode = async (): Promise<void> => {
+    if (webhookModeOptions !== null) webhookMode = await startMode(webhookModeOptions)
+  }
   const closeCurrent = async (): Promise<void> => {
+    await webhookMode?.stop()
+    webhookMode = null
     await current.session.close()
     if (current.mirror !== home) await current.mirror.close()
   }
@@ -205,8 +253,11 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
   }
   // The key is read at each use: it can be set or replaced while the app runs.
   const redact = (text: string): string => {
-    const key = apiKey()
-    return redactText(text, key ? [key] : [])
+    const secrets = [apiKey(), webhookMode !== null ? webhookSecrets.read() : null]
+    return redactText(
+      text,
+      secrets.filter((s): s is string => s !== null),
+    )
   }
 
   // The demo's collectibles name an invented host; the built-in simulator draws them.
@@ -236,18 +287,23 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     images,
     choosePath: config.choosePath,
     nowSec,
+    webhookMode: () => webhookMode,
     async switchDataSource(source) {
       if (source === info.dataSource) return ctx.reconnect()
       await closeCurrent()
       current = await open(source)
       info.dataSource = source
       await current.session.start()
+      await restartWebhookMode()
       events.emit('app:data-source', { source })
     },
     async reconnect() {
       const source = await chooseSource()
       if (source !== info.dataSource) return ctx.switchDataSource(source)
+      await webhookMode?.stop()
+      webhookMode = null
       await current.session.reconnect()
+      await restartWebhookMode()
     },
   }
   const lookups = new LookupDesk({
@@ -307,6 +363,13 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     takeExportDownload: (id) => exports.takeDownload(id),
     readImage: (key) => images.read(key),
     redact,
+    async startWebhookMode(options) {
+      if (isReadOnly) throw new AppError('Webhook mode needs the process that writes the mirror.')
+      if (webhookMode !== null) throw new AppError('Webhook mode is already on.')
+      webhookMode = await startMode(options)
+      webhookModeOptions = options
+      return webhookMode
+    },
     close: async () => {
       await closeCurrent()
       await home.close()

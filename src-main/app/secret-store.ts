@@ -34,8 +34,9 @@ export class FileSecretStore implements SecretStore {
   readonly kind = 'file-0600' as const
   readonly #path: string
 
-  constructor(dataDir: string) {
-    this.#path = join(dataDir, API_KEY_FILE)
+  /** @param fileName another secret's file in the folder (default: the API key's). */
+  constructor(dataDir: string, fileName: string = API_KEY_FILE) {
+    this.#path = join(dataDir, fileName)
   }
 
   #read(): KeyRead {

@@ -15,6 +15,7 @@ import type { SyncStateStore } from './stores/sync-state-store'
 import type { WatchScheduleStore } from './stores/watch-schedule-store'
 import type { WatchlistStore } from './stores/watchlist-store'
 import type { WebhookStore } from './stores/webhook-store'
+import type { WebhookDeliveryStore } from './stores/webhook-delivery-store'
 
 /** The database engines a mirror can live on. */
 export type MirrorEngine = 'sqlite' | 'postgres'
@@ -56,6 +57,8 @@ export interface Mirror {
   readonly webhooks: WebhookStore
   /** Which sync worker holds which wallet, when several share the mirror. */
   readonly leases: SyncLeaseStore
+  /** Webhook mode: signatures deliveries carried (each synced once) and the mode's log. */
+  readonly webhookDeliveries: WebhookDeliveryStore
   /** Export rows, read from one consistent snapshot without holding up the sync engine. */
   readonly exports: {
     count(kind: ExportKind, filters: ExportRowFilters): Promise<number>

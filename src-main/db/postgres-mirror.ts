@@ -20,6 +20,7 @@ import { WatchScheduleStore } from './stores/watch-schedule-store'
 import { WatchStateStore } from './stores/watch-state-store'
 import { WatchlistStore } from './stores/watchlist-store'
 import { WebhookStore } from './stores/webhook-store'
+import { WebhookDeliveryStore } from './stores/webhook-delivery-store'
 
 /** Tables that "delete all local data" keeps: the person's settings and the migration log. */
 const KEPT_TABLES = new Set(['settings'])
@@ -46,6 +47,7 @@ export class PostgresMirror implements Mirror {
   readonly lookups: LookupCacheStore
   readonly webhooks: WebhookStore
   readonly leases: SyncLeaseStore
+  readonly webhookDeliveries: WebhookDeliveryStore
   readonly exports: PostgresExportReader
 
   constructor(database: OpenPostgresDatabase) {
@@ -65,6 +67,7 @@ export class PostgresMirror implements Mirror {
     this.lookups = new LookupCacheStore(db)
     this.webhooks = new WebhookStore(db)
     this.leases = new SyncLeaseStore(db)
+    this.webhookDeliveries = new WebhookDeliveryStore(db)
     this.exports = new PostgresExportReader(db, database.pool)
   }
 

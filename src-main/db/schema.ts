@@ -28,6 +28,8 @@ export interface Database {
   webhooks: WebhooksTable
   webhook_listing: WebhookListingTable
   sync_leases: SyncLeasesTable
+  webhook_deliveries: WebhookDeliveriesTable
+  webhook_mode_log: WebhookModeLogTable
 }
 
 export interface WalletsTable {
@@ -313,4 +315,20 @@ export interface SyncLeasesTable {
   holder: string
   acquired_at_ms: number
   expires_at_ms: number
+}
+
+/** A transaction signature a webhook delivery carried, kept so a repeat syncs nothing (0012). */
+export interface WebhookDeliveriesTable {
+  signature: string
+  received_at_sec: number
+  /** The watched wallets it named, space-separated. */
+  wallet_addresses: string
+}
+
+/** What webhook mode did and which mode it left watching in, for the Activity page (0012). */
+export interface WebhookModeLogTable {
+  id: Generated<number>
+  at_sec: number
+  mode: 'webhook' | 'polling'
+  line: string
 }

@@ -22,6 +22,7 @@ import { SyncStateStore } from './stores/sync-state-store'
 import { WatchScheduleStore } from './stores/watch-schedule-store'
 import { WatchlistStore } from './stores/watchlist-store'
 import { WebhookStore } from './stores/webhook-store'
+import { WebhookDeliveryStore } from './stores/webhook-delivery-store'
 
 /** Tables that "delete all local data" keeps: the person's settings and the migration log. */
 const KEPT_TABLES = new Set(['settings'])
@@ -47,6 +48,7 @@ export class SqliteMirror implements Mirror {
   readonly lookups: LookupCacheStore
   readonly webhooks: WebhookStore
   readonly leases: SyncLeaseStore
+  readonly webhookDeliveries: WebhookDeliveryStore
   readonly exports: SqliteExportReader
 
   readonly #workerWriter: WorkerMirrorWriter | null
@@ -74,6 +76,7 @@ export class SqliteMirror implements Mirror {
     this.lookups = new LookupCacheStore(db)
     this.webhooks = new WebhookStore(db)
     this.leases = new SyncLeaseStore(db)
+    this.webhookDeliveries = new WebhookDeliveryStore(db)
     this.exports = new SqliteExportReader(db, database.path)
   }
 

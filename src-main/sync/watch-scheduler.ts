@@ -29,6 +29,20 @@ export interface CheckedWallet {
   syncCredits: number
 }
 
+/**
+ * What webhook deliveries tell watching while they work: polling slows to a floor cadence,
+ * and a change the balance probe finds in a wallet a delivery named since the last round
+ * is already being synced by that delivery.
+ */
+export interface DeliveryCover {
+  /** The slowest the probe runs while deliveries are trusted. */
+  checkEverySec: number
+  /** Whether a delivery named the wallet at or after `sinceSec`. */
+  isDeliveredSince(address: string, sinceSec: number): boolean
+  /** Wallets that changed with no delivery naming them: deliveries may have stopped. */
+  onUnexplained(addresses: string[]): void
+}
+
 export interface WatchSchedulerOptions {
   schedule: WatchScheduleStore
   watchState: WatchStateStore
@@ -68,6 +82,7 @@ export class WatchScheduler {
   /** Counts syncs asked for after a stop: a budget outcome from before one is stale. */
   #restarts = 0
   #abort = new AbortController()
+  #cover: DeliveryCover | null = null
 
   constructor(options: WatchSchedulerOptions) {
     this.#o = options
@@ -86,6 +101,14 @@ export class WatchScheduler {
   /** Why the scheduler stopped by itself, or null while it runs. */
   get stoppedReason(): string | null {
     return this.#stoppedReason
+  }
+
+  /**
+   * Lets webhook deliveries stand in for most polling (null: poll at the person's cadence).
+   * The probe keeps running, slower: it is the only way to see that deliveries stopped.
+   */
+  setDeliveryCover(cover: DeliveryCover | null): void {
+    this.#cover = cover
   }
 
   /** Starts rounds on a timer. */
@@ -160,7 +183,8 @@ export class WatchScheduler {
   async #maybeRound(): Promise<void> {
     const cadence = await this.#o.cadence()
     const now = this.#now
-    const isDue = this.#lastRoundSec === null || now - this.#lastRoundSec >= cadence.checkEverySec
+    const everySec = Math.max(cadence.checkEverySec, this.#cover?.checkEverySec ?? 0)
+    const isDue = this.#lastRoundSec === null || now - this.#lastRoundSec >= everySec
     if (!this.#isRoundAsked && (!isDue || !cadence.isWatching)) return
     await this.#runRound(cadence)
   }
@@ -168,6 +192,7 @@ export class WatchScheduler {
   async #runRound(cadence: WatchCadence): Promise<CheckedWallet[]> {
     const { engine, schedule } = this.#o
     const now = this.#now
+    const previousRoundSec = this.#lastRoundSec
     this.#lastRoundSec = now
     this.#isRoundAsked = false
     const restarts = this.#restarts
@@ -196,12 +221,31 @@ export class WatchScheduler {
 
     const findings = await this.#detector.round(targets, cadence, now, this.#abort.signal)
     const work: { target: (typeof targets)[number]; found: WalletFindings }[] = []
+    const unexplained: string[] = []
+    const cover = this.#cover
     for (const found of findings) {
       const target = targets.find((t) => t.walletId === found.walletId)
       if (!target) continue
-      if (!target.syncsFully && found.reasons.length === 0) await found.commit()
-      else work.push({ target, found })
+      if (!target.syncsFully && found.reasons.length === 0) {
+        await found.commit()
+        continue
+      }
+      // A balance change a delivery already named is that delivery's sync; the full
+      // check's findings (a signature the mirror lacks) are synced whatever was delivered.
+      const isExplained =
+        cover !== null &&
+        !target.syncsFully &&
+        previousRoundSec !== null &&
+        found.reasons.every((r) => r !== 'backstop-signature' && r !== 'backstop-history') &&
+        cover.isDeliveredSince(target.address, previousRoundSec)
+      if (isExplained) {
+        await found.commit()
+        continue
+      }
+      if (cover !== null && !target.syncsFully) unexplained.push(target.address)
+      work.push({ target, found })
     }
+    if (unexplained.length > 0) cover?.onUnexplained(unexplained)
 
     const checked: CheckedWallet[] = []
     const queue = [...work]
@@ -341,13 +385,16 @@ function streamsFor(
       case 'backstop-history':
         ;['history', ...compressed].forEach((s) => out.add(s as StreamName))
         break
+      case 'delivery':
+        WALLET_STREAMS.forEach((s) => out.add(s))
+        break
     }
   }
   return STREAM_NAMES.filter((s) => out.has(s))
 }
 
 /** Credits a sync's pages cost (each page is one call of its stream's operation). */
-function outcomeCredits(outcome: WalletSyncOutcome): number {
+export function outcomeCredits(outcome: WalletSyncOutcome): number {
   return outcome.streams.reduce((sum, s) => sum + s.credits, 0)
 }
 

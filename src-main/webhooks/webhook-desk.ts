@@ -3,6 +3,7 @@ import type { CreateWebhookRequest, UpdateWebhookRequest } from '@shared/api/web
 import { InvalidInputError } from '@shared/ipc/ipc-errors'
 import type { WebhookListing, WebhookView } from '@shared/ipc/webhook-schemas'
 import type { WebhookStore } from '../db/stores/webhook-store'
+import type { SyncEngine } from '../sync/sync-engine'
 import { webhookViewOf } from './webhook-view'
 
 /** The ledger's name for what webhook management calls were for. */
@@ -13,6 +14,12 @@ export type ServiceCall = <N extends OperationName>(
   operation: N,
   input: OperationInput<N>,
 ) => Promise<OperationOutput<N>>
+
+/** Management calls through the engine: paced, retried, budgeted, in the ledger under `webhooks`. */
+export function webhookCallsThrough(engine: Pick<SyncEngine, 'callAs'>): ServiceCall {
+  return (operation, input) =>
+    engine.callAs({ address: null, purpose: WEBHOOKS_PURPOSE }, operation, input)
+}
 
 export interface WebhookDeskDeps {
   call: ServiceCall

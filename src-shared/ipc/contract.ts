@@ -82,6 +82,7 @@ import {
   WebhookFromWatchlistInput,
   WebhookIdInput,
   WebhookListing,
+  WebhookModeStatus,
   WebhookPlan,
   WebhookPlanInput,
   WebhookToggleInput,
@@ -172,6 +173,8 @@ export const contract = {
   'webhooks:update': { input: WebhookUpdateInput, output: WebhookView },
   'webhooks:toggle': { input: WebhookToggleInput, output: WebhookView },
   'webhooks:delete': { input: WebhookDeleteInput, output: z.void() },
+  /** Webhook mode (a team server with a public URL): its state and its log. Reads only. */
+  'webhooks:mode': { input: z.void(), output: WebhookModeStatus },
 } as const
 
 /** Every channel name, e.g. `'watchlist:add'`. */

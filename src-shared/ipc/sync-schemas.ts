@@ -129,6 +129,8 @@ export const ChangeReason = z.enum([
   'compressed',
   'backstop-signature',
   'backstop-history',
+  /** A webhook delivery named the wallet (webhook mode). */
+  'delivery',
 ])
 export type ChangeReason = z.infer<typeof ChangeReason>
 

@@ -62,3 +62,26 @@ export const WebhookFromWatchlistInput = CreateWebhookRequest.omit({
   transactionTypes: CreateWebhookRequest.shape.transactionTypes.default(['ANY']),
   webhookType: WebhookType.default('enhanced'),
 })
+
+/** One line of webhook mode's log, e.g. "Webhook deliveries stopped at 14:02 UTC (…)". */
+export const WebhookModeLine = z.object({
+  atSec: z.number().int(),
+  /** How watching learned of new transactions after this line. */
+  mode: z.enum(['webhook', 'polling']),
+  line: z.string(),
+})
+export type WebhookModeLine = z.infer<typeof WebhookModeLine>
+
+/**
+ * Webhook mode as the Activity page shows it (`webhooks:mode`): whether this server runs
+ * it, how watching learns of new transactions now, and the newest lines of its log.
+ */
+export const WebhookModeStatus = z.object({
+  isOn: z.boolean(),
+  /** Null while off. */
+  mode: z.enum(['webhook', 'polling']).nullable(),
+  lastDeliverySec: z.number().int().nullable(),
+  /** Newest first. */
+  lines: z.array(WebhookModeLine),
+})
+export type WebhookModeStatus = z.infer<typeof WebhookModeStatus>

@@ -7,6 +7,7 @@ import type { ExportHandoffs } from '../../export/export-downloads'
 import type { EventBus } from '../event-bus'
 import type { SecretStore } from '../secret-store'
 import type { ServiceSession } from '../service-session'
+import type { WebhookMode } from '../../webhooks/webhook-mode'
 
 /** A path the shell let the person choose (a save dialog), or null when they cancelled. */
 export type ChoosePath = (suggestion: { fileName: string }) => Promise<string | null>
@@ -37,4 +38,6 @@ export interface HandlerContext {
   /** Rebuilds the session after the key or the service settings changed. */
   reconnect(): Promise<void>
   nowSec(): number
+  /** Webhook mode while this process runs it (a server with a public URL), else null. */
+  webhookMode(): WebhookMode | null
 }

@@ -1,7 +1,10 @@
-import { WebhookDesk, WEBHOOKS_PURPOSE } from '../../webhooks/webhook-desk'
+import { webhookCallsThrough, WebhookDesk } from '../../webhooks/webhook-desk'
 import { planWebhookAction } from '@shared/domain/webhook-plan'
 import type { HandlerContext } from './handler-context'
 import type { HandlerTable } from './handler-table'
+
+/** Lines of webhook mode's log the Activity page shows. */
+const MODE_LINES_SHOWN = 8
 
 type WebhookChannel =
   | 'webhooks:plan'
@@ -13,6 +16,7 @@ type WebhookChannel =
   | 'webhooks:update'
   | 'webhooks:toggle'
   | 'webhooks:delete'
+  | 'webhooks:mode'
 
 /**
  * Handlers of the `webhooks:*` channels: management calls go through the sync runtime's
@@ -24,11 +28,7 @@ export function webhookHandlers(ctx: HandlerContext): Pick<HandlerTable, Webhook
   const desk = (): WebhookDesk =>
     new WebhookDesk({
       call: async (operation, input) =>
-        (await ctx.session.runtime()).engine.callAs(
-          { address: null, purpose: WEBHOOKS_PURPOSE },
-          operation,
-          input,
-        ),
+        webhookCallsThrough((await ctx.session.runtime()).engine)(operation, input),
       store: ctx.mirror.webhooks,
       watchedAddresses: async () => (await ctx.mirror.watchlist.list()).map((w) => w.address),
       nowSec: ctx.nowSec,
@@ -43,5 +43,15 @@ export function webhookHandlers(ctx: HandlerContext): Pick<HandlerTable, Webhook
     'webhooks:update': (input) => desk().update(input),
     'webhooks:toggle': ({ webhookID, active }) => desk().toggle(webhookID, active),
     'webhooks:delete': ({ webhookID }) => desk().remove(webhookID),
+    'webhooks:mode': async () => {
+      const running = ctx.webhookMode()?.state() ?? null
+      const lines = await ctx.mirror.webhookDeliveries.recentLog(MODE_LINES_SHOWN)
+      return {
+        isOn: running !== null,
+        mode: running?.mode ?? null,
+        lastDeliverySec: running?.lastDeliverySec ?? null,
+        lines,
+      }
+    },
   }
 }

@@ -1,0 +1,123 @@
+import { readFileSync, statSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { databasePath } from '../../../src-main/app/data-dir'
+import { createCore, type Core } from '../../../src-main/app/core'
+import { callCore } from '../../../src-main/cli/cli-core'
+import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
+import type { WebhookMode } from '../../../src-main/webhooks/webhook-mode'
+import { WEBHOOK_SECRET_FILE } from '../../../src-main/webhooks/webhook-mode'
+import { makeTempDir } from '../../helpers/temp-dir'
+import { addActivityAndDeliver } from '../../helpers/webhook-truth'
+
+// Webhook mode as a server starts it: through the core, with the route mounted on a
+// node:http server on loopback. The secret lives in a 0600 file of the data folder, never
+// in the mirror or an IPC answer; watchlist channels keep the webhook in step; the
+// Activity page's channel says which mode watching is in.
+
+const KEY = 'demo'
+
+describe('webhook mode started through the core', () => {
+  const temp = makeTempDir()
+  let sim: RunningSimulator
+  let core: Core
+  let server: Server
+  let mode: WebhookMode
+  let publicUrl: string
+  let wallet: string
+
+  beforeAll(async () => {
+    sim = await startSimulator({ seed: 7, clock: { mode: 'manual' } })
+    core = await createCore({
+      dataDir: temp.dir,
+      shell: 'web',
+      version: 'test',
+      apiKey: KEY,
+      serviceUrl: sim.url,
+    })
+    wallet = sim.chain.walletByProfile('casual').address
+    await callCore(core, 'watchlist:add', { address: wallet, label: 'Casual' })
+    await callCore(core, 'sync:run', { address: wallet })
+    server = createServer((req, res) =>
+      req.url === mode?.route.path ? mode.route.handle(req, res) : res.writeHead(404).end(),
+    )
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    mode = await core.startWebhookMode({ publicUrl, watchlistDebounceMs: 50 })
+  }, 60_000)
+  afterAll(async () => {
+    await core?.close()
+    await new Promise((done) => server?.close(done))
+    await sim?.close()
+    temp.remove()
+  })
+
+  it('keeps the secret in a file only the user can read, and nowhere else', async () => {
+    const file = join(temp.dir, WEBHOOK_SECRET_FILE)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    const secret = readFileSync(file, 'utf8').trim()
+    const [hook] = sim.webhooks.list(KEY)
+    expect(hook?.authHeader).toBe(secret)
+    const answers = JSON.stringify([
+      await callCore(core, 'webhooks:mode', undefined),
+      await callCore(core, 'webhooks:cached', undefined),
+    ])
+    expect(answers).not.toContain(secret)
+    const db = new Database(databasePath(temp.dir), { readonly: true })
+    try {
+      const dump = JSON.stringify([
+        db.prepare('select * from webhooks').all(),
+        db.prepare('select * from webhook_mode_log').all(),
+        db.prepare('select * from settings').all(),
+      ])
+      expect(dump).not.toContain(secret)
+    } finally {
+      db.close()
+    }
+    expect(core.redact(`header was ${secret}`)).not.toContain(secret)
+  })
+
+  it('a delivery syncs the wallet, is announced as a change watching found, and the mode channel says deliveries are in use', async () => {
+    const heard: { event: string; payload: unknown }[] = []
+    const unsubscribe = core.events.subscribe((event, payload) => heard.push({ event, payload }))
+    const signatures = await addActivityAndDeliver(sim.url, wallet)
+    await mode.idle()
+    const page = await callCore(core, 'history:page', { address: wallet, limit: 5 })
+    expect(page.rows.map((r) => r.signature)).toContain(signatures[0])
+    const status = await callCore(core, 'webhooks:mode', undefined)
+    expect(status).toMatchObject({ isOn: true, mode: 'webhook' })
+    expect(status.lastDeliverySec).not.toBeNull()
+    expect(status.lines[0]?.line).toMatch(/^Webhook mode on at \d\d:\d\d UTC/)
+    // Announcements are read from the mirror in the background.
+    await expect.poll(() => heard.filter((h) => h.event === 'sync:activity').length).toBe(1)
+    unsubscribe()
+    const change = heard.find((h) => h.event === 'watch:change')?.payload as {
+      reasons: string[]
+      summary: string
+    }
+    expect(change.reasons).toEqual(['delivery'])
+    expect(change.summary).toMatch(
+      /^Casual: webhook delivery; 1 new transaction \(\d+ credits, \d+ s\)$/,
+    )
+    const activity = heard.find((h) => h.event === 'sync:activity')?.payload
+    expect(activity).toMatchObject({ address: wallet, newTransactions: 1 })
+    const footprint = await callCore(core, 'watch:footprint', undefined)
+    expect(footprint.changesLast24h).toBe(1)
+  })
+
+  it('watchlist:add and watchlist:remove keep the webhook’s addresses equal to the watchlist', async () => {
+    const other = sim.chain.walletByProfile('active-trader').address
+    const addresses = async () => [...(sim.webhooks.list(KEY)[0]?.accountAddresses ?? [])].sort()
+    const watched = async () =>
+      (await callCore(core, 'watchlist:list', undefined)).map((w) => w.address).sort()
+    await callCore(core, 'watchlist:add', { address: other, label: 'Trader' })
+    await expect.poll(addresses, { timeout: 5_000 }).toEqual(await watched())
+    expect(await addresses()).toHaveLength(2)
+    await callCore(core, 'watchlist:remove', { address: other })
+    await expect.poll(addresses, { timeout: 5_000 }).toEqual([wallet])
+    await mode.idle()
+  })
+})
