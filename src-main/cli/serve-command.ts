@@ -5,7 +5,7 @@ import { isRendererBuilt, openCore, RENDERER_DIR, type GlobalOptions } from './c
 import { printLine } from './terminal-output'
 
 /** Parses a TCP port, naming the option when it is not one. */
-function parsePort(text: string): number {
+export function parsePort(text: string): number {
   const port = Number(text)
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new AppError(`--port must be a whole number from 0 to 65535 (got “${text}”).`)

@@ -14,6 +14,7 @@ import type { SyncStateStore } from './stores/sync-state-store'
 import type { WatchScheduleStore } from './stores/watch-schedule-store'
 import type { WatchlistStore } from './stores/watchlist-store'
 import type { WebhookStore } from './stores/webhook-store'
+import type { TeamAccountStore } from './stores/team-account-store'
 
 /** The database engines a mirror can live on. */
 export type MirrorEngine = 'sqlite' | 'postgres'
@@ -53,6 +54,8 @@ export interface Mirror {
   readonly lookups: LookupCacheStore
   /** The webhooks on the person's account as last fetched, for the page offline. */
   readonly webhooks: WebhookStore
+  /** The team server's accounts and sign-in sessions. */
+  readonly team: TeamAccountStore
   /** Export rows, read from one consistent snapshot without holding up the sync engine. */
   readonly exports: {
     count(kind: ExportKind, filters: ExportRowFilters): Promise<number>
@@ -60,7 +63,7 @@ export interface Mirror {
   }
   /**
    * Empties every table of synced data, the watchlist and the ledger in one transaction;
-   * settings stay. New tables are included without being listed anywhere.
+   * settings and the team server's accounts stay. New tables are included without being listed anywhere.
    */
   deleteAllData(): Promise<void>
   close(): Promise<void>

@@ -27,6 +27,8 @@ export interface Database {
   lookup_cache: LookupCacheTable
   webhooks: WebhooksTable
   webhook_listing: WebhookListingTable
+  team_users: TeamUsersTable
+  team_sessions: TeamSessionsTable
 }
 
 export interface WalletsTable {
@@ -303,4 +305,20 @@ export interface WebhooksTable {
 export interface WebhookListingTable {
   id: number
   listed_at_sec: number
+}
+
+/** A team server account (0011): the password only as its Argon2id hash. */
+export interface TeamUsersTable {
+  name: string
+  role: 'viewer' | 'editor' | 'admin'
+  password_hash: string
+  created_at_sec: number
+}
+
+/** A signed-in session of the team server (0011): the SHA-256 of its token, never the token. */
+export interface TeamSessionsTable {
+  token_hash: string
+  user_name: string
+  created_at_sec: number
+  last_seen_at_sec: number
 }

@@ -21,9 +21,13 @@ import { SyncStateStore } from './stores/sync-state-store'
 import { WatchScheduleStore } from './stores/watch-schedule-store'
 import { WatchlistStore } from './stores/watchlist-store'
 import { WebhookStore } from './stores/webhook-store'
+import { TeamAccountStore } from './stores/team-account-store'
 
-/** Tables that "delete all local data" keeps: the person's settings and the migration log. */
-const KEPT_TABLES = new Set(['settings'])
+/**
+ * Tables that "delete all local data" keeps: the person's settings and the team server's
+ * accounts (the migration log is never listed).
+ */
+const KEPT_TABLES = new Set(['settings', 'team_users', 'team_sessions'])
 
 /**
  * A mirror in one SQLite file (the embedded default). `database` is the open file itself,
@@ -45,6 +49,7 @@ export class SqliteMirror implements Mirror {
   readonly activity: ActivityStore
   readonly lookups: LookupCacheStore
   readonly webhooks: WebhookStore
+  readonly team: TeamAccountStore
   readonly exports: SqliteExportReader
 
   readonly #workerWriter: WorkerMirrorWriter | null
@@ -71,6 +76,7 @@ export class SqliteMirror implements Mirror {
     this.activity = new ActivityStore(db)
     this.lookups = new LookupCacheStore(db)
     this.webhooks = new WebhookStore(db)
+    this.team = new TeamAccountStore(db)
     this.exports = new SqliteExportReader(db, database.path)
   }
 
