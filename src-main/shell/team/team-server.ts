@@ -268,7 +268,8 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
             refuse: async (channel) => {
               const current = await sessions.findToken(signedIn.token)
               if (current === null) {
-                ws.close(4401, 'Signed out')
+                // Closed once this refusal is sent (after the reply's microtasks).
+                setImmediate(() => ws.close(4401, 'Signed out'))
                 return refusal('AppError', 'Your session has ended: sign in again.')
               }
               return mayUse(current.role, channel)
