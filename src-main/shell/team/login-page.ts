@@ -21,22 +21,29 @@ export function loginPage(options: { csrfToken: string; name?: string; notice?: 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sign in · Heliograph</title>
 <style>
-  body { font: 15px/1.4 system-ui, sans-serif; background: #0f1115; color: #e6e6e6;
+  /* The app's own palette (src-renderer/app.css), light and dark. */
+  :root { --bg: #f6f7f9; --panel: #fff; --text: #1b2128; --muted: #5d6b79;
+    --border: #d8dee5; --accent: #d9822b; --danger: #c0392b; }
+  @media (prefers-color-scheme: dark) {
+    :root { --bg: #101418; --panel: #171c22; --text: #e6eaee; --muted: #93a1af;
+      --border: #2a323b; --accent: #f0a04b; --danger: #ff8a7a; }
+  }
+  body { font: 15px/1.4 system-ui, sans-serif; background: var(--bg); color: var(--text);
     display: grid; place-items: center; min-height: 100vh; margin: 0; }
-  form { background: #181b22; padding: 2rem; border-radius: 8px; width: 20rem;
-    display: grid; gap: 0.75rem; }
+  form { background: var(--panel); border: 1px solid var(--border); padding: 2rem;
+    border-radius: 8px; width: 20rem; display: grid; gap: 0.75rem; }
   h1 { font-size: 1.2rem; margin: 0 0 0.5rem; }
-  label { display: grid; gap: 0.25rem; }
-  input { font: inherit; padding: 0.45rem; border-radius: 4px; border: 1px solid #3a3f4b;
-    background: #0f1115; color: inherit; }
-  button { font: inherit; padding: 0.5rem; border-radius: 4px; border: 0;
-    background: #f0b429; color: #111; cursor: pointer; }
-  .notice { color: #ff9b8f; margin: 0; }
+  label { display: grid; gap: 0.25rem; color: var(--muted); }
+  input { font: inherit; padding: 0.45rem; border-radius: 4px; border: 1px solid var(--border);
+    background: var(--panel); color: var(--text); }
+  button { font: inherit; font-weight: 600; padding: 0.5rem; border-radius: 4px; border: 0;
+    background: var(--accent); color: #fff; cursor: pointer; }
+  .notice { color: var(--danger); margin: 0; }
 </style>
 </head>
 <body>
 <form method="post" action="${LOGIN_PATH}">
-  <h1>Sign in to Heliograph</h1>
+  <h1>☀ Sign in to Heliograph</h1>
   ${notice}
   <input type="hidden" name="csrf" value="${escapeHtml(options.csrfToken)}">
   <label>Name <input name="name" autocomplete="username" required value="${escapeHtml(options.name ?? '')}"></label>

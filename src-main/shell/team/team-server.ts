@@ -103,7 +103,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   ): void => {
     const csrfToken = randomBytes(24).toString('base64url')
     response.writeHead(status, {
-      ...pageHeaders(contentSecurityPolicy([], "'self'")),
+      ...pageHeaders(contentSecurityPolicy([], "'self'"), 'same-origin'),
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
       'set-cookie': cookieHeader(LOGIN_CSRF_COOKIE, csrfToken, { isSecure, maxAgeSec: 3600 }),
@@ -205,7 +205,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     const origin = serverOrigin(request, publicUrl)
     const socketOrigin = origin?.replace(/^http/, 'ws')
     const csp = contentSecurityPolicy(socketOrigin ? [socketOrigin] : [])
-    serveAppRoute(core, options.rendererDir, method, url, response, pageHeaders(csp))
+    serveAppRoute(core, options.rendererDir, method, url, response, pageHeaders(csp, 'same-origin'))
   }
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {

@@ -50,12 +50,19 @@ export function contentSecurityPolicy(
   ].join('; ')
 }
 
-/** Headers every page of the app is served with, beside its CSP. */
-export function pageHeaders(csp: string): Record<string, string> {
+/**
+ * Headers every page of the app is served with, beside its CSP. The team server's pages
+ * send `same-origin`: under `no-referrer` a browser's POST carries `Origin: null`, and
+ * the server's CSRF check needs the real one.
+ */
+export function pageHeaders(
+  csp: string,
+  referrerPolicy: 'no-referrer' | 'same-origin' = 'no-referrer',
+): Record<string, string> {
   return {
     'content-security-policy': csp,
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
+    'referrer-policy': referrerPolicy,
   }
 }
 

@@ -48,6 +48,8 @@ describe('team server: who may reach it', () => {
     expect(login.status).toBe(200)
     expect(login.body).toContain('<form method="post" action="/login">')
     expect(String(login.headers['content-security-policy'])).toContain("form-action 'self'")
+    // Under no-referrer a browser would post the form with `Origin: null`.
+    expect(login.headers['referrer-policy']).toBe('same-origin')
   })
 
   it('signs in with a cookie that is HttpOnly, SameSite=Strict, Path=/ and not Secure over http', async () => {
