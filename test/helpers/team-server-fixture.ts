@@ -1,5 +1,4 @@
-import WebSocket from 'ws'
-import type { Core } from '../../src-main/app/core'
+import type WebSocket from 'ws'
 import { databasePath } from '../../src-main/app/data-dir'
 import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite-mirror'
 import { hashPassword, newOneTimePassword } from '../../src-main/shell/team/password-hashing'
