@@ -26,9 +26,13 @@ async function serveWebShell(options: GlobalOptions & { port?: number }): Promis
   })
   const shell = await startWebShell({ core, rendererDir: RENDERER_DIR, port: options.port ?? 0 })
   printLine(`Heliograph web shell: ${shell.url}`)
+  closeOnSignals([shell, core])
+}
+
+/** At Ctrl-C or SIGTERM, closes each of `parts` in order, then exits. */
+export function closeOnSignals(parts: { close(): Promise<void> }[]): void {
   const stop = async (): Promise<void> => {
-    await shell.close()
-    await core.close()
+    for (const part of parts) await part.close()
     process.exit(0)
   }
   process.once('SIGINT', () => void stop())

@@ -2,7 +2,7 @@ import type { Command } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
 import { startTeamServer } from '../shell/team/team-server'
 import { isRendererBuilt, openCore, RENDERER_DIR } from './cli-core'
-import { parsePort } from './serve-command'
+import { closeOnSignals, parsePort } from './serve-command'
 import { checkDatabaseOption, openAccountsMirror, type DatabaseOptions } from './team-accounts'
 import { printLine } from './terminal-output'
 
@@ -48,14 +48,7 @@ async function serveTeam(options: ServerOptions): Promise<void> {
   printLine(`Heliograph team server: ${server.publicUrl ?? server.url}`)
   if ((await accounts.team.listUsers()).length === 0)
     printLine('No users yet: add one with `heliograph user add NAME --role admin`.')
-  const stop = async (): Promise<void> => {
-    await server.close()
-    await accounts.close()
-    await core.close()
-    process.exit(0)
-  }
-  process.once('SIGINT', () => void stop())
-  process.once('SIGTERM', () => void stop())
+  closeOnSignals([server, accounts, core])
 }
 
 /** `server [--database URL] [--host H] [--port N] [--public-url URL]`: the team server. */
