@@ -1,8 +1,8 @@
 import type { Command } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
 import { startTeamServer } from '../shell/team/team-server'
-import { isRendererBuilt, openCore, RENDERER_DIR } from './cli-core'
-import { closeOnSignals, parsePort } from './serve-command'
+import { RENDERER_DIR } from './cli-core'
+import { closeOnSignals, openCoreToServe, parsePort } from './serve-command'
 import { checkDatabaseOption, openAccountsMirror, type DatabaseOptions } from './team-accounts'
 import { printLine } from './terminal-output'
 
@@ -27,15 +27,7 @@ function parsePublicUrl(text: string): string {
 /** Starts the team server; runs until interrupted. */
 async function serveTeam(options: ServerOptions): Promise<void> {
   checkDatabaseOption(options)
-  if (!isRendererBuilt()) {
-    throw new AppError('The renderer is not built yet: run `npm run build` first.')
-  }
-  const core = await openCore(options, {
-    command: 'server',
-    use: 'create',
-    shell: 'web',
-    isWatching: true,
-  })
+  const core = await openCoreToServe(options, 'server')
   const accounts = await openAccountsMirror(options, 'change')
   const server = await startTeamServer({
     core,
