@@ -1,12 +1,12 @@
 import type { Command } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
 import { startTeamServer } from '../shell/team/team-server'
-import { RENDERER_DIR } from './cli-core'
+import { RENDERER_DIR, type GlobalOptions } from './cli-core'
 import { closeOnSignals, openCoreToServe, parsePort } from './serve-command'
-import { checkDatabaseOption, openAccountsMirror, type DatabaseOptions } from './team-accounts'
+import { openAccountsMirror } from './team-accounts'
 import { printLine } from './terminal-output'
 
-interface ServerOptions extends DatabaseOptions {
+interface ServerOptions extends GlobalOptions {
   host: string
   port?: number
   publicUrl?: string
@@ -26,7 +26,6 @@ function parsePublicUrl(text: string): string {
 
 /** Starts the team server; runs until interrupted. */
 async function serveTeam(options: ServerOptions): Promise<void> {
-  checkDatabaseOption(options)
   const core = await openCoreToServe(options, 'server')
   const accounts = await openAccountsMirror(options, 'change')
   const server = await startTeamServer({
@@ -43,12 +42,11 @@ async function serveTeam(options: ServerOptions): Promise<void> {
   closeOnSignals([server, accounts, core])
 }
 
-/** `server [--database URL] [--host H] [--port N] [--public-url URL]`: the team server. */
+/** `server [--host H] [--port N] [--public-url URL]`: the team server (on --database or --data-dir). */
 export function registerServerCommand(program: Command): void {
   program
     .command('server')
     .description('serve the app to a team: accounts with roles, sessions, CSRF protection')
-    .option('--database <url>', 'the team database (PostgreSQL; not in this build yet)')
     .option('--host <host>', 'interface to listen on (0.0.0.0: every one)', '127.0.0.1')
     .option('--port <n>', 'port to listen on (default: a free one)', parsePort)
     .option(
@@ -56,7 +54,7 @@ export function registerServerCommand(program: Command): void {
       'where browsers reach the server (https: Secure cookies)',
       parsePublicUrl,
     )
-    .action(async (opts: Omit<ServerOptions, keyof DatabaseOptions> & DatabaseOptions) => {
-      await serveTeam({ ...program.opts<DatabaseOptions>(), ...opts })
+    .action(async (opts: Omit<ServerOptions, keyof GlobalOptions>) => {
+      await serveTeam({ ...program.opts<GlobalOptions>(), ...opts })
     })
 }

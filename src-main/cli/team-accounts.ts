@@ -2,42 +2,30 @@ import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { databasePath, defaultDataDir, holdsMirror } from '../app/data-dir'
 import type { Mirror } from '../db/mirror'
+import { displayDatabaseUrl, isPostgresUrl } from '../db/postgres-database'
+import { openPostgresMirror } from '../db/postgres-mirror'
 import { openSqliteMirror } from '../db/sqlite-mirror'
 import { AppError } from '@shared/ipc/ipc-errors'
 import type { GlobalOptions } from './cli-core'
 
-/** Options of the commands that reach the team's accounts (`server`, `user …`). */
-export interface DatabaseOptions extends GlobalOptions {
-  /** The team's database URL; only the SQLite mirror of --data-dir in this build. */
-  database?: string
-}
-
 /**
- * Refuses a `--database` URL this build cannot open: PostgreSQL is not wired in yet, and
- * the SQLite mirror is chosen with --data-dir.
- */
-export function checkDatabaseOption(options: DatabaseOptions): void {
-  const url = options.database
-  if (url === undefined) return
-  if (/^postgres(ql)?:\/\//i.test(url)) {
-    throw new AppError(
-      'PostgreSQL is not available in this build yet: use the SQLite mirror with --data-dir.',
-    )
-  }
-  throw new AppError(
-    `--database must be a postgres:// URL (got “${url}”); the SQLite mirror is chosen with --data-dir.`,
-  )
-}
-
-/**
- * Opens the mirror holding the team's accounts (the data folder's own mirror), beside a
- * server that may be running on it. With `create`, a new folder is made for it.
+ * Opens the mirror holding the team's accounts, beside a server that may be running on
+ * it: the PostgreSQL database of --database (or HELIOGRAPH_DATABASE_URL), else the data
+ * folder's own mirror. With `create`, a new data folder is made for it.
  */
 export async function openAccountsMirror(
-  options: DatabaseOptions,
+  options: GlobalOptions,
   use: 'create' | 'change',
 ): Promise<Mirror> {
-  checkDatabaseOption(options)
+  const databaseUrl = options.database ?? process.env.HELIOGRAPH_DATABASE_URL
+  if (databaseUrl !== undefined) {
+    if (!isPostgresUrl(databaseUrl)) {
+      throw new AppError(
+        `--database (or HELIOGRAPH_DATABASE_URL) must be a PostgreSQL URL (got “${displayDatabaseUrl(databaseUrl)}”).`,
+      )
+    }
+    return openPostgresMirror(databaseUrl)
+  }
   const dataDir = resolve(options.dataDir ?? defaultDataDir())
   if (use === 'change' && !holdsMirror(dataDir)) {
     throw new AppError(

@@ -3,7 +3,8 @@ import { Option } from 'commander'
 import { hashPassword, newOneTimePassword } from '../shell/team/password-hashing'
 import { TeamRole } from '@shared/domain/team-roles'
 import { AppError } from '@shared/ipc/ipc-errors'
-import { openAccountsMirror, type DatabaseOptions } from './team-accounts'
+import type { GlobalOptions } from './cli-core'
+import { openAccountsMirror } from './team-accounts'
 import { printLine } from './terminal-output'
 
 /** Names people sign in with: short, no spaces or look-alike characters. */
@@ -25,14 +26,8 @@ const roleOption = (): Option =>
 
 /** `user add|list|remove|set-role`: the team server's accounts. */
 export function registerUserCommands(program: Command): void {
-  const user = program
-    .command('user')
-    .description("manage the team server's accounts")
-    .option('--database <url>', 'the team database (PostgreSQL; not in this build yet)')
-  const options = (): DatabaseOptions => ({
-    ...program.opts<DatabaseOptions>(),
-    ...user.opts<DatabaseOptions>(),
-  })
+  const user = program.command('user').description("manage the team server's accounts")
+  const options = (): GlobalOptions => program.opts<GlobalOptions>()
 
   user
     .command('add')

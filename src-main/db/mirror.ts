@@ -16,6 +16,12 @@ import type { WatchlistStore } from './stores/watchlist-store'
 import type { WebhookStore } from './stores/webhook-store'
 import type { TeamAccountStore } from './stores/team-account-store'
 
+/**
+ * Tables that "delete all local data" keeps, on every engine: the person's settings and
+ * the team server's accounts (the migration log is never listed).
+ */
+export const KEPT_TABLES: ReadonlySet<string> = new Set(['settings', 'team_users', 'team_sessions'])
+
 /** The database engines a mirror can live on. */
 export type MirrorEngine = 'sqlite' | 'postgres'
 

@@ -5,7 +5,7 @@ import {
   type OpenPostgresDatabase,
 } from './postgres-database'
 import { PostgresMirrorWriter } from './ingest/postgres-mirror-writer'
-import type { Mirror } from './mirror'
+import { KEPT_TABLES, type Mirror } from './mirror'
 import { ActivityStore } from './stores/activity-store'
 import { CreditLedgerStore } from './stores/credit-ledger-store'
 import { LookupCacheStore } from './stores/lookup-cache-store'
@@ -19,9 +19,7 @@ import { WatchScheduleStore } from './stores/watch-schedule-store'
 import { WatchStateStore } from './stores/watch-state-store'
 import { WatchlistStore } from './stores/watchlist-store'
 import { WebhookStore } from './stores/webhook-store'
-
-/** Tables that "delete all local data" keeps: the person's settings and the migration log. */
-const KEPT_TABLES = new Set(['settings'])
+import { TeamAccountStore } from './stores/team-account-store'
 
 /**
  * A mirror in a PostgreSQL database: the same stores as SQLite's, over Kysely's PostgreSQL
@@ -44,6 +42,7 @@ export class PostgresMirror implements Mirror {
   readonly activity: ActivityStore
   readonly lookups: LookupCacheStore
   readonly webhooks: WebhookStore
+  readonly team: TeamAccountStore
   readonly exports: PostgresExportReader
 
   constructor(database: OpenPostgresDatabase) {
@@ -62,6 +61,7 @@ export class PostgresMirror implements Mirror {
     this.activity = new ActivityStore(db)
     this.lookups = new LookupCacheStore(db)
     this.webhooks = new WebhookStore(db)
+    this.team = new TeamAccountStore(db)
     this.exports = new PostgresExportReader(db, database.pool)
   }
 

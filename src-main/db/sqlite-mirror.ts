@@ -7,7 +7,7 @@ import {
 } from './database'
 import { SqliteMirrorWriter, type MirrorWriter } from './ingest/mirror-writer'
 import { WorkerMirrorWriter } from './ingest/worker-mirror-writer'
-import type { Mirror } from './mirror'
+import { KEPT_TABLES, type Mirror } from './mirror'
 import { ActivityStore } from './stores/activity-store'
 import { CreditLedgerStore } from './stores/credit-ledger-store'
 import { LookupCacheStore } from './stores/lookup-cache-store'
@@ -22,12 +22,6 @@ import { WatchScheduleStore } from './stores/watch-schedule-store'
 import { WatchlistStore } from './stores/watchlist-store'
 import { WebhookStore } from './stores/webhook-store'
 import { TeamAccountStore } from './stores/team-account-store'
-
-/**
- * Tables that "delete all local data" keeps: the person's settings and the team server's
- * accounts (the migration log is never listed).
- */
-const KEPT_TABLES = new Set(['settings', 'team_users', 'team_sessions'])
 
 /**
  * A mirror in one SQLite file (the embedded default). `database` is the open file itself,

@@ -1,5 +1,6 @@
 import type WebSocket from 'ws'
 import { databasePath } from '../../src-main/app/data-dir'
+import { openPostgresMirror, type PostgresMirror } from '../../src-main/db/postgres-mirror'
 import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite-mirror'
 import { hashPassword, newOneTimePassword } from '../../src-main/shell/team/password-hashing'
 import {
@@ -40,7 +41,10 @@ export async function startTestTeamServer(
   } = {},
 ) {
   const { core, dataDir, removeDir } = await openTestCore(options)
-  const accounts: SqliteMirror = await openSqliteMirror(databasePath(dataDir))
+  // A second connection to the person's mirror, as `heliograph server` opens one.
+  const accounts: SqliteMirror | PostgresMirror = options.databaseUrl
+    ? await openPostgresMirror(options.databaseUrl)
+    : await openSqliteMirror(databasePath(dataDir))
   const passwords = new Map<string, string>()
   for (const user of options.users ?? []) {
     const password = newOneTimePassword()

@@ -16,6 +16,8 @@ export interface TestCoreOptions {
   ownMirror?: (mirror: SqliteMirror) => void | Promise<void>
   /** The data source to open (default: the own mirror when one is given, else demo). */
   dataSource?: 'demo' | 'service'
+  /** The person's mirror on this PostgreSQL database instead of the folder's SQLite file. */
+  databaseUrl?: string
 }
 
 /**
@@ -38,6 +40,7 @@ export async function openTestCore(
     version: 'test',
     apiKey: options.apiKey,
     serviceUrl: options.serviceUrl,
+    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
     ...(options.dataSource
       ? { dataSource: options.dataSource }
       : options.ownMirror

@@ -1,10 +1,12 @@
 import { sql, type Kysely } from 'kysely'
+import { withEngineColumnTypes } from './engine-column-types'
 
 // Frozen. The team server's accounts and sign-in sessions. A password is kept only as its
 // Argon2id hash (PHC string); a session only as the SHA-256 of its cookie token, so a copy
 // of the database opens no account and rides no session.
 
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(migrationDb: Kysely<unknown>): Promise<void> {
+  const db = withEngineColumnTypes(migrationDb)
   await db.schema
     .createTable('team_users')
     .addColumn('name', 'text', (c) => c.primaryKey())

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../helpers/cli-process'
+import { createTestDatabase } from '../../helpers/postgres-test-database'
 import { rawRequest } from '../../helpers/raw-http'
 import { startTestTeamServer, type TeamFixture } from '../../helpers/team-server-fixture'
 
@@ -61,17 +62,45 @@ describe('cli: user add | list | set-role | remove', () => {
     expect((await cli('remove', 'dee')).stderr).toContain('There is no user named “dee”.')
   })
 
-  it('refuses a PostgreSQL --database in this build, clearly', async () => {
-    const run = await cli('list', '--database', 'postgres://u@localhost/heliograph')
+  it('refuses a --database that is not a PostgreSQL URL', async () => {
+    const run = await cli('list', '--database', 'mysql://u@localhost/heliograph')
     expect(run.code).toBe(1)
-    expect(run.stderr).toContain('PostgreSQL is not available in this build yet')
-    const server = await runCli([
-      '--data-dir',
-      fx.dataDir,
-      'server',
-      '--database',
-      'postgres://x/y',
-    ])
-    expect(server.stderr).toContain('PostgreSQL is not available in this build yet')
+    expect(run.stderr).toContain('--database (or HELIOGRAPH_DATABASE_URL) must be a PostgreSQL URL')
+  })
+})
+
+describe('cli: user add on a PostgreSQL mirror, signing in to a team server on it', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>
+  let fx: TeamFixture
+  beforeAll(async () => {
+    database = await createTestDatabase()
+    fx = await startTestTeamServer({ databaseUrl: database.url, dataSource: 'service' })
+  })
+  afterAll(async () => {
+    await fx?.stop()
+    await database?.drop()
+  })
+
+  it('keeps the account in PostgreSQL; its one-time password signs in', async () => {
+    const run = await runCli(['--database', database.url, 'user', 'add', 'pat', '--role', 'viewer'])
+    expect(run.stderr).toBe('')
+    const password = run.stdout.trim().split('\n')[1] as string
+    const row = await fx.accounts.database.db
+      .selectFrom('team_users')
+      .select('password_hash')
+      .where('name', '=', 'pat')
+      .executeTakeFirstOrThrow()
+    expect(row.password_hash.startsWith('$argon2id$')).toBe(true)
+    const client = await fx.signIn('pat', password)
+    const ws = await fx.connect({ cookie: client.cookie })
+    if (typeof ws === 'number') throw new Error(`refused: ${ws}`)
+    expect(await ws.call('watchlist:add', { address: 'x' })).toMatchObject({
+      ok: false,
+      error: { name: 'PermissionError' },
+    })
+    expect(await ws.call('watchlist:list')).toEqual({ ok: true, result: [] })
+    ws.close()
+    const list = await runCli(['--database', database.url, 'user', 'list'])
+    expect(list.stdout).toMatch(/^pat\s+viewer/)
   })
 })
