@@ -81,6 +81,14 @@ describe('e2e: a viewer signs in to the team server', () => {
     expect(listed).toMatchObject({ ok: true, result: [{ address: shared }] })
   })
 
+  it('tells a viewer on Settings that the settings are read-only, without the key hint', async () => {
+    await page.goto(`${fx.origin}/#/settings`)
+    await expect
+      .poll(() => page.getByRole('note', { name: 'Your role' }).textContent())
+      .toMatch(/Your role \(viewer\) cannot change the settings — ask an admin\./)
+    await screenshot(page, 'team-server-viewer-settings')
+  })
+
   it('signs out back to the form; the app is then closed to the browser', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click()
     await expect.poll(() => new URL(page.url()).pathname).toBe('/login')
