@@ -3,6 +3,8 @@ import { readAppVersion } from '../app/app-version'
 import { registerExportCommand } from './export-command'
 import { registerLookupCommands } from './lookup-commands'
 import { registerServeCommand } from './serve-command'
+import { registerServerCommand } from './server-command'
+import { registerUserCommands } from './user-commands'
 import { registerSimulatorCommand } from './simulator-command'
 import { registerStatusCommands } from './status-command'
 import { registerSyncCommand } from './sync-command'
@@ -39,6 +41,8 @@ function buildProgram(): Command {
     .showHelpAfterError()
   registerWatchCommand(program)
   registerServeCommand(program)
+  registerServerCommand(program)
+  registerUserCommands(program)
   registerExportCommand(program)
   registerSyncCommand(program)
   registerStatusCommands(program)

@@ -1,11 +1,12 @@
 import type { Command } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
+import type { Core } from '../app/core'
 import { startWebShell } from '../shell/web/web-shell'
 import { isRendererBuilt, openCore, RENDERER_DIR, type GlobalOptions } from './cli-core'
 import { printLine } from './terminal-output'
 
 /** Parses a TCP port, naming the option when it is not one. */
-function parsePort(text: string): number {
+export function parsePort(text: string): number {
   const port = Number(text)
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new AppError(`--port must be a whole number from 0 to 65535 (got “${text}”).`)
@@ -13,22 +14,29 @@ function parsePort(text: string): number {
   return port
 }
 
-/** Starts the web shell and prints its URL; runs until interrupted. */
-async function serveWebShell(options: GlobalOptions & { port?: number }): Promise<void> {
+/**
+ * The core a server of the built renderer runs on (`serve`, `server`): the folder's
+ * writer, watching its wallets.
+ */
+export async function openCoreToServe(options: GlobalOptions, command: string): Promise<Core> {
   if (!isRendererBuilt()) {
     throw new AppError('The renderer is not built yet: run `npm run build` first.')
   }
-  const core = await openCore(options, {
-    command: 'serve',
-    use: 'create',
-    shell: 'web',
-    isWatching: true,
-  })
+  return openCore(options, { command, use: 'create', shell: 'web', isWatching: true })
+}
+
+/** Starts the web shell and prints its URL; runs until interrupted. */
+async function serveWebShell(options: GlobalOptions & { port?: number }): Promise<void> {
+  const core = await openCoreToServe(options, 'serve')
   const shell = await startWebShell({ core, rendererDir: RENDERER_DIR, port: options.port ?? 0 })
   printLine(`Heliograph web shell: ${shell.url}`)
+  closeOnSignals([shell, core])
+}
+
+/** At Ctrl-C or SIGTERM, closes each of `parts` in order, then exits. */
+export function closeOnSignals(parts: { close(): Promise<void> }[]): void {
   const stop = async (): Promise<void> => {
-    await shell.close()
-    await core.close()
+    for (const part of parts) await part.close()
     process.exit(0)
   }
   process.once('SIGINT', () => void stop())

@@ -16,6 +16,13 @@ import type { WatchScheduleStore } from './stores/watch-schedule-store'
 import type { WatchlistStore } from './stores/watchlist-store'
 import type { WebhookStore } from './stores/webhook-store'
 import type { WebhookDeliveryStore } from './stores/webhook-delivery-store'
+import type { TeamAccountStore } from './stores/team-account-store'
+
+/**
+ * Tables that "delete all local data" keeps, on every engine: the person's settings and
+ * the team server's accounts (the migration log is never listed).
+ */
+export const KEPT_TABLES: ReadonlySet<string> = new Set(['settings', 'team_users', 'team_sessions'])
 
 /** The database engines a mirror can live on. */
 export type MirrorEngine = 'sqlite' | 'postgres'
@@ -59,6 +66,8 @@ export interface Mirror {
   readonly leases: SyncLeaseStore
   /** Webhook mode: signatures deliveries carried (each synced once) and the mode's log. */
   readonly webhookDeliveries: WebhookDeliveryStore
+  /** The team server's accounts and sign-in sessions. */
+  readonly team: TeamAccountStore
   /** Export rows, read from one consistent snapshot without holding up the sync engine. */
   readonly exports: {
     count(kind: ExportKind, filters: ExportRowFilters): Promise<number>
@@ -66,7 +75,7 @@ export interface Mirror {
   }
   /**
    * Empties every table of synced data, the watchlist and the ledger in one transaction;
-   * settings stay. New tables are included without being listed anywhere.
+   * settings and the team server's accounts stay. New tables are included without being listed anywhere.
    */
   deleteAllData(): Promise<void>
   close(): Promise<void>

@@ -5,7 +5,7 @@ import {
   type OpenPostgresDatabase,
 } from './postgres-database'
 import { PostgresMirrorWriter } from './ingest/postgres-mirror-writer'
-import type { Mirror } from './mirror'
+import { KEPT_TABLES, type Mirror } from './mirror'
 import { ActivityStore } from './stores/activity-store'
 import { CreditLedgerStore } from './stores/credit-ledger-store'
 import { LookupCacheStore } from './stores/lookup-cache-store'
@@ -22,8 +22,7 @@ import { WatchlistStore } from './stores/watchlist-store'
 import { WebhookStore } from './stores/webhook-store'
 import { WebhookDeliveryStore } from './stores/webhook-delivery-store'
 
-/** Tables that "delete all local data" keeps: the person's settings and the migration log. */
-const KEPT_TABLES = new Set(['settings'])
+import { TeamAccountStore } from './stores/team-account-store'
 
 /**
  * A mirror in a PostgreSQL database: the same stores as SQLite's, over Kysely's PostgreSQL
@@ -48,6 +47,7 @@ export class PostgresMirror implements Mirror {
   readonly webhooks: WebhookStore
   readonly leases: SyncLeaseStore
   readonly webhookDeliveries: WebhookDeliveryStore
+  readonly team: TeamAccountStore
   readonly exports: PostgresExportReader
 
   constructor(database: OpenPostgresDatabase) {
@@ -68,6 +68,7 @@ export class PostgresMirror implements Mirror {
     this.webhooks = new WebhookStore(db)
     this.leases = new SyncLeaseStore(db)
     this.webhookDeliveries = new WebhookDeliveryStore(db)
+    this.team = new TeamAccountStore(db)
     this.exports = new PostgresExportReader(db, database.pool)
   }
 

@@ -30,6 +30,8 @@ export interface Database {
   sync_leases: SyncLeasesTable
   webhook_deliveries: WebhookDeliveriesTable
   webhook_mode_log: WebhookModeLogTable
+  team_users: TeamUsersTable
+  team_sessions: TeamSessionsTable
 }
 
 export interface WalletsTable {
@@ -331,4 +333,20 @@ export interface WebhookModeLogTable {
   at_sec: number
   mode: 'webhook' | 'polling'
   line: string
+}
+
+/** A team server account (0011): the password only as its Argon2id hash. */
+export interface TeamUsersTable {
+  name: string
+  role: 'viewer' | 'editor' | 'admin'
+  password_hash: string
+  created_at_sec: number
+}
+
+/** A signed-in session of the team server (0011): the SHA-256 of its token, never the token. */
+export interface TeamSessionsTable {
+  token_hash: string
+  user_name: string
+  created_at_sec: number
+  last_seen_at_sec: number
 }

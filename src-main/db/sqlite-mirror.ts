@@ -7,7 +7,7 @@ import {
 } from './database'
 import { SqliteMirrorWriter, type MirrorWriter } from './ingest/mirror-writer'
 import { WorkerMirrorWriter } from './ingest/worker-mirror-writer'
-import type { Mirror } from './mirror'
+import { KEPT_TABLES, type Mirror } from './mirror'
 import { ActivityStore } from './stores/activity-store'
 import { CreditLedgerStore } from './stores/credit-ledger-store'
 import { LookupCacheStore } from './stores/lookup-cache-store'
@@ -24,8 +24,7 @@ import { WatchlistStore } from './stores/watchlist-store'
 import { WebhookStore } from './stores/webhook-store'
 import { WebhookDeliveryStore } from './stores/webhook-delivery-store'
 
-/** Tables that "delete all local data" keeps: the person's settings and the migration log. */
-const KEPT_TABLES = new Set(['settings'])
+import { TeamAccountStore } from './stores/team-account-store'
 
 /**
  * A mirror in one SQLite file (the embedded default). `database` is the open file itself,
@@ -49,6 +48,7 @@ export class SqliteMirror implements Mirror {
   readonly webhooks: WebhookStore
   readonly leases: SyncLeaseStore
   readonly webhookDeliveries: WebhookDeliveryStore
+  readonly team: TeamAccountStore
   readonly exports: SqliteExportReader
 
   readonly #workerWriter: WorkerMirrorWriter | null
@@ -77,6 +77,7 @@ export class SqliteMirror implements Mirror {
     this.webhooks = new WebhookStore(db)
     this.leases = new SyncLeaseStore(db)
     this.webhookDeliveries = new WebhookDeliveryStore(db)
+    this.team = new TeamAccountStore(db)
     this.exports = new SqliteExportReader(db, database.path)
   }
 

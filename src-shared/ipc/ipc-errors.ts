@@ -42,6 +42,11 @@ export class StorageError extends AppError {
   override name = 'StorageError'
 }
 
+/** The signed-in account's role does not allow the request (team server). */
+export class PermissionError extends AppError {
+  override name = 'PermissionError'
+}
+
 /** The transport itself failed: the main process is gone or the socket closed. */
 class TransportError extends AppError {
   override name = 'TransportError'
@@ -53,6 +58,7 @@ const KNOWN: Record<string, new (message: string, details?: unknown) => AppError
   NotFoundError,
   DuplicateError,
   StorageError,
+  PermissionError,
   TransportError,
 }
 

@@ -9,6 +9,7 @@ import * as m0007 from './0007-credit-attribution'
 import * as m0008 from './0008-lookup-cache'
 import * as m0009 from './0009-webhooks'
 import * as m0010 from './0010-stream-top-read'
+import * as m0011 from './0011-team-accounts'
 import * as m0012 from './0012-webhook-deliveries'
 import * as m0013 from './0013-sync-leases'
 
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   '0008-lookup-cache': m0008,
   '0009-webhooks': m0009,
   '0010-stream-top-read': m0010,
+  '0011-team-accounts': m0011,
   '0012-webhook-deliveries': m0012,
   '0013-sync-leases': m0013,
 }

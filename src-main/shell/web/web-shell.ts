@@ -1,18 +1,16 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { WebSocketServer, type WebSocket } from 'ws'
 import type { Core } from '../../app/core'
 import { checkAccess, newLaunchToken, offersToken } from './web-access'
-import {
-  InvokeMessage,
-  IPC_SOCKET_PATH,
-  SOCKET_PROTOCOL,
-  type ShellMessage,
-} from '@shared/ipc/web-socket-protocol'
-import { serveRendererFile } from './static-files'
-import { serveExportDownload } from './export-download-route'
+import { IPC_SOCKET_PATH } from '@shared/ipc/web-socket-protocol'
 import { requestUrl } from './request-parts'
-import { IMAGE_ROUTE } from '../../app/image-cache'
+import { contentSecurityPolicy, pageHeaders, serveAppRoute } from './app-routes'
+import {
+  closeServerAndSockets,
+  createContractSockets,
+  refuseUpgrade,
+  serveContract,
+} from './contract-socket'
 
 export interface WebShellOptions {
   core: Core
@@ -30,22 +28,6 @@ export interface RunningWebShell {
   port: number
   token: string
   close(): Promise<void>
-}
-
-function contentSecurityPolicy(port: number): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    // Svelte sets element styles (widths of progress bars) as attributes.
-    "style-src 'self' 'unsafe-inline'",
-    // Images come from the data folder (/images/…) or are inline: never from their hosts.
-    "img-src 'self' data:",
-    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-    "form-action 'none'",
-  ].join('; ')
 }
 
 /**
@@ -80,27 +62,11 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
       response.writeHead(405).end()
       return
     }
-    if (serveExportDownload(core, request.method, url.pathname, response)) return
-    if (url.pathname.startsWith(IMAGE_ROUTE)) {
-      void serveImage(core, url.pathname.slice(IMAGE_ROUTE.length), response)
-      return
-    }
-    void serveRendererFile(options.rendererDir, url.pathname, response, {
-      'content-security-policy': contentSecurityPolicy(port),
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-    }).catch(() => {
-      if (!response.headersSent) response.writeHead(500)
-      response.end()
-    })
+    const csp = contentSecurityPolicy([`ws://127.0.0.1:${port}`, `ws://localhost:${port}`])
+    serveAppRoute(core, options.rendererDir, request.method, url, response, pageHeaders(csp))
   })
 
-  const sockets = new WebSocketServer({
-    noServer: true,
-    maxPayload: 16 * 1024 * 1024,
-    // The page offers ours and the token's; the answer names only ours.
-    handleProtocols: () => SOCKET_PROTOCOL,
-  })
+  const sockets = createContractSockets()
   server.on('upgrade', (request: IncomingMessage, socket, head) => {
     const url = requestUrl(request)
     const verdict =
@@ -109,10 +75,7 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
         : (checkAccess(request, port) ?? (offersToken(request, token) ? null : 'bad-token'))
     // A WebSocket handshake from a browser always carries Origin: require it.
     if (verdict !== null || request.headers.origin === undefined) {
-      // Closed once the answer is flushed: `end` alone would leave the connection
-      // half-open for as long as the client keeps its side.
-      socket.once('finish', () => socket.destroy())
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
+      refuseUpgrade(socket)
       return
     }
     sockets.handleUpgrade(request, socket, head, (ws) => serveContract(ws, core))
@@ -128,51 +91,6 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
     token,
-    close: async () => {
-      for (const client of sockets.clients) client.terminate()
-      sockets.close()
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-    },
+    close: () => closeServerAndSockets(server, sockets),
   }
-}
-
-function serveContract(ws: WebSocket, core: Core): void {
-  // A frame over maxPayload or a broken frame is reported here, and ws then closes the
-  // socket (1009, 1002); without a listener the error would end the whole process.
-  ws.on('error', () => ws.terminate())
-  const unsubscribe = core.events.subscribe((event, payload) => {
-    if (ws.readyState === ws.OPEN)
-      ws.send(JSON.stringify({ type: 'event', event, payload } satisfies ShellMessage))
-  })
-  ws.on('close', unsubscribe)
-  ws.on('message', (data) => {
-    let message: ReturnType<typeof InvokeMessage.parse>
-    try {
-      message = InvokeMessage.parse(JSON.parse(String(data)))
-    } catch {
-      ws.close(1003, 'Malformed message')
-      return
-    }
-    void core.dispatch(message.channel, message.input).then((envelope) => {
-      if (ws.readyState === ws.OPEN)
-        ws.send(JSON.stringify({ type: 'reply', id: message.id, envelope } satisfies ShellMessage))
-    })
-  })
-}
-
-/** Answers `/images/<key>` from the core's image cache (404 when there is no image). */
-async function serveImage(core: Core, key: string, response: ServerResponse): Promise<void> {
-  const image = await core.readImage(key).catch(() => null)
-  if (!image) {
-    response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('No such image.')
-    return
-  }
-  response.writeHead(200, {
-    'content-type': image.mime,
-    'content-length': image.body.length,
-    'cache-control': 'private, max-age=86400',
-    'x-content-type-options': 'nosniff',
-  })
-  response.end(image.body)
 }

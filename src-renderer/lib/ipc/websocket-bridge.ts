@@ -3,6 +3,7 @@ import type { EventName } from '@shared/ipc/contract'
 import type { Envelope } from '@shared/ipc/envelope'
 import {
   IPC_SOCKET_PATH,
+  SOCKET_PROTOCOL,
   socketProtocols,
   type InvokeMessage,
   type ShellMessage,
@@ -18,7 +19,8 @@ interface Pending {
 }
 
 /**
- * The web shell's transport: the contract over one WebSocket to the page's own origin.
+ * The web shell's (and team server's) transport: the contract over one WebSocket to the
+ * page's own origin.
  * Requests made while connecting wait; a dropped socket reconnects with growing delays
  * and requests in flight fail with a TransportError envelope (the user can retry).
  */
@@ -26,7 +28,9 @@ export function createWebSocketBridge(
   onState: (state: SocketState) => void = () => {},
 ): HeliographBridge {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${IPC_SOCKET_PATH}`
-  const protocols = socketProtocols(launchToken() ?? '')
+  // The web shell's page carries its launch token; the team server's is signed in by cookie.
+  const token = launchToken()
+  const protocols = token === null ? [SOCKET_PROTOCOL] : socketProtocols(token)
   const pending = new Map<number, Pending>()
   const listeners = new Map<string, Set<(payload: unknown) => void>>()
   const queue: string[] = []

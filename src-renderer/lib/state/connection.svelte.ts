@@ -1,6 +1,7 @@
 import type { AppInfo } from '@shared/ipc/app-schemas'
 import { connectContractClient } from '../ipc/contract-client'
 import type { SocketState } from '../ipc/websocket-bridge'
+import { loadTeamSession } from './team-session.svelte'
 
 /** Whether the page can reach the app's core, the service, and what the core said about itself. */
 export const connection = $state<{
@@ -19,6 +20,8 @@ export const connection = $state<{
 /** The one contract client of the page. */
 export const client = connectContractClient((state) => {
   connection.socket = state
+  // On the team server a socket closes when the session ends: then sign in again.
+  if (state === 'closed') void loadTeamSession().catch(() => {})
 })
 if (client.transport === 'electron') connection.socket = 'open'
 

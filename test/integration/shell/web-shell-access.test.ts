@@ -1,50 +1,15 @@
-import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { socketProtocols } from '@shared/ipc/web-socket-protocol'
 import { startTestWebShell } from '../../helpers/web-shell-fixture'
 import { testAddress } from '../../helpers/wallets'
+import { openSocket, rawRequest } from '../../helpers/raw-http'
 
 type Fixture = Awaited<ReturnType<typeof startTestWebShell>>
 
 /** A raw GET with exactly the headers given (fetch would add or forbid some). */
-function get(
-  port: number,
-  path: string,
-  headers: Record<string, string> = {},
-): Promise<{
-  status: number
-  headers: Record<string, string | string[] | undefined>
-  body: string
-}> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}`, ...headers } },
-      (res) => {
-        let body = ''
-        res.on('data', (chunk) => (body += chunk))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
-      },
-    )
-    req.on('error', reject)
-    req.end()
-  })
-}
-
-/** Opens the IPC socket; resolves 'open' or the HTTP status of a refused handshake. */
-function openSocket(
-  port: number,
-  path: string,
-  headers: Record<string, string>,
-  protocols: string[] = [],
-): Promise<WebSocket | number> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, protocols, { headers })
-    ws.on('open', () => resolve(ws))
-    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
-    ws.on('error', () => resolve(-1))
-  })
-}
+const get = (port: number, path: string, headers: Record<string, string> = {}) =>
+  rawRequest(port, path, { headers })
 
 describe('web shell: only the page it handed out may talk to it', () => {
   let fx: Fixture

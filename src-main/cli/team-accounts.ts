@@ -1,0 +1,37 @@
+import { mkdirSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { databasePath, defaultDataDir, holdsMirror } from '../app/data-dir'
+import type { Mirror } from '../db/mirror'
+import { displayDatabaseUrl, isPostgresUrl } from '../db/postgres-database'
+import { openPostgresMirror } from '../db/postgres-mirror'
+import { openSqliteMirror } from '../db/sqlite-mirror'
+import { AppError } from '@shared/ipc/ipc-errors'
+import type { GlobalOptions } from './cli-core'
+
+/**
+ * Opens the mirror holding the team's accounts, beside a server that may be running on
+ * it: the PostgreSQL database of --database (or HELIOGRAPH_DATABASE_URL), else the data
+ * folder's own mirror. With `create`, a new data folder is made for it.
+ */
+export async function openAccountsMirror(
+  options: GlobalOptions,
+  use: 'create' | 'change',
+): Promise<Mirror> {
+  const databaseUrl = options.database ?? process.env.HELIOGRAPH_DATABASE_URL
+  if (databaseUrl !== undefined) {
+    if (!isPostgresUrl(databaseUrl)) {
+      throw new AppError(
+        `--database (or HELIOGRAPH_DATABASE_URL) must be a PostgreSQL URL (got “${displayDatabaseUrl(databaseUrl)}”).`,
+      )
+    }
+    return openPostgresMirror(databaseUrl)
+  }
+  const dataDir = resolve(options.dataDir ?? defaultDataDir())
+  if (use === 'change' && !holdsMirror(dataDir)) {
+    throw new AppError(
+      `No Heliograph data in ${dataDir}; add a user with \`user add\` or check --data-dir.`,
+    )
+  }
+  mkdirSync(dataDir, { recursive: true })
+  return openSqliteMirror(databasePath(dataDir))
+}

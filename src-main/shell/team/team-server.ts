@@ -1,0 +1,319 @@
+import { randomBytes } from 'node:crypto'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Core } from '../../app/core'
+import type { TeamAccountStore } from '../../db/stores/team-account-store'
+import { mayUse, refusalMessage } from '@shared/ipc/channel-roles'
+import { IPC_SOCKET_PATH } from '@shared/ipc/web-socket-protocol'
+import { SESSION_INFO_PATH, SIGN_OUT_PATH, type TeamSessionInfo } from '@shared/ipc/team-session'
+import { contentSecurityPolicy, pageHeaders, serveAppRoute } from '../web/app-routes'
+import {
+  closeServerAndSockets,
+  createContractSockets,
+  refuseUpgrade,
+  serveContract,
+} from '../web/contract-socket'
+import { requestUrl } from '../web/request-parts'
+import { hasCsrfToken, isSameOrigin, serverOrigin } from './csrf'
+import { withoutKeyHint } from './key-shield'
+import { LOGIN_PATH, loginPage } from './login-page'
+import { DEFAULT_THROTTLE_POLICY, LoginThrottle, type ThrottlePolicy } from './login-throttle'
+import { decoyPasswordHash, verifyPassword } from './password-hashing'
+import { cookieHeader, LOGIN_CSRF_COOKIE, readCookie, SESSION_COOKIE } from './session-cookie'
+import {
+  csrfTokenOf,
+  DEFAULT_SESSION_LIFETIME,
+  isSameSecret,
+  type SessionLifetime,
+} from './session-tokens'
+import { TeamSessions, type SignedIn } from './team-sessions'
+
+/** An HTTP route that bypasses sign-in (it authenticates itself): POST at an exact path. */
+export interface ExtraRoute {
+  path: string
+  handle(request: IncomingMessage, response: ServerResponse): void
+}
+
+export interface TeamServerOptions {
+  core: Core
+  /** Where accounts and sessions live (the mirror's team store). */
+  accounts: TeamAccountStore
+  /** Folder of the built renderer (out/renderer). */
+  rendererDir: string
+  /** Interface to listen on (default 127.0.0.1; 0.0.0.0 for every one). */
+  host?: string
+  /** 0 (default) picks a free one. */
+  port?: number
+  /** Where browsers reach the server (https: cookies are Secure; Origin must match it). */
+  publicUrl?: string
+  /** Routes checked before sign-in, e.g. webhook deliveries with their own secret. */
+  routes?: ExtraRoute[]
+  lifetime?: SessionLifetime
+  throttle?: ThrottlePolicy
+  /** Clock in UTC seconds; tests pass their own. */
+  nowSec?: () => number
+  /** Clock in milliseconds for the sign-in throttle. */
+  nowMs?: () => number
+}
+
+export interface RunningTeamServer {
+  /** Where it listens, e.g. http://127.0.0.1:8080/. */
+  url: string
+  port: number
+  /** The public URL it was started with, for mounting webhook deliveries; null without one. */
+  publicUrl: string | null
+  close(): Promise<void>
+}
+
+/** Bodies of sign-in forms are tiny: anything longer is refused unread. */
+const MAX_FORM_BYTES = 4096
+
+const TEXT = { 'content-type': 'text/plain; charset=utf-8' }
+
+/**
+ * Serves the app to a team: the same renderer, files and IPC socket as the web shell,
+ * behind accounts with roles. Every route but the sign-in page and the extra routes needs
+ * a session cookie; every state change needs our Origin and the session's CSRF token (the
+ * socket: our Origin at its handshake); each channel needs the role CHANNEL_ROLES names.
+ *
+ * @example
+ * const server = await startTeamServer({ core, accounts: mirror.team, rendererDir })
+ * console.log(server.url) // http://127.0.0.1:49152/
+ */
+export async function startTeamServer(options: TeamServerOptions): Promise<RunningTeamServer> {
+  const { core } = options
+  const publicUrl = options.publicUrl ? new URL(options.publicUrl) : null
+  const isSecure = publicUrl?.protocol === 'https:'
+  const nowSec = options.nowSec ?? (() => Math.floor(Date.now() / 1000))
+  const sessions = new TeamSessions(
+    options.accounts,
+    options.lifetime ?? DEFAULT_SESSION_LIFETIME,
+    nowSec,
+  )
+  const throttle = new LoginThrottle(options.throttle ?? DEFAULT_THROTTLE_POLICY, options.nowMs)
+  const routes = new Map((options.routes ?? []).map((r) => [r.path, r]))
+
+  const sessionCookie = (token: string, maxAgeSec: number): string =>
+    cookieHeader(SESSION_COOKIE, token, { isSecure, maxAgeSec })
+
+  const sendLoginPage = (
+    response: ServerResponse,
+    status: number,
+    extra: { name?: string; notice?: string; headers?: Record<string, string> } = {},
+  ): void => {
+    const csrfToken = randomBytes(24).toString('base64url')
+    response.writeHead(status, {
+      ...pageHeaders(contentSecurityPolicy([], "'self'"), 'same-origin'),
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'set-cookie': cookieHeader(LOGIN_CSRF_COOKIE, csrfToken, { isSecure, maxAgeSec: 3600 }),
+      ...extra.headers,
+    })
+    response.end(loginPage({ csrfToken, ...extra }))
+  }
+
+  /** POST /login: a throttled check of name and password; a session cookie when right. */
+  const signIn = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const form = await readForm(request)
+    const formToken = form?.get('csrf') ?? null
+    const cookieToken = readCookie(request, LOGIN_CSRF_COOKIE)
+    if (
+      form === null ||
+      !isSameOrigin(request, serverOrigin(request, publicUrl)) ||
+      formToken === null ||
+      cookieToken === null ||
+      !isSameSecret(formToken, cookieToken)
+    ) {
+      response.writeHead(403, TEXT).end('Forbidden: sign in from the sign-in page of this server.')
+      return
+    }
+    const name = (form.get('name') ?? '').trim()
+    const password = form.get('password') ?? ''
+    const keys = [`account:${name.toLowerCase()}`, `address:${request.socket.remoteAddress}`]
+    const waitMs = throttle.waitMs(keys)
+    if (waitMs > 0) {
+      const waitSec = Math.ceil(waitMs / 1000)
+      sendLoginPage(response, 429, {
+        name,
+        notice: `Too many failed sign-ins: try again in ${waitSec} s.`,
+        headers: { 'retry-after': String(waitSec) },
+      })
+      return
+    }
+    const account = await options.accounts.credentials(name)
+    // An unknown name costs one verification too: the answer's time does not tell it apart.
+    const isRight =
+      (await verifyPassword(account?.passwordHash ?? (await decoyPasswordHash), password)) &&
+      account !== null
+    if (!isRight) {
+      throttle.recordFailure(keys)
+      sendLoginPage(response, 401, { name, notice: 'Wrong name or password.' })
+      return
+    }
+    throttle.forget(keys[0] as string)
+    const token = await sessions.start(name)
+    response.writeHead(303, {
+      location: '/',
+      'cache-control': 'no-store',
+      'set-cookie': [
+        sessionCookie(token, sessions.lifetime.absoluteSec),
+        cookieHeader(LOGIN_CSRF_COOKIE, '', { isSecure, maxAgeSec: 0 }),
+      ],
+    })
+    response.end()
+  }
+
+  /** Routes that need a session. */
+  const serveSignedIn = (
+    signedIn: SignedIn,
+    request: IncomingMessage,
+    url: URL,
+    response: ServerResponse,
+  ): void => {
+    const method = request.method ?? 'GET'
+    if (method !== 'GET' && method !== 'HEAD') {
+      // Every state change: from our own page (Origin) and carrying the session's token.
+      if (
+        !isSameOrigin(request, serverOrigin(request, publicUrl)) ||
+        !hasCsrfToken(request, signedIn.token)
+      ) {
+        response.writeHead(403, TEXT).end('Forbidden: cross-site request or missing CSRF token.')
+        return
+      }
+      if (method === 'POST' && url.pathname === SIGN_OUT_PATH) {
+        void sessions.end(signedIn.token).then(() => {
+          response.writeHead(204, { 'set-cookie': sessionCookie('', 0) }).end()
+        })
+        return
+      }
+      response.writeHead(405, TEXT).end('Method not allowed.')
+      return
+    }
+    if (url.pathname === SESSION_INFO_PATH) {
+      const info: TeamSessionInfo = {
+        name: signedIn.name,
+        role: signedIn.role,
+        csrfToken: csrfTokenOf(signedIn.token),
+      }
+      response.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+      })
+      response.end(JSON.stringify(info))
+      return
+    }
+    const origin = serverOrigin(request, publicUrl)
+    const socketOrigin = origin?.replace(/^http/, 'ws')
+    const csp = contentSecurityPolicy(socketOrigin ? [socketOrigin] : [])
+    serveAppRoute(core, options.rendererDir, method, url, response, pageHeaders(csp, 'same-origin'))
+  }
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const url = requestUrl(request)
+    if (url === null) {
+      response.writeHead(400, TEXT).end('Bad request: the URL cannot be read.')
+      return
+    }
+    const route = routes.get(url.pathname)
+    if (route && request.method === 'POST') {
+      route.handle(request, response)
+      return
+    }
+    if (url.pathname === LOGIN_PATH) {
+      if (request.method === 'POST') await signIn(request, response)
+      else if (request.method === 'GET' || request.method === 'HEAD') sendLoginPage(response, 200)
+      else response.writeHead(405, TEXT).end('Method not allowed.')
+      return
+    }
+    const signedIn = await sessions.find(request)
+    if (signedIn === null) {
+      const isPage =
+        request.method === 'GET' && (request.headers.accept ?? '').includes('text/html')
+      if (isPage) response.writeHead(303, { location: LOGIN_PATH, 'cache-control': 'no-store' })
+      else response.writeHead(401, TEXT)
+      response.end(isPage ? undefined : 'Sign in first.')
+      return
+    }
+    serveSignedIn(signedIn, request, url, response)
+  }
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500, TEXT)
+      response.end()
+    })
+  })
+
+  const sockets = createContractSockets()
+  server.on('upgrade', (request: IncomingMessage, socket, head) => {
+    const accept = async (): Promise<SignedIn | null> => {
+      if (requestUrl(request)?.pathname !== IPC_SOCKET_PATH) return null
+      // Cross-site WebSocket hijacking: the handshake carries the cookie whatever page
+      // opens it, so its Origin must be ours.
+      const origin = request.headers.origin
+      if (origin === undefined || origin !== serverOrigin(request, publicUrl)) return null
+      return sessions.find(request)
+    }
+    void accept()
+      .catch(() => null)
+      .then((signedIn) => {
+        if (signedIn === null) {
+          refuseUpgrade(socket)
+          return
+        }
+        sockets.handleUpgrade(request, socket, head, (ws) =>
+          serveContract(ws, core, {
+            // The session is checked again at each request: signing out, expiry, a removed
+            // account or a changed role end what the open socket may do.
+            refuse: async (channel) => {
+              const current = await sessions.findToken(signedIn.token)
+              if (current === null) {
+                // Closed once this refusal is sent (after the reply's microtasks).
+                setImmediate(() => ws.close(4401, 'Signed out'))
+                return refusal('AppError', 'Your session has ended: sign in again.')
+              }
+              return mayUse(current.role, channel)
+                ? null
+                : refusal('PermissionError', refusalMessage(current.role, channel), {
+                    role: current.role,
+                    channel,
+                  })
+            },
+            reply: (_channel, envelope) => withoutKeyHint(envelope),
+          }),
+        )
+      })
+  })
+
+  const host = options.host ?? '127.0.0.1'
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, host, () => resolve())
+  })
+  const port = (server.address() as AddressInfo).port
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+  return {
+    url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}/`,
+    port,
+    publicUrl: publicUrl?.href ?? null,
+    close: () => closeServerAndSockets(server, sockets),
+  }
+}
+
+function refusal(name: string, message: string, details?: unknown) {
+  return { ok: false as const, error: { name, message, ...(details ? { details } : {}) } }
+}
+
+/** A url-encoded form body, or null when it is too long or not a form. */
+async function readForm(request: IncomingMessage): Promise<URLSearchParams | null> {
+  const type = request.headers['content-type'] ?? ''
+  if (!type.startsWith('application/x-www-form-urlencoded')) return null
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > MAX_FORM_BYTES) return null
+    chunks.push(chunk)
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'))
+}

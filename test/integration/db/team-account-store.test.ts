@@ -1,0 +1,82 @@
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Mirror } from '../../../src-main/db/mirror'
+import { openPostgresMirror } from '../../../src-main/db/postgres-mirror'
+import { openSqliteMirror } from '../../../src-main/db/sqlite-mirror'
+import { createTestDatabase } from '../../helpers/postgres'
+import { ENGINES, type TestEngine } from '../../helpers/sync-fixture'
+import { makeTempDir } from '../../helpers/temp-dir'
+import { testAddress } from '../../helpers/wallets'
+
+// The team server's accounts and sessions on both engines: the store speaks Kysely only,
+// so PostgreSQL keeps them as SQLite does, and "delete all data" leaves them in place.
+
+async function openMirror(
+  engine: TestEngine,
+): Promise<{ mirror: Mirror; drop: () => Promise<void> }> {
+  if (engine === 'postgres') {
+    const database = await createTestDatabase()
+    const mirror = await openPostgresMirror(database.url)
+    return { mirror, drop: async () => (await mirror.close(), await database.drop()) }
+  }
+  const temp = makeTempDir()
+  const mirror = await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
+  return { mirror, drop: async () => (await mirror.close(), temp.remove()) }
+}
+
+describe.each(ENGINES)('team accounts on %s', (engine) => {
+  let drop: () => Promise<void> = async () => {}
+  afterEach(() => drop())
+
+  it('adds, lists, re-roles and removes accounts; sessions follow their account', async () => {
+    const opened = await openMirror(engine)
+    drop = opened.drop
+    const { team } = opened.mirror
+    await team.addUser('bo', 'viewer', '$argon2id$bo', 100)
+    await team.addUser('ana', 'admin', '$argon2id$ana', 200)
+    await expect(team.addUser('ana', 'viewer', 'x', 300)).rejects.toThrow(
+      'There is already a user named “ana”.',
+    )
+    expect(await team.listUsers()).toEqual([
+      { name: 'ana', role: 'admin', createdAtSec: 200 },
+      { name: 'bo', role: 'viewer', createdAtSec: 100 },
+    ])
+    expect(await team.credentials('bo')).toEqual({ role: 'viewer', passwordHash: '$argon2id$bo' })
+    expect(await team.credentials('nobody')).toBeNull()
+
+    await team.addSession('hash-1', 'bo', 1_000)
+    await team.addSession('hash-2', 'bo', 1_000)
+    await team.setRole('bo', 'editor')
+    expect(await team.findSession('hash-1')).toEqual({
+      userName: 'bo',
+      role: 'editor',
+      createdAtSec: 1_000,
+      lastSeenAtSec: 1_000,
+    })
+    await team.touchSession('hash-1', 5_000)
+    await team.removeExpiredSessions(2_000, 0)
+    expect(await team.findSession('hash-1')).toMatchObject({ lastSeenAtSec: 5_000 })
+    expect(await team.findSession('hash-2')).toBeNull()
+    await team.removeExpiredSessions(0, 1_001)
+    expect(await team.findSession('hash-1')).toBeNull()
+
+    await team.addSession('hash-3', 'bo', 9_000)
+    await team.removeUser('bo')
+    expect(await team.findSession('hash-3')).toBeNull()
+    await expect(team.removeUser('bo')).rejects.toThrow('There is no user named “bo”.')
+    await expect(team.setRole('bo', 'admin')).rejects.toThrow('There is no user named “bo”.')
+  })
+
+  it('keeps accounts and sessions when all data is deleted', async () => {
+    const opened = await openMirror(engine)
+    drop = opened.drop
+    const { mirror } = opened
+    await mirror.team.addUser('ana', 'admin', '$argon2id$ana', 1)
+    await mirror.team.addSession('hash', 'ana', 1)
+    await mirror.watchlist.add({ address: testAddress(5) }, 1)
+    await mirror.deleteAllData()
+    expect(await mirror.watchlist.list()).toEqual([])
+    expect(await mirror.team.listUsers()).toHaveLength(1)
+    expect(await mirror.team.findSession('hash')).toMatchObject({ userName: 'ana' })
+  })
+})

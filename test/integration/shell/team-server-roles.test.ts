@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  startTestTeamServer,
+  type TeamFixture,
+  type TeamSocket,
+} from '../../helpers/team-server-fixture'
+import { testAddress } from '../../helpers/wallets'
+
+// Roles over the real socket: a viewer reads everything but changes nothing (watchlist,
+// settings) and spends nothing; an editor changes both; the API key is an admin's.
+
+describe('team server: roles decide what each account may do', () => {
+  let fx: TeamFixture
+  const sockets: Record<string, TeamSocket> = {}
+  const watched = testAddress(21)
+
+  beforeAll(async () => {
+    fx = await startTestTeamServer({
+      users: [
+        { name: 'vera', role: 'viewer' },
+        { name: 'eddie', role: 'editor' },
+        { name: 'ada', role: 'admin' },
+      ],
+      ownMirror: async (mirror) => {
+        await mirror.watchlist.add({ address: watched, label: 'Shared' }, 1_700_000_000)
+      },
+    })
+    for (const name of ['vera', 'eddie', 'ada']) {
+      const ws = await fx.connect({ cookie: (await fx.signIn(name)).cookie })
+      if (typeof ws === 'number') throw new Error(`${name}'s socket was refused (${ws})`)
+      sockets[name] = ws
+    }
+  })
+  afterAll(async () => {
+    for (const ws of Object.values(sockets)) ws.close()
+    await fx.stop()
+  })
+
+  const as = (name: string): TeamSocket => sockets[name] as TeamSocket
+
+  it('a viewer reads the watchlist, the history, credits and settings', async () => {
+    const list = await as('vera').call('watchlist:list')
+    expect(list).toMatchObject({ ok: true, result: [{ address: watched, label: 'Shared' }] })
+    expect(await as('vera').call('history:page', { address: watched })).toMatchObject({ ok: true })
+    expect(await as('vera').call('credits:overview')).toMatchObject({ ok: true })
+    expect(await as('vera').call('settings:get')).toMatchObject({ ok: true })
+    expect(await as('vera').call('sync:status')).toMatchObject({ ok: true })
+  })
+
+  it('a viewer cannot change the watchlist or the settings, and is told why', async () => {
+    const added = await as('vera').call('watchlist:add', { address: testAddress(22) })
+    expect(added).toEqual({
+      ok: false,
+      error: {
+        name: 'PermissionError',
+        message: 'Your role (viewer) cannot change the watchlist — ask an admin.',
+        details: { role: 'viewer', channel: 'watchlist:add' },
+      },
+    })
+    const renamed = await as('vera').call('watchlist:rename', { address: watched, label: 'Mine' })
+    expect(renamed).toMatchObject({ ok: false, error: { name: 'PermissionError' } })
+    const removed = await as('vera').call('watchlist:remove', { address: watched })
+    expect(removed).toMatchObject({ ok: false, error: { name: 'PermissionError' } })
+    const updated = await as('vera').call('settings:update', { dailyBudget: 5 })
+    expect(updated).toMatchObject({
+      ok: false,
+      error: { message: 'Your role (viewer) cannot change the settings — ask an admin.' },
+    })
+    const spent = await as('vera').call('lookup:run', {
+      request: { view: 'wallet', address: watched },
+    })
+    expect(spent).toMatchObject({ ok: false, error: { name: 'PermissionError' } })
+    // Nothing changed underneath.
+    const mirror = await fx.core.dispatch('watchlist:list', undefined)
+    expect(mirror).toMatchObject({ ok: true, result: [{ address: watched, label: 'Shared' }] })
+    expect(await fx.core.dispatch('settings:get', undefined)).not.toMatchObject({
+      result: { dailyBudget: 5 },
+    })
+  })
+
+  it('an editor changes the watchlist and the settings, but not the API key', async () => {
+    const extra = testAddress(23)
+    expect(
+      await as('eddie').call('watchlist:add', { address: extra, label: 'Desk' }),
+    ).toMatchObject({
+      ok: true,
+      result: { address: extra, label: 'Desk' },
+    })
+    expect(
+      await as('eddie').call('watchlist:rename', { address: extra, label: 'Desk 2' }),
+    ).toMatchObject({
+      ok: true,
+    })
+    expect(await as('eddie').call('watchlist:remove', { address: extra })).toEqual({ ok: true })
+    const updated = await as('eddie').call('settings:update', { dailyBudget: 1234 })
+    expect(updated).toMatchObject({ ok: true, result: { dailyBudget: 1234 } })
+    expect(await as('vera').call('settings:get')).toMatchObject({
+      ok: true,
+      result: { dailyBudget: 1234 },
+    })
+    expect(await as('eddie').call('settings:set-api-key', { apiKey: 'editor-key-12345' })).toEqual({
+      ok: false,
+      error: {
+        name: 'PermissionError',
+        message: 'Your role (editor) cannot manage the API key — ask an admin.',
+        details: { role: 'editor', channel: 'settings:set-api-key' },
+      },
+    })
+    expect(await as('eddie').call('data:delete-all', { confirm: 'DELETE' })).toMatchObject({
+      ok: false,
+      error: { name: 'PermissionError' },
+    })
+  })
+
+  it('a changed role applies to an open socket at its next request', async () => {
+    await fx.accounts.team.setRole('vera', 'editor')
+    const extra = testAddress(24)
+    expect(await as('vera').call('watchlist:add', { address: extra })).toMatchObject({ ok: true })
+    await fx.accounts.team.setRole('vera', 'viewer')
+    expect(await as('vera').call('watchlist:remove', { address: extra })).toMatchObject({
+      ok: false,
+      error: { name: 'PermissionError' },
+    })
+  })
+})
