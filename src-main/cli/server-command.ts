@@ -28,6 +28,10 @@ function parsePublicUrl(text: string): string {
 async function serveTeam(options: ServerOptions): Promise<void> {
   const core = await openCoreToServe(options, 'server')
   const accounts = await openAccountsMirror(options, 'change')
+  // With a public URL the service can reach, deliveries replace most polling.
+  const webhookMode = options.publicUrl
+    ? await core.startWebhookMode({ publicUrl: options.publicUrl })
+    : null
   const server = await startTeamServer({
     core,
     accounts: accounts.team,
@@ -35,11 +39,19 @@ async function serveTeam(options: ServerOptions): Promise<void> {
     host: options.host,
     port: options.port ?? 0,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    ...(webhookMode ? { routes: [webhookMode.route] } : {}),
   })
   printLine(`Heliograph team server: ${server.publicUrl ?? server.url}`)
   if ((await accounts.team.listUsers()).length === 0)
     printLine('No users yet: add one with `heliograph user add NAME --role admin`.')
-  closeOnSignals([server, accounts, core])
+  if (webhookMode)
+    printLine(`Webhook deliveries: ${new URL(webhookMode.route.path, options.publicUrl).href}`)
+  closeOnSignals([
+    server,
+    ...(webhookMode ? [{ close: () => webhookMode.stop() }] : []),
+    accounts,
+    core,
+  ])
 }
 
 /** `server [--host H] [--port N] [--public-url URL]`: the team server (on --database or --data-dir). */
