@@ -9,6 +9,9 @@ import { AppError, InvalidInputError, NotFoundError } from '@shared/ipc/ipc-erro
 import type { DataSource } from '@shared/ipc/settings-schemas'
 import type { Mirror } from '../db/mirror'
 import { openPostgresMirror } from '../db/postgres-mirror'
+import { LeaseKeeper } from '../sync/lease-keeper'
+import { runSharedSyncRound, type SharedSyncRoundResult } from '../sync/shared-sync-round'
+import type { WalletSyncOutcome } from '@shared/ipc/sync-schemas'
 import { openSqliteMirror, type SqliteMirror } from '../db/sqlite-mirror'
 import { acquireWriterLock, type WriterLock } from '../db/writer-lock'
 import { ExportHandoffs, type PendingDownload } from '../export/export-downloads'
@@ -112,8 +115,33 @@ export interface Core {
    * routes.push(mode.route)
    */
   startWebhookMode(options: { publicUrl: string } & WebhookModeTuning): Promise<WebhookMode>
+  /** Whether other sync workers may share this mirror (it is on a database server). */
+  readonly isSharedMirror: boolean
+  /**
+   * Syncs each of `addresses` once, sharing the work with the other sync workers on the
+   * same mirror through leases: no wallet is synced by two at once, and the wallets of a
+   * worker that died are taken over once their leases expire.
+   *
+   * @example
+   * const { outcomes } = await core.syncShared(addresses, { onOutcome: print })
+   */
+  syncShared(
+    addresses: readonly string[],
+    options?: SharedSyncOptions,
+  ): Promise<SharedSyncRoundResult>
   close(): Promise<void>
 }
+
+/** How a shared sync round runs. */
+export interface SharedSyncOptions {
+  /** How long a worker's lease lasts unrenewed: how long a dead worker's wallets wait. */
+  leaseTtlMs?: number
+  onOutcome?(outcome: WalletSyncOutcome): void
+  isCancelled?(): boolean
+}
+
+/** A lease of 30 s, renewed every 10 s: a dead worker's wallets wait at most that long. */
+const DEFAULT_LEASE_TTL_MS = 30_000
 
 /**
  * Builds the core from a config: opens and migrates the mirror of the data source,
@@ -369,6 +397,28 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
       webhookMode = await startMode(options)
       webhookModeOptions = options
       return webhookMode
+    },
+    isSharedMirror: home.engine === 'postgres',
+    async syncShared(addresses, options = {}) {
+      if (isReadOnly) throw new AppError('Syncing needs the process that writes the mirror.')
+      const { mirror } = current
+      const runtime = await current.session.runtime()
+      const { engine } = runtime
+      const keeper = new LeaseKeeper({
+        store: mirror.leases,
+        ttlMs: options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
+        watched: addresses,
+      })
+      return runSharedSyncRound({
+        keeper,
+        addresses,
+        syncWallet: (address) => engine.syncWallet(address),
+        cancelWallet: (address) => engine.cancel(address),
+        isSyncing: (address) => engine.isSyncing(address),
+        status: () => mirror.syncState.status(new Set()),
+        ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}),
+        ...(options.isCancelled ? { isCancelled: options.isCancelled } : {}),
+      })
     },
     close: async () => {
       await closeCurrent()

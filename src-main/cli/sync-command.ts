@@ -58,6 +58,14 @@ function parseSince(text: string): number {
   return Math.floor(ms / 1000)
 }
 
+/** Parses --lease-seconds, naming the option when the value is out of range. */
+function parseLeaseSeconds(text: string): number {
+  const seconds = Number(text)
+  if (!Number.isInteger(seconds) || seconds < 2 || seconds > 600)
+    throw new AppError(`--lease-seconds must be a whole number from 2 to 600 (got “${text}”).`)
+  return seconds
+}
+
 /** `sync [--once] [--wallet ADDR]`: sync watched wallets once, or keep watching them. */
 export function registerSyncCommand(program: Command): void {
   program
@@ -78,6 +86,11 @@ export function registerSyncCommand(program: Command): void {
     )
     .option('--estimate', 'print what the sync would cost and exit without syncing')
     .option(
+      '--lease-seconds <n>',
+      "with --once on a shared PostgreSQL mirror: how long a worker keeps a wallet unrenewed, so how long a dead worker's wallets wait (2–600; default 30)",
+      parseLeaseSeconds,
+    )
+    .option(
       '--every <seconds>',
       'while watching, look at balances every N seconds (15–86400; saved as the cadence)',
       parseEvery,
@@ -91,6 +104,7 @@ export function registerSyncCommand(program: Command): void {
         since?: number
         estimate?: boolean
         every?: number
+        leaseSeconds?: number
       }) => {
         const globals = program.opts<GlobalOptions>()
         if (opts.wallet && !opts.once)
@@ -175,25 +189,50 @@ export function registerSyncCommand(program: Command): void {
             return
           }
           let worst = 0
-          for (const wallet of chosen) {
-            const outcome = await callCore(core, 'sync:run', { address: wallet.address })
-            printLine(describeOutcome(walletName(wallet), outcome))
+          /** Prints a wallet's outcome; false when the run must stop (budget, cancel). */
+          const report = (outcome: WalletSyncOutcome): boolean => {
+            const wallet = chosen.find((w) => w.address === outcome.address)
+            printLine(describeOutcome(wallet ? walletName(wallet) : outcome.address, outcome))
             if (outcome.state === 'budget') {
               printErrorLine(
                 outcome.streams.find((s) => s.state === 'budget')?.error ??
                   'Credit budget reached.',
               )
               worst = EXIT_BUDGET
-              break
+              return false
             }
             if (outcome.state === 'cancelled') {
               worst = 130
-              break
+              return false
             }
             if (outcome.state !== 'ok') {
               worst = Math.max(worst, 1)
               const failed = outcome.streams.find((s) => s.error)
               if (failed?.error) printErrorLine(`  ${failed.stream}: ${failed.error}`)
+            }
+            return true
+          }
+          if (core.isSharedMirror && !opts.wallet) {
+            // Other workers may share this mirror: each wallet goes to one of them.
+            let isStopped = false
+            const { syncedElsewhere } = await core.syncShared(
+              chosen.map((w) => w.address),
+              {
+                onOutcome: (outcome) => {
+                  if (!report(outcome)) isStopped = true
+                },
+                isCancelled: () => isStopped,
+                ...(opts.leaseSeconds ? { leaseTtlMs: opts.leaseSeconds * 1000 } : {}),
+              },
+            )
+            if (syncedElsewhere.length > 0)
+              printErrorLine(
+                `${countText(syncedElsewhere.length, 'wallet')} synced by another worker on this database.`,
+              )
+          } else {
+            for (const wallet of chosen) {
+              const outcome = await callCore(core, 'sync:run', { address: wallet.address })
+              if (!report(outcome)) break
             }
           }
           // The counterparties each wallet's sync left for a fuller batch-identity call.
