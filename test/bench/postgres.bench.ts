@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { sql, type Kysely } from 'kysely'
 import type BetterSqlite3 from 'better-sqlite3'
 import { openDatabase } from '../../src-main/db/database'
+import { startLocalPostgres } from '../../src-main/db/postgres/local-postgres'
 import { openPostgresMirror, type PostgresMirror } from '../../src-main/db/postgres-mirror'
 import type { Database } from '../../src-main/db/schema'
 import { openSqliteMirror } from '../../src-main/db/sqlite-mirror'
@@ -40,18 +41,15 @@ const COPIED_TABLES = [
 const COPY_ROWS_PER_INSERT = 4_000
 
 export async function runPostgresBench(
-  adminUrl: string,
   options: { transactions?: number; historyRows?: number } = {},
 ): Promise<{ figures: BenchFigure[] }> {
   const transactions = options.transactions ?? 100_000
   const historyRows = options.historyRows ?? 1_000_000
   const temp = makeTempDir('heliograph-pg-bench-')
-  const databases: { url: string; drop(): Promise<void> }[] = []
-  const newDatabase = async (): Promise<string> => {
-    const created = await createBenchDatabase(adminUrl)
-    databases.push(created)
-    return created.url
-  }
+  // A throwaway server in a temporary folder, started as `npm run postgres` starts one.
+  const server = await startLocalPostgres()
+  let databases = 0
+  const newDatabase = (): Promise<string> => server.createDatabase(`bench_${++databases}`)
   const n = (v: number) => Math.round(v).toLocaleString('en-US')
   const figures: BenchFigure[] = []
   try {
@@ -146,7 +144,7 @@ export async function runPostgresBench(
     }
     return { figures }
   } finally {
-    for (const d of databases) await d.drop().catch(() => {})
+    await server.stop()
     temp.remove()
   }
 }
@@ -188,25 +186,4 @@ async function copyMirror(
   }
   await sql`analyze`.execute(target)
   return copied
-}
-
-/** A fresh database on the bench's server; `drop()` removes it. */
-async function createBenchDatabase(
-  adminUrl: string,
-): Promise<{ url: string; drop(): Promise<void> }> {
-  const { default: pg } = await import('pg')
-  const name = `bench_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`
-  const admin = async (statement: string): Promise<void> => {
-    const client = new pg.Client({ connectionString: adminUrl })
-    await client.connect()
-    try {
-      await client.query(statement)
-    } finally {
-      await client.end()
-    }
-  }
-  await admin(`create database ${name}`)
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) }
 }

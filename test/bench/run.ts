@@ -2,6 +2,7 @@ import { benchTable, type BenchFigure } from './bench-table'
 import { runColdStartBench } from './cold-start.bench'
 import { runExportBench } from './export.bench'
 import { runHistoryQueriesBench } from './history-queries.bench'
+import { runPostgresBench } from './postgres.bench'
 import { runRateLimitBench } from './rate-limit.bench'
 import { runSimulatorBench } from './simulator.bench'
 import { runSyncIngestBench } from './sync-ingest.bench'
@@ -56,6 +57,12 @@ const BENCHES: {
     name: 'sync-memory',
     title: 'Main-process RSS while 100 wallets sync',
     run: () => runSyncMemoryBench(),
+  },
+  {
+    name: 'postgres',
+    title:
+      'The mirror on PostgreSQL beside SQLite: ingest rows/s and the review queries over 1,000,000 transactions',
+    run: () => runPostgresBench(),
   },
   {
     name: 'watch-day',
