@@ -9,7 +9,7 @@ import { AppError, InvalidInputError, NotFoundError } from '@shared/ipc/ipc-erro
 import type { DataSource } from '@shared/ipc/settings-schemas'
 import type { Mirror } from '../db/mirror'
 import { openPostgresMirror } from '../db/postgres-mirror'
-import { LeaseKeeper } from '../sync/lease-keeper'
+import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from '../sync/lease-keeper'
 import { runSharedSyncRound, type SharedSyncRoundResult } from '../sync/shared-sync-round'
 import type { WalletSyncOutcome } from '@shared/ipc/sync-schemas'
 import { openSqliteMirror, type SqliteMirror } from '../db/sqlite-mirror'
@@ -139,9 +139,6 @@ export interface SharedSyncOptions {
   onOutcome?(outcome: WalletSyncOutcome): void
   isCancelled?(): boolean
 }
-
-/** A lease of 30 s, renewed every 10 s: a dead worker's wallets wait at most that long. */
-const DEFAULT_LEASE_TTL_MS = 30_000
 
 /**
  * Builds the core from a config: opens and migrates the mirror of the data source,

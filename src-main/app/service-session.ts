@@ -18,6 +18,7 @@ import {
 } from './demo-data'
 import type { EventBus } from './event-bus'
 import { SyncEventRelay } from './sync-event-relay'
+import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from '../sync/lease-keeper'
 
 /** Overrides for one run (CLI flags and environment), never stored. */
 export interface ServiceOverride {
@@ -54,6 +55,8 @@ export class ServiceSession {
   #runtime: SyncRuntime | null = null
   #scheduler: WatchScheduler | null = null
   #simulator: RunningSimulator | null = null
+  /** On a mirror shared by sync workers: the leases on this worker's share of the wallets. */
+  #leaseKeeper: LeaseKeeper | null = null
   #connecting: Promise<SyncRuntime> | null = null
 
   constructor(options: ServiceSessionOptions) {
@@ -171,6 +174,8 @@ export class ServiceSession {
   async close(): Promise<void> {
     await this.#connecting?.catch(() => null)
     this.#scheduler?.stop()
+    await this.#leaseKeeper?.stop()
+    this.#leaseKeeper = null
     await this.#runtime?.engine.finishPagesAndStop()
     await this.#scheduler?.idle()
     await this.#runtime?.meter.idle().catch(() => {})
@@ -181,11 +186,25 @@ export class ServiceSession {
     this.#simulator = null
   }
 
+  /** This worker's share of the watchlist, leased afresh (a shared mirror's watching). */
+  async #ownWallets(): Promise<ReadonlySet<string>> {
+    const keeper = this.#leaseKeeper as LeaseKeeper
+    keeper.setWatched((await this.#o.mirror.watchlist.list()).map((w) => w.address))
+    await keeper.runRound()
+    return new Set(keeper.mine())
+  }
+
   async #connect(): Promise<SyncRuntime> {
     const { mirror, settings } = this.#o
     // Budgets and cadence are read fresh on each use: changing them needs no reconnect.
     const current = (): Promise<StoredSettings> => readSettings(settings)
     const stored = await current()
+    // Several workers may share a mirror on a database server: each watches its share.
+    this.#leaseKeeper =
+      mirror.engine === 'postgres' && this.#o.isWatching
+        ? new LeaseKeeper({ store: mirror.leases, ttlMs: DEFAULT_LEASE_TTL_MS, watched: [] })
+        : null
+    await this.#leaseKeeper?.start()
     const runtime = createSyncRuntime({
       mirror,
       service: await this.#serviceSettings(stored),
@@ -207,6 +226,7 @@ export class ServiceSession {
       nowSec: this.#o.nowSec,
       onChecked: (info) => this.relay.onChecked(info),
       onStopped: () => void this.relay.emitStatus().catch(() => {}),
+      ...(this.#leaseKeeper ? { ownWallets: () => this.#ownWallets() } : {}),
     })
     return runtime
   }

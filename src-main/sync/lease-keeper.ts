@@ -26,6 +26,9 @@ export interface LeaseKeeperOptions {
   onError?: (error: unknown) => void
 }
 
+/** A lease of 30 s, renewed every 10 s: a dead worker's wallets wait at most that long. */
+export const DEFAULT_LEASE_TTL_MS = 30_000
+
 /** A holder name that is unique to this worker: host:pid:random. */
 export function newLeaseHolder(): string {
   return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`

@@ -57,6 +57,11 @@ export interface WatchSchedulerOptions {
   onChecked?: (info: CheckedWallet) => void
   /** Told when the scheduler stops itself (budget reached). */
   onStopped?: (reason: string) => void
+  /**
+   * On a mirror shared by several sync workers: the wallets this worker holds leases on,
+   * asked at each round; the others' wallets are theirs to watch. All wallets without it.
+   */
+  ownWallets?: () => Promise<ReadonlySet<string>>
 }
 
 /**
@@ -199,8 +204,12 @@ export class WatchScheduler {
     const forced = new Set(this.#forceFull)
     this.#forceFull.clear()
     // With watching switched off, only what the person asks for runs.
+    const owned = (await this.#o.ownWallets?.()) ?? null
     const wallets = (await schedule.unpaused()).filter(
-      (w) => (cadence.isWatching || forced.has(w.address)) && !engine.isSyncing(w.address),
+      (w) =>
+        (cadence.isWatching || forced.has(w.address)) &&
+        !engine.isSyncing(w.address) &&
+        (owned === null || owned.has(w.address)),
     )
     const targets: (WatchTarget & { wasComplete: boolean })[] = []
     for (const w of wallets) {
