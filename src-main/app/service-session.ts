@@ -188,10 +188,8 @@ export class ServiceSession {
 
   /** This worker's share of the watchlist, leased afresh (a shared mirror's watching). */
   async #ownWallets(): Promise<ReadonlySet<string>> {
-    const keeper = this.#leaseKeeper as LeaseKeeper
-    keeper.setWatched((await this.#o.mirror.watchlist.list()).map((w) => w.address))
-    await keeper.runRound()
-    return new Set(keeper.mine())
+    const addresses = (await this.#o.mirror.watchlist.list()).map((w) => w.address)
+    return (this.#leaseKeeper as LeaseKeeper).shareOf(addresses)
   }
 
   async #connect(): Promise<SyncRuntime> {

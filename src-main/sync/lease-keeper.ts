@@ -101,6 +101,16 @@ export class LeaseKeeper {
     }
   }
 
+  /**
+   * This worker's share of `addresses` (the watchlist now): sets them as the watched ones,
+   * runs a round and answers the addresses it holds live leases on.
+   */
+  async shareOf(addresses: readonly string[]): Promise<ReadonlySet<string>> {
+    this.setWatched(addresses)
+    await this.runRound()
+    return new Set(this.mine())
+  }
+
   /** Whether this worker holds a live lease on `address`: it may sync that wallet now. */
   isMine(address: string): boolean {
     const expiresAtMs = this.#mine.get(address)
