@@ -152,7 +152,9 @@ describe.each(ENGINES)('sync engine under injected faults (on %s)', (engine) => 
 
     // While paused, a sync leaves history alone: no history call is made.
     const historyCalls = await simulatorCalls(fx.sim.url, 'wallet.history')
-    expect((await syncEngine.syncWallet(address)).streams.map((s) => s.stream)).not.toContain('history')
+    expect((await syncEngine.syncWallet(address)).streams.map((s) => s.stream)).not.toContain(
+      'history',
+    )
     expect(await simulatorCalls(fx.sim.url, 'wallet.history')).toBe(historyCalls)
     expect((await syncEngine.writer.stream(walletId, 'history')).isPaused).toBe(true)
 
