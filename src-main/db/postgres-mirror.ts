@@ -5,71 +5,29 @@ import {
   type OpenPostgresDatabase,
 } from './postgres-database'
 import { PostgresMirrorWriter } from './ingest/postgres-mirror-writer'
-import { KEPT_TABLES, type Mirror } from './mirror'
-import { ActivityStore } from './stores/activity-store'
+import { KyselyMirror } from './kysely-mirror'
+import { KEPT_TABLES } from './mirror'
 import { CreditLedgerStore } from './stores/credit-ledger-store'
-import { LookupCacheStore } from './stores/lookup-cache-store'
-import { MintStore } from './stores/mint-store'
-import { NamesStore } from './stores/names-store'
 import { PostgresExportReader } from './stores/postgres-export-reader'
-import { ReviewReader } from './stores/review-reader'
-import { SettingsStore } from './stores/settings-store'
-import { SyncLeaseStore } from './stores/sync-lease-store'
-import { SyncStateStore } from './stores/sync-state-store'
-import { WatchScheduleStore } from './stores/watch-schedule-store'
-import { WatchStateStore } from './stores/watch-state-store'
-import { WatchlistStore } from './stores/watchlist-store'
-import { WebhookStore } from './stores/webhook-store'
-import { WebhookDeliveryStore } from './stores/webhook-delivery-store'
-
-import { TeamAccountStore } from './stores/team-account-store'
 
 /**
  * A mirror in a PostgreSQL database: the same stores as SQLite's, over Kysely's PostgreSQL
  * dialect, for a desk or team that outgrows one file. Several processes may share it.
  * `database` is the open connection pool, for the db layer's own tests and benchmarks.
  */
-export class PostgresMirror implements Mirror {
+export class PostgresMirror extends KyselyMirror {
   readonly engine = 'postgres' as const
   readonly database: OpenPostgresDatabase
-  readonly watchlist: WatchlistStore
-  readonly review: ReviewReader
-  readonly syncState: SyncStateStore
   readonly writer: PostgresMirrorWriter
-  readonly schedule: WatchScheduleStore
-  readonly watchState: WatchStateStore
-  readonly mints: MintStore
-  readonly names: NamesStore
-  readonly settings: SettingsStore
   readonly ledger: CreditLedgerStore
-  readonly activity: ActivityStore
-  readonly lookups: LookupCacheStore
-  readonly webhooks: WebhookStore
-  readonly leases: SyncLeaseStore
-  readonly webhookDeliveries: WebhookDeliveryStore
-  readonly team: TeamAccountStore
   readonly exports: PostgresExportReader
 
   constructor(database: OpenPostgresDatabase) {
-    const { db } = database
+    super(database.db)
     this.database = database
-    this.watchlist = new WatchlistStore(db)
-    this.review = new ReviewReader(db)
-    this.syncState = new SyncStateStore(db)
-    this.writer = new PostgresMirrorWriter(db)
-    this.schedule = new WatchScheduleStore(db)
-    this.watchState = new WatchStateStore(db)
-    this.mints = new MintStore(db)
-    this.names = new NamesStore(db)
-    this.settings = new SettingsStore(db)
-    this.ledger = new CreditLedgerStore(db)
-    this.activity = new ActivityStore(db)
-    this.lookups = new LookupCacheStore(db)
-    this.webhooks = new WebhookStore(db)
-    this.leases = new SyncLeaseStore(db)
-    this.webhookDeliveries = new WebhookDeliveryStore(db)
-    this.team = new TeamAccountStore(db)
-    this.exports = new PostgresExportReader(db, database.pool)
+    this.writer = new PostgresMirrorWriter(database.db)
+    this.ledger = new CreditLedgerStore(database.db)
+    this.exports = new PostgresExportReader(database.db, database.pool)
   }
 
   get location(): string {

@@ -220,6 +220,16 @@ function balanceStatements(db: Kysely<Database>, f: ExportRowFilters): ExportSta
   }
 }
 
+/** How many source rows an export of these filters reads now, on either engine. */
+export async function countExportRows(
+  db: Kysely<Database>,
+  kind: ExportKind,
+  filters: ExportRowFilters,
+): Promise<number> {
+  const { rows } = await db.executeQuery(exportStatements(db, kind, filters).count.compile())
+  return Number((rows[0] as { n?: unknown } | undefined)?.n ?? 0)
+}
+
 /** Every mint the mirror knows a symbol for: what tax layouts name currencies from. */
 export function mintSymbolsStatement(db: Kysely<Database>): Compilable<{
   mint: string

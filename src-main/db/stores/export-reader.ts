@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import type { ExportKind } from '@shared/ipc/export-schemas'
 import { describeStorageError } from '../database'
 import {
+  countExportRows,
   exportStatements,
   mintSymbolsStatement,
   type ExportRowFilters,
@@ -42,13 +43,9 @@ export class SqliteExportReader {
 
   /** How many source rows an export of these filters reads now. */
   async count(kind: ExportKind, filters: ExportRowFilters): Promise<number> {
-    const { count } = exportStatements(this.#db, kind, filters)
-    try {
-      const { rows } = await this.#db.executeQuery(count.compile())
-      return Number(rows[0]?.n ?? 0)
-    } catch (error) {
+    return countExportRows(this.#db, kind, filters).catch((error: unknown) => {
       throw describeStorageError(error, 'count the rows to export')
-    }
+    })
   }
 
   async open(kind: ExportKind, filters: ExportRowFilters, batchRows: number): Promise<ExportRows> {

@@ -3,6 +3,7 @@ import type pg from 'pg'
 import type { ExportKind } from '@shared/ipc/export-schemas'
 import { describePostgresError } from '../postgres-database'
 import {
+  countExportRows,
   exportStatements,
   mintSymbolsStatement,
   type ExportRowFilters,
@@ -31,13 +32,9 @@ export class PostgresExportReader {
 
   /** How many source rows an export of these filters reads now. */
   async count(kind: ExportKind, filters: ExportRowFilters): Promise<number> {
-    const { count } = exportStatements(this.#db, kind, filters)
-    try {
-      const { rows } = await this.#db.executeQuery(count.compile())
-      return Number(rows[0]?.n ?? 0)
-    } catch (error) {
+    return countExportRows(this.#db, kind, filters).catch((error: unknown) => {
       throw describePostgresError(error, 'count the rows to export')
-    }
+    })
   }
 
   async open(kind: ExportKind, filters: ExportRowFilters, batchRows: number): Promise<ExportRows> {

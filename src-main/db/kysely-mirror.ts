@@ -1,0 +1,66 @@
+import type { Kysely } from 'kysely'
+import type { MirrorWriter } from './ingest/mirror-writer'
+import type { Mirror, MirrorEngine } from './mirror'
+import type { Database } from './schema'
+import { ActivityStore } from './stores/activity-store'
+import type { CreditLedgerStore } from './stores/credit-ledger-store'
+import { LookupCacheStore } from './stores/lookup-cache-store'
+import { MintStore } from './stores/mint-store'
+import { NamesStore } from './stores/names-store'
+import { ReviewReader } from './stores/review-reader'
+import { SettingsStore } from './stores/settings-store'
+import { SyncLeaseStore } from './stores/sync-lease-store'
+import { SyncStateStore } from './stores/sync-state-store'
+import { TeamAccountStore } from './stores/team-account-store'
+import { WatchScheduleStore } from './stores/watch-schedule-store'
+import { WatchStateStore } from './stores/watch-state-store'
+import { WatchlistStore } from './stores/watchlist-store'
+import { WebhookDeliveryStore } from './stores/webhook-delivery-store'
+import { WebhookStore } from './stores/webhook-store'
+
+/**
+ * What every engine's mirror shares: the stores written in Kysely alone, built on the
+ * engine's Kysely handle. An engine adds what it does its own way: the page writer, the
+ * ledger's writes, the export reader, deleting everything and closing.
+ */
+export abstract class KyselyMirror implements Mirror {
+  abstract readonly engine: MirrorEngine
+  abstract readonly location: string
+  abstract readonly writer: MirrorWriter
+  abstract readonly ledger: CreditLedgerStore
+  abstract readonly exports: Mirror['exports']
+  readonly watchlist: WatchlistStore
+  readonly review: ReviewReader
+  readonly syncState: SyncStateStore
+  readonly schedule: WatchScheduleStore
+  readonly watchState: WatchStateStore
+  readonly mints: MintStore
+  readonly names: NamesStore
+  readonly settings: SettingsStore
+  readonly activity: ActivityStore
+  readonly lookups: LookupCacheStore
+  readonly webhooks: WebhookStore
+  readonly leases: SyncLeaseStore
+  readonly webhookDeliveries: WebhookDeliveryStore
+  readonly team: TeamAccountStore
+
+  constructor(db: Kysely<Database>) {
+    this.watchlist = new WatchlistStore(db)
+    this.review = new ReviewReader(db)
+    this.syncState = new SyncStateStore(db)
+    this.schedule = new WatchScheduleStore(db)
+    this.watchState = new WatchStateStore(db)
+    this.mints = new MintStore(db)
+    this.names = new NamesStore(db)
+    this.settings = new SettingsStore(db)
+    this.activity = new ActivityStore(db)
+    this.lookups = new LookupCacheStore(db)
+    this.webhooks = new WebhookStore(db)
+    this.leases = new SyncLeaseStore(db)
+    this.webhookDeliveries = new WebhookDeliveryStore(db)
+    this.team = new TeamAccountStore(db)
+  }
+
+  abstract deleteAllData(): Promise<void>
+  abstract close(): Promise<void>
+}
