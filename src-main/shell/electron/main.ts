@@ -142,6 +142,8 @@ async function main(): Promise<void> {
   let started: Core | null = null
   serveRenderer(() => started)
   const dataDir = dataDirFromArgs(process.argv) ?? app.getPath('userData')
+  // A mirror on a database server, as the CLI takes it from the environment.
+  const databaseUrl = process.env.HELIOGRAPH_DATABASE_URL
   let core: Core
   try {
     core = await createCore({
@@ -151,6 +153,7 @@ async function main(): Promise<void> {
       secretStore: new SafeStorageSecretStore(dataDir, safeStorage),
       isWatching: true,
       choosePath: chooseSavePath,
+      ...(databaseUrl ? { databaseUrl } : {}),
     })
   } catch (error) {
     // Most often the folder is in use by `heliograph sync` or `serve`: the message says which.
