@@ -1,13 +1,11 @@
 import type { Kysely } from 'kysely'
 import { createCore, type Core } from '../../src-main/app/core'
-import { databasePath } from '../../src-main/app/data-dir'
-import { openDatabase } from '../../src-main/db/database'
-import { openPostgresDatabase } from '../../src-main/db/postgres-database'
 import type { Database } from '../../src-main/db/schema'
 import { createServiceClient, type ServiceClient } from '../../src-main/service/service-client'
 import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
 import { startSimulator, type RunningSimulator } from '../../src-main/simulator/simulator-server'
 import { createTestDatabase } from './postgres'
+import { readStoredMirror } from './stored-mirror'
 import type { TestEngine } from './sync-fixture'
 import { makeTempDir } from './temp-dir'
 
@@ -74,16 +72,11 @@ export async function startLookupFixture(
       if (envelope.ok) throw new Error(`${channel} answered ok`)
       return envelope.error.message
     },
-    async readStored(read) {
-      const opened = postgres
-        ? await openPostgresDatabase(postgres.url, { isReadOnly: true, maxConnections: 1 })
-        : await openDatabase(databasePath(temp.dir), { isReadOnly: true })
-      try {
-        return await read(opened.db)
-      } finally {
-        await opened.close()
-      }
-    },
+    readStored: (read) =>
+      readStoredMirror(
+        { dataDir: temp.dir, ...(postgres ? { databaseUrl: postgres.url } : {}) },
+        read,
+      ),
     async reopen() {
       await fixture.core.close()
       fixture.core = await open()
