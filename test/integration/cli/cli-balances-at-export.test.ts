@@ -9,7 +9,7 @@ import { startSimulator, type RunningSimulator } from '../../../src-main/simulat
 import { simulatorCredits } from '../../helpers/sim-truth'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { runCli as cli } from '../../helpers/cli-process'
-import { createTestDatabase, type TestDatabase } from '../../helpers/postgres'
+import { cliMirror, type CliMirror } from '../../helpers/postgres'
 import { ENGINES } from '../../helpers/sync-fixture'
 
 // Issue 14: balances at a date are exportable through the export pipeline, from the mirror
@@ -40,7 +40,7 @@ describe.each(ENGINES)(
   (engine) => {
     const temp = makeTempDir()
     let sim: RunningSimulator
-    let postgres: TestDatabase | null = null
+    let mirror: CliMirror | undefined
     let base: string[]
     let offline: string[]
     let collector: string
@@ -68,10 +68,9 @@ describe.each(ENGINES)(
 
     beforeAll(async () => {
       sim = await startSimulator({ seed: DEMO_SEED, clock: { mode: 'manual' } })
-      postgres = engine === 'postgres' ? await createTestDatabase() : null
-      const mirror = ['--data-dir', temp.dir, ...(postgres ? ['--database', postgres.url] : [])]
-      base = [...mirror, '--service', sim.url, '--api-key', 'demo']
-      offline = [...mirror, '--data-source', 'service']
+      mirror = await cliMirror(engine, temp.dir)
+      base = [...mirror.args, '--service', sim.url, '--api-key', 'demo']
+      offline = [...mirror.args, '--data-source', 'service']
       collector = sim.chain.walletByProfile('nft-collector').address
       holder = sim.chain.walletByProfile('compressed-holder').address
       trader = sim.chain.walletByProfile('active-trader').address
@@ -96,7 +95,7 @@ describe.each(ENGINES)(
     }, 180_000)
     afterAll(async () => {
       await sim.close()
-      await postgres?.drop()
+      await mirror?.drop()
       temp.remove()
     })
 
