@@ -5,7 +5,7 @@ import { createServiceClient, type ServiceClient } from '../../src-main/service/
 import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
 import { startSimulator, type RunningSimulator } from '../../src-main/simulator/simulator-server'
 import { createTestDatabase } from './postgres'
-import { readStoredMirror } from './stored-mirror'
+import { readStoredMirror, type MirrorPlace } from './stored-mirror'
 import type { TestEngine } from './sync-fixture'
 import { makeTempDir } from './temp-dir'
 
@@ -44,11 +44,14 @@ export async function startLookupFixture(
   const sim = await startSimulator({ seed: 7, live: false, keys: [APP_KEY, TRUTH_KEY] })
   const temp = makeTempDir('heliograph-lookup-')
   const postgres = options.engine === 'postgres' ? await createTestDatabase() : null
+  const place: MirrorPlace = {
+    dataDir: temp.dir,
+    ...(postgres ? { databaseUrl: postgres.url } : {}),
+  }
   const now = { sec: 1_800_000_000 }
   const open = (): Promise<Core> =>
     createCore({
-      dataDir: temp.dir,
-      ...(postgres ? { databaseUrl: postgres.url } : {}),
+      ...place,
       shell: 'web',
       version: 'test',
       apiKey: APP_KEY,
@@ -72,11 +75,7 @@ export async function startLookupFixture(
       if (envelope.ok) throw new Error(`${channel} answered ok`)
       return envelope.error.message
     },
-    readStored: (read) =>
-      readStoredMirror(
-        { dataDir: temp.dir, ...(postgres ? { databaseUrl: postgres.url } : {}) },
-        read,
-      ),
+    readStored: (read) => readStoredMirror(place, read),
     async reopen() {
       await fixture.core.close()
       fixture.core = await open()

@@ -9,7 +9,7 @@ import { startSimulator, type RunningSimulator } from '../../../src-main/simulat
 import type { WebhookMode } from '../../../src-main/webhooks/webhook-mode'
 import { WEBHOOK_SECRET_FILE } from '../../../src-main/webhooks/webhook-mode'
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres'
-import { readStoredMirror } from '../../helpers/stored-mirror'
+import { readStoredMirror, type MirrorPlace } from '../../helpers/stored-mirror'
 import { ENGINES } from '../../helpers/sync-fixture'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { addActivityAndDeliver } from '../../helpers/webhook-truth'
@@ -24,6 +24,7 @@ const KEY = 'demo'
 describe.each(ENGINES)('webhook mode started through the core (on %s)', (engine) => {
   const temp = makeTempDir()
   let postgres: TestDatabase | null = null
+  let place: MirrorPlace
   let sim: RunningSimulator
   let core: Core
   let server: Server
@@ -34,9 +35,9 @@ describe.each(ENGINES)('webhook mode started through the core (on %s)', (engine)
   beforeAll(async () => {
     sim = await startSimulator({ seed: 7, clock: { mode: 'manual' } })
     postgres = engine === 'postgres' ? await createTestDatabase() : null
+    place = { dataDir: temp.dir, ...(postgres ? { databaseUrl: postgres.url } : {}) }
     core = await createCore({
-      dataDir: temp.dir,
-      ...(postgres ? { databaseUrl: postgres.url } : {}),
+      ...place,
       shell: 'web',
       version: 'test',
       apiKey: KEY,
@@ -71,14 +72,12 @@ describe.each(ENGINES)('webhook mode started through the core (on %s)', (engine)
       await callCore(core, 'webhooks:cached', undefined),
     ])
     expect(answers).not.toContain(secret)
-    const dump = await readStoredMirror(
-      { dataDir: temp.dir, ...(postgres ? { databaseUrl: postgres.url } : {}) },
-      async (db) =>
-        JSON.stringify([
-          await db.selectFrom('webhooks').selectAll().execute(),
-          await db.selectFrom('webhook_mode_log').selectAll().execute(),
-          await db.selectFrom('settings').selectAll().execute(),
-        ]),
+    const dump = await readStoredMirror(place, async (db) =>
+      JSON.stringify([
+        await db.selectFrom('webhooks').selectAll().execute(),
+        await db.selectFrom('webhook_mode_log').selectAll().execute(),
+        await db.selectFrom('settings').selectAll().execute(),
+      ]),
     )
     expect(dump).not.toContain(secret)
     expect(core.redact(`header was ${secret}`)).not.toContain(secret)
