@@ -4,8 +4,7 @@ import type { Database } from '../../src-main/db/schema'
 import { createServiceClient, type ServiceClient } from '../../src-main/service/service-client'
 import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
 import { startSimulator, type RunningSimulator } from '../../src-main/simulator/simulator-server'
-import { createTestDatabase } from './postgres'
-import { readStoredMirror, type MirrorPlace } from './stored-mirror'
+import { readStoredMirror, testMirror } from './stored-mirror'
 import type { TestEngine } from './sync-fixture'
 import { makeTempDir } from './temp-dir'
 
@@ -43,15 +42,11 @@ export async function startLookupFixture(
 ): Promise<LookupFixture> {
   const sim = await startSimulator({ seed: 7, live: false, keys: [APP_KEY, TRUTH_KEY] })
   const temp = makeTempDir('heliograph-lookup-')
-  const postgres = options.engine === 'postgres' ? await createTestDatabase() : null
-  const place: MirrorPlace = {
-    dataDir: temp.dir,
-    ...(postgres ? { databaseUrl: postgres.url } : {}),
-  }
+  const mirror = await testMirror(options.engine ?? 'sqlite', temp.dir)
   const now = { sec: 1_800_000_000 }
   const open = (): Promise<Core> =>
     createCore({
-      ...place,
+      ...mirror.place,
       shell: 'web',
       version: 'test',
       apiKey: APP_KEY,
@@ -75,7 +70,7 @@ export async function startLookupFixture(
       if (envelope.ok) throw new Error(`${channel} answered ok`)
       return envelope.error.message
     },
-    readStored: (read) => readStoredMirror(place, read),
+    readStored: (read) => readStoredMirror(mirror.place, read),
     async reopen() {
       await fixture.core.close()
       fixture.core = await open()
@@ -84,7 +79,7 @@ export async function startLookupFixture(
     async stop() {
       await fixture.core.close()
       await sim.close().catch(() => {})
-      await postgres?.drop()
+      await mirror.drop()
       temp.remove()
     },
   }

@@ -24,27 +24,3 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = await createDatabase(serverUrl, name)
   return { url, drop: () => dropDatabase(serverUrl, name) }
 }
-
-/** The options that point a CLI run at its mirror, and what removes the mirror's database. */
-export interface CliMirror {
-  args: string[]
-  drop(): Promise<void>
-}
-
-/**
- * Where a CLI test keeps its mirror: the data folder's SQLite file, or (on PostgreSQL) a
- * fresh database given with `--database`, the folder still holding the key and exports.
- *
- * @example
- * const mirror = await cliMirror('postgres', temp.dir)
- * await runCli([...mirror.args, 'status'])
- * await mirror.drop()
- */
-export async function cliMirror(
-  engine: 'sqlite' | 'postgres',
-  dataDir: string,
-): Promise<CliMirror> {
-  if (engine === 'sqlite') return { args: ['--data-dir', dataDir], drop: async () => {} }
-  const database = await createTestDatabase()
-  return { args: ['--data-dir', dataDir, '--database', database.url], drop: database.drop }
-}

@@ -9,7 +9,7 @@ import { startSimulator, type RunningSimulator } from '../../../src-main/simulat
 import { simulatorCredits } from '../../helpers/sim-truth'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { runCli as cli } from '../../helpers/cli-process'
-import { cliMirror, type CliMirror } from '../../helpers/postgres'
+import { testMirror, type TestMirror } from '../../helpers/stored-mirror'
 import { ENGINES } from '../../helpers/sync-fixture'
 
 // Issue 14: balances at a date are exportable through the export pipeline, from the mirror
@@ -40,7 +40,7 @@ describe.each(ENGINES)(
   (engine) => {
     const temp = makeTempDir()
     let sim: RunningSimulator
-    let mirror: CliMirror | undefined
+    let mirror: TestMirror | undefined
     let base: string[]
     let offline: string[]
     let collector: string
@@ -68,9 +68,9 @@ describe.each(ENGINES)(
 
     beforeAll(async () => {
       sim = await startSimulator({ seed: DEMO_SEED, clock: { mode: 'manual' } })
-      mirror = await cliMirror(engine, temp.dir)
-      base = [...mirror.args, '--service', sim.url, '--api-key', 'demo']
-      offline = [...mirror.args, '--data-source', 'service']
+      mirror = await testMirror(engine, temp.dir)
+      base = [...mirror.cliArgs, '--service', sim.url, '--api-key', 'demo']
+      offline = [...mirror.cliArgs, '--data-source', 'service']
       collector = sim.chain.walletByProfile('nft-collector').address
       holder = sim.chain.walletByProfile('compressed-holder').address
       trader = sim.chain.walletByProfile('active-trader').address

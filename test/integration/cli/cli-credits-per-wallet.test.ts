@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { runCli as cli } from '../../helpers/cli-process'
 import { simulatorCredits } from '../../helpers/sim-truth'
-import { cliMirror, type CliMirror } from '../../helpers/postgres'
+import { testMirror, type TestMirror } from '../../helpers/stored-mirror'
 import { ENGINES } from '../../helpers/sync-fixture'
 import { makeTempDir } from '../../helpers/temp-dir'
 
@@ -32,13 +32,13 @@ describe.each(ENGINES)(
   (engine) => {
     const temp = makeTempDir()
     let sim: RunningSimulator
-    let mirror: CliMirror | undefined
+    let mirror: TestMirror | undefined
     let base: string[]
 
     beforeAll(async () => {
       sim = await startSimulator({ seed: 7, clock: { mode: 'manual' } })
-      mirror = await cliMirror(engine, temp.dir)
-      base = [...mirror.args, '--service', sim.url, '--api-key', 'demo']
+      mirror = await testMirror(engine, temp.dir)
+      base = [...mirror.cliArgs, '--service', sim.url, '--api-key', 'demo']
       for (const profile of ['casual', 'compressed-holder'] as const) {
         const address = sim.chain.walletByProfile(profile).address
         expect((await cli([...base, 'watch', 'add', address, '--label', profile])).code).toBe(0)

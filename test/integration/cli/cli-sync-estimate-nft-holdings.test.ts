@@ -4,7 +4,7 @@ import { CREDIT_PRICES } from '@shared/api/prices'
 import { DEMO_SEED } from '../../../src-main/app/demo-data'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { readWalletTruth, simulatorCredits } from '../../helpers/sim-truth'
-import { cliMirror, type CliMirror } from '../../helpers/postgres'
+import { testMirror, type TestMirror } from '../../helpers/stored-mirror'
 import { ENGINES, type TestEngine } from '../../helpers/sync-fixture'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { runCli as cli } from '../../helpers/cli-process'
@@ -16,12 +16,12 @@ import { runCli as cli } from '../../helpers/cli-process'
 /** The collector watched on a fresh mirror, with `extraTransactions` more of its kind. */
 function watchedCollector(engine: TestEngine, extraTransactions: number) {
   const temp = makeTempDir()
-  let mirror: CliMirror | undefined
+  let mirror: TestMirror | undefined
   const fx = { sim: null as unknown as RunningSimulator, base: [] as string[], collector: '' }
   beforeAll(async () => {
     fx.sim = await startSimulator({ seed: DEMO_SEED, clock: { mode: 'manual' } })
-    mirror = await cliMirror(engine, temp.dir)
-    fx.base = [...mirror.args, '--service', fx.sim.url, '--api-key', 'demo']
+    mirror = await testMirror(engine, temp.dir)
+    fx.base = [...mirror.cliArgs, '--service', fx.sim.url, '--api-key', 'demo']
     const wallet = fx.sim.chain.walletByProfile('nft-collector')
     fx.collector = wallet.address
     if (extraTransactions > 0) fx.sim.addActivity(wallet, extraTransactions)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { simulatorCredits } from '../../helpers/sim-truth'
-import { cliMirror, type CliMirror } from '../../helpers/postgres'
+import { testMirror, type TestMirror } from '../../helpers/stored-mirror'
 import { ENGINES } from '../../helpers/sync-fixture'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { runCli as cli } from '../../helpers/cli-process'
@@ -11,14 +11,14 @@ describe.each(ENGINES)(
   (engine) => {
     const temp = makeTempDir()
     let sim: RunningSimulator
-    let mirror: CliMirror | undefined
+    let mirror: TestMirror | undefined
     let base: string[]
     let address: string
 
     beforeAll(async () => {
       sim = await startSimulator({ seed: 5, clock: { mode: 'manual' } })
-      mirror = await cliMirror(engine, temp.dir)
-      base = [...mirror.args, '--service', sim.url, '--api-key', 'demo']
+      mirror = await testMirror(engine, temp.dir)
+      base = [...mirror.cliArgs, '--service', sim.url, '--api-key', 'demo']
       address = sim.chain.walletByProfile('casual').address
       expect((await cli([...base, 'watch', 'add', address, '--label', 'Casual'])).code).toBe(0)
     })
@@ -57,7 +57,7 @@ describe.each(ENGINES)(
 
     it('a bad key is a clear error with a non-zero exit, and the key is not printed', async () => {
       const run = await cli([
-        ...(mirror as CliMirror).args,
+        ...(mirror as TestMirror).cliArgs,
         '--service',
         sim.url,
         '--api-key',

@@ -7,7 +7,7 @@ import { DEMO_SEED } from '../../../src-main/app/demo-data'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { runCli as cli } from '../../helpers/cli-process'
-import { cliMirror, type CliMirror } from '../../helpers/postgres'
+import { testMirror, type TestMirror } from '../../helpers/stored-mirror'
 import { ENGINES } from '../../helpers/sync-fixture'
 
 // Issue 14's CLI: `show --json`, `balance-at --json` and `totals --json`, offline from the
@@ -30,7 +30,7 @@ async function rpc<T>(url: string, method: string, params: unknown): Promise<T> 
 describe.each(ENGINES)('CLI: the whole wallet, balances at a date and totals (on %s)', (engine) => {
   const temp = makeTempDir()
   let sim: RunningSimulator
-  let mirror: CliMirror | undefined
+  let mirror: TestMirror | undefined
   let base: string[]
   let offline: string[]
   let collector: string
@@ -38,10 +38,10 @@ describe.each(ENGINES)('CLI: the whole wallet, balances at a date and totals (on
 
   beforeAll(async () => {
     sim = await startSimulator({ seed: DEMO_SEED, clock: { mode: 'manual' } })
-    mirror = await cliMirror(engine, temp.dir)
-    base = [...mirror.args, '--service', sim.url, '--api-key', 'demo']
+    mirror = await testMirror(engine, temp.dir)
+    base = [...mirror.cliArgs, '--service', sim.url, '--api-key', 'demo']
     // Reading commands need no service: the mirror alone answers.
-    offline = [...mirror.args, '--data-source', 'service']
+    offline = [...mirror.cliArgs, '--data-source', 'service']
     collector = sim.chain.walletByProfile('nft-collector').address
     holder = sim.chain.walletByProfile('compressed-holder').address
     expect((await cli([...base, 'watch', 'add', collector, '--label', 'Collector'])).code).toBe(0)

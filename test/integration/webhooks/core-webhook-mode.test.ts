@@ -8,8 +8,7 @@ import { callCore } from '../../../src-main/cli/cli-core'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import type { WebhookMode } from '../../../src-main/webhooks/webhook-mode'
 import { WEBHOOK_SECRET_FILE } from '../../../src-main/webhooks/webhook-mode'
-import { createTestDatabase, type TestDatabase } from '../../helpers/postgres'
-import { readStoredMirror, type MirrorPlace } from '../../helpers/stored-mirror'
+import { readStoredMirror, testMirror, type TestMirror } from '../../helpers/stored-mirror'
 import { ENGINES } from '../../helpers/sync-fixture'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { addActivityAndDeliver } from '../../helpers/webhook-truth'
@@ -23,8 +22,7 @@ const KEY = 'demo'
 
 describe.each(ENGINES)('webhook mode started through the core (on %s)', (engine) => {
   const temp = makeTempDir()
-  let postgres: TestDatabase | null = null
-  let place: MirrorPlace
+  let mirror: TestMirror | undefined
   let sim: RunningSimulator
   let core: Core
   let server: Server
@@ -34,10 +32,9 @@ describe.each(ENGINES)('webhook mode started through the core (on %s)', (engine)
 
   beforeAll(async () => {
     sim = await startSimulator({ seed: 7, clock: { mode: 'manual' } })
-    postgres = engine === 'postgres' ? await createTestDatabase() : null
-    place = { dataDir: temp.dir, ...(postgres ? { databaseUrl: postgres.url } : {}) }
+    mirror = await testMirror(engine, temp.dir)
     core = await createCore({
-      ...place,
+      ...mirror.place,
       shell: 'web',
       version: 'test',
       apiKey: KEY,
@@ -57,7 +54,7 @@ describe.each(ENGINES)('webhook mode started through the core (on %s)', (engine)
     await core?.close()
     await new Promise((done) => server?.close(done))
     await sim?.close()
-    await postgres?.drop()
+    await mirror?.drop()
     temp.remove()
   })
 
@@ -72,7 +69,7 @@ describe.each(ENGINES)('webhook mode started through the core (on %s)', (engine)
       await callCore(core, 'webhooks:cached', undefined),
     ])
     expect(answers).not.toContain(secret)
-    const dump = await readStoredMirror(place, async (db) =>
+    const dump = await readStoredMirror((mirror as TestMirror).place, async (db) =>
       JSON.stringify([
         await db.selectFrom('webhooks').selectAll().execute(),
         await db.selectFrom('webhook_mode_log').selectAll().execute(),

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src-main/app/core'
 import { callCore } from '../../../src-main/cli/cli-core'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
-import { createTestDatabase, type TestDatabase } from '../../helpers/postgres'
-import { readStoredMirror, type MirrorPlace } from '../../helpers/stored-mirror'
+import { readStoredMirror, testMirror, type TestMirror } from '../../helpers/stored-mirror'
 import { ENGINES } from '../../helpers/sync-fixture'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver'
@@ -24,8 +23,7 @@ describe.each(ENGINES)(
   'webhooks: the whole life of one, against the simulator (on %s)',
   (engine) => {
     const temp = makeTempDir()
-    let postgres: TestDatabase | null = null
-    let place: MirrorPlace
+    let mirror: TestMirror | undefined
     let sim: RunningSimulator
     let core: Core
     let receiver: WebhookReceiver
@@ -52,10 +50,9 @@ describe.each(ENGINES)(
     beforeAll(async () => {
       sim = await startSimulator({ seed: 7, clock: { mode: 'manual' } })
       receiver = await startWebhookReceiver()
-      postgres = engine === 'postgres' ? await createTestDatabase() : null
-      place = { dataDir: temp.dir, ...(postgres ? { databaseUrl: postgres.url } : {}) }
+      mirror = await testMirror(engine, temp.dir)
       core = await createCore({
-        ...place,
+        ...mirror.place,
         shell: 'web',
         version: 'test',
         apiKey: KEY,
@@ -70,7 +67,7 @@ describe.each(ENGINES)(
       await core?.close()
       await sim?.close()
       await receiver?.close()
-      await postgres?.drop()
+      await mirror?.drop()
       temp.remove()
     })
 
@@ -131,7 +128,7 @@ describe.each(ENGINES)(
       expect(listing.listedAtSec).not.toBeNull()
       // The secret is never handed back, nor kept in the mirror.
       expect(JSON.stringify(listing)).not.toContain('s3cret')
-      const rows = await readStoredMirror(place, (db) =>
+      const rows = await readStoredMirror((mirror as TestMirror).place, (db) =>
         db.selectFrom('webhooks').select('webhook_json').execute(),
       )
       expect(rows).toHaveLength(1)
@@ -234,7 +231,7 @@ describe.each(ENGINES)(
 
     it('the ledger’s credits equal the simulator’s counter: 100 × management calls', async () => {
       const counted = simulatorManagementCredits(sim, KEY)
-      const ledger = await ledgerWebhookCredits(place)
+      const ledger = await ledgerWebhookCredits((mirror as TestMirror).place)
       expect(ledger.calls).toBe(managementCalls)
       expect(counted.calls).toBe(managementCalls)
       expect(ledger.credits).toBe(counted.credits)
