@@ -112,7 +112,8 @@ export function registerSyncCommand(program: Command): void {
         const core = await openCore(globals, {
           command: 'sync',
           use: 'create',
-          isWatching: !opts.once,
+          // --estimate spends nothing: no watching round may start while it prices.
+          isWatching: opts.once !== true && opts.estimate !== true,
         })
         // --once: a signal cancels the sync (exit 130). Watching: a signal ends the wait
         // below, and closing the core finishes the page in flight (exit 0).

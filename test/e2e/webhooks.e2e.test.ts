@@ -167,7 +167,7 @@ describe('e2e: the Webhooks page', () => {
       .toMatch(/2 webhooks as fetched/)
     expect(spent()).toBe(before)
     // Delivered events cost 1 credit each on the account; the ledger holds management calls.
-    const ledger = ledgerWebhookCredits(fx.dataDir)
+    const ledger = await ledgerWebhookCredits({ dataDir: fx.dataDir })
     expect(ledger.credits).toBe(simulatorManagementCredits(sim, KEY).credits)
     // create, disable, enable, refresh, re-enable, update
     expect(ledger).toEqual({ calls: 6, credits: 600 })

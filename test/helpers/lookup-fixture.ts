@@ -1,7 +1,11 @@
+import type { Kysely } from 'kysely'
 import { createCore, type Core } from '../../src-main/app/core'
+import type { Database } from '../../src-main/db/schema'
 import { createServiceClient, type ServiceClient } from '../../src-main/service/service-client'
 import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
 import { startSimulator, type RunningSimulator } from '../../src-main/simulator/simulator-server'
+import { readStoredMirror, testMirror } from './stored-mirror'
+import type { TestEngine } from './sync-fixture'
 import { makeTempDir } from './temp-dir'
 
 /** The key the app spends; the truth client uses another, so the counter is the app's alone. */
@@ -19,19 +23,30 @@ export interface LookupFixture {
   call<T>(channel: string, input?: unknown): Promise<T>
   /** The error message a channel answers with (fails when it answers ok). */
   failure(channel: string, input?: unknown): Promise<string>
+  /**
+   * Reads the core's mirror, on whichever engine holds it, through a read-only handle of
+   * its own (closed after `read`), as another process would see it.
+   */
+  readStored<T>(read: (db: Kysely<Database>) => Promise<T>): Promise<T>
   /** Opens another core on the same folder (after closing the first). */
   reopen(): Promise<Core>
   stop(): Promise<void>
 }
 
-/** A simulator over HTTP and the app's core on a fresh data folder, using the service. */
-export async function startLookupFixture(): Promise<LookupFixture> {
+/**
+ * A simulator over HTTP and the app's core on a fresh data folder, using the service; its
+ * mirror in the folder's SQLite file (default) or in a fresh PostgreSQL database.
+ */
+export async function startLookupFixture(
+  options: { engine?: TestEngine } = {},
+): Promise<LookupFixture> {
   const sim = await startSimulator({ seed: 7, live: false, keys: [APP_KEY, TRUTH_KEY] })
   const temp = makeTempDir('heliograph-lookup-')
+  const mirror = await testMirror(options.engine ?? 'sqlite', temp.dir)
   const now = { sec: 1_800_000_000 }
   const open = (): Promise<Core> =>
     createCore({
-      dataDir: temp.dir,
+      ...mirror.place,
       shell: 'web',
       version: 'test',
       apiKey: APP_KEY,
@@ -55,6 +70,7 @@ export async function startLookupFixture(): Promise<LookupFixture> {
       if (envelope.ok) throw new Error(`${channel} answered ok`)
       return envelope.error.message
     },
+    readStored: (read) => readStoredMirror(mirror.place, read),
     async reopen() {
       await fixture.core.close()
       fixture.core = await open()
@@ -63,6 +79,7 @@ export async function startLookupFixture(): Promise<LookupFixture> {
     async stop() {
       await fixture.core.close()
       await sim.close().catch(() => {})
+      await mirror.drop()
       temp.remove()
     },
   }

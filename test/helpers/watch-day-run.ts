@@ -3,6 +3,7 @@ import { CREDIT_PRICES } from '@shared/api/prices'
 import { projectWatchCost, type WatchCostProjection } from '@shared/domain/watch-cost'
 import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import { DEFAULT_WATCH_CADENCE } from '../../src-main/app/app-settings'
+import { openPostgresMirror } from '../../src-main/db/postgres-mirror'
 import { openSqliteMirror } from '../../src-main/db/sqlite-mirror'
 import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
 import { walletTokenAccounts } from '../../src-main/simulator/chain/accounts'
@@ -12,7 +13,8 @@ import { createSyncRuntime } from '../../src-main/sync/sync-runtime'
 import { readWatchFootprint } from '../../src-main/sync/watch-footprint'
 import { WatchScheduler } from '../../src-main/sync/watch-scheduler'
 import { expectMirrorEqualsTruth } from '../integration/sync/mirror-truth-assertions'
-import { FAST_RETRIES } from './sync-fixture'
+import { createTestDatabase } from './postgres'
+import { FAST_RETRIES, type TestEngine } from './sync-fixture'
 import { makeTempDir } from './temp-dir'
 
 // The watch day (issue 11): the watch-day population (50 wallets, seed 7) on the
@@ -64,13 +66,19 @@ export async function runWatchDay(
     cadence?: WatchCadence
     /** Told every simulated hour. */
     onHour?: (hour: number, credits: number) => void
+    /** The engine holding the mirror: SQLite in a temp folder (default) or a fresh PostgreSQL database. */
+    engine?: TestEngine
   } = {},
 ): Promise<WatchDayResult> {
   const hours = options.hours ?? 24
   const cadence = options.cadence ?? DEFAULT_WATCH_CADENCE
   const temp = makeTempDir('heliograph-watch-day-')
   const sim = await startSimulator({ seed: 7, population: 'watch-day', clock: { mode: 'manual' } })
-  const mirror = await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
+  const postgres = options.engine === 'postgres' ? await createTestDatabase() : null
+  const mirror = postgres
+    ? await openPostgresMirror(postgres.url)
+    : await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
+  const db = mirror.database.db
   const runtime = createSyncRuntime({
     mirror,
     service: singleOriginServiceSettings(sim.url, KEY, { timeoutMs: 10_000 }),
@@ -99,9 +107,19 @@ export async function runWatchDay(
     const countAt = new Map(wallets.map((w) => [w.address, sim.chain.txCount(w)]))
     const pending = new Map<string, number>()
     const latenciesSec: number[] = []
-    const isStored = mirror.database.sqlite.prepare(
-      'select 1 from transactions where signature = ? limit 1',
-    )
+    /** Which of the signatures the mirror holds now. */
+    const storedOf = async (signatures: string[]): Promise<Set<string>> =>
+      signatures.length === 0
+        ? new Set()
+        : new Set(
+            (
+              await db
+                .selectFrom('transactions')
+                .select('signature')
+                .where('signature', 'in', signatures)
+                .execute()
+            ).map((r) => r.signature),
+          )
     const rotki = new ReferenceReplay(wallets, countAt)
     let changes = 0
     const start = clock.nowSec()
@@ -122,8 +140,9 @@ export async function runWatchDay(
       for (; nextReference <= now; nextReference += REFERENCE_TICK_SEC)
         rotki.tick(sim.chain, nextReference)
       await scheduler.runRound()
+      const stored = await storedOf([...pending.keys()])
       for (const [signature, timestamp] of pending) {
-        if (!isStored.get(signature)) continue
+        if (!stored.has(signature)) continue
         latenciesSec.push(clock.nowSec() - timestamp)
         pending.delete(signature)
       }
@@ -133,7 +152,7 @@ export async function runWatchDay(
     let mismatch: string | null = null
     for (const w of wallets) {
       try {
-        await expectMirrorEqualsTruth(mirror.database.db, sim.url, w.address)
+        await expectMirrorEqualsTruth(db, sim.url, w.address)
       } catch (e) {
         mismatch = `${w.profile.id} ${w.address}: ${e instanceof Error ? e.message : String(e)}`
         break
@@ -162,6 +181,7 @@ export async function runWatchDay(
     runtime.engine.cancel()
     await runtime.meter.idle().catch(() => {})
     await mirror.close()
+    await postgres?.drop()
     await sim.close()
     temp.remove()
   }

@@ -1,6 +1,5 @@
-import Database from 'better-sqlite3'
-import { databasePath } from '../../src-main/app/data-dir'
 import type { RunningSimulator } from '../../src-main/simulator/simulator-server'
+import { readStoredMirror, type MirrorPlace } from './stored-mirror'
 
 /**
  * New activity on a simulator wallet through its control routes; resolves once every
@@ -36,15 +35,18 @@ export function simulatorManagementCredits(
 }
 
 /** What the mirror's ledger recorded for webhook management (its `webhooks` stream). */
-export function ledgerWebhookCredits(dataDir: string): { calls: number; credits: number } {
-  const db = new Database(databasePath(dataDir), { readonly: true })
-  try {
-    return db
-      .prepare(
-        "select count(*) as calls, coalesce(sum(credits), 0) as credits from credit_ledger where stream = 'webhooks'",
-      )
-      .get() as { calls: number; credits: number }
-  } finally {
-    db.close()
-  }
+export function ledgerWebhookCredits(
+  place: MirrorPlace,
+): Promise<{ calls: number; credits: number }> {
+  return readStoredMirror(place, async (db) => {
+    const row = await db
+      .selectFrom('credit_ledger')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('calls'),
+        eb.fn.coalesce(eb.fn.sum<number>('credits'), eb.lit(0)).as('credits'),
+      ])
+      .where('stream', '=', 'webhooks')
+      .executeTakeFirstOrThrow()
+    return { calls: Number(row.calls), credits: Number(row.credits) }
+  })
 }

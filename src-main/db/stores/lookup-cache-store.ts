@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely'
+import { engineOf } from '../engine-of'
 import { mirrorKnowledgeOf, type MirrorKnowledge } from '../queries/pasted-text-queries'
 import type { Database, LookupCacheTable } from '../schema'
 
@@ -93,10 +94,13 @@ export class LookupCacheStore {
 
   /** The newest entry whose request mentions `text` (an address, id or signature), or null. */
   async newestMentioning(text: string): Promise<CachedLookup | null> {
+    // The position of a substring (0 when absent) is instr on SQLite and strpos on
+    // PostgreSQL; LIKE would read a pasted % or _ as a wildcard.
+    const position = engineOf(this.#db) === 'postgres' ? 'strpos' : 'instr'
     const row = await this.#db
       .selectFrom('lookup_cache')
       .selectAll()
-      .where((eb) => eb(eb.fn('instr', ['request_json', eb.val(`"${text}"`)]), '>', 0))
+      .where((eb) => eb(eb.fn(position, ['request_json', eb.val(`"${text}"`)]), '>', 0))
       .orderBy('fetched_at_sec', 'desc')
       .executeTakeFirst()
     return row === undefined ? null : entryOf(row)

@@ -219,7 +219,7 @@ describe('CLI: heliograph webhooks', () => {
     expect(run.stdout).toContain(`Deleted webhook ${webhookID}`)
     expect(sim.webhooks.list(KEY)).toEqual([])
     const counted = simulatorManagementCredits(sim, KEY)
-    const ledger = ledgerWebhookCredits(temp.dir)
+    const ledger = await ledgerWebhookCredits({ dataDir: temp.dir })
     expect(ledger.credits).toBe(counted.credits)
     expect(ledger.credits).toBe(100 * counted.calls)
     // create, list ×2, disable, enable, update, get, create, get, delete, delete

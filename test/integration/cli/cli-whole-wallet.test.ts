@@ -7,6 +7,8 @@ import { DEMO_SEED } from '../../../src-main/app/demo-data'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { runCli as cli } from '../../helpers/cli-process'
+import { testMirror, type TestMirror } from '../../helpers/stored-mirror'
+import { ENGINES } from '../../helpers/sync-fixture'
 
 // Issue 14's CLI: `show --json`, `balance-at --json` and `totals --json`, offline from the
 // mirror after one `sync --once`, against the demo chain's collector and compressed holder.
@@ -25,9 +27,10 @@ async function rpc<T>(url: string, method: string, params: unknown): Promise<T> 
   return ((await res.json()) as { result: T }).result
 }
 
-describe('CLI: the whole wallet, balances at a date and totals', () => {
+describe.each(ENGINES)('CLI: the whole wallet, balances at a date and totals (on %s)', (engine) => {
   const temp = makeTempDir()
   let sim: RunningSimulator
+  let mirror: TestMirror | undefined
   let base: string[]
   let offline: string[]
   let collector: string
@@ -35,9 +38,10 @@ describe('CLI: the whole wallet, balances at a date and totals', () => {
 
   beforeAll(async () => {
     sim = await startSimulator({ seed: DEMO_SEED, clock: { mode: 'manual' } })
-    base = ['--data-dir', temp.dir, '--service', sim.url, '--api-key', 'demo']
+    mirror = await testMirror(engine, temp.dir)
+    base = [...mirror.cliArgs, '--service', sim.url, '--api-key', 'demo']
     // Reading commands need no service: the mirror alone answers.
-    offline = ['--data-dir', temp.dir, '--data-source', 'service']
+    offline = [...mirror.cliArgs, '--data-source', 'service']
     collector = sim.chain.walletByProfile('nft-collector').address
     holder = sim.chain.walletByProfile('compressed-holder').address
     expect((await cli([...base, 'watch', 'add', collector, '--label', 'Collector'])).code).toBe(0)
@@ -47,6 +51,7 @@ describe('CLI: the whole wallet, balances at a date and totals', () => {
   }, 120_000)
   afterAll(async () => {
     await sim.close()
+    await mirror?.drop()
     temp.remove()
   })
 

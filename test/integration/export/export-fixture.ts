@@ -1,11 +1,13 @@
 import { join } from 'node:path'
 import type { OpenDatabase } from '../../../src-main/db/database'
+import { openPostgresMirror, type PostgresMirror } from '../../../src-main/db/postgres-mirror'
 import { openSqliteMirror, type SqliteMirror } from '../../../src-main/db/sqlite-mirror'
 import { singleOriginServiceSettings } from '../../../src-main/service/service-settings'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import type { ProfileId } from '../../../src-main/simulator/chain/wallet-profiles'
 import { createSyncRuntime } from '../../../src-main/sync/sync-runtime'
-import { FAST_RETRIES } from '../../helpers/sync-fixture'
+import { createTestDatabase } from '../../helpers/postgres'
+import { FAST_RETRIES, type TestEngine } from '../../helpers/sync-fixture'
 import { makeTempDir } from '../../helpers/temp-dir'
 
 /** The simulator seed every export golden file is made from. */
@@ -13,9 +15,12 @@ export const GOLDEN_SEED = 7
 
 export interface SyncedMirror {
   sim: RunningSimulator
+  /** The SQLite file (SQLite mirrors only). */
   database: OpenDatabase
   /** The mirror itself (its export reader is what the app exports from). */
-  mirror: SqliteMirror
+  mirror: SqliteMirror | PostgresMirror
+  /** The PostgreSQL database holding the mirror, for a core opened on it (PostgreSQL only). */
+  databaseUrl?: string
   /** Profile id → wallet address. */
   addresses: Map<string, string>
   dir: string
@@ -30,10 +35,14 @@ export interface SyncedMirror {
 export async function syncedMirror(
   profiles: readonly ProfileId[],
   seed = GOLDEN_SEED,
+  engine: TestEngine = 'sqlite',
 ): Promise<SyncedMirror> {
   const temp = makeTempDir('heliograph-export-')
   const sim = await startSimulator({ seed, clock: { mode: 'manual' } })
-  const mirror = await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
+  const postgres = engine === 'postgres' ? await createTestDatabase() : null
+  const mirror = postgres
+    ? await openPostgresMirror(postgres.url)
+    : await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
   const runtime = createSyncRuntime({
     mirror,
     service: singleOriginServiceSettings(sim.url, 'demo', { timeoutMs: 5_000 }),
@@ -53,13 +62,18 @@ export async function syncedMirror(
   }
   return {
     sim,
-    database: mirror.database,
+    get database(): OpenDatabase {
+      if (mirror.engine !== 'sqlite') throw new Error('This mirror is on PostgreSQL')
+      return mirror.database
+    },
     mirror,
+    ...(postgres ? { databaseUrl: postgres.url } : {}),
     addresses,
     dir: temp.dir,
     async stop() {
       runtime.engine.cancel()
       await mirror.close()
+      await postgres?.drop()
       await sim.close()
       temp.remove()
     },

@@ -4,17 +4,17 @@ import { decimalFromRaw } from '@shared/domain/exact-amount'
 import { endOfDaySec } from '../../../src-main/app/balances-at'
 import { setDepthLimit } from '../../../src-main/db/queries/sync-status'
 import { PROFILE_IDS } from '../../../src-main/simulator/chain/wallet-profiles'
-import { startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
+import { ENGINES, startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
 
 // Balance at a date (issue 14): rebuilt from the mirror's balance changes (free, offline)
 // must equal what the service's balance-at answers, on every simulator profile at 20 dates.
 
 const DATES_PER_PROFILE = 20
 
-describe('balance at a date: the mirror and the service agree', () => {
+describe.each(ENGINES)('balance at a date: the mirror and the service agree (on %s)', (engine) => {
   let fx: SyncFixture
   beforeAll(async () => {
-    fx = await startSyncFixture()
+    fx = await startSyncFixture({ engine })
   })
   afterAll(() => fx?.stop())
 
@@ -27,11 +27,14 @@ describe('balance at a date: the mirror and the service agree', () => {
       const isDeep = profile === 'whale'
       if (isDeep) await setDepthLimit(fx.db, walletId, { maxTransactions: 1_000, sinceSec: null })
       expect((await fx.runtime.engine.syncWallet(address)).state).toBe('ok')
-      const times = fx.database.sqlite
-        .prepare(
-          'select min(block_time_sec) as first, max(block_time_sec) as last from transactions where wallet_id = ?',
-        )
-        .get(walletId) as { first: number | null; last: number | null }
+      const times = await fx.db
+        .selectFrom('transactions')
+        .select((eb) => [
+          eb.fn.min('block_time_sec').as('first'),
+          eb.fn.max('block_time_sec').as('last'),
+        ])
+        .where('wallet_id', '=', walletId)
+        .executeTakeFirstOrThrow()
       const nowSec = fx.sim.chain.clock.nowSec()
       // A whole history is covered from before its first transaction; a partial one from
       // the first day it holds completely.

@@ -7,7 +7,7 @@ import {
   VALUE_SERIES_MIN_SPAN_SEC,
 } from '../../../src-main/db/queries/value-series-queries'
 import { readWalletTruth } from '../../helpers/sim-truth'
-import { startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
+import { ENGINES, startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
 
 // Charts say what they show (issue 14): token amounts over time come from the stored
 // balance changes and equal the balances rebuilt at a date (and the simulator's truth now);
@@ -30,12 +30,13 @@ function spread<T>(points: readonly T[], n: number): T[] {
   )
 }
 
-describe('charts say what they show', () => {
+describe.each(ENGINES)('charts say what they show (on %s)', (engine) => {
   let fx: SyncFixture
   const addresses = new Map<string, string>()
 
   beforeAll(async () => {
     fx = await startSyncFixture({
+      engine,
       sim: { seed: 42, live: true, clock: { mode: 'manual' } },
       isOnSimulatorClock: true,
     })

@@ -1,36 +1,3 @@
-import { beforeAll, describe, expect, it } from 'vitest'
-import { DEFAULT_WATCH_CADENCE } from '../../../src-main/app/app-settings'
-import { runWatchDay, type WatchDayResult } from '../../helpers/watch-day-run'
+import { describeWatchDay } from './watch-day-story'
 
-// The watch day (issue 11) as a test of behaviour on the virtual clock: 50 wallets for 24
-// simulated hours at the default cadence. Credits and latencies are virtual, so they are
-// exact for the seed and can be asserted; `npm run bench -- watch-day` prints the same run.
-
-describe('watch day: 50 wallets, 24 virtual hours, default cadence', () => {
-  let day: WatchDayResult
-
-  beforeAll(async () => {
-    day = await runWatchDay({ hours: 24 })
-  }, 600_000)
-
-  it('the Settings projection equals what the day spent, within 10%', () => {
-    expect(day.heliographCredits).toBeGreaterThan(0)
-    const error = Math.abs(day.projection.perDay - day.heliographCredits) / day.heliographCredits
-    expect(error, JSON.stringify(day.projection)).toBeLessThanOrEqual(0.1)
-  })
-
-  it('spends at most 3% of what the rotki-style refresher spends', () => {
-    expect(day.heliographCredits / day.rotkiCredits).toBeLessThanOrEqual(0.03)
-    expect(day.rotkiCredits).toBeLessThan(day.naiveCredits)
-  })
-
-  it('detects every change within two cadences (p95), and the mirror equals the truth', () => {
-    expect(day.changes).toBeGreaterThanOrEqual(60)
-    expect(day.detected).toBe(day.changes)
-    const sorted = [...day.latenciesSec].sort((a, b) => a - b)
-    const p95 = sorted[Math.ceil(0.95 * sorted.length) - 1] ?? Infinity
-    expect(p95).toBeLessThanOrEqual(2 * DEFAULT_WATCH_CADENCE.checkEverySec)
-    expect(day.mismatch).toBeNull()
-    expect(day.mirrorEqualsTruth).toBe(true)
-  })
-})
+describeWatchDay('sqlite')

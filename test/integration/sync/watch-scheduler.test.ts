@@ -6,7 +6,12 @@ import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import { walletTokenAccounts } from '../../../src-main/simulator/chain/accounts'
 import type { WatchDayProfileId } from '../../../src-main/simulator/chain/wallet-profiles'
 import { WatchScheduler, type CheckedWallet } from '../../../src-main/sync/watch-scheduler'
-import { startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
+import {
+  ENGINES,
+  startSyncFixture,
+  type SyncFixture,
+  type TestEngine,
+} from '../../helpers/sync-fixture'
 import { expectMirrorEqualsTruth } from './mirror-truth-assertions'
 
 // Watching by balance looks (issue 11), on the watch-day population with its live activity
@@ -27,8 +32,9 @@ afterEach(async () => {
   while (fixtures.length > 0) await fixtures.pop()?.stop()
 })
 
-async function start(profile: WatchDayProfileId) {
+async function start(engine: TestEngine, profile: WatchDayProfileId) {
   const fx = await startSyncFixture({
+    engine,
     sim: { population: 'watch-day', live: false, clock: { mode: 'manual' } },
   })
   fixtures.push(fx)
@@ -66,18 +72,23 @@ async function inject(simUrl: string, body: Record<string, string>) {
   return (await response.json()) as { signature: string; timestamp: number }
 }
 
-function isStored(fx: SyncFixture, signature: string): boolean {
-  return (
-    fx.database.sqlite.prepare('select 1 from transactions where signature = ?').get(signature) !==
-    undefined
-  )
+async function isStored(fx: SyncFixture, signature: string): Promise<boolean> {
+  const row = await fx.db
+    .selectFrom('transactions')
+    .select('id')
+    .where('signature', '=', signature)
+    .executeTakeFirst()
+  return row !== undefined
 }
 
-describe('watch scheduler: what watching costs', () => {
+describe.each(ENGINES)('watch scheduler: what watching costs (on %s)', (engine) => {
   it.each<WatchDayProfileId>(['watch-idle', 'watch-nft', 'watch-nft-compressed'])(
     '%s: the first round and every later one cost less than the full check they replace',
     async (profile) => {
-      const { fx, address, scheduler, credits, nextRound, lookCredits } = await start(profile)
+      const { fx, address, scheduler, credits, nextRound, lookCredits } = await start(
+        engine,
+        profile,
+      )
       // The wallet is already mirrored when watching starts.
       expect((await fx.runtime.engine.syncWallet(address)).state).toBe('ok')
       const before = credits()
@@ -109,7 +120,7 @@ describe('watch scheduler: what watching costs', () => {
   )
 
   it('a wallet that moved is synced alone, one page of each wallet stream', async () => {
-    const { fx, address, scheduler, nextRound } = await start('watch-idle')
+    const { fx, address, scheduler, nextRound } = await start(engine, 'watch-idle')
     const other = await fx.watch('watch-active')
     await scheduler.runRound()
     await nextRound()
@@ -124,14 +135,14 @@ describe('watch scheduler: what watching costs', () => {
     )
     const looks = Math.ceil(accounts / MAX_MULTIPLE_ACCOUNTS) * CREDIT_PRICES.rpcStandard
     expect(spent).toBeLessThanOrEqual(looks + changeSyncCredits(false))
-    expect(moved.every((s) => isStored(fx, s))).toBe(true)
+    for (const s of moved) expect(await isStored(fx, s), s).toBe(true)
     await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
   })
 })
 
-describe('watch scheduler: what balance looks cannot see', () => {
+describe.each(ENGINES)('watch scheduler: what balance looks cannot see (on %s)', (engine) => {
   it('a new token account someone else paid for is noticed at the next listing', async () => {
-    const { fx, address, scheduler, nextRound } = await start('watch-idle')
+    const { fx, address, scheduler, nextRound } = await start(engine, 'watch-idle')
     await scheduler.runRound()
     const listedAt = fx.sim.chain.clock.nowSec()
     await nextRound()
@@ -149,7 +160,7 @@ describe('watch scheduler: what balance looks cannot see', () => {
     // Found by the listing, not by a balance look (the wallet's lamports did not move).
     expect(found.reasons).toEqual(['new-token-account'])
     expect(found.detectedSec).toBe(listedAt + CADENCE.tokenAccountsEverySec)
-    expect(isStored(fx, airdrop.signature)).toBe(true)
+    expect(await isStored(fx, airdrop.signature)).toBe(true)
     await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
   })
 
@@ -160,7 +171,7 @@ describe('watch scheduler: what balance looks cannot see', () => {
   ])(
     '%s: a %s transaction that moves no balance is caught by the full check',
     async (profile, variant) => {
-      const { fx, address, scheduler, nextRound } = await start(profile)
+      const { fx, address, scheduler, nextRound } = await start(engine, profile)
       await scheduler.runRound()
       const fullCheckAt = fx.sim.chain.clock.nowSec() + CADENCE.backstopEverySec
       await nextRound()
@@ -177,7 +188,7 @@ describe('watch scheduler: what balance looks cannot see', () => {
         profile === 'watch-nft' ? 'backstop-history' : 'backstop-signature',
       ])
       expect(found.detectedSec - silent.timestamp).toBeLessThanOrEqual(CADENCE.backstopEverySec)
-      expect(isStored(fx, silent.signature)).toBe(true)
+      expect(await isStored(fx, silent.signature)).toBe(true)
       await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
     },
   )

@@ -1,7 +1,9 @@
+import type { Kysely } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DAS_MAX_LIMIT } from '@shared/api/das'
 import { DEMO_SEED } from '../../../src-main/app/demo-data'
-import { startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
+import type { Database } from '../../../src-main/db/schema'
+import { ENGINES, startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
 import { testAddress } from '../../helpers/wallets'
 
 // The whole wallet (issue 14): every NFT DAS lists, the compressed state, names of the
@@ -24,16 +26,19 @@ async function simCall<T>(url: string, method: string, params: unknown): Promise
   return body.result
 }
 
-function ledgerCalls(f: SyncFixture, operation: string): number {
-  const row = f.database.sqlite
-    .prepare('select count(*) as n from credit_ledger where operation = ?')
-    .get(operation) as { n: number }
-  return row.n
+/** Every ledger row of an operation, the free ones (a name the service has not) included. */
+async function ledgerCalls(db: Kysely<Database>, operation: string): Promise<number> {
+  const row = await db
+    .selectFrom('credit_ledger')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('operation', '=', operation)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
 }
 
-describe('the whole wallet in the mirror', () => {
+describe.each(ENGINES)('the whole wallet in the mirror (on %s)', (engine) => {
   it('nft-collector: the snapshot holds every NFT getAssetsByOwner lists, not the 100 of the balances answer', async () => {
-    fx = await startSyncFixture({ sim: { seed: DEMO_SEED } })
+    fx = await startSyncFixture({ engine, sim: { seed: DEMO_SEED } })
     const address = await fx.watch('nft-collector')
     const outcome = await fx.runtime.engine.syncWallet(address)
     expect(outcome.state).toBe('ok')
@@ -48,21 +53,27 @@ describe('the whole wallet in the mirror', () => {
       ids.push(...list.items.map((a) => a.id))
       if (list.items.length < DAS_MAX_LIMIT) break
     }
-    const stored = fx.database.sqlite
-      .prepare(
-        `select n.mint from balance_snapshot_nfts n join balance_snapshots s on s.id = n.snapshot_id
-         join wallets w on w.id = s.wallet_id where w.address = ?
-         and s.id = (select max(id) from balance_snapshots where wallet_id = w.id)`,
+    const walletId = (await fx.mirror.writer.walletId(address)) as number
+    const stored = await fx.db
+      .selectFrom('balance_snapshot_nfts')
+      .select('mint')
+      .where(
+        'snapshot_id',
+        '=',
+        fx.db
+          .selectFrom('balance_snapshots')
+          .select((eb) => eb.fn.max('id').as('id'))
+          .where('wallet_id', '=', walletId),
       )
-      .all(address) as { mint: string }[]
+      .execute()
     expect(ids.length).toBe(173) // the demo's collector, as the service reports it
     expect(stored.map((r) => r.mint).sort()).toEqual([...ids].sort())
     // One DAS page (10 credits) beside the balances page, not a page per 100 NFTs.
-    expect(ledgerCalls(fx, 'das.getAssetsByOwner')).toBe(1)
+    expect(await ledgerCalls(fx.db, 'das.getAssetsByOwner')).toBe(1)
   })
 
   it('compressed-holder: compressed SOL and token balances equal what Photon reports', async () => {
-    fx = await startSyncFixture()
+    fx = await startSyncFixture({ engine })
     const address = await fx.watch('compressed-holder')
     expect((await fx.runtime.engine.syncWallet(address)).state).toBe('ok')
     const balance = await simCall<{ value: number }>(fx.sim.url, 'getCompressedBalanceByOwner', {
@@ -78,17 +89,21 @@ describe('the whole wallet in the mirror', () => {
       'getCompressedAccountsByOwner',
       { owner: address },
     )
-    const snapshot = fx.database.sqlite
-      .prepare(
-        `select c.* from compressed_snapshots c join wallets w on w.id = c.wallet_id
-         where w.address = ? order by c.id desc limit 1`,
-      )
-      .get(address) as { id: number; lamports_raw: string; account_count: number }
+    const snapshot = await fx.db
+      .selectFrom('compressed_snapshots as c')
+      .innerJoin('wallets as w', 'w.id', 'c.wallet_id')
+      .select(['c.id', 'c.lamports_raw', 'c.account_count'])
+      .where('w.address', '=', address)
+      .orderBy('c.id', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow()
     expect(BigInt(balance.value) > 0n).toBe(true)
     expect(snapshot.lamports_raw).toBe(BigInt(balance.value).toString())
-    const storedTokens = fx.database.sqlite
-      .prepare('select mint, amount_raw from compressed_snapshot_tokens where snapshot_id = ?')
-      .all(snapshot.id) as { mint: string; amount_raw: string }[]
+    const storedTokens = await fx.db
+      .selectFrom('compressed_snapshot_tokens')
+      .select(['mint', 'amount_raw'])
+      .where('snapshot_id', '=', snapshot.id)
+      .execute()
     expect(storedTokens.map((t) => `${t.mint} ${t.amount_raw}`).sort()).toEqual(
       tokens.value.items.map((t) => `${t.mint} ${BigInt(t.balance).toString()}`).sort(),
     )
@@ -96,15 +111,15 @@ describe('the whole wallet in the mirror', () => {
   })
 
   it('a wallet without compressed activity spends nothing on compressed state', async () => {
-    fx = await startSyncFixture()
+    fx = await startSyncFixture({ engine })
     const address = await fx.watch('casual')
     expect((await fx.runtime.engine.syncWallet(address)).state).toBe('ok')
-    expect(ledgerCalls(fx, 'compression.getCompressedBalanceByOwner')).toBe(0)
-    expect(ledgerCalls(fx, 'compression.getCompressedAccountsByOwner')).toBe(0)
+    expect(await ledgerCalls(fx.db, 'compression.getCompressedBalanceByOwner')).toBe(0)
+    expect(await ledgerCalls(fx.db, 'compression.getCompressedAccountsByOwner')).toBe(0)
   })
 
   it('names: the counterparties the service names, in ⌈unnamed / 100⌉ calls, never twice a period', async () => {
-    fx = await startSyncFixture()
+    fx = await startSyncFixture({ engine })
     const profiles = [
       'casual',
       'nft-collector',
@@ -118,15 +133,18 @@ describe('the whole wallet in the mirror', () => {
     await fx.runtime.engine.nameCounterparties()
 
     const counterparties = (
-      fx.database.sqlite
-        .prepare(
-          `select distinct counterparty as a from transfers
-           where counterparty not in (select address from wallets) order by 1`,
-        )
-        .all() as { a: string }[]
-    ).map((r) => r.a)
+      await fx.db
+        .selectFrom('transfers')
+        .select('counterparty')
+        .distinct()
+        .where('counterparty', 'not in', fx.db.selectFrom('wallets').select('address'))
+        .orderBy('counterparty')
+        .execute()
+    ).map((r) => r.counterparty)
     expect(counterparties.length).toBeGreaterThan(0)
-    expect(ledgerCalls(fx, 'wallet.batchIdentity')).toBe(Math.ceil(counterparties.length / 100))
+    expect(await ledgerCalls(fx.db, 'wallet.batchIdentity')).toBe(
+      Math.ceil(counterparties.length / 100),
+    )
 
     // Every counterparty the simulator names carries that name; the rest are kept as unnamed.
     const named = new Map<string, string>()
@@ -140,9 +158,10 @@ describe('the whole wallet in the mirror', () => {
         named.set(id.address, id.name)
     }
     expect(named.size).toBeGreaterThan(0)
-    const stored = fx.database.sqlite
-      .prepare('select address, status, name from address_names')
-      .all() as { address: string; status: string; name: string | null }[]
+    const stored = await fx.db
+      .selectFrom('address_names')
+      .select(['address', 'status', 'name'])
+      .execute()
     const byAddress = new Map(stored.map((r) => [r.address, r]))
     for (const a of counterparties) {
       const row = byAddress.get(a)
@@ -151,40 +170,57 @@ describe('the whole wallet in the mirror', () => {
     }
 
     // Each watched wallet's own identity and funder were asked once.
-    expect(ledgerCalls(fx, 'wallet.identity')).toBe(profiles.length)
-    expect(ledgerCalls(fx, 'wallet.fundedBy')).toBe(profiles.length)
+    expect(await ledgerCalls(fx.db, 'wallet.identity')).toBe(profiles.length)
+    expect(await ledgerCalls(fx.db, 'wallet.fundedBy')).toBe(profiles.length)
 
     // A second sync within the period asks nothing again.
     for (const a of addresses) expect((await fx.runtime.engine.syncWallet(a)).state).toBe('ok')
     expect(await fx.runtime.engine.nameCounterparties()).toBe(0)
-    expect(ledgerCalls(fx, 'wallet.batchIdentity')).toBe(Math.ceil(counterparties.length / 100))
-    expect(ledgerCalls(fx, 'wallet.identity')).toBe(profiles.length)
-    expect(ledgerCalls(fx, 'wallet.fundedBy')).toBe(profiles.length)
+    expect(await ledgerCalls(fx.db, 'wallet.batchIdentity')).toBe(
+      Math.ceil(counterparties.length / 100),
+    )
+    expect(await ledgerCalls(fx.db, 'wallet.identity')).toBe(profiles.length)
+    expect(await ledgerCalls(fx.db, 'wallet.fundedBy')).toBe(profiles.length)
   })
 
   it('names: counterparties are asked 100 a call; a wallet’s sync asks only full batches, the pass after the run the rest', async () => {
-    fx = await startSyncFixture()
+    fx = await startSyncFixture({ engine })
     const address = await fx.watch('casual')
     expect((await fx.runtime.engine.syncWallet(address)).state).toBe('ok')
     await fx.runtime.engine.nameCounterparties()
-    const before = ledgerCalls(fx, 'wallet.batchIdentity')
+    const before = await ledgerCalls(fx.db, 'wallet.batchIdentity')
     // 250 more counterparties in the stored transfers (addresses the service cannot name).
     const walletId = (await fx.mirror.writer.walletId(address)) as number
-    const insert = fx.database.sqlite.prepare(
-      `insert into transfers (wallet_id, signature, block_time_sec, direction, counterparty, mint, amount, amount_text, amount_raw, decimals, symbol)
-       values (?, ?, 1700000000, 'in', ?, 'So11111111111111111111111111111111111111112', 1, '1', '1000000000', 9, 'SOL')`,
-    )
-    for (let i = 0; i < 250; i++) insert.run(walletId, `sig${i}`, testAddress(9_000 + i))
+    await fx.db
+      .insertInto('transfers')
+      .values(
+        Array.from({ length: 250 }, (_, i) => ({
+          wallet_id: walletId,
+          signature: `sig${i}`,
+          block_time_sec: 1_700_000_000,
+          direction: 'in',
+          counterparty: testAddress(9_000 + i),
+          mint: 'So11111111111111111111111111111111111111112',
+          amount: 1,
+          amount_text: '1',
+          amount_raw: '1000000000',
+          decimals: 9,
+          symbol: 'SOL',
+        })),
+      )
+      .execute()
 
     const afterSync = await fx.runtime.engine.syncWallet(address)
     expect(afterSync.state).toBe('ok')
-    expect(ledgerCalls(fx, 'wallet.batchIdentity') - before).toBe(2)
+    expect((await ledgerCalls(fx.db, 'wallet.batchIdentity')) - before).toBe(2)
     expect(await fx.runtime.engine.nameCounterparties()).toBe(1)
-    expect(ledgerCalls(fx, 'wallet.batchIdentity') - before).toBe(3)
-    const unnamed = fx.database.sqlite
-      .prepare(`select count(*) as n from address_names where status = 'none'`)
-      .get() as { n: number }
-    expect(unnamed.n).toBeGreaterThanOrEqual(250)
+    expect((await ledgerCalls(fx.db, 'wallet.batchIdentity')) - before).toBe(3)
+    const unnamed = await fx.db
+      .selectFrom('address_names')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'none')
+      .executeTakeFirstOrThrow()
+    expect(Number(unnamed.n)).toBeGreaterThanOrEqual(250)
     expect(await fx.runtime.engine.nameCounterparties()).toBe(0)
   })
 })

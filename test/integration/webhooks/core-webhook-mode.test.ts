@@ -2,14 +2,14 @@ import { readFileSync, statSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { databasePath } from '../../../src-main/app/data-dir'
 import { createCore, type Core } from '../../../src-main/app/core'
 import { callCore } from '../../../src-main/cli/cli-core'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import type { WebhookMode } from '../../../src-main/webhooks/webhook-mode'
 import { WEBHOOK_SECRET_FILE } from '../../../src-main/webhooks/webhook-mode'
+import { readStoredMirror, testMirror, type TestMirror } from '../../helpers/stored-mirror'
+import { ENGINES } from '../../helpers/sync-fixture'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { addActivityAndDeliver } from '../../helpers/webhook-truth'
 
@@ -20,8 +20,9 @@ import { addActivityAndDeliver } from '../../helpers/webhook-truth'
 
 const KEY = 'demo'
 
-describe('webhook mode started through the core', () => {
+describe.each(ENGINES)('webhook mode started through the core (on %s)', (engine) => {
   const temp = makeTempDir()
+  let mirror: TestMirror | undefined
   let sim: RunningSimulator
   let core: Core
   let server: Server
@@ -31,8 +32,9 @@ describe('webhook mode started through the core', () => {
 
   beforeAll(async () => {
     sim = await startSimulator({ seed: 7, clock: { mode: 'manual' } })
+    mirror = await testMirror(engine, temp.dir)
     core = await createCore({
-      dataDir: temp.dir,
+      ...mirror.place,
       shell: 'web',
       version: 'test',
       apiKey: KEY,
@@ -52,6 +54,7 @@ describe('webhook mode started through the core', () => {
     await core?.close()
     await new Promise((done) => server?.close(done))
     await sim?.close()
+    await mirror?.drop()
     temp.remove()
   })
 
@@ -66,17 +69,14 @@ describe('webhook mode started through the core', () => {
       await callCore(core, 'webhooks:cached', undefined),
     ])
     expect(answers).not.toContain(secret)
-    const db = new Database(databasePath(temp.dir), { readonly: true })
-    try {
-      const dump = JSON.stringify([
-        db.prepare('select * from webhooks').all(),
-        db.prepare('select * from webhook_mode_log').all(),
-        db.prepare('select * from settings').all(),
-      ])
-      expect(dump).not.toContain(secret)
-    } finally {
-      db.close()
-    }
+    const dump = await readStoredMirror((mirror as TestMirror).place, async (db) =>
+      JSON.stringify([
+        await db.selectFrom('webhooks').selectAll().execute(),
+        await db.selectFrom('webhook_mode_log').selectAll().execute(),
+        await db.selectFrom('settings').selectAll().execute(),
+      ]),
+    )
+    expect(dump).not.toContain(secret)
     expect(core.redact(`header was ${secret}`)).not.toContain(secret)
   })
 

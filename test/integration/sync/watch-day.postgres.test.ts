@@ -1,0 +1,3 @@
+import { describeWatchDay } from './watch-day-story'
+
+describeWatchDay('postgres')
