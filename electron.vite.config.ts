@@ -22,7 +22,7 @@ export default defineConfig({
           cli: resolve(root, 'src-main/cli/main.ts'),
           // The mirror writer's worker thread: its own entry, beside index.js, which
           // WorkerMirrorWriter starts by that name.
-          'mirror-writer-worker': resolve(root, 'src-main/db/ingest/mirror-writer-worker.ts'),
+          'mirror-writer-worker': resolve(root, 'src-main/db/sqlite/mirror-writer-worker.ts'),
         },
         // Code the entries share goes beside them, not in a subfolder: paths resolved from
         // import.meta.url (the worker's file, the renderer, package.json) stay the same.

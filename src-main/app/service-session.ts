@@ -199,7 +199,7 @@ export class ServiceSession {
     const stored = await current()
     // Several workers may share a mirror on a database server: each watches its share.
     this.#leaseKeeper =
-      mirror.engine === 'postgres' && this.#o.isWatching
+      mirror.isShared && this.#o.isWatching
         ? new LeaseKeeper({ store: mirror.leases, ttlMs: DEFAULT_LEASE_TTL_MS, watched: [] })
         : null
     await this.#leaseKeeper?.start()

@@ -6,7 +6,7 @@ import { defaultDataDir, holdsMirror } from '../app/data-dir'
 import type { ChoosePath } from '../app/handlers/handler-context'
 import type { Channel, ChannelInput, ChannelOutput } from '@shared/ipc/contract'
 import { isKeySafeUrl } from '@shared/domain/service-url'
-import { displayDatabaseUrl, isPostgresUrl } from '../db/postgres-database'
+import { displayDatabaseUrl, isDatabaseUrl } from '../db/open-mirror'
 import { AppError, rebuildError } from '@shared/ipc/ipc-errors'
 
 /** Root of the project (where package.json and out/ live), from this file's place in src-main/cli. */
@@ -51,7 +51,7 @@ export interface CommandCore {
 export async function openCore(options: GlobalOptions, extra: CommandCore): Promise<Core> {
   const dataDir = resolve(options.dataDir ?? defaultDataDir())
   const databaseUrl = options.database ?? process.env.HELIOGRAPH_DATABASE_URL
-  if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
+  if (databaseUrl !== undefined && !isDatabaseUrl(databaseUrl)) {
     throw new AppError(
       `--database (or HELIOGRAPH_DATABASE_URL) must be a PostgreSQL URL such as postgres://user:password@127.0.0.1:5432/heliograph (got “${displayDatabaseUrl(databaseUrl)}”).`,
     )

@@ -12,7 +12,7 @@ import type {
   SyncProgress,
   WalletSyncOutcome,
 } from '@shared/ipc/sync-schemas'
-import { STREAM_NAMES, type MirrorWriter, type StreamName } from '../db/ingest/mirror-writer'
+import { STREAM_NAMES, type MirrorWriter, type StreamName } from '../db/mirror-writer'
 import type { MintStore } from '../db/stores/mint-store'
 import type { NamesStore } from '../db/stores/names-store'
 import type { ServiceClient } from '../service/service-client'

@@ -1,6 +1,6 @@
 import type { WatchCadence } from '@shared/ipc/settings-schemas'
-import type { StreamName } from '../db/ingest/mirror-writer'
-import { STREAM_NAMES } from '../db/ingest/mirror-writer'
+import type { StreamName } from '../db/mirror-writer'
+import { STREAM_NAMES } from '../db/mirror-writer'
 import type { WatchScheduleStore } from '../db/stores/watch-schedule-store'
 import type { WatchStateStore } from '../db/stores/watch-state-store'
 import {

@@ -1,6 +1,6 @@
 import { CREDITS_PER_WEBHOOK_EVENT } from '@shared/api/prices'
 import { deliveredTransaction, type WebhookDelivery } from '@shared/api/webhook-delivery'
-import type { StreamName } from '../db/ingest/mirror-writer'
+import type { StreamName } from '../db/mirror-writer'
 import type { LedgerEntry } from '../db/stores/credit-ledger-store'
 import type { WebhookDeliveryStore } from '../db/stores/webhook-delivery-store'
 import type { DetectedChange } from '../db/stores/watch-state-store'

@@ -1,14 +1,14 @@
 import { join } from 'node:path'
 import type { Kysely } from 'kysely'
-import type { OpenDatabase } from '../../src-main/db/database'
+import type { OpenDatabase } from '../../src-main/db/sqlite/database'
 import type { Mirror } from '../../src-main/db/mirror'
-import { openPostgresMirror } from '../../src-main/db/postgres-mirror'
+import { openPostgresMirror } from '../../src-main/db/postgres/mirror'
 import type { Database } from '../../src-main/db/schema'
 import {
   openSqliteMirror,
   type SqliteMirror,
   type SqliteMirrorOptions,
-} from '../../src-main/db/sqlite-mirror'
+} from '../../src-main/db/sqlite/mirror'
 import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
 import {
   startSimulator,

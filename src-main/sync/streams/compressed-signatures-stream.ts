@@ -1,5 +1,5 @@
 import type { CompressionSignature } from '@shared/api/compression'
-import type { CompressedStreamName } from '../../db/ingest/mirror-writer'
+import type { CompressedStreamName } from '../../db/mirror-writer'
 import { syncCompressedState } from './compressed-state'
 import { syncCursorStream } from './cursor-stream'
 import type { StreamContext, StreamResult } from './stream-context'

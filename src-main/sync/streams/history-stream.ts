@@ -1,5 +1,5 @@
 import type { HistoryEntry } from '@shared/api/wallet-rest'
-import type { StreamRow } from '../../db/ingest/mirror-writer'
+import type { StreamRow } from '../../db/mirror-writer'
 import { isLookedUpTopFresh, lookedUpTopMark } from './looked-up-top'
 import type { StreamContext, StreamResult } from './stream-context'
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src-main/app/core'
 import { databasePath } from '../../../src-main/app/data-dir'
-import { openSqliteMirror } from '../../../src-main/db/sqlite-mirror'
+import { openSqliteMirror } from '../../../src-main/db/sqlite/mirror'
 import type { WalletSummary } from '@shared/ipc/review-schemas'
 import {
   addBalanceSnapshots,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeSettings } from '../../../src-main/app/app-settings'
-import { openPostgresMirror } from '../../../src-main/db/postgres-mirror'
+import { openPostgresMirror } from '../../../src-main/db/postgres/mirror'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { runCli, startCli } from '../../helpers/cli-process'
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres'

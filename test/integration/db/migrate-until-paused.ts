@@ -1,6 +1,6 @@
 import type { KyselyPlugin } from 'kysely'
 import type { Migration } from 'kysely/migration'
-import { openDatabase } from '../../../src-main/db/database'
+import { openDatabase } from '../../../src-main/db/sqlite/database'
 import { migrations } from '../../../src-main/db/migrations'
 
 // A child process for the crash-mid-migration test: opens the database at argv[2] with
