@@ -62,4 +62,48 @@ export default tseslint.config(
       'The core never imports electron; only src-main/shell/electron does.',
     ),
   },
+  {
+    // Above db, a mirror comes from openMirror() and is asked capabilities (isShared),
+    // never which engine holds it (docs/ARCHITECTURE.md, Storage).
+    files: ['src-main/**'],
+    ignores: ['src-main/db/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src-renderer/**'],
+              message: 'The main process never imports the renderer.',
+            },
+            {
+              group: ['**/db/sqlite/**', '**/db/postgres/**'],
+              message: 'Open a mirror with db/open-mirror.ts; ask it capabilities, not its engine.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src-main/**'],
+    ignores: ['src-main/db/**', 'src-main/shell/electron/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src-renderer/**', 'electron'],
+              message: 'The core never imports electron; only src-main/shell/electron does.',
+            },
+            {
+              group: ['**/db/sqlite/**', '**/db/postgres/**'],
+              message: 'Open a mirror with db/open-mirror.ts; ask it capabilities, not its engine.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 )
