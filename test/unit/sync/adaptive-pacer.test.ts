@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AdaptivePacer, WINDOW_SLACK_MS } from '../../../src-main/sync/adaptive-pacer'
+import { systemClock } from '../../../src-shared/clock'
 
 // The pacer of one endpoint class (ARCHITECTURE, "Sync rules": never exceed the configured
 // requests per second, honour Retry-After; issue 5: on 429 halve the rate, recover slowly).
@@ -26,7 +27,7 @@ describe('adaptive pacer', () => {
   }
 
   it('spaces starts (1 s + slack)/rps apart, in call order', async () => {
-    const pacer = new AdaptivePacer(10, () => Date.now())
+    const pacer = new AdaptivePacer(10)
     const { starts, done } = startWaits(pacer, 4)
     await vi.runAllTimersAsync()
     await done
@@ -39,7 +40,7 @@ describe('adaptive pacer', () => {
     // fired 290 ms late, as on a busy event loop.
     let lateMs = 0
     const now = (): number => Date.now() + lateMs
-    const pacer = new AdaptivePacer(2, now)
+    const pacer = new AdaptivePacer(2, { ...systemClock, nowMs: now })
     const starts: number[] = []
     const waits = Array.from({ length: 5 }, () =>
       pacer.waitForSlot().then(() => starts.push(now())),
@@ -60,7 +61,7 @@ describe('adaptive pacer', () => {
   })
 
   it('a request slow to come back counts as reaching the service late: the next window starts from its answer less the fastest answer', async () => {
-    const pacer = new AdaptivePacer(2, () => Date.now())
+    const pacer = new AdaptivePacer(2)
     const first = await pacer.waitForSlot() // t=0
     await vi.advanceTimersByTimeAsync(5)
     first.finished() // the fastest answer: 5 ms
@@ -79,7 +80,7 @@ describe('adaptive pacer', () => {
   })
 
   it('does not pace an unlimited class', async () => {
-    const pacer = new AdaptivePacer(Infinity, () => Date.now())
+    const pacer = new AdaptivePacer(Infinity)
     const { starts, done } = startWaits(pacer, 3)
     await vi.runAllTimersAsync()
     await done
@@ -87,7 +88,7 @@ describe('adaptive pacer', () => {
   })
 
   it('halves the rate on each 429, down to one call per 10 s', () => {
-    const pacer = new AdaptivePacer(10, () => Date.now())
+    const pacer = new AdaptivePacer(10)
     pacer.onRateLimited()
     expect(pacer.rps).toBe(5)
     pacer.onRateLimited()
@@ -97,7 +98,7 @@ describe('adaptive pacer', () => {
   })
 
   it('halved, it spaces the following starts twice as far apart', async () => {
-    const pacer = new AdaptivePacer(10, () => Date.now())
+    const pacer = new AdaptivePacer(10)
     pacer.onRateLimited()
     const { starts, done } = startWaits(pacer, 3)
     await vi.runAllTimersAsync()
@@ -107,13 +108,13 @@ describe('adaptive pacer', () => {
   })
 
   it('an unlimited class that meets a 429 drops to a finite rate', () => {
-    const pacer = new AdaptivePacer(Infinity, () => Date.now())
+    const pacer = new AdaptivePacer(Infinity)
     pacer.onRateLimited()
     expect(pacer.rps).toBe(25)
   })
 
   it('recovers additively, 5% of the ceiling per success, never above the ceiling', () => {
-    const pacer = new AdaptivePacer(10, () => Date.now())
+    const pacer = new AdaptivePacer(10)
     pacer.onRateLimited() // 5
     pacer.onSuccess()
     expect(pacer.rps).toBeCloseTo(5.5)
@@ -124,7 +125,7 @@ describe('adaptive pacer', () => {
   })
 
   it('holds every later start until Retry-After has passed', async () => {
-    const pacer = new AdaptivePacer(10, () => Date.now())
+    const pacer = new AdaptivePacer(10)
     await pacer.waitForSlot() // t=0
     pacer.onRateLimited(2_000)
     const { starts, done } = startWaits(pacer, 2)
@@ -136,7 +137,7 @@ describe('adaptive pacer', () => {
   })
 
   it('holds starts that were already waiting for their slot when the 429 came', async () => {
-    const pacer = new AdaptivePacer(10, () => Date.now())
+    const pacer = new AdaptivePacer(10)
     // Slots at 0, 100 and 200 are handed out before the 429 arrives at t=50.
     const { starts, done } = startWaits(pacer, 3)
     await vi.advanceTimersByTimeAsync(50)
@@ -149,7 +150,7 @@ describe('adaptive pacer', () => {
   })
 
   it('lets a waiting start go when its signal aborts', async () => {
-    const pacer = new AdaptivePacer(1, () => Date.now())
+    const pacer = new AdaptivePacer(1)
     await pacer.waitForSlot()
     const controller = new AbortController()
     const waiting = pacer.waitForSlot(controller.signal)
