@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { SyncLeaseStore } from '../../../src-main/db/stores/sync-lease-store'
-import { VirtualClock } from '../../../src-shared/clock'
+import { VirtualClock } from '../../helpers/virtual-clock'
 import { LeaseKeeper } from '../../../src-main/sync/lease-keeper'
 import { LEASE_ENGINES, type LeaseDatabase } from '../../helpers/lease-engines'
 import { testAddress } from '../../helpers/wallets'
