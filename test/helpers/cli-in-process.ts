@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events'
 import type { Clock } from '../../src-shared/clock'
-import { systemClock } from '../../src-shared/clock'
 import type { CliContext, StopSignal } from '../../src-main/cli/cli-context'
 import { runCli as runProgram } from '../../src-main/cli/program'
 import type { CliRun } from './cli-process'
+import { FastForwardClock } from './virtual-clock'
 
 export type { CliRun }
 
@@ -11,7 +11,11 @@ export type { CliRun }
 export interface InProcessOptions {
   /** Added to the test process's environment (HELIOGRAPH_API_KEY, …). */
   env?: NodeJS.ProcessEnv
-  /** The run's clock: a VirtualClock makes a long watch take no real time. */
+  /**
+   * The run's clock: by default one that jumps over every wait (the plan's pacing, backoff),
+   * so a run that waits minutes for its rate limit takes seconds; a VirtualClock the test
+   * advances for a watch that runs on intervals.
+   */
   clock?: Clock
 }
 
@@ -40,11 +44,12 @@ export interface InProcessCli {
 export function startCliInProcess(args: string[], options: InProcessOptions = {}): InProcessCli {
   const out = { stdout: '', stderr: '' }
   const signals = new EventEmitter()
+  const ownClock = options.clock === undefined ? new FastForwardClock() : null
   const context: CliContext = {
     writeOut: (text) => void (out.stdout += text),
     writeErr: (text) => void (out.stderr += text),
     env: { ...process.env, ...options.env },
-    clock: options.clock ?? systemClock,
+    clock: options.clock ?? (ownClock as FastForwardClock),
     onStopSignal(listener) {
       signals.on('signal', listener)
       return () => void signals.off('signal', listener)
@@ -58,7 +63,7 @@ export function startCliInProcess(args: string[], options: InProcessOptions = {}
     get stderr() {
       return out.stderr
     },
-    exited: runProgram(args, context),
+    exited: runProgram(args, context).finally(() => ownClock?.stop()),
     signal: (signal) => void signals.emit('signal', signal),
   }
 }

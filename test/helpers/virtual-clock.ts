@@ -49,6 +49,12 @@ export class VirtualClock implements Clock {
     return this.#timers.size
   }
 
+  /** Milliseconds until the next timer falls due, or undefined when none waits. */
+  get nextDueInMs(): number | undefined {
+    const next = this.#nextDue(Infinity)
+    return next === undefined ? undefined : Math.max(0, next.atMs - this.#nowMs)
+  }
+
   /**
    * Moves time forward by `ms`, running each timer that falls due in order, with real
    * turns of the event loop between them so that the work they start can reach its next
@@ -66,7 +72,7 @@ export class VirtualClock implements Clock {
       next.run()
       await settle()
     }
-    this.#nowMs = endMs
+    this.#nowMs = Math.max(this.#nowMs, endMs)
     await settle()
   }
 
@@ -110,4 +116,55 @@ export class VirtualClock implements Clock {
 /** Lets pending promise callbacks and already-due I/O callbacks run. */
 function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve))
+}
+
+/**
+ * A virtual clock that moves by itself: whenever a timer waits, time jumps to it after a
+ * real millisecond, so waiting (pacing, backoff, polls) costs next to no real time while
+ * the work between waits (HTTP, SQLite) runs as it would. For runs that end by themselves
+ * (`sync --once`, an export); a watch that runs on intervals wants a {@link VirtualClock}
+ * the test advances, or its rounds would race ahead. {@link stop} ends the jumping.
+ *
+ * @example
+ * const clock = new FastForwardClock()
+ * await runCli([...base, 'balance-at', address, '--date', date], { clock })
+ * clock.stop()
+ */
+export class FastForwardClock extends VirtualClock {
+  #isPumping = false
+  #isStopped = false
+
+  override setTimeout(run: () => void, ms: number): Cancel {
+    const cancel = super.setTimeout(run, ms)
+    this.#pump()
+    return cancel
+  }
+
+  override setInterval(run: () => void, ms: number): Cancel {
+    const cancel = super.setInterval(run, ms)
+    this.#pump()
+    return cancel
+  }
+
+  /** Stops moving by itself; timers still waiting then run only when advanced. */
+  stop(): void {
+    this.#isStopped = true
+  }
+
+  #pump(): void {
+    if (this.#isPumping || this.#isStopped) return
+    this.#isPumping = true
+    const tick = globalThis.setTimeout(() => {
+      const dueInMs = this.nextDueInMs
+      if (dueInMs === undefined || this.#isStopped) {
+        this.#isPumping = false
+        return
+      }
+      void this.advance(dueInMs).then(() => {
+        this.#isPumping = false
+        if (this.pendingTimers > 0) this.#pump()
+      })
+    }, 1)
+    tick.unref()
+  }
 }
