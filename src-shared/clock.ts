@@ -5,8 +5,13 @@
  * hour of watching takes milliseconds and its timing is the same on every run.
  */
 export interface Clock {
-  /** Milliseconds since the Unix epoch. */
+  /** Milliseconds since the Unix epoch: what the mirror stamps and budgets count by. */
   nowMs(): number
+  /**
+   * Milliseconds on a steady scale for measuring intervals (pacing): unlike the wall
+   * time, it never jumps when the system's time is set.
+   */
+  elapsedMs(): number
   /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>
   /**
@@ -61,6 +66,7 @@ export function sleepOn(
 /** Real time: `Date.now` and the runtime's timers. */
 export const systemClock: Clock = {
   nowMs: () => Date.now(),
+  elapsedMs: () => performance.now(),
   sleep(ms, signal) {
     return sleepOn((run, delay) => systemClock.setTimeout(run, delay), ms, signal)
   },

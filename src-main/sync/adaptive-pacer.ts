@@ -58,8 +58,9 @@ export class AdaptivePacer {
     this.#clock = clock
   }
 
+  /** Pacing measures intervals: the steady scale, not the wall time. */
   #now(): number {
-    return this.#clock.nowMs()
+    return this.#clock.elapsedMs()
   }
 
   /** The current allowed rate. */

@@ -32,6 +32,10 @@ export class VirtualClock implements Clock {
     return this.#nowMs
   }
 
+  elapsedMs(): number {
+    return this.#nowMs
+  }
+
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return sleepOn((run, delay) => this.setTimeout(run, delay), ms, signal)
   }
@@ -133,6 +137,20 @@ function settle(): Promise<void> {
 export class FastForwardClock extends VirtualClock {
   #isPumping = false
   #isStopped = false
+  readonly #wallSec: (() => number) | undefined
+
+  /**
+   * `wallSec`: the wall time to read instead of the virtual one (a fixed moment a test
+   * moves by hand), while waits still jump on the virtual scale.
+   */
+  constructor(options: { startMs?: number; wallSec?: () => number } = {}) {
+    super(options.startMs)
+    this.#wallSec = options.wallSec
+  }
+
+  override nowMs(): number {
+    return this.#wallSec === undefined ? super.nowMs() : this.#wallSec() * 1000
+  }
 
   override setTimeout(run: () => void, ms: number): Cancel {
     const cancel = super.setTimeout(run, ms)
