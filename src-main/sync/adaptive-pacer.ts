@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from '@shared/clock'
 
-/** The service counts a class's requests per one-second window whose edges a client cannot see (facts: requests per second). */
+/** The service counts a class's requests per one-second window whose edges a client cannot see. */
 const WINDOW_MS = 1_000
 
 /** Slack per window for the client's own jitter between a start here and the request leaving. */

@@ -40,8 +40,8 @@ export interface RateShaperOptions {
 
 /**
  * Runs every service call of the sync engine: one p-queue per endpoint class (wallet REST
- * and DAS share "das-enhanced", as the facts say), each paced by an AIMD pacer at most at
- * the plan's rate, with bounded, jittered retries.
+ * and DAS share "das-enhanced": docs/service.md, Rate limits), each paced by an AIMD pacer
+ * at most at the plan's rate, with bounded, jittered retries.
  */
 export class RateShaper {
   readonly #queues = new Map<EndpointClass, PQueue>()

@@ -14,7 +14,7 @@ import { CreditMeter, type CreditBudget } from './credit-meter'
 import { RateShaper, type RateShaperOptions } from './rate-shaper'
 import { SyncEngine, type SyncEvent } from './sync-engine'
 
-/** Requests per second: a plan of the facts file, custom numbers, or unpaced ('off'). */
+/** Requests per second: a plan (docs/service.md, Rate limits), custom numbers, or unpaced ('off'). */
 export type RateSetting = Plan | 'off' | { custom: Record<EndpointClass, number> }
 
 /** The per-class rates a setting stands for. */
