@@ -3,13 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { VirtualClock } from '../../helpers/virtual-clock'
 import { runCli, startCliInProcess } from '../../helpers/cli-in-process'
-import { startCli } from '../../helpers/cli-process'
 import { makeTempDir } from '../../helpers/temp-dir'
 
 // `heliograph sync` without --once keeps watching: at a 15-second cadence, for three
 // minutes of the run's clock, printing one line per change the simulator is given, and
 // stopping on SIGTERM after the page in flight. The three minutes run on a virtual clock;
-// the real signal to a real process is its own test.
+// the real signal to a real process is cli-sync-watching.process.test.ts.
 
 const CADENCE_SEC = 15
 const STAY_UP_MS = 180_000
@@ -96,18 +95,6 @@ describe('CLI: sync keeps watching until a signal', () => {
     } finally {
       watching.signal('SIGINT')
       await watching.exited
-    }
-  })
-
-  it('as a process of its own (real time): a SIGTERM ends the watch with exit code 0', async () => {
-    const watching = startCli([...base, 'sync', '--quiet', '--every', String(CADENCE_SEC)])
-    try {
-      await watching.waitFor((out) => out.stderr.includes('Watching 1 wallet'))
-      watching.child.kill('SIGTERM')
-      expect(await watching.exited).toBe(0)
-      expect(watching.stderr).toMatch(/SIGTERM: stopping after the page in flight/)
-    } finally {
-      if (watching.child.exitCode === null) watching.child.kill('SIGKILL')
     }
   })
 })
