@@ -4,8 +4,9 @@ import svelte from 'eslint-plugin-svelte'
 import globals from 'globals'
 import svelteConfig from './svelte.config.js'
 
-// The layer rules of STYLE.md, enforced: the renderer knows only src-shared; the main
-// process never reaches into the renderer; src-shared runs in both, so it imports neither.
+// The layer rules of docs/ARCHITECTURE.md (Layout), enforced: the renderer knows only
+// src-shared; the main process never reaches into the renderer; src-shared runs in both,
+// so it imports neither.
 const layerRules = (forbidden, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: forbidden, message }] }],
 })

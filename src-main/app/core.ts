@@ -1,3 +1,4 @@
+import { nowSec as clockNowSec, systemClock, type Clock } from '@shared/clock'
 import { join } from 'node:path'
 import { SIM_IMAGE_HOST, SIM_IMAGE_PATH } from '../simulator/sim-images'
 import { ImageCache, type CachedImage } from './image-cache'
@@ -85,8 +86,8 @@ export interface CoreConfig {
   demo?: DemoOptions
   /** The shell's save dialog for exports; absent in the web shell (the browser downloads). */
   choosePath?: ChoosePath
-  /** Clock in UTC seconds; tests pass a fixed one. */
-  nowSec?: () => number
+  /** Time and timers for everything that waits; tests pass a virtual or fixed one. */
+  clock?: Clock
 }
 
 /** The app's core: one per process, shared by whichever shell hosts it. */
@@ -179,7 +180,8 @@ const SHELL_NAMES: Record<AppInfo['shell'], string> = {
 async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<Core> {
   const isReadOnly = lock === null
   const events = new EventBus()
-  const nowSec = config.nowSec ?? (() => Math.floor(Date.now() / 1000))
+  const clock = config.clock ?? systemClock
+  const nowSec = (): number => clockNowSec(clock)
   const secretStore =
     config.apiKey !== undefined
       ? new MemorySecretStore(config.apiKey)
@@ -230,7 +232,7 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
       override,
       isWatching: !isReadOnly && config.isWatching === true,
       demo: config.demo ?? {},
-      nowSec,
+      clock,
     })
     return { mirror, session }
   }
@@ -408,8 +410,10 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
         store: mirror.leases,
         ttlMs: options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
         watched: addresses,
+        clock,
       })
       return runSharedSyncRound({
+        clock,
         keeper,
         addresses,
         syncWallet: (address) => engine.syncWallet(address),

@@ -5,6 +5,7 @@ import type { Mirror } from '../db/mirror'
 import { displayDatabaseUrl, isDatabaseUrl, openMirror } from '../db/open-mirror'
 import { AppError } from '@shared/ipc/ipc-errors'
 import type { GlobalOptions } from './cli-core'
+import { cliContext } from './cli-context'
 
 /**
  * Opens the mirror holding the team's accounts, beside a server that may be running on
@@ -16,7 +17,7 @@ export async function openAccountsMirror(
   use: 'create' | 'change',
 ): Promise<Mirror> {
   const dataDir = resolve(options.dataDir ?? defaultDataDir())
-  const databaseUrl = options.database ?? process.env.HELIOGRAPH_DATABASE_URL
+  const databaseUrl = options.database ?? cliContext().env.HELIOGRAPH_DATABASE_URL
   if (databaseUrl !== undefined) {
     if (!isDatabaseUrl(databaseUrl)) {
       throw new AppError(
