@@ -1,6 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { systemClock } from '@shared/clock'
 import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import { MemorySecretStore } from '../../../src-main/app/secret-store'
 import { WatchScheduler } from '../../../src-main/sync/watch-scheduler'
@@ -141,7 +142,7 @@ describe.each(ENGINES)('webhook mode: deliveries instead of polling (on %s)', (e
       recordCredits: (entry) => fx.runtime.meter.record(entry),
       secrets,
       checkEverySec: async () => CADENCE.checkEverySec,
-      nowSec: () => fx.sim.chain.clock.nowSec(),
+      clock: { ...systemClock, nowMs: () => fx.sim.chain.clock.nowSec() * 1000 },
       ...options,
     })
 
