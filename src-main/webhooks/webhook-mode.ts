@@ -117,19 +117,12 @@ export async function startWebhookMode(deps: WebhookModeDeps): Promise<WebhookMo
   let isStopped = false
   let lastUnexplainedCheckSec = -Infinity
   /** Management calls run one after another: two would race on the one webhook. */
-  let serial: Promise<void> = Promise.resolve()
-  const inSeries = (work: () => Promise<void>): Promise<void> => {
-    const run = serial.then(work)
-    serial = run.catch(() => {})
-    return run
-  }
+  const series = oneAtATime()
+  const inSeries = series.run
   const background = (work: Promise<void>): void => {
     work.catch((error: unknown) => deps.onError?.(error))
   }
-  const at = (): string => utcTime(nowSec())
-  const slowedWords = `polling slowed to every ${durationWords(o.slowCheckEverySec)}`
-  const pollingWords = async (): Promise<string> =>
-    `polling every ${durationWords(await deps.checkEverySec())} meanwhile`
+  const { at, slowedWords, pollingWords } = logWords(nowSec, o.slowCheckEverySec, deps)
 
   const receiver = new DeliveryReceiver({
     ...deps,
@@ -246,7 +239,7 @@ export async function startWebhookMode(deps: WebhookModeDeps): Promise<WebhookMo
   )
   const idle = async (): Promise<void> => {
     await receiver.idle()
-    await serial
+    await series.idle()
   }
 
   return {
@@ -271,6 +264,33 @@ export async function startWebhookMode(deps: WebhookModeDeps): Promise<WebhookMo
       slowdown.stop()
       await idle()
     },
+  }
+}
+
+/** The phrases the mode's log lines share: the time now, and how polling goes. */
+function logWords(
+  nowSec: () => number,
+  slowCheckEverySec: number,
+  deps: Pick<WebhookModeDeps, 'checkEverySec'>,
+) {
+  return {
+    at: (): string => utcTime(nowSec()),
+    slowedWords: `polling slowed to every ${durationWords(slowCheckEverySec)}`,
+    pollingWords: async (): Promise<string> =>
+      `polling every ${durationWords(await deps.checkEverySec())} meanwhile`,
+  }
+}
+
+/** Runs work one piece after another; `idle` resolves once all given so far are done. */
+function oneAtATime(): { run(work: () => Promise<void>): Promise<void>; idle(): Promise<void> } {
+  let serial: Promise<void> = Promise.resolve()
+  return {
+    run(work) {
+      const run = serial.then(work)
+      serial = run.catch(() => {})
+      return run
+    },
+    idle: () => serial,
   }
 }
 
