@@ -12,8 +12,11 @@ export default defineConfig({
     resolve: resolveShared,
     build: {
       outDir: 'out/main',
-      // p-queue is ESM-only: bundle it; better-sqlite3 stays external (native addon).
-      externalizeDeps: { exclude: ['p-queue'] },
+      // Plain-JavaScript dependencies go into the bundle (p-queue must: it is ESM-only):
+      // the CLI then starts without resolving and translating each package's modules
+      // (`heliograph --version` 0.43 s of CPU to 0.22 s). Native addons (better-sqlite3,
+      // @node-rs/argon2) stay external.
+      externalizeDeps: { exclude: ['p-queue', 'kysely', 'zod', 'commander', 'ws', 'pg', 'bs58'] },
       rolldownOptions: {
         // The CLI too: `npm start` runs the web shell from this bundle, which starts in a
         // fraction of the time the sources take through tsx.

@@ -1,7 +1,7 @@
+import { nowSec as clockNowSec, systemClock, type Clock } from '@shared/clock'
 import { join } from 'node:path'
 import { SIM_IMAGE_HOST, SIM_IMAGE_PATH } from '../simulator/sim-images'
 import { ImageCache, type CachedImage } from './image-cache'
-import { systemClock } from '@shared/clock'
 import { contract, isChannel } from '@shared/ipc/contract'
 import type { AppFacts, AppInfo } from '@shared/ipc/app-schemas'
 import { okEnvelope, type Envelope } from '@shared/ipc/envelope'
@@ -87,8 +87,8 @@ export interface CoreConfig {
   demo?: DemoOptions
   /** The shell's save dialog for exports; absent in the web shell (the browser downloads). */
   choosePath?: ChoosePath
-  /** Clock in UTC seconds; tests pass a fixed one. */
-  nowSec?: () => number
+  /** Time and timers for everything that waits; tests pass a virtual or fixed one. */
+  clock?: Clock
 }
 
 /** The app's core: one per process, shared by whichever shell hosts it. */
@@ -236,7 +236,7 @@ async function openSessions(
   stores: CoreStores,
   events: EventBus,
   isReadOnly: boolean,
-  nowSec: () => number,
+  clock: Clock,
 ): Promise<CoreSessions> {
   const { home, apiKey } = stores
   const override: ServiceOverride = config.serviceUrl ? { serviceUrl: config.serviceUrl } : {}
@@ -259,7 +259,7 @@ async function openSessions(
       override,
       isWatching: !isReadOnly && config.isWatching === true,
       demo: config.demo ?? {},
-      nowSec,
+      clock,
     })
     return { mirror, session }
   }
@@ -285,8 +285,7 @@ async function openSessions(
           if (event === 'watchlist:changed') listener()
         }),
       checkEverySec: async () => (await readSettings(home.settings)).watch.checkEverySec,
-      // The core's time (tests fix it) on the system's timers.
-      clock: { ...systemClock, nowMs: () => nowSec() * 1000 },
+      clock,
     })
   }
   const restartWebhookMode = async (): Promise<void> => {
@@ -389,6 +388,7 @@ function handlerTableOf(ctx: HandlerContext, lookups: LookupDesk): HandlerTable 
 /** One shared sync round over `addresses`, this worker's share taken by leases. */
 async function syncSharedOn(
   sessions: CoreSessions,
+  clock: Clock,
   addresses: readonly string[],
   options: Parameters<Core['syncShared']>[1] = {},
 ): Promise<SharedSyncRoundResult> {
@@ -398,8 +398,10 @@ async function syncSharedOn(
     store: mirror.leases,
     ttlMs: options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
     watched: addresses,
+    clock,
   })
   return runSharedSyncRound({
+    clock,
     keeper,
     addresses,
     syncWallet: (address) => engine.syncWallet(address),
@@ -415,10 +417,11 @@ async function syncSharedOn(
 async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<Core> {
   const isReadOnly = lock === null
   const events = new EventBus()
-  const nowSec = config.nowSec ?? (() => Math.floor(Date.now() / 1000))
+  const clock = config.clock ?? systemClock
+  const nowSec = (): number => clockNowSec(clock)
   const stores = await openStores(config, isReadOnly)
   const { home, secretStore, apiKey, exports } = stores
-  const sessions = await openSessions(config, stores, events, isReadOnly, nowSec)
+  const sessions = await openSessions(config, stores, events, isReadOnly, clock)
   const { info } = sessions
   const redact = (text: string): string => {
     const secrets = [
@@ -492,7 +495,7 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     isSharedMirror: home.engine === 'postgres',
     async syncShared(addresses, options) {
       if (isReadOnly) throw new AppError('Syncing needs the process that writes the mirror.')
-      return syncSharedOn(sessions, addresses, options)
+      return syncSharedOn(sessions, clock, addresses, options)
     },
     close: async () => {
       await sessions.closeCurrent()

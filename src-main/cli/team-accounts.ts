@@ -7,6 +7,7 @@ import { openPostgresMirror } from '../db/postgres-mirror'
 import { openSqliteMirror } from '../db/sqlite-mirror'
 import { AppError } from '@shared/ipc/ipc-errors'
 import type { GlobalOptions } from './cli-core'
+import { cliContext } from './cli-context'
 
 /**
  * Opens the mirror holding the team's accounts, beside a server that may be running on
@@ -17,7 +18,7 @@ export async function openAccountsMirror(
   options: GlobalOptions,
   use: 'create' | 'change',
 ): Promise<Mirror> {
-  const databaseUrl = options.database ?? process.env.HELIOGRAPH_DATABASE_URL
+  const databaseUrl = options.database ?? cliContext().env.HELIOGRAPH_DATABASE_URL
   if (databaseUrl !== undefined) {
     if (!isPostgresUrl(databaseUrl)) {
       throw new AppError(

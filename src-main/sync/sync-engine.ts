@@ -1,3 +1,4 @@
+import { nowSec, systemClock, type Clock } from '@shared/clock'
 import {
   getOperation,
   type OperationInput,
@@ -56,7 +57,8 @@ export interface SyncEngineOptions {
   shaper: RateShaper
   meter: CreditMeter
   emit?: (event: SyncEvent) => void
-  nowSec?: () => number
+  /** Time for the mirror's timestamps (the system clock unless a test drives it). */
+  clock?: Clock
 }
 
 /** Options of one wallet's sync. */
@@ -102,7 +104,8 @@ export class SyncEngine {
   constructor(options: SyncEngineOptions) {
     this.#options = options
     this.writer = options.writer
-    this.#nowSec = options.nowSec ?? (() => Math.floor(Date.now() / 1000))
+    const clock = options.clock ?? systemClock
+    this.#nowSec = () => nowSec(clock)
   }
 
   /** Whether a wallet is syncing now. */

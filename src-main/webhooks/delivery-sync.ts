@@ -22,7 +22,7 @@ export interface DeliverySyncDeps {
   store: WebhookDeliveryStore
   /** Watched wallets whose sync the person has not paused. */
   syncedAddresses: () => Promise<string[]>
-  /** Writes a ledger row: the service charges each delivered event (facts "Webhooks"). */
+  /** Writes a ledger row: the service charges each delivered event 1 credit. */
   recordCredits: (entry: LedgerEntry) => void
   /** Keeps a change watching found (the Activity page's count of changes and their cost). */
   recordChange: (change: DetectedChange) => Promise<void>

@@ -25,6 +25,7 @@ import {
 import type { SyncEvent } from '../../src-main/sync/sync-engine'
 import { createTestDatabase } from './postgres'
 import { makeTempDir } from './temp-dir'
+import { clockReading } from './clocks'
 
 /** The engines a sync test can run on. */
 export type TestEngine = 'sqlite' | 'postgres'
@@ -90,7 +91,7 @@ export async function startSyncFixture(
     budget: async () => budget,
     emit: (e) => events.push(e),
     retry: { ...FAST_RETRIES, ...options.retry },
-    ...(options.isOnSimulatorClock ? { nowSec: () => sim.chain.clock.nowSec() } : {}),
+    ...(options.isOnSimulatorClock ? { clock: clockReading(() => sim.chain.clock.nowSec()) } : {}),
   })
   return {
     sim,

@@ -61,7 +61,7 @@ export interface StreamPatch {
   succeededAtSec?: number
 }
 
-/** A compression signature item (interface 2.8) as the writer needs it. */
+/** A compression signature item as the writer needs it. */
 export interface CompressedSignatureItem {
   signature: string
   slot: number
