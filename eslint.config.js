@@ -4,10 +4,14 @@ import svelte from 'eslint-plugin-svelte'
 import globals from 'globals'
 import svelteConfig from './svelte.config.js'
 
-// The layer rules of STYLE.md, enforced: the renderer knows only src-shared; the main
+// The layer rules of STYLE.md, enforced: the renderer knows only the contract and the
+// shared rules (src-shared/ipc, src-shared/domain), never the service's shapes; the main
 // process never reaches into the renderer; src-shared runs in both, so it imports neither.
-const layerRules = (forbidden, message) => ({
-  'no-restricted-imports': ['error', { patterns: [{ group: forbidden, message }] }],
+const layerRules = (...groups) => ({
+  'no-restricted-imports': [
+    'error',
+    { patterns: groups.map(([forbidden, message]) => ({ group: forbidden, message })) },
+  ],
 })
 
 export default tseslint.config(
@@ -39,27 +43,33 @@ export default tseslint.config(
   {
     files: ['src-renderer/**'],
     rules: layerRules(
-      ['**/src-main/**', 'electron', 'node:*'],
-      'The renderer talks to main only through src-shared/ipc.',
+      [
+        ['**/src-main/**', 'electron', 'node:*'],
+        'The renderer talks to main only through src-shared/ipc.',
+      ],
+      [
+        ['@shared/api', '@shared/api/**', '**/src-shared/api/**'],
+        'The renderer shows view models of src-shared/ipc (and rules of src-shared/domain), not the service’s shapes.',
+      ],
     ),
   },
   {
     files: ['src-main/**'],
-    rules: layerRules(['**/src-renderer/**'], 'The main process never imports the renderer.'),
+    rules: layerRules([['**/src-renderer/**'], 'The main process never imports the renderer.']),
   },
   {
     files: ['src-shared/**'],
-    rules: layerRules(
+    rules: layerRules([
       ['**/src-main/**', '**/src-renderer/**', 'node:*', 'electron'],
       'src-shared runs in both processes: no Node, no DOM, no app code.',
-    ),
+    ]),
   },
   {
     files: ['src-main/**'],
     ignores: ['src-main/shell/electron/**'],
-    rules: layerRules(
+    rules: layerRules([
       ['**/src-renderer/**', 'electron'],
       'The core never imports electron; only src-main/shell/electron does.',
-    ),
+    ]),
   },
 )
