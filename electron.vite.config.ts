@@ -12,8 +12,11 @@ export default defineConfig({
     resolve: resolveShared,
     build: {
       outDir: 'out/main',
-      // p-queue is ESM-only: bundle it; better-sqlite3 stays external (native addon).
-      externalizeDeps: { exclude: ['p-queue'] },
+      // Plain-JavaScript dependencies go into the bundle (p-queue must: it is ESM-only):
+      // the CLI then starts without resolving and translating each package's modules
+      // (`heliograph --version` 0.43 s of CPU to 0.22 s). Native addons (better-sqlite3,
+      // @node-rs/argon2) stay external.
+      externalizeDeps: { exclude: ['p-queue', 'kysely', 'zod', 'commander', 'ws', 'pg', 'bs58'] },
       rolldownOptions: {
         // The CLI too: `npm start` runs the web shell from this bundle, which starts in a
         // fraction of the time the sources take through tsx.
@@ -22,7 +25,7 @@ export default defineConfig({
           cli: resolve(root, 'src-main/cli/main.ts'),
           // The mirror writer's worker thread: its own entry, beside index.js, which
           // WorkerMirrorWriter starts by that name.
-          'mirror-writer-worker': resolve(root, 'src-main/db/ingest/mirror-writer-worker.ts'),
+          'mirror-writer-worker': resolve(root, 'src-main/db/sqlite/mirror-writer-worker.ts'),
         },
         // Code the entries share goes beside them, not in a subfolder: paths resolved from
         // import.meta.url (the worker's file, the renderer, package.json) stay the same.

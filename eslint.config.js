@@ -4,9 +4,10 @@ import svelte from 'eslint-plugin-svelte'
 import globals from 'globals'
 import svelteConfig from './svelte.config.js'
 
-// The layer rules of STYLE.md, enforced: the renderer knows only the contract and the
-// shared rules (src-shared/ipc, src-shared/domain), never the service's shapes; the main
-// process never reaches into the renderer; src-shared runs in both, so it imports neither.
+// The layer rules of docs/ARCHITECTURE.md (Layout), enforced: the renderer knows only the
+// contract and the shared rules (src-shared/ipc, src-shared/domain), never the service's
+// shapes; the main process never reaches into the renderer; src-shared runs in both, so it
+// imports neither.
 const layerRules = (...groups) => ({
   'no-restricted-imports': [
     'error',
@@ -71,5 +72,49 @@ export default tseslint.config(
       ['**/src-renderer/**', 'electron'],
       'The core never imports electron; only src-main/shell/electron does.',
     ]),
+  },
+  {
+    // Above db, a mirror comes from openMirror() and is asked capabilities (isShared),
+    // never which engine holds it (docs/ARCHITECTURE.md, Storage).
+    files: ['src-main/**'],
+    ignores: ['src-main/db/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src-renderer/**'],
+              message: 'The main process never imports the renderer.',
+            },
+            {
+              group: ['**/db/sqlite/**', '**/db/postgres/**'],
+              message: 'Open a mirror with db/open-mirror.ts; ask it capabilities, not its engine.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src-main/**'],
+    ignores: ['src-main/db/**', 'src-main/shell/electron/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src-renderer/**', 'electron'],
+              message: 'The core never imports electron; only src-main/shell/electron does.',
+            },
+            {
+              group: ['**/db/sqlite/**', '**/db/postgres/**'],
+              message: 'Open a mirror with db/open-mirror.ts; ask it capabilities, not its engine.',
+            },
+          ],
+        },
+      ],
+    },
   },
 )

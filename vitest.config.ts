@@ -1,19 +1,63 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
 
-// Unit and integration tests run on real SQLite files, a real PostgreSQL server started
-// for the run (test/setup/local-postgres.ts) and real loopback HTTP; e2e tests drive
-// Debian's Chromium against the built renderer served by the web shell.
+// Four tiers, one run (`vitest run`, as `npm test` runs it) or the two in-process ones
+// (`npm run test:fast`):
+// - unit: pure logic, no I/O.
+// - integration: real SQLite files, the run's real PostgreSQL server
+//   (test/setup/local-postgres.ts) and real loopback HTTP against the simulator, with the
+//   CLI and the app's core in the test's own process.
+// - process: what only a process of its own shows (signals, kills, exit codes, locks
+//   between processes, the built app), named `*.process.test.ts`, and test/integration/build.
+// - e2e: Debian's Chromium (one per run, test/setup/chromium-server.ts) against the built
+//   renderer served by the web shell.
+// Waiting runs on injected clocks (src-shared/clock.ts), so most of the work is CPU: four
+// workers keep two cores busy while some of them wait on I/O.
+const shared = resolve(import.meta.dirname, 'src-shared')
+const PROCESS_TESTS = [
+  'test/integration/**/*.process.test.ts',
+  'test/integration/build/**/*.test.ts',
+]
+
 export default defineConfig({
   // `@shared/…` is src-shared, as in tsconfig.json's paths.
-  resolve: { alias: { '@shared': resolve(import.meta.dirname, 'src-shared') } },
+  resolve: { alias: { '@shared': shared } },
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/bench/**', 'node_modules/**'],
-    globalSetup: ['test/setup/local-postgres.ts'],
     pool: 'forks',
+    maxWorkers: 4,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          exclude: PROCESS_TESTS,
+          globalSetup: ['test/setup/local-postgres.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: PROCESS_TESTS,
+          globalSetup: ['test/setup/local-postgres.ts', 'test/setup/built-app.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/setup/built-app.ts', 'test/setup/chromium-server.ts'],
+        },
+      },
+    ],
   },
 })

@@ -11,7 +11,7 @@ import type { HandlerContext } from './handlers/handler-context'
 // history covers the date, else asked of the service a mint at a time, its cost said first.
 // The `balances:*` channels and the balances-at export both answer through here.
 
-/** Credits of one balance-at call (facts: one call per wallet and mint). */
+/** Credits of one balance-at call (one call per wallet and mint: docs/service.md, Wallet REST). */
 export const BALANCE_AT_CREDITS = creditsPerCall(getOperation('wallet.balanceAt').priceKey)
 
 /** The end of a calendar day (UTC): balances "on 31 Dec" are as of its last second. */
@@ -140,7 +140,7 @@ async function askService(
     signal?.throwIfAborted()
     const answer = await runtime.engine.callFor(address, 'wallet.balanceAt', {
       wallet: address,
-      // facts: balance-at names native SOL with its own pseudo-mint.
+      // balance-at names native SOL with its own pseudo-mint (So1…111, not So1…112).
       mint: mint === NATIVE_SOL_MINT ? BALANCE_AT_NATIVE_SOL_MINT : mint,
       time: atSec,
     })

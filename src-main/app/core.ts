@@ -1,3 +1,4 @@
+import { nowSec as clockNowSec, systemClock, type Clock } from '@shared/clock'
 import { join } from 'node:path'
 import { SIM_IMAGE_HOST, SIM_IMAGE_PATH } from '../simulator/sim-images'
 import { ImageCache, type CachedImage } from './image-cache'
@@ -8,11 +9,10 @@ import { existsSync } from 'node:fs'
 import { AppError, InvalidInputError, NotFoundError } from '@shared/ipc/ipc-errors'
 import type { DataSource } from '@shared/ipc/settings-schemas'
 import type { Mirror } from '../db/mirror'
-import { openPostgresMirror } from '../db/postgres-mirror'
+import { openMirror } from '../db/open-mirror'
 import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from '../sync/lease-keeper'
 import { runSharedSyncRound, type SharedSyncRoundResult } from '../sync/shared-sync-round'
 import type { WalletSyncOutcome } from '@shared/ipc/sync-schemas'
-import { openSqliteMirror, type SqliteMirror } from '../db/sqlite-mirror'
 import { acquireWriterLock, type WriterLock } from '../db/writer-lock'
 import { ExportHandoffs, type PendingDownload } from '../export/export-downloads'
 import { redactText } from '../service/redact'
@@ -86,8 +86,8 @@ export interface CoreConfig {
   demo?: DemoOptions
   /** The shell's save dialog for exports; absent in the web shell (the browser downloads). */
   choosePath?: ChoosePath
-  /** Clock in UTC seconds; tests pass a fixed one. */
-  nowSec?: () => number
+  /** Time and timers for everything that waits; tests pass a virtual or fixed one. */
+  clock?: Clock
 }
 
 /** The app's core: one per process, shared by whichever shell hosts it. */
@@ -180,7 +180,8 @@ const SHELL_NAMES: Record<AppInfo['shell'], string> = {
 async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<Core> {
   const isReadOnly = lock === null
   const events = new EventBus()
-  const nowSec = config.nowSec ?? (() => Math.floor(Date.now() / 1000))
+  const clock = config.clock ?? systemClock
+  const nowSec = (): number => clockNowSec(clock)
   const secretStore =
     config.apiKey !== undefined
       ? new MemorySecretStore(config.apiKey)
@@ -190,9 +191,12 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
   // The person's own mirror is always open: it keeps the settings, whatever the source.
   // The writer's pages go to a worker thread: this one keeps answering the views.
   const writeIn = isReadOnly ? 'this-thread' : 'worker'
-  const home: Mirror = config.databaseUrl
-    ? await openPostgresMirror(config.databaseUrl, { isReadOnly })
-    : await openSqliteMirror(databasePath(config.dataDir), { isReadOnly, writeIn })
+  const home = await openMirror({
+    file: databasePath(config.dataDir),
+    databaseUrl: config.databaseUrl,
+    isReadOnly,
+    writeIn,
+  })
   const exports = new ExportHandoffs(config.dataDir)
   // Pending downloads are the writer's: a reader must not remove what the writer offers.
   if (!isReadOnly) await exports.removeLeftovers()
@@ -206,7 +210,7 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     return hasKey ? 'service' : 'demo'
   }
 
-  const openDemoMirror = async (): Promise<SqliteMirror> => {
+  const openDemoMirror = async (): Promise<Mirror> => {
     const path = demoDatabasePath(config.dataDir)
     if (isReadOnly && !existsSync(path)) {
       throw new NotFoundError(
@@ -214,7 +218,8 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
         { dataDir: config.dataDir },
       )
     }
-    return openSqliteMirror(path, { isReadOnly, writeIn })
+    // Demo data is always a file of its own, whatever holds the person's mirror.
+    return openMirror({ file: path, isReadOnly, writeIn })
   }
   const open = async (source: DataSource): Promise<{ mirror: Mirror; session: ServiceSession }> => {
     const mirror = source === 'demo' ? await openDemoMirror() : home
@@ -227,7 +232,7 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
       override,
       isWatching: !isReadOnly && config.isWatching === true,
       demo: config.demo ?? {},
-      nowSec,
+      clock,
     })
     return { mirror, session }
   }
@@ -395,7 +400,7 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
       webhookModeOptions = options
       return webhookMode
     },
-    isSharedMirror: home.engine === 'postgres',
+    isSharedMirror: home.isShared,
     async syncShared(addresses, options = {}) {
       if (isReadOnly) throw new AppError('Syncing needs the process that writes the mirror.')
       const { mirror } = current
@@ -405,8 +410,10 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
         store: mirror.leases,
         ttlMs: options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
         watched: addresses,
+        clock,
       })
       return runSharedSyncRound({
+        clock,
         keeper,
         addresses,
         syncWallet: (address) => engine.syncWallet(address),

@@ -1,3 +1,4 @@
+import { nowSec, type Clock } from '@shared/clock'
 import type { DataSource } from '@shared/ipc/settings-schemas'
 import type { DemoWalletsAdded } from '@shared/ipc/watchlist-schemas'
 import { AppError } from '@shared/ipc/ipc-errors'
@@ -41,7 +42,7 @@ export interface ServiceSessionOptions {
   /** Start the watch scheduler (the shells, `cli sync` without --once). */
   isWatching: boolean
   demo: DemoOptions
-  nowSec: () => number
+  clock: Clock
 }
 
 /**
@@ -65,7 +66,7 @@ export class ServiceSession {
       mirror: options.mirror,
       events: options.events,
       syncing: () => this.syncingAddresses(),
-      nowSec: options.nowSec,
+      nowSec: () => nowSec(options.clock),
     })
   }
 
@@ -124,7 +125,7 @@ export class ServiceSession {
     if (!this.#simulator) return { added: [], alreadyWatched: [] }
     const result = await seedDemoWallets(this.#o.mirror, this.#simulator, {
       ...options,
-      nowSec: this.#o.nowSec(),
+      nowSec: nowSec(this.#o.clock),
     })
     if (result.added.length > 0) {
       this.#o.events.emit('watchlist:changed', await this.#o.mirror.watchlist.list())
@@ -199,8 +200,13 @@ export class ServiceSession {
     const stored = await current()
     // Several workers may share a mirror on a database server: each watches its share.
     this.#leaseKeeper =
-      mirror.engine === 'postgres' && this.#o.isWatching
-        ? new LeaseKeeper({ store: mirror.leases, ttlMs: DEFAULT_LEASE_TTL_MS, watched: [] })
+      mirror.isShared && this.#o.isWatching
+        ? new LeaseKeeper({
+            store: mirror.leases,
+            ttlMs: DEFAULT_LEASE_TTL_MS,
+            watched: [],
+            clock: this.#o.clock,
+          })
         : null
     await this.#leaseKeeper?.start()
     const runtime = createSyncRuntime({
@@ -213,7 +219,7 @@ export class ServiceSession {
       },
       namesRefreshSec: async () => (await current()).namesRefreshDays * 86_400,
       emit: (event) => this.relay.onSyncEvent(event),
-      nowSec: this.#o.nowSec,
+      clock: this.#o.clock,
     })
     this.#runtime = runtime
     this.#scheduler = new WatchScheduler({
@@ -221,7 +227,7 @@ export class ServiceSession {
       watchState: mirror.watchState,
       engine: runtime.engine,
       cadence: async () => (await current()).watch,
-      nowSec: this.#o.nowSec,
+      clock: this.#o.clock,
       onChecked: (info) => this.relay.onChecked(info),
       onStopped: () => void this.relay.emitStatus().catch(() => {}),
       ...(this.#leaseKeeper ? { ownWallets: () => this.#ownWallets() } : {}),
@@ -232,7 +238,7 @@ export class ServiceSession {
   async #serviceSettings(stored: StoredSettings): Promise<ServiceSettings> {
     const { override, source } = this.#o
     if (source === 'demo') {
-      this.#simulator = await startDemoSimulator({ nowSec: this.#o.nowSec(), ...this.#o.demo })
+      this.#simulator = await startDemoSimulator({ nowSec: nowSec(this.#o.clock), ...this.#o.demo })
       return singleOriginServiceSettings(this.#simulator.url, DEMO_KEY)
     }
     const key = this.#o.apiKey()

@@ -6,8 +6,9 @@ import { defaultDataDir, holdsMirror } from '../app/data-dir'
 import type { ChoosePath } from '../app/handlers/handler-context'
 import type { Channel, ChannelInput, ChannelOutput } from '@shared/ipc/contract'
 import { isKeySafeUrl } from '@shared/domain/service-url'
-import { displayDatabaseUrl, isPostgresUrl } from '../db/postgres-database'
+import { displayDatabaseUrl, isDatabaseUrl } from '../db/open-mirror'
 import { AppError, rebuildError } from '@shared/ipc/ipc-errors'
+import { cliContext } from './cli-context'
 
 /** Root of the project (where package.json and out/ live), from this file's place in src-main/cli. */
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..')
@@ -50,8 +51,9 @@ export interface CommandCore {
  */
 export async function openCore(options: GlobalOptions, extra: CommandCore): Promise<Core> {
   const dataDir = resolve(options.dataDir ?? defaultDataDir())
-  const databaseUrl = options.database ?? process.env.HELIOGRAPH_DATABASE_URL
-  if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
+  const { env, clock } = cliContext()
+  const databaseUrl = options.database ?? env.HELIOGRAPH_DATABASE_URL
+  if (databaseUrl !== undefined && !isDatabaseUrl(databaseUrl)) {
     throw new AppError(
       `--database (or HELIOGRAPH_DATABASE_URL) must be a PostgreSQL URL such as postgres://user:password@127.0.0.1:5432/heliograph (got “${displayDatabaseUrl(databaseUrl)}”).`,
     )
@@ -62,8 +64,8 @@ export async function openCore(options: GlobalOptions, extra: CommandCore): Prom
     )
   }
   // Flags win over the environment; with neither, the stored key (or demo mode) applies.
-  const apiKey = options.apiKey ?? process.env.HELIOGRAPH_API_KEY
-  const serviceUrl = options.service ?? process.env.HELIOGRAPH_SERVICE_URL
+  const apiKey = options.apiKey ?? env.HELIOGRAPH_API_KEY
+  const serviceUrl = options.service ?? env.HELIOGRAPH_SERVICE_URL
   if (serviceUrl && !isKeySafeUrl(serviceUrl)) {
     throw new AppError(
       `--service (or HELIOGRAPH_SERVICE_URL) must be an https URL; plain http would send the API key in clear text and is allowed only to localhost, 127.x.x.x and ::1.`,
@@ -77,6 +79,7 @@ export async function openCore(options: GlobalOptions, extra: CommandCore): Prom
     isReadOnly: extra.use === 'read',
     processName: `\`heliograph ${extra.command}\``,
     isWatching: extra.isWatching ?? false,
+    clock,
     ...(options.dataSource ? { dataSource: options.dataSource } : {}),
     ...(extra.choosePath ? { choosePath: extra.choosePath } : {}),
     ...(apiKey ? { apiKey } : {}),

@@ -16,6 +16,7 @@ import { BalanceAtSource, CalendarDate } from '@shared/ipc/wallet-schemas'
 import { describeIssues } from '@shared/validation/zod-issues'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 import { printErrorLine, printLine } from './terminal-output'
+import { cliContext, setExitCode } from './cli-context'
 
 interface ExportCommandOptions {
   format: string
@@ -166,9 +167,11 @@ export function registerExportCommand(program: Command): void {
         choosePath: async () => out,
       })
       const exportId = `cli-${randomBytes(9).toString('base64url')}`
-      const onSignal = (): void =>
+      // The first signal cancels the export; a second one ends the process as usual.
+      const stopListening = cliContext().onStopSignal(() => {
+        stopListening()
         void callCore(core, 'export:cancel', { exportId }).catch(() => {})
-      process.once('SIGINT', onSignal)
+      })
       const format = opts.format as ExportFormat
       // Progress counts what the preview counted: mirror rows of this kind.
       const unit = EXPORT_ROW_NOUNS[kind]
@@ -207,10 +210,10 @@ export function registerExportCommand(program: Command): void {
         for (const c of error.details.candidates) {
           printErrorLine(`  ${c.mint}  ${[c.symbol, c.name].filter(Boolean).join(' · ')}`)
         }
-        process.exitCode = 1
+        setExitCode(1)
       } finally {
         unsubscribe()
-        process.off('SIGINT', onSignal)
+        stopListening()
         await core.close()
       }
     })

@@ -12,6 +12,7 @@ import { registerWalletCommands } from './wallet-commands'
 import { registerWatchCommand } from './watch-command'
 import { registerWebhookCommands } from './webhook-commands'
 import { printErrorLine } from './terminal-output'
+import { cliContext, withCliContext, type CliContext } from './cli-context'
 
 /** Builds the command-line program (exported so tests can run it in-process). */
 function buildProgram(): Command {
@@ -53,17 +54,30 @@ function buildProgram(): Command {
   return program
 }
 
-/** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
-export async function runCli(argv: string[]): Promise<number> {
+/**
+ * Runs the CLI with `argv` (without node and script) and resolves to its exit code. A
+ * program that runs it in its own process (tests, scripts) passes a context of its own:
+ * output, environment, clock and stop signals then stay that run's.
+ *
+ * @example
+ * const code = await runCli(['watch', 'list', '--json'])
+ */
+export function runCli(argv: string[], context?: CliContext): Promise<number> {
+  return context === undefined ? runProgram(argv) : withCliContext(context, () => runProgram(argv))
+}
+
+async function runProgram(argv: string[]): Promise<number> {
+  const { writeOut, writeErr } = cliContext()
   const program = buildProgram().exitOverride()
   program.commands.forEach(function override(command: Command): void {
-    command.exitOverride()
+    command.exitOverride().configureOutput({ writeOut, writeErr })
     command.commands.forEach(override)
   })
+  program.configureOutput({ writeOut, writeErr })
   try {
     await program.parseAsync(argv, { from: 'user' })
     // A command may set its own exit code (sync: 1 when a wallet did not sync, 2 at the budget).
-    return typeof process.exitCode === 'number' ? process.exitCode : 0
+    return cliContext().exitCode ?? 0
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode
     printErrorLine(`heliograph: ${error instanceof Error ? error.message : String(error)}`)

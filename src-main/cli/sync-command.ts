@@ -4,6 +4,7 @@ import { countText } from '@shared/domain/count-text'
 import type { SyncProgress, WalletSyncOutcome, WatchChange } from '@shared/ipc/sync-schemas'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 import { printErrorLine, printLine, walletName } from './terminal-output'
+import { cliContext, setExitCode, type StopSignal } from './cli-context'
 
 /** Exit code when a sync stopped at the credit budget (distinct from errors). */
 const EXIT_BUDGET = 2
@@ -13,17 +14,14 @@ const EXIT_BUDGET = 2
  * keep Node's event loop alive, and the scheduler's timer is unreferenced so that it never
  * holds a process open by itself: the wait holds one referenced timer until the signal.
  */
-function untilStopSignal(): Promise<NodeJS.Signals> {
+function untilStopSignal(): Promise<StopSignal> {
   return new Promise((resolve) => {
     const keepAlive = setInterval(() => {}, 2 ** 30)
-    const stop = (signal: NodeJS.Signals): void => {
+    const stopListening = cliContext().onStopSignal((signal) => {
       clearInterval(keepAlive)
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
+      stopListening()
       resolve(signal)
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
+    })
   })
 }
 
@@ -118,10 +116,13 @@ export function registerSyncCommand(program: Command): void {
         // --once: a signal cancels the sync (exit 130). Watching: a signal ends the wait
         // below, and closing the core finishes the page in flight (exit 0).
         const cancel = (): void => void callCore(core, 'sync:cancel', {}).catch(() => {})
-        if (opts.once) {
-          process.once('SIGINT', cancel)
-          process.once('SIGTERM', cancel)
-        }
+        // The first signal cancels; a second one ends the process as usual.
+        const stopListening = opts.once
+          ? cliContext().onStopSignal(() => {
+              stopListening()
+              cancel()
+            })
+          : () => {}
         try {
           const wallets = await callCore(core, 'watchlist:list', undefined)
           const chosen = opts.wallet ? wallets.filter((w) => w.address === opts.wallet) : wallets
@@ -140,7 +141,7 @@ export function registerSyncCommand(program: Command): void {
               const p = payload as SyncProgress
               const costKey = `${p.address} ${p.stream}`
               const isNewCost = (p.estimatedRemainingCredits ?? 0) > 0 && !costShown.has(costKey)
-              const now = Date.now()
+              const now = cliContext().clock.nowMs()
               if (p.phase !== 'done' && !isNewCost && now - last < 1_000) return
               last = now
               if (isNewCost) costShown.add(costKey)
@@ -238,8 +239,9 @@ export function registerSyncCommand(program: Command): void {
           }
           // The counterparties each wallet's sync left for a fuller batch-identity call.
           if (worst === 0) await callCore(core, 'sync:name-counterparties', undefined)
-          process.exitCode = worst
+          setExitCode(worst)
         } finally {
+          stopListening()
           await core.close()
         }
       },

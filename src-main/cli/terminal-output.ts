@@ -1,3 +1,5 @@
+import { cliContext } from './cli-context'
+
 // Everything the CLI prints goes through here. Labels and the service's error text are
 // data, not output: an escape sequence in them could retitle, recolour or clear the
 // terminal, fake a line, or reverse what a line seems to say (bidi overrides).
@@ -28,12 +30,12 @@ export function terminalSafe(text: string): string {
 
 /** Prints one line to stdout. */
 export function printLine(text: string): void {
-  process.stdout.write(`${terminalSafe(text)}\n`)
+  cliContext().writeOut(`${terminalSafe(text)}\n`)
 }
 
 /** Prints one line to stderr (progress, estimates, errors). */
 export function printErrorLine(text: string): void {
-  process.stderr.write(`${terminalSafe(text)}\n`)
+  cliContext().writeErr(`${terminalSafe(text)}\n`)
 }
 
 /**
@@ -45,7 +47,7 @@ export function printJson(value: unknown): void {
   const json = JSON.stringify(value, null, 2).replace(TERMINAL_ACTIVE, (c) =>
     c === '\n' ? c : `\\u${hex(c, 4)}`,
   )
-  process.stdout.write(`${json}\n`)
+  cliContext().writeOut(`${json}\n`)
 }
 
 /**

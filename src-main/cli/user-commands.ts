@@ -6,6 +6,7 @@ import { AppError } from '@shared/ipc/ipc-errors'
 import type { GlobalOptions } from './cli-core'
 import { openAccountsMirror } from './team-accounts'
 import { printLine } from './terminal-output'
+import { cliContext } from './cli-context'
 
 /** Names people sign in with: short, no spaces or look-alike characters. */
 const USER_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i
@@ -93,7 +94,7 @@ export function registerUserCommands(program: Command): void {
 }
 
 function nowSec(): number {
-  return Math.floor(Date.now() / 1000)
+  return Math.floor(cliContext().clock.nowMs() / 1000)
 }
 
 function isoDate(sec: number): string {

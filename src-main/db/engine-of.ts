@@ -1,5 +1,7 @@
 import { PostgresAdapter, type Kysely } from 'kysely'
-import type { MirrorEngine } from './mirror'
+
+/** The database engines a mirror can live on. */
+export type MirrorEngine = 'sqlite' | 'postgres'
 
 /**
  * Which engine a Kysely handle runs on, for the few queries whose best form differs

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
-import type { MirrorWriter } from './ingest/mirror-writer'
-import type { Mirror, MirrorEngine } from './mirror'
+import type { ExportReader } from './export-reader'
+import type { Mirror } from './mirror'
+import type { MirrorWriter } from './mirror-writer'
 import type { Database } from './schema'
 import { ActivityStore } from './stores/activity-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
@@ -24,11 +25,11 @@ import { WebhookStore } from './stores/webhook-store'
  * ledger's writes, the export reader, deleting everything and closing.
  */
 export abstract class KyselyMirror implements Mirror {
-  abstract readonly engine: MirrorEngine
+  abstract readonly isShared: boolean
   abstract readonly location: string
   abstract readonly writer: MirrorWriter
   abstract readonly ledger: CreditLedgerStore
-  abstract readonly exports: Mirror['exports']
+  abstract readonly exports: ExportReader
   readonly watchlist: WatchlistStore
   readonly review: ReviewReader
   readonly syncState: SyncStateStore

@@ -1,10 +1,8 @@
-import type { MirrorWriter } from './ingest/mirror-writer'
+import type { ExportReader } from './export-reader'
+import type { MirrorWriter } from './mirror-writer'
 import type { ActivityStore } from './stores/activity-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
 import type { LookupCacheStore } from './stores/lookup-cache-store'
-import type { ExportRows } from './stores/export-reader'
-import type { ExportRowFilters } from './queries/export-queries'
-import type { ExportKind } from '@shared/ipc/export-schemas'
 import type { MintStore } from './stores/mint-store'
 import type { NamesStore } from './stores/names-store'
 import type { WatchStateStore } from './stores/watch-state-store'
@@ -24,23 +22,26 @@ import type { TeamAccountStore } from './stores/team-account-store'
  */
 export const KEPT_TABLES: ReadonlySet<string> = new Set(['settings', 'team_users', 'team_sessions'])
 
-/** The database engines a mirror can live on. */
-export type MirrorEngine = 'sqlite' | 'postgres'
-
 /**
  * One mirror of synced wallet data, whatever engine holds it: the only way sync, app,
  * export and shells reach storage. Each concern has a store named for what it keeps; no
  * caller sees a connection or writes SQL. Every method is async, so that an engine with
- * a network between it and the app can implement the same interface.
+ * a network between it and the app can implement the same interface. Callers ask what a
+ * mirror can do (`isShared`), never which engine holds it; openMirror() (open-mirror.ts)
+ * is how they get one.
  *
  * @example
- * const mirror = await openSqliteMirror('/data/heliograph.sqlite')
+ * const mirror = await openMirror({ file: '/data/heliograph.sqlite' })
  * await mirror.watchlist.add({ address: 'So111…112', label: 'Treasury' }, nowSec)
  * await mirror.close()
  */
 export interface Mirror {
-  readonly engine: MirrorEngine
-  /** Where it lives (a file path), for messages. */
+  /**
+   * Whether several sync workers (processes) may share this mirror at once, splitting its
+   * wallets with leases: true on a database server, false for a file that one writer holds.
+   */
+  readonly isShared: boolean
+  /** Where it lives (a file path, or a database URL without its password), for messages. */
   readonly location: string
   readonly watchlist: WatchlistStore
   /** The review views' reads (history, transfers, balances, summaries). */
@@ -69,10 +70,7 @@ export interface Mirror {
   /** The team server's accounts and sign-in sessions. */
   readonly team: TeamAccountStore
   /** Export rows, read from one consistent snapshot without holding up the sync engine. */
-  readonly exports: {
-    count(kind: ExportKind, filters: ExportRowFilters): Promise<number>
-    open(kind: ExportKind, filters: ExportRowFilters, batchRows: number): Promise<ExportRows>
-  }
+  readonly exports: ExportReader
   /**
    * Empties every table of synced data, the watchlist and the ledger in one transaction;
    * settings and the team server's accounts stay. New tables are included without being listed anywhere.

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { StorageError } from '@shared/ipc/ipc-errors'
-import { describeStorageError } from './database'
+import { describeStorageError } from './storage-errors'
 import { makePrivateDir, makePrivateFile } from './private-files'
 
 /** The process holding a writer lock, as a second process is told. */

@@ -297,7 +297,7 @@ function taxRecordOfTransfer(r: TransferRow, currencyOf: CurrencyNames): TaxReco
   }
 }
 
-/** Koinly universal layout (facts). A fee-only row is a SOL send labelled `cost`. */
+/** Koinly's universal import layout. A fee-only row is a SOL send labelled `cost`. */
 const KOINLY_COLUMNS: Column<TaxRecord>[] = [
   value('Date (UTC)', (r) => koinlyTime(r.timeSec)),
   value('Sent Amount', (r) => (r.isFeeOnly ? r.feeSol : (r.sent?.amount ?? null))),
@@ -314,7 +314,7 @@ const KOINLY_COLUMNS: Column<TaxRecord>[] = [
 ]
 
 /**
- * CoinTracker layout (facts). A fee-only row carries only the fee columns; whether
+ * CoinTracker's import layout. A fee-only row carries only the fee columns; whether
  * CoinTracker files such a row as a fee is not documented (uncertain).
  */
 const COINTRACKER_COLUMNS: Column<TaxRecord>[] = [

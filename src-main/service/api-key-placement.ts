@@ -2,8 +2,8 @@ import type { Transport } from '@shared/api/operations'
 
 /**
  * Puts the key where the interface wants it for a transport: the wallet REST takes the
- * `X-Api-Key` header (interface 5.2, the recommended form); JSON-RPC, token-metadata and
- * webhooks take `?api-key=` (interface 5.3). Every URL that carries it is redacted before
+ * `X-Api-Key` header (the recommended form); JSON-RPC, token-metadata and
+ * webhooks take `?api-key=` (docs/service.md, Auth). Every URL that carries it is redacted before
  * it reaches a message or a log line.
  */
 export function placeApiKey(

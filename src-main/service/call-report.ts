@@ -31,7 +31,7 @@ export type ReportCall = (name: OperationName, startedMs: number, outcome: CallO
  * Whether a call costs credits: the service charges for the work it answered with a
  * success status, even when the body then proves garbled or off-schema; refusals (4xx,
  * 429, JSON-RPC error objects), server errors and calls with no answer cost nothing.
- * The facts file gives no rule; this one is shared with the simulator's credit counter,
+ * The service publishes no rule; this one is shared with the simulator's credit counter,
  * so the ledger and the service's counter agree call for call.
  */
 function isBilled(outcome: CallOutcome, httpStatus: number | undefined): boolean {

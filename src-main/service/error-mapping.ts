@@ -15,7 +15,7 @@ import {
 import type { ErrorDetails } from './service-errors'
 
 // How the service's refusals become typed errors: an HTTP status, or the code of a JSON-RPC
-// error object (facts, "Limits and errors"). The service's own words are kept, redacted.
+// error object (docs/service.md, Errors). The service's own words are kept, redacted.
 
 const RATE_LIMIT_CODES: readonly number[] = JSON_RPC_ERROR_CODES.rateLimited
 

@@ -4,9 +4,9 @@
 /** What a secret is replaced with. */
 const REDACTED = '***'
 
-// `api-key=<value>` in URLs and query strings (interface 5.3), any case, also `apiKey=`/`api_key=`.
+// `api-key=<value>` in URLs and query strings (JSON-RPC, v0 REST), any case, also `apiKey=`/`api_key=`.
 const QUERY_KEY = /\b(api[-_]?key=)[^&\s"'#<>]*/gi
-// `X-Api-Key: <value>` header dumps (interface 5.2).
+// `X-Api-Key: <value>` header dumps (the wallet REST key header).
 const HEADER_KEY = /\b(x-api-key["']?\s*[:=]\s*["']?)[^\s"',;}]+/gi
 
 /** Redacts `api-key=…` query values, `X-Api-Key` header values and every given secret value. */

@@ -42,7 +42,7 @@ export async function callRest(
     callOptions,
   )
   if (!isSuccessStatus(exchange.httpStatus)) throw errorFromHttpStatus(name, exchange, redact)
-  // DELETE answers may be empty (facts leave the body undocumented).
+  // DELETE answers may be empty (the service documents no body).
   const payload =
     exchange.bodyText.trim() === '' && op.httpMethod === 'DELETE'
       ? null

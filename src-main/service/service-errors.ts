@@ -72,22 +72,22 @@ export abstract class ServiceError extends Error {
   }
 }
 
-/** Bad or missing key: HTTP 401 or JSON-RPC -32001 (facts, "Limits and errors"). */
+/** Bad or missing key: HTTP 401 or JSON-RPC -32001 (docs/service.md, Errors). */
 export class AuthError extends ServiceError {
   override readonly name = 'AuthError'
 }
 
-/** The plan does not allow the call: HTTP 403 (facts: identity and funded-by on the free plan). */
+/** The plan does not allow the call: HTTP 403 (identity and funded-by on the free plan). */
 export class PlanError extends ServiceError {
   override readonly name = 'PlanError'
 }
 
-/** Nothing found: HTTP 404 or JSON-RPC -32004 (facts). */
+/** Nothing found: HTTP 404 or JSON-RPC -32004. */
 export class NotFoundError extends ServiceError {
   override readonly name = 'NotFoundError'
 }
 
-/** Rate limited: HTTP 429 or JSON-RPC -32005/-32029/-32429 (facts), with Retry-After when given. */
+/** Rate limited: HTTP 429 or JSON-RPC -32005/-32029/-32429, with Retry-After when given. */
 export class RateLimitedError extends ServiceError {
   override readonly name = 'RateLimitedError'
   /** How long the service asked the caller to wait, when it said. */
@@ -96,7 +96,7 @@ export class RateLimitedError extends ServiceError {
   }
 }
 
-/** Server-side failure: HTTP 5xx or JSON-RPC -32000/-32603 (facts). */
+/** Server-side failure: HTTP 5xx or JSON-RPC -32000/-32603. */
 export class ServerError extends ServiceError {
   override readonly name = 'ServerError'
 }

@@ -3,7 +3,7 @@ import type { CreditOverrides } from '@shared/api/prices'
 import { PRICE_KEYS } from '@shared/api/prices'
 import { ServiceUrl } from '@shared/domain/service-url'
 
-/** The real service's base URLs (interface placeholders {base_url}, {rest_url}, {rpc_url}; facts). */
+/** The real service's base URLs (wallet REST, v0 REST, JSON-RPC: docs/service.md). */
 export const DEFAULT_SERVICE_URLS = {
   walletRestBaseUrl: 'https://api.helius.xyz',
   v0RestBaseUrl: 'https://api.helius.xyz',

@@ -1,8 +1,8 @@
 import { encodeEntity } from './chain/entity-ids'
 import { hashString } from './chain/prng'
 
-// Which keys the simulator accepts and which of them are on the free plan (facts: identity
-// and funded-by need a paid plan). Webhooks record the key owner's address (interface 5.4).
+// Which keys the simulator accepts and which of them are on the free plan (identity
+// and funded-by need a paid plan). Webhooks record the key owner's address (docs/service.md, Auth).
 
 export const DEFAULT_KEYS = ['demo'] as const
 

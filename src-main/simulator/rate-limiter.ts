@@ -1,7 +1,7 @@
 import type { EndpointClass, Plan } from '@shared/api/prices'
 import { PLAN_RATE_LIMITS_RPS } from '@shared/api/prices'
 
-// Requests per second per key and endpoint class for a plan (facts, "Limits and errors").
+// Requests per second per key and endpoint class for a plan (docs/service.md, Rate limits).
 // Fixed one-second windows of wall time: rate limits are about real throughput, not the
 // simulated clock. Every decision is logged, so tests and the bench can read what the
 // service saw: the rate per class, each 429 and whether its Retry-After was honoured.

@@ -23,7 +23,7 @@ import {
 import { runHandler } from './routes/operation-handlers'
 import type { WebhookDeliveries } from './webhook-deliveries'
 
-// The service side of the simulator: auth (interface 5), faults, rate limits (facts),
+// The service side of the simulator: auth, faults, rate limits (docs/service.md),
 // validation with the shared request schemas, the handler, credits, then wire faults.
 
 export interface ServiceDeps {
@@ -39,7 +39,7 @@ export interface ServiceDeps {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-/** Key from `?api-key=` or, for the wallet REST interface, the X-Api-Key header (interface 5.2–5.3). */
+/** Key from `?api-key=` or, for the wallet REST interface, the X-Api-Key header (docs/service.md, Auth). */
 function apiKeyOf(req: IncomingMessage, url: URL, acceptsHeader: boolean): string | undefined {
   const fromQuery = url.searchParams.get('api-key') ?? undefined
   if (fromQuery !== undefined) return fromQuery
@@ -187,7 +187,7 @@ function rpcError(id: unknown, code: number, message: string): Record<string, un
   return { jsonrpc: '2.0', id: id ?? null, error: { code, message } }
 }
 
-/** Handles JSON-RPC at POST / (interface 4.2), single requests and batches. */
+/** Handles JSON-RPC at POST /, single requests and batches. */
 export async function handleJsonRpc(
   req: IncomingMessage,
   res: ServerResponse,
@@ -288,7 +288,7 @@ export async function handleJsonRpc(
       const parsed = op.request.safeParse(request.params)
       if (!parsed.success) {
         const message = describeIssues(parsed.error, 'params')
-        // Photon words its refusals "Validation Error: …" (facts).
+        // Photon words its refusals "Validation Error: …" (docs/service.md, Compression).
         const prefix =
           op.priceKey === 'compression' || op.priceKey === 'validityProof'
             ? 'Validation Error: '

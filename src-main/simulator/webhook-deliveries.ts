@@ -10,7 +10,7 @@ import { historyEntry, transferEntries } from './chain/views'
 import type { CreditCounter } from './credit-counter'
 import { invalidParams, notFound } from './routes/http-io'
 
-// Webhooks: the store behind /v0/webhooks and the deliveries (facts "Webhooks"): a POST of
+// Webhooks: the store behind /v0/webhooks and the deliveries (docs/service.md, Webhooks): a POST of
 // a JSON array with `Authorization` = authHeader, retried up to 3 times 1 minute apart on
 // the simulator's clock, auto-disabled on a high failure rate except during the 24-hour
 // grace period after a re-enable. Enhanced webhooks skip failed transactions.
@@ -116,7 +116,7 @@ export class WebhookDeliveries {
     return null
   }
 
-  /** PATCH {active} (interface 4.4); a re-enable starts the 24-hour grace period (facts). */
+  /** PATCH {active}, the toggle; a re-enable starts the 24-hour grace period. */
   toggle(key: string, id: string, active: boolean): Webhook {
     const stored = this.owned(key, id)
     if (active && !stored.webhook.active) {
@@ -258,7 +258,7 @@ export class WebhookDeliveries {
     stored.recent.push(ok)
     if (stored.recent.length > FAILURE_WINDOW) stored.recent.shift()
     if (ok) {
-      // facts: each delivered event costs 1 credit.
+      // Each delivered event costs 1 credit.
       this.credits.charge(
         stored.ownerKey,
         'webhooks.delivery',

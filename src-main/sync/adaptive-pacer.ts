@@ -1,4 +1,6 @@
-/** The service counts a class's requests per one-second window whose edges a client cannot see (facts: requests per second). */
+import { systemClock, type Clock } from '@shared/clock'
+
+/** The service counts a class's requests per one-second window whose edges a client cannot see. */
 const WINDOW_MS = 1_000
 
 /** Slack per window for the client's own jitter between a start here and the request leaving. */
@@ -48,12 +50,17 @@ export class AdaptivePacer {
   readonly #starts: StartRecord[] = []
   /** How long the latest answers took, to know the fastest. */
   readonly #durationsMs: number[] = []
-  #now: () => number
+  readonly #clock: Clock
 
-  constructor(maxRps: number, now: () => number = Date.now) {
+  constructor(maxRps: number, clock: Clock = systemClock) {
     this.maxRps = maxRps
     this.#rps = maxRps
-    this.#now = now
+    this.#clock = clock
+  }
+
+  /** Pacing measures intervals: the steady scale, not the wall time. */
+  #now(): number {
+    return this.#clock.elapsedMs()
   }
 
   /** The current allowed rate. */
@@ -85,7 +92,7 @@ export class AdaptivePacer {
     let startMs = this.#reserveSlot()
     for (;;) {
       const delay = startMs - this.#now()
-      if (delay > 0) await sleep(delay, signal)
+      if (delay > 0) await this.#clock.sleep(delay, signal)
       if (this.#holdUntilMs !== holdAtReservation && this.#now() < this.#holdUntilMs) {
         // Retry-After is for every call: a 429 that came while this start waited for its
         // slot holds it back too, behind the hold (unit test "already waiting").
@@ -165,23 +172,4 @@ export class AdaptivePacer {
     const step = Number.isFinite(this.maxRps) ? this.maxRps * 0.05 : 1
     this.#rps = Math.min(this.maxRps, this.#rps + Math.max(step, 0.05))
   }
-}
-
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason)
-      return
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    const onAbort = (): void => {
-      clearTimeout(timer)
-      reject(signal?.reason)
-    }
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
 }

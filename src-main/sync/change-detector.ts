@@ -11,7 +11,7 @@ import {
 import { WALLET_CHECK_CREDITS } from '@shared/domain/watch-cost'
 import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import type { ChangeReason } from '@shared/ipc/sync-schemas'
-import type { MirrorWriter } from '../db/ingest/mirror-writer'
+import type { MirrorWriter } from '../db/mirror-writer'
 import type {
   ListedTokenAccount,
   Observation,

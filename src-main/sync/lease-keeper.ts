@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
+import { systemClock, type Clock, type Cancel } from '@shared/clock'
 import type { SyncLeaseStore } from '../db/stores/sync-lease-store'
 
 /**
@@ -20,8 +21,8 @@ export interface LeaseKeeperOptions {
   renewEveryMs?: number
   /** The addresses to share out (the watchlist); {@link LeaseKeeper.setWatched} changes it. */
   watched: readonly string[]
-  /** Milliseconds since the epoch; every worker's clock must roughly agree (well within ttlMs). */
-  nowMs?: () => number
+  /** Time and the renewal timer; every worker's clock must roughly agree (well within ttlMs). */
+  clock?: Clock
   /** Told when a round fails (the database unreachable); the timer keeps going. */
   onError?: (error: unknown) => void
 }
@@ -51,11 +52,11 @@ export function newLeaseHolder(): string {
 export class LeaseKeeper {
   readonly holder: string
   readonly #o: LeaseKeeperOptions
-  readonly #nowMs: () => number
+  readonly #clock: Clock
   #watched: readonly string[]
   /** Address → when this worker's lease on it expires, as of its last round. */
   #mine = new Map<string, number>()
-  #timer: NodeJS.Timeout | null = null
+  #stopTimer: Cancel | null = null
   #round: Promise<void> | null = null
   #isStopped = false
 
@@ -66,19 +67,20 @@ export class LeaseKeeper {
       )
     this.#o = options
     this.holder = options.holder ?? newLeaseHolder()
-    this.#nowMs = options.nowMs ?? Date.now
+    this.#clock = options.clock ?? systemClock
     this.#watched = [...new Set(options.watched)]
   }
 
   /** Runs a first round, then one every `renewEveryMs` until {@link stop}. */
   async start(): Promise<void> {
     await this.runRound()
-    if (this.#isStopped || this.#timer) return
+    if (this.#isStopped || this.#stopTimer) return
     const everyMs = this.#o.renewEveryMs ?? Math.max(1, Math.floor(this.#o.ttlMs / 3))
-    this.#timer = setInterval(() => {
-      this.runRound().catch((error: unknown) => this.#o.onError?.(error))
-    }, everyMs)
-    this.#timer.unref()
+    this.#stopTimer = this.#clock.setInterval(
+      () => this.runRound().catch((error: unknown) => this.#o.onError?.(error)),
+      everyMs,
+      { keepsAlive: false },
+    )
   }
 
   /** Changes the addresses shared out; the next round takes and gives up accordingly. */
@@ -114,7 +116,7 @@ export class LeaseKeeper {
   /** Whether this worker holds a live lease on `address`: it may sync that wallet now. */
   isMine(address: string): boolean {
     const expiresAtMs = this.#mine.get(address)
-    return expiresAtMs !== undefined && expiresAtMs > this.#nowMs()
+    return expiresAtMs !== undefined && expiresAtMs > this.#clock.nowMs()
   }
 
   /** The watched addresses this worker holds live leases on, sorted. */
@@ -125,8 +127,8 @@ export class LeaseKeeper {
   /** Stops the timer and gives up every lease, so that the others take them at once. */
   async stop(): Promise<void> {
     this.#isStopped = true
-    if (this.#timer) clearInterval(this.#timer)
-    this.#timer = null
+    this.#stopTimer?.()
+    this.#stopTimer = null
     await this.#round?.catch(() => undefined)
     this.#mine = new Map()
     await this.#o.store.release(this.holder)
@@ -134,7 +136,7 @@ export class LeaseKeeper {
 
   async #rebalance(): Promise<void> {
     const { store, ttlMs } = this.#o
-    const nowMs = this.#nowMs()
+    const nowMs = this.#clock.nowMs()
     const watched = this.#watched
     await store.acquire([PRESENCE_PREFIX + this.holder], this.holder, nowMs, ttlMs, 1)
     const holders = new Set((await store.all(nowMs)).map((lease) => lease.holder))

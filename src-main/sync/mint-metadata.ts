@@ -3,7 +3,7 @@ import type { MintRow } from '../db/ingest/mint-upsert'
 import type { MintStore } from '../db/stores/mint-store'
 import type { WalletCall } from './service-caller'
 
-/** getAssetBatch takes up to 1,000 ids (interface 8): 10 credits name a thousand mints. */
+/** getAssetBatch takes up to 1,000 ids: 10 credits name a thousand mints. */
 const BATCH_IDS = 1_000
 
 /**

@@ -1,7 +1,8 @@
 import PQueue from 'p-queue'
 import { ENDPOINT_CLASSES, type EndpointClass } from '@shared/api/prices'
 import { RateLimitedError } from '../service/service-errors'
-import { AdaptivePacer, sleep } from './adaptive-pacer'
+import { AdaptivePacer } from './adaptive-pacer'
+import { systemClock, type Clock } from '@shared/clock'
 import {
   backoffDelayMs,
   classifyFailure,
@@ -24,6 +25,8 @@ export interface RateShaperOptions {
   concurrencyPerClass?: number
   retry?: Partial<RetryLimits>
   random?: () => number
+  /** Time for pacing and backoff (the system clock unless a test drives it). */
+  clock?: Clock
   /** Told when the network goes down or comes back, for the "offline" indicator. */
   onNetworkState?: (state: 'online' | 'offline') => void
   /** Told about each retry, so progress can say "rate-limited, waiting". */
@@ -37,22 +40,24 @@ export interface RateShaperOptions {
 
 /**
  * Runs every service call of the sync engine: one p-queue per endpoint class (wallet REST
- * and DAS share "das-enhanced", as the facts say), each paced by an AIMD pacer at most at
- * the plan's rate, with bounded, jittered retries.
+ * and DAS share "das-enhanced": docs/service.md, Rate limits), each paced by an AIMD pacer
+ * at most at the plan's rate, with bounded, jittered retries.
  */
 export class RateShaper {
   readonly #queues = new Map<EndpointClass, PQueue>()
   readonly #pacers = new Map<EndpointClass, AdaptivePacer>()
   readonly #limits: RetryLimits
   readonly #options: RateShaperOptions
+  readonly #clock: Clock
   #offline = false
 
   constructor(options: RateShaperOptions) {
     this.#options = options
+    this.#clock = options.clock ?? systemClock
     this.#limits = { ...DEFAULT_RETRY_LIMITS, ...options.retry }
     for (const endpointClass of ENDPOINT_CLASSES) {
       const rps = options.rpsByClass[endpointClass]
-      this.#pacers.set(endpointClass, new AdaptivePacer(rps))
+      this.#pacers.set(endpointClass, new AdaptivePacer(rps, this.#clock))
       const concurrency =
         options.concurrencyPerClass ??
         Math.max(1, Math.min(8, Math.ceil(Number.isFinite(rps) ? rps : 8)))
@@ -129,7 +134,7 @@ export class RateShaper {
           delayMs = retryAfterMs === undefined ? delayMs : 0
         }
         this.#options.onRetry?.({ endpointClass, attempt: attempts[kind], reason: kind, delayMs })
-        if (delayMs > 0) await sleep(delayMs, signal)
+        if (delayMs > 0) await this.#clock.sleep(delayMs, signal)
       }
     }
   }

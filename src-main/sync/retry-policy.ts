@@ -27,7 +27,7 @@ export function classifyFailure(error: unknown): FailureKind {
 
 /** Bounds of retrying one call. */
 export interface RetryLimits {
-  /** Attempts for 5xx, timeouts and garbled bodies (facts: "back off with jitter, 3–5 tries"). */
+  /** Attempts for 5xx, timeouts and garbled bodies (the service advises 3–5 tries). */
   transientAttempts: number
   /** Attempts while rate-limited; 429 storms are expected, so more patience. */
   rateLimitedAttempts: number

@@ -1,4 +1,5 @@
 import type { StreamState, WalletSyncOutcome, WalletSyncStatus } from '@shared/ipc/sync-schemas'
+import { nowSec, systemClock, type Clock } from '@shared/clock'
 import type { LeaseKeeper } from './lease-keeper'
 
 /** What a shared round needs from the app: the lease keeper, the engine and the mirror. */
@@ -20,7 +21,7 @@ export interface SharedSyncRoundDeps {
   isCancelled?(): boolean
   /** How long to wait before looking again while other workers hold the rest. */
   pollMs?: number
-  nowSec?: () => number
+  clock?: Clock
 }
 
 /** What one worker did in a shared round. */
@@ -46,19 +47,22 @@ export interface SharedSyncRoundResult {
 export async function runSharedSyncRound(
   deps: SharedSyncRoundDeps,
 ): Promise<SharedSyncRoundResult> {
-  const nowSec = deps.nowSec ?? (() => Math.floor(Date.now() / 1000))
-  const startedSec = nowSec()
+  const clock = deps.clock ?? systemClock
+  const startedSec = nowSec(clock)
   const pending = new Set(deps.addresses)
   const outcomes: WalletSyncOutcome[] = []
   const syncedElsewhere: string[] = []
   const { keeper } = deps
   // A lease lost mid-sync (this worker stalled past its expiry) stops the sync at once:
   // the wallet may be another worker's by now.
-  const guard = setInterval(() => {
-    for (const address of deps.addresses)
-      if (deps.isSyncing(address) && !keeper.isMine(address)) deps.cancelWallet(address)
-  }, 250)
-  guard.unref()
+  const stopGuard = clock.setInterval(
+    () => {
+      for (const address of deps.addresses)
+        if (deps.isSyncing(address) && !keeper.isMine(address)) deps.cancelWallet(address)
+    },
+    250,
+    { keepsAlive: false },
+  )
   await keeper.start()
   try {
     while (pending.size > 0 && deps.isCancelled?.() !== true) {
@@ -81,12 +85,12 @@ export async function runSharedSyncRound(
         }
       }
       if (pending.size > 0 && !didWork) {
-        await new Promise((resolve) => setTimeout(resolve, deps.pollMs ?? 1_000))
+        await clock.sleep(deps.pollMs ?? 1_000)
         await keeper.runRound()
       }
     }
   } finally {
-    clearInterval(guard)
+    stopGuard()
     await keeper.stop()
   }
   return { outcomes, syncedElsewhere }

@@ -1,3 +1,4 @@
+import { nowSec, systemClock, type Clock } from '@shared/clock'
 import {
   getOperation,
   type OperationInput,
@@ -12,7 +13,7 @@ import type {
   SyncProgress,
   WalletSyncOutcome,
 } from '@shared/ipc/sync-schemas'
-import { STREAM_NAMES, type MirrorWriter, type StreamName } from '../db/ingest/mirror-writer'
+import { STREAM_NAMES, type MirrorWriter, type StreamName } from '../db/mirror-writer'
 import type { MintStore } from '../db/stores/mint-store'
 import type { NamesStore } from '../db/stores/names-store'
 import type { ServiceClient } from '../service/service-client'
@@ -56,7 +57,8 @@ export interface SyncEngineOptions {
   shaper: RateShaper
   meter: CreditMeter
   emit?: (event: SyncEvent) => void
-  nowSec?: () => number
+  /** Time for the mirror's timestamps (the system clock unless a test drives it). */
+  clock?: Clock
 }
 
 /** Options of one wallet's sync. */
@@ -102,7 +104,8 @@ export class SyncEngine {
   constructor(options: SyncEngineOptions) {
     this.#options = options
     this.writer = options.writer
-    this.#nowSec = options.nowSec ?? (() => Math.floor(Date.now() / 1000))
+    const clock = options.clock ?? systemClock
+    this.#nowSec = () => nowSec(clock)
   }
 
   /** Whether a wallet is syncing now. */

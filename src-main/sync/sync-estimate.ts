@@ -1,6 +1,6 @@
 import { CREDIT_PRICES } from '@shared/api/prices'
 import type { SyncEstimate } from '@shared/ipc/sync-schemas'
-import type { StreamRow } from '../db/ingest/mirror-writer'
+import type { StreamRow } from '../db/mirror-writer'
 import { DAS_MAX_LIMIT } from '@shared/api/das'
 import { BALANCES_PAGE_LIMIT } from './streams/balances-stream'
 import { HISTORY_PAGE_LIMIT } from './streams/history-stream'

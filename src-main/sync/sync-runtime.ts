@@ -1,4 +1,5 @@
 import { getOperation } from '@shared/api/operations'
+import { systemClock, type Clock } from '@shared/clock'
 import {
   ENDPOINT_CLASSES,
   PLAN_RATE_LIMITS_RPS,
@@ -13,7 +14,7 @@ import { CreditMeter, type CreditBudget } from './credit-meter'
 import { RateShaper, type RateShaperOptions } from './rate-shaper'
 import { SyncEngine, type SyncEvent } from './sync-engine'
 
-/** Requests per second: a plan of the facts file, custom numbers, or unpaced ('off'). */
+/** Requests per second: a plan (docs/service.md, Rate limits), custom numbers, or unpaced ('off'). */
 export type RateSetting = Plan | 'off' | { custom: Record<EndpointClass, number> }
 
 /** The per-class rates a setting stands for. */
@@ -38,7 +39,8 @@ export interface SyncRuntimeOptions {
   namesRefreshSec?: () => Promise<number>
   emit?: (event: SyncEvent) => void
   retry?: RateShaperOptions['retry']
-  nowSec?: () => number
+  /** Time for pacing, backoff, the ledger and the mirror (the system clock unless a test drives it). */
+  clock?: Clock
 }
 
 /** The parts of a running sync: engine, and what it is built from. */
@@ -54,12 +56,13 @@ export interface SyncRuntime {
  * meter (attributed to the wallet whose stream made it), the shaper paces per class.
  */
 export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
-  const meter = new CreditMeter(options.mirror.ledger, options.budget)
+  const clock = options.clock ?? systemClock
+  const meter = new CreditMeter(options.mirror.ledger, options.budget, () => clock.nowMs())
   const client = createServiceClient(options.service, {
     onCall: (report) => {
       callAttribution.getStore()?.onCredits?.(report.credits)
       meter.record({
-        atMs: Date.now(),
+        atMs: clock.nowMs(),
         operation: report.operation,
         endpointClass: getOperation(report.operation).endpointClass,
         walletAddress: callAttribution.getStore()?.walletAddress ?? null,
@@ -75,6 +78,7 @@ export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
   const shaper = new RateShaper({
     rpsByClass: ratesFor(options.rate),
     ...(options.retry ? { retry: options.retry } : {}),
+    clock,
     onNetworkState: (state) => options.emit?.({ type: 'network', state }),
   })
   const engine = new SyncEngine({
@@ -86,7 +90,7 @@ export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
     shaper,
     meter,
     ...(options.emit ? { emit: options.emit } : {}),
-    ...(options.nowSec ? { nowSec: options.nowSec } : {}),
+    clock,
   })
   return { engine, client, shaper, meter }
 }

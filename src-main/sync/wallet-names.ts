@@ -4,7 +4,7 @@ import type { AddressName, NamesStore } from '../db/stores/names-store'
 import { NotFoundError, PlanError } from '../service/service-errors'
 import type { WalletCall } from './service-caller'
 
-/** batch-identity takes up to 100 addresses a call (facts, wallet REST): 100 credits. */
+/** batch-identity takes up to 100 addresses a call (docs/service.md, Wallet REST): 100 credits. */
 const BATCH_ADDRESSES = 100
 
 /** How often names are asked again when nobody set it: the settings' default. */
@@ -111,7 +111,7 @@ export async function fillCounterpartyNames(
     const answers = await call('wallet.batchIdentity', { addresses: batch }, signal).then(
       (identities) => {
         const byAddress = new Map(identities.map((id) => [id.address, nameOf(id, nowSec)]))
-        // How the service shows an address it cannot name is undocumented (facts):
+        // How the service shows an address it cannot name is undocumented:
         // whatever it leaves out is stored as "no name".
         return batch.map((a) => byAddress.get(a) ?? noName(a, 'none', nowSec))
       },

@@ -1,5 +1,5 @@
 import type { WatchedWalletFootprint, WatchFootprint } from '@shared/domain/watch-cost'
-import type { StreamName, StreamRow } from '../db/ingest/mirror-writer'
+import type { StreamName, StreamRow } from '../db/mirror-writer'
 import type { Mirror } from '../db/mirror'
 
 /** The streams that read compressed state; a wallet with items in them is looked at for it. */

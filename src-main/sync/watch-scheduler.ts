@@ -1,6 +1,7 @@
+import { nowSec, systemClock, type Cancel, type Clock } from '@shared/clock'
 import type { WatchCadence } from '@shared/ipc/settings-schemas'
-import type { StreamName } from '../db/ingest/mirror-writer'
-import { STREAM_NAMES } from '../db/ingest/mirror-writer'
+import type { StreamName } from '../db/mirror-writer'
+import { STREAM_NAMES } from '../db/mirror-writer'
 import type { WatchScheduleStore } from '../db/stores/watch-schedule-store'
 import type { WatchStateStore } from '../db/stores/watch-state-store'
 import {
@@ -49,7 +50,8 @@ export interface WatchSchedulerOptions {
   engine: SyncEngine
   /** The person's cadence, read at each round (it can change at any time). */
   cadence: () => Promise<WatchCadence>
-  nowSec?: () => number
+  /** Time and the round timer (the system clock unless a test drives it). */
+  clock?: Clock
   /** Wallets synced at once after a round. */
   concurrency?: number
   /** How often the timer asks whether a round is due. */
@@ -78,7 +80,7 @@ export class WatchScheduler {
   readonly #forceFull = new Set<string>()
   /** Wallets whose last sync failed: not retried before `retrySec`. */
   readonly #failures = new Map<string, { count: number; retrySec: number }>()
-  #timer: NodeJS.Timeout | null = null
+  #stopTimer: Cancel | null = null
   #round: Promise<void> | null = null
   #lastRoundSec: number | null = null
   #lastNamesPassSec: number | null = null
@@ -100,7 +102,7 @@ export class WatchScheduler {
   }
 
   get #now(): number {
-    return (this.#o.nowSec ?? (() => Math.floor(Date.now() / 1000)))()
+    return nowSec(this.#o.clock ?? systemClock)
   }
 
   /** Why the scheduler stopped by itself, or null while it runs. */
@@ -120,16 +122,18 @@ export class WatchScheduler {
   start(): void {
     this.#stoppedReason = null
     if (this.#abort.signal.aborted) this.#abort = new AbortController()
-    if (this.#timer) return
-    this.#timer = setInterval(() => this.poke(), this.#o.tickMs ?? 1_000)
-    this.#timer.unref()
+    if (this.#stopTimer) return
+    const clock = this.#o.clock ?? systemClock
+    this.#stopTimer = clock.setInterval(() => this.poke(), this.#o.tickMs ?? 1_000, {
+      keepsAlive: false,
+    })
     this.poke()
   }
 
   /** Stops the timer and any round's looks; syncs in flight finish (cancel them through the engine). */
   stop(): void {
-    if (this.#timer) clearInterval(this.#timer)
-    this.#timer = null
+    this.#stopTimer?.()
+    this.#stopTimer = null
     this.#abort.abort()
   }
 
@@ -145,7 +149,7 @@ export class WatchScheduler {
 
   /** Runs a round soon while watching (a wallet was added: its first sync should not wait a cadence). */
   roundSoon(): void {
-    if (!this.#timer) return
+    if (!this.#stopTimer) return
     this.#isRoundAsked = true
     this.poke()
   }

@@ -1,6 +1,6 @@
 import { CREDITS_PER_WEBHOOK_EVENT } from '@shared/api/prices'
 import { deliveredTransaction, type WebhookDelivery } from '@shared/api/webhook-delivery'
-import type { StreamName } from '../db/ingest/mirror-writer'
+import type { StreamName } from '../db/mirror-writer'
 import type { LedgerEntry } from '../db/stores/credit-ledger-store'
 import type { WebhookDeliveryStore } from '../db/stores/webhook-delivery-store'
 import type { DetectedChange } from '../db/stores/watch-state-store'
@@ -22,7 +22,7 @@ export interface DeliverySyncDeps {
   store: WebhookDeliveryStore
   /** Watched wallets whose sync the person has not paused. */
   syncedAddresses: () => Promise<string[]>
-  /** Writes a ledger row: the service charges each delivered event (facts "Webhooks"). */
+  /** Writes a ledger row: the service charges each delivered event 1 credit. */
   recordCredits: (entry: LedgerEntry) => void
   /** Keeps a change watching found (the Activity page's count of changes and their cost). */
   recordChange: (change: DetectedChange) => Promise<void>

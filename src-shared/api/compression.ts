@@ -2,18 +2,18 @@ import { z } from 'zod'
 import { Base58Hash, Signature, WalletAddress } from './base58'
 import { Integer, IntegerAmount } from './numbers'
 
-// Compression JSON-RPC (interface 4.2, 2.6–2.10; Photon facts). Params are named objects.
+// Compression JSON-RPC (docs/service.md, Compression). Params are named objects.
 
-/** Page size of compression listings: default and maximum 1000 (facts, compression). */
+/** Page size of compression listings: default and maximum 1000. */
 export const COMPRESSION_MAX_LIMIT = 1000
 
-/** `{ context: { slot }, value }` envelope of compression results (interface 2.6). */
+/** `{ context: { slot }, value }` envelope of compression results. */
 function compressionEnvelope<V extends z.ZodType>(value: V) {
-  // context.slot = newest slot the indexer has processed (facts).
+  // context.slot = newest slot the indexer has processed.
   return z.object({ context: z.object({ slot: Integer }), value })
 }
 
-/** Compressed account (interface 2.6); `address` is null for accounts without one. */
+/** Compressed account; `address` is null for accounts without one. */
 export const CompressedAccount = z.object({
   hash: z.string(),
   lamports: IntegerAmount,
@@ -27,10 +27,10 @@ export const CompressedAccount = z.object({
 })
 export type CompressedAccount = z.infer<typeof CompressedAccount>
 
-/** Compressed token balance (interface 2.7). */
+/** Compressed token balance: `{ balance, mint }`. */
 const CompressedTokenBalance = z.object({ balance: IntegerAmount, mint: z.string() })
 
-/** Compression signature item (interface 2.8; optional `error` per facts). */
+/** Compression signature item; `error` is optional. */
 export const CompressionSignature = z.object({
   blockTime: Integer,
   signature: z.string(),
@@ -39,7 +39,7 @@ export const CompressionSignature = z.object({
 })
 export type CompressionSignature = z.infer<typeof CompressionSignature>
 
-/** A cursor is null when fewer than `limit` items come back (facts, compression). */
+/** A cursor is null when fewer than `limit` items come back. */
 const NullableCursor = z.string().nullable()
 
 const pagingParams = {
@@ -47,12 +47,12 @@ const pagingParams = {
   limit: Integer.min(1).max(COMPRESSION_MAX_LIMIT).optional(),
 }
 
-/** memcmp filter (interface 4.2: element shape not shown; Photon's memcmp form, uncertain). */
+/** memcmp filter (element shape undocumented; Photon's memcmp form, uncertain). */
 const CompressedAccountFilter = z.strictObject({
   memcmp: z.strictObject({ offset: Integer.min(0), bytes: z.string().min(1) }),
 })
 
-/** getCompressedAccountsByOwner params (interface 4.2; ≤5 filters and dataSlice per facts). */
+/** getCompressedAccountsByOwner params; at most 5 filters. */
 export const GetCompressedAccountsByOwnerParams = z.strictObject({
   owner: WalletAddress,
   filters: z.array(CompressedAccountFilter).max(5).optional(),
@@ -61,13 +61,13 @@ export const GetCompressedAccountsByOwnerParams = z.strictObject({
 })
 export type GetCompressedAccountsByOwnerParams = z.input<typeof GetCompressedAccountsByOwnerParams>
 
-/** getCompressedAccountsByOwner result; ascending by hash, cursor = last hash (interface 4.2, facts). */
+/** getCompressedAccountsByOwner result; ascending by hash, cursor = last hash. */
 export const GetCompressedAccountsByOwnerResult = compressionEnvelope(
   z.object({ items: z.array(CompressedAccount), cursor: NullableCursor }),
 )
 export type GetCompressedAccountsByOwnerResult = z.infer<typeof GetCompressedAccountsByOwnerResult>
 
-/** getCompressedTokenBalancesByOwnerV2 params (interface 4.2; mint optional per facts). */
+/** getCompressedTokenBalancesByOwnerV2 params; `mint` is optional. */
 export const GetCompressedTokenBalancesByOwnerV2Params = z.strictObject({
   owner: WalletAddress,
   mint: WalletAddress.nullable().optional(),
@@ -77,7 +77,7 @@ export type GetCompressedTokenBalancesByOwnerV2Params = z.input<
   typeof GetCompressedTokenBalancesByOwnerV2Params
 >
 
-/** getCompressedTokenBalancesByOwnerV2 result; cursor = mint (interface 4.2, facts). */
+/** getCompressedTokenBalancesByOwnerV2 result; cursor = mint. */
 export const GetCompressedTokenBalancesByOwnerV2Result = compressionEnvelope(
   z.object({ items: z.array(CompressedTokenBalance), cursor: NullableCursor }),
 )
@@ -85,15 +85,15 @@ export type GetCompressedTokenBalancesByOwnerV2Result = z.infer<
   typeof GetCompressedTokenBalancesByOwnerV2Result
 >
 
-/** getCompressedBalanceByOwner params (interface 4.2). */
+/** getCompressedBalanceByOwner params. */
 export const GetCompressedBalanceByOwnerParams = z.strictObject({ owner: WalletAddress })
 export type GetCompressedBalanceByOwnerParams = z.input<typeof GetCompressedBalanceByOwnerParams>
 
-/** getCompressedBalanceByOwner result: total lamports of the owner's compressed accounts (interface 4.2). */
+/** getCompressedBalanceByOwner result: total lamports of the owner's compressed accounts. */
 export const GetCompressedBalanceByOwnerResult = compressionEnvelope(IntegerAmount)
 export type GetCompressedBalanceByOwnerResult = z.infer<typeof GetCompressedBalanceByOwnerResult>
 
-/** getCompressedAccount params: address or hash (interface 4.2). */
+/** getCompressedAccount params: address or hash. */
 export const GetCompressedAccountParams = z
   .strictObject({
     address: Base58Hash.nullable().optional(),
@@ -105,11 +105,11 @@ export const GetCompressedAccountParams = z
   })
 export type GetCompressedAccountParams = z.input<typeof GetCompressedAccountParams>
 
-/** getCompressedAccount result; `value` may be null (interface 4.2, facts). */
+/** getCompressedAccount result; `value` may be null. */
 export const GetCompressedAccountResult = compressionEnvelope(CompressedAccount.nullable())
 export type GetCompressedAccountResult = z.infer<typeof GetCompressedAccountResult>
 
-/** getMultipleCompressedAccounts params: hashes or addresses, not both, ≤1000 (interface 4.2, facts). */
+/** getMultipleCompressedAccounts params: hashes or addresses, not both, ≤1000. */
 export const GetMultipleCompressedAccountsParams = z
   .strictObject({
     addresses: z.array(Base58Hash).min(1).max(1000).nullable().optional(),
@@ -123,7 +123,7 @@ export type GetMultipleCompressedAccountsParams = z.input<
   typeof GetMultipleCompressedAccountsParams
 >
 
-/** getMultipleCompressedAccounts result; missing entries are null (interface 4.2, facts). */
+/** getMultipleCompressedAccounts result; missing entries are null. */
 export const GetMultipleCompressedAccountsResult = compressionEnvelope(
   z.object({ items: z.array(CompressedAccount.nullable()) }),
 )
@@ -131,35 +131,35 @@ export type GetMultipleCompressedAccountsResult = z.infer<
   typeof GetMultipleCompressedAccountsResult
 >
 
-/** getCompressionSignaturesForOwner / ForTokenOwner params (interface 4.2). */
+/** getCompressionSignaturesForOwner / ForTokenOwner params. */
 export const GetCompressionSignaturesParams = z.strictObject({
   owner: WalletAddress,
   ...pagingParams,
 })
 export type GetCompressionSignaturesParams = z.input<typeof GetCompressionSignaturesParams>
 
-/** Signature listing; slot desc then signature desc (interface 4.2, facts). */
+/** Signature listing; slot desc then signature desc. */
 export const GetCompressionSignaturesResult = compressionEnvelope(
   z.object({ items: z.array(CompressionSignature), cursor: NullableCursor }),
 )
 export type GetCompressionSignaturesResult = z.infer<typeof GetCompressionSignaturesResult>
 
-/** getCompressionSignaturesForOwner params (interface 4.2). */
+/** getCompressionSignaturesForOwner params. */
 export const GetCompressionSignaturesForOwnerParams = GetCompressionSignaturesParams
-/** getCompressionSignaturesForOwner result (interface 4.2). */
+/** getCompressionSignaturesForOwner result. */
 export const GetCompressionSignaturesForOwnerResult = GetCompressionSignaturesResult
-/** getCompressionSignaturesForTokenOwner params (interface 4.2). */
+/** getCompressionSignaturesForTokenOwner params. */
 export const GetCompressionSignaturesForTokenOwnerParams = GetCompressionSignaturesParams
-/** getCompressionSignaturesForTokenOwner result (interface 4.2). */
+/** getCompressionSignaturesForTokenOwner result. */
 export const GetCompressionSignaturesForTokenOwnerResult = GetCompressionSignaturesResult
 
-/** getTransactionWithCompressionInfo params (interface 4.2). */
+/** getTransactionWithCompressionInfo params. */
 export const GetTransactionWithCompressionInfoParams = z.strictObject({ signature: Signature })
 export type GetTransactionWithCompressionInfoParams = z.input<
   typeof GetTransactionWithCompressionInfoParams
 >
 
-/** Token data attached to a compressed account (interface 2.9). */
+/** Token data attached to a compressed account. */
 const CompressedTokenData = z.object({
   amount: IntegerAmount,
   mint: z.string(),
@@ -168,14 +168,14 @@ const CompressedTokenData = z.object({
   tlv: z.string(),
 })
 
-/** An opened or closed account of a transaction (interface 2.9). */
+/** An opened or closed account of a transaction. */
 const AccountWithOptionalTokenData = z.object({
   account: CompressedAccount,
   // The name says optional: absent or null when the account holds no token data (uncertain).
   optionalTokenData: CompressedTokenData.nullable().optional(),
 })
 
-/** getTransactionWithCompressionInfo result (interface 2.9); the transaction object's contents are not shown. */
+/** getTransactionWithCompressionInfo result; the transaction object's contents are undocumented. */
 export const GetTransactionWithCompressionInfoResult = z.object({
   compression_info: z.object({
     closedAccounts: z.array(AccountWithOptionalTokenData),
@@ -187,7 +187,7 @@ export type GetTransactionWithCompressionInfoResult = z.infer<
   typeof GetTransactionWithCompressionInfoResult
 >
 
-/** getValidityProof params: hashes and/or new addresses with trees (interface 4.2, facts). */
+/** getValidityProof params: hashes and/or new addresses with trees. */
 export const GetValidityProofParams = z
   .strictObject({
     hashes: z.array(Base58Hash).optional(),
@@ -201,7 +201,7 @@ export const GetValidityProofParams = z
   })
 export type GetValidityProofParams = z.input<typeof GetValidityProofParams>
 
-/** Validity proof (interface 2.10). */
+/** Validity proof. */
 export const ValidityProof = z.object({
   compressedProof: z.object({ a: z.string(), b: z.string(), c: z.string() }),
   leafIndices: z.array(Integer),
@@ -212,6 +212,6 @@ export const ValidityProof = z.object({
 })
 export type ValidityProof = z.infer<typeof ValidityProof>
 
-/** getValidityProof result (interface 4.2). */
+/** getValidityProof result. */
 export const GetValidityProofResult = compressionEnvelope(ValidityProof)
 export type GetValidityProofResult = z.infer<typeof GetValidityProofResult>

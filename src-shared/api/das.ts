@@ -2,10 +2,10 @@ import { z } from 'zod'
 import { Base58Hash, WalletAddress } from './base58'
 import { Integer, IntegerAmount } from './numbers'
 
-// DAS JSON-RPC (interface 4.2 and 2.11; parameters from the facts file). Params are strict
-// because the service rejects unknown fields (facts, DAS). Results drop unknown fields.
+// DAS JSON-RPC (docs/service.md, DAS). Params are strict
+// because the service rejects unknown fields. Results drop unknown fields.
 
-/** Asset interface values (interface 2.11 `interface`). */
+/** Values of an asset's `interface` field (its standard: V1_NFT, FungibleToken, …). */
 const ASSET_INTERFACES = [
   'V1_NFT',
   'V1_PRINT',
@@ -23,10 +23,10 @@ const ASSET_INTERFACES = [
   'MplCoreGroup',
 ] as const
 
-/** Asset interface (interface 2.11). */
+/** An asset's standard (its `interface` field). */
 const AssetInterface = z.enum(ASSET_INTERFACES)
 
-/** Asset content (interface 2.11 `content`); metadata and last_indexed_slot can be absent in listings. */
+/** Asset `content`; metadata and last_indexed_slot can be absent in listings. */
 export const AssetContent = z.object({
   last_indexed_slot: Integer.optional(),
   $schema: z.string(),
@@ -43,7 +43,7 @@ export const AssetContent = z.object({
 })
 export type AssetContent = z.infer<typeof AssetContent>
 
-/** Asset (interface 2.11). Fields the interface marks "omitted when …", "appears in listings" or type-specific are optional. */
+/** Asset (docs/service.md, DAS). Fields the service marks "omitted when …", "appears in listings" or type-specific are optional. */
 export const Asset = z.object({
   interface: AssetInterface,
   id: z.string(),
@@ -62,7 +62,7 @@ export const Asset = z.object({
   grouping: z.array(z.object({ group_key: z.string(), group_value: z.string() })),
   royalty: z.object({
     royalty_model: z.string(),
-    // interface 2.11: nullable, type of a non-null value not given; an address in practice.
+    // Nullable; the type of a non-null value is not documented; an address in practice.
     target: z.string().nullable(),
     percent: z.number(),
     basis_points: Integer,
@@ -77,7 +77,7 @@ export const Asset = z.object({
     ownership_model: z.string(),
     owner: z.string(),
   }),
-  // Present for NFTs; fungible assets may omit it (type-specific, interface 2.11).
+  // Present for NFTs; fungible assets may omit it (type-specific).
   supply: z
     .object({ print_max_supply: Integer, print_current_supply: Integer, edition_nonce: Integer })
     .optional(),
@@ -103,7 +103,7 @@ export const Asset = z.object({
       authority: z.string(),
     })
     .optional(),
-  // Contents not shown (interface 2.11).
+  // Contents not documented.
   spl20: z.record(z.string(), z.unknown()).optional(),
   plugins: z.record(z.string(), z.unknown()).optional(),
   is_agent: z.boolean().optional(),
@@ -115,8 +115,8 @@ export const Asset = z.object({
 export type Asset = z.infer<typeof Asset>
 
 /**
- * Listing envelope of getAssetsByOwner/ByAuthority (interface 2.11). `page` is absent when the
- * caller pages with before/after/cursor (facts: the two styles cannot be combined), and the
+ * Listing envelope of getAssetsByOwner/ByAuthority. `page` is absent when the
+ * caller pages with before/after/cursor (the two styles cannot be combined), and the
  * cursor style returns `cursor` (= last asset id) instead. Uncertain: the interface shows only the page form.
  */
 export const AssetList = z.object({
@@ -127,24 +127,24 @@ export const AssetList = z.object({
   cursor: z.string().nullable().optional(),
   before: z.string().nullable().optional(),
   after: z.string().nullable().optional(),
-  // Every item the listing holds, when asked with options.showGrandTotal (facts, DAS).
+  // Every item the listing holds, when asked with options.showGrandTotal.
   grand_total: Integer.optional(),
   items: z.array(Asset),
 })
 export type AssetList = z.infer<typeof AssetList>
 
-/** Sort field values (interface 4.2 getAssetsByAuthority; facts add `id`). */
+/** Sort field values: created, recent_action, updated, none, id. */
 const AssetSortField = z.enum(['created', 'recent_action', 'updated', 'none', 'id'])
-/** Sort direction values (interface 4.2). */
+/** Sort direction values. */
 const SortDirection = z.enum(['asc', 'desc'])
 
-/** `sortBy` object (facts, DAS). */
+/** `sortBy` object: `{ sortBy, sortDirection }`. */
 const AssetSortBy = z.strictObject({
   sortBy: AssetSortField,
   sortDirection: SortDirection.optional(),
 })
 
-/** Display options of listings (facts, DAS `options`). */
+/** Display options of listings (`options`). */
 const AssetDisplayOptions = z.strictObject({
   showUnverifiedCollections: z.boolean().optional(),
   showCollectionMetadata: z.boolean().optional(),
@@ -155,10 +155,10 @@ const AssetDisplayOptions = z.strictObject({
   showZeroBalance: z.boolean().optional(),
 })
 
-/** Page size of DAS listings: at most 1000 (facts, DAS). */
+/** Page size of DAS listings: at most 1000, the default. */
 export const DAS_MAX_LIMIT = 1000
 
-/** Paging inputs shared by DAS listings (facts, DAS). */
+/** Paging inputs shared by DAS listings (docs/service.md, DAS). */
 const dasPaging = {
   page: Integer.min(1).optional(),
   limit: Integer.min(1).max(DAS_MAX_LIMIT).optional(),
@@ -166,7 +166,7 @@ const dasPaging = {
   after: z.string().min(1).optional(),
 }
 
-/** `page` cannot be combined with before/after/cursor (facts, DAS). */
+/** `page` cannot be combined with before/after/cursor. */
 function pageNotCombinedWithCursors(p: {
   page?: number | undefined
   before?: string | undefined
@@ -180,15 +180,15 @@ function pageNotCombinedWithCursors(p: {
 }
 const pageRule = { message: 'page cannot be combined with before, after or cursor', path: ['page'] }
 
-/** getAssetBatch params: up to 1,000 asset ids (interface 4.2, 8). */
+/** getAssetBatch params: up to 1,000 asset ids. */
 export const GetAssetBatchParams = z.strictObject({ ids: z.array(Base58Hash).min(1).max(1000) })
 export type GetAssetBatchParams = z.input<typeof GetAssetBatchParams>
 
-/** getAssetBatch result: array of assets (interface 4.2). */
+/** getAssetBatch result: array of assets. */
 export const GetAssetBatchResult = z.array(Asset)
 export type GetAssetBatchResult = z.infer<typeof GetAssetBatchResult>
 
-/** getAssetsByAuthority params (interface 4.2; names from the facts file). */
+/** getAssetsByAuthority params (docs/service.md, DAS). */
 export const GetAssetsByAuthorityParams = z
   .strictObject({
     authorityAddress: WalletAddress,
@@ -199,11 +199,11 @@ export const GetAssetsByAuthorityParams = z
   .refine(pageNotCombinedWithCursors, pageRule)
 export type GetAssetsByAuthorityParams = z.input<typeof GetAssetsByAuthorityParams>
 
-/** getAssetsByAuthority result: listing envelope (interface 2.11). */
+/** getAssetsByAuthority result: listing envelope. */
 export const GetAssetsByAuthorityResult = AssetList
 export type GetAssetsByAuthorityResult = AssetList
 
-/** getAssetsByOwner params; `displayOptions` is an alias of `options` (facts, DAS). */
+/** getAssetsByOwner params; `displayOptions` is an alias of `options`. */
 export const GetAssetsByOwnerParams = z
   .strictObject({
     ownerAddress: WalletAddress,
@@ -220,11 +220,11 @@ export const GetAssetsByOwnerParams = z
   })
 export type GetAssetsByOwnerParams = z.input<typeof GetAssetsByOwnerParams>
 
-/** getAssetsByOwner result: listing envelope (interface 2.11). */
+/** getAssetsByOwner result: listing envelope. */
 export const GetAssetsByOwnerResult = AssetList
 export type GetAssetsByOwnerResult = AssetList
 
-/** getTokenAccounts params: owner and/or mint plus paging (interface 4.2, facts). */
+/** getTokenAccounts params: owner and/or mint plus paging (docs/service.md, DAS). */
 export const GetTokenAccountsParams = z
   .strictObject({
     owner: WalletAddress.optional(),
@@ -240,7 +240,7 @@ export const GetTokenAccountsParams = z
   .refine(pageNotCombinedWithCursors, pageRule)
 export type GetTokenAccountsParams = z.input<typeof GetTokenAccountsParams>
 
-/** Token account (interface 2.3b). */
+/** Token account of getTokenAccounts. */
 export const TokenAccount = z.object({
   address: z.string(),
   mint: z.string(),
@@ -248,13 +248,13 @@ export const TokenAccount = z.object({
   amount: IntegerAmount,
   delegated_amount: IntegerAmount,
   frozen: z.boolean(),
-  // "present in the response schema with no concrete type" (interface 2.3b).
+  // "present in the response schema with no concrete type", as the service describes it.
   burnt: z.unknown().optional(),
 })
 export type TokenAccount = z.infer<typeof TokenAccount>
 
 /**
- * getTokenAccounts result (interface 2.3b). `cursor` is typed string; null/absent is accepted
+ * getTokenAccounts result. `cursor` is typed string; null/absent is accepted
  * on the last page and in page-number mode. Uncertain: the interface shows one page only.
  */
 export const GetTokenAccountsResult = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-/** Values of the history `type` filter, in the order listed by interface 4.1. */
+/** Values of the history `type` filter, in the order the service lists them. */
 export const HISTORY_TRANSACTION_TYPES = [
   'SWAP',
   'TRANSFER',
@@ -35,13 +35,13 @@ export const HISTORY_TRANSACTION_TYPES = [
   'EXECUTE_TRANSACTION',
 ] as const
 
-/** History `type` filter value (interface 4.1). */
+/** History `type` filter value. */
 export const HistoryTransactionType = z.enum(HISTORY_TRANSACTION_TYPES)
 export type HistoryTransactionType = z.infer<typeof HistoryTransactionType>
 
 /**
- * Values of a webhook's `transactionTypes` (interface 4.5, all 572 of them, extracted
- * from the interface text and kept in its order; `ANY` matches every type: interface 6.2).
+ * Values of a webhook's `transactionTypes` (all 572 of them, extracted from the service's
+ * published list and kept in its order; `ANY` matches every type).
  */
 export const WEBHOOK_TRANSACTION_TYPES = [
   'ANY',
@@ -618,11 +618,11 @@ export const WEBHOOK_TRANSACTION_TYPES = [
   'WITHDRAW_UNSTAKED_DEPOSITS',
 ] as const
 
-/** Webhook transaction type (interface 4.5). */
+/** Webhook transaction type. */
 export const WebhookTransactionType = z.enum(WEBHOOK_TRANSACTION_TYPES)
 export type WebhookTransactionType = z.infer<typeof WebhookTransactionType>
 
-/** Webhook kinds (interface 2.13; the field is `webhookType` per the facts file). */
+/** Webhook kinds, in the field `webhookType`. */
 const WEBHOOK_TYPES = [
   'enhanced',
   'raw',
@@ -632,6 +632,6 @@ const WEBHOOK_TYPES = [
   'discordDevnet',
 ] as const
 
-/** Webhook kind (interface 2.13). */
+/** Webhook kind. */
 export const WebhookType = z.enum(WEBHOOK_TYPES)
 export type WebhookType = z.infer<typeof WebhookType>

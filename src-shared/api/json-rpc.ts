@@ -1,12 +1,12 @@
 import { z } from 'zod'
 
-/** JSON-RPC request id: a string (interface 4.2: `id: string (required)`). */
+/** JSON-RPC request id: a string (required). */
 const JsonRpcId = z.string().min(1)
 
-/** Protocol version every JSON-RPC message carries (interface 9.4). */
+/** Protocol version every JSON-RPC message carries. */
 const JsonRpcVersion = z.literal('2.0')
 
-/** Request envelope with any method and params, for routing before the method is known (interface 4.2). */
+/** Request envelope with any method and params, for routing before the method is known. */
 export const JsonRpcRequest = z.object({
   jsonrpc: JsonRpcVersion,
   id: JsonRpcId,
@@ -16,7 +16,7 @@ export const JsonRpcRequest = z.object({
 export type JsonRpcRequest = z.infer<typeof JsonRpcRequest>
 
 /**
- * Error object. Codes are not shown in interface 7.4; the facts file lists the ones seen:
+ * Error object. The service documents no codes; these have been seen (docs/service.md, Errors):
  * -32005/-32029/-32429 rate limit, -32602 bad params, -32001 auth, -32004 not found,
  * -32000/-32603 server.
  */
@@ -26,7 +26,7 @@ const JsonRpcErrorObject = z.object({
   data: z.unknown().optional(),
 })
 
-/** JSON-RPC error codes named in the facts file ("Limits and errors"). */
+/** JSON-RPC error codes seen from the service (docs/service.md, Errors). */
 export const JSON_RPC_ERROR_CODES = {
   serverError: -32000,
   unauthorized: -32001,
@@ -46,7 +46,7 @@ const JsonRpcErrorResponse = z.object({
   error: JsonRpcErrorObject,
 })
 
-/** Any single response envelope, before its result is checked against the method's schema (interface 4.2). */
+/** Any single response envelope, before its result is checked against the method's schema. */
 export const JsonRpcResponse = z.union([
   JsonRpcErrorResponse,
   z.object({ jsonrpc: JsonRpcVersion, id: JsonRpcId, result: z.unknown() }),

@@ -12,10 +12,10 @@ import * as webhooks from './webhooks'
 // Every operation of the interface, once: wire form, schemas and billing. The client builds
 // its methods from this table, the simulator routes with it, the sync engine prices with it.
 
-/** HTTP methods used by the REST endpoints (interface 4.1, 4.3, 4.4; facts for webhooks). */
+/** HTTP methods used by the REST endpoints (wallet REST, token metadata, webhooks). */
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
-/** How the API key travels: header for the wallet REST, query elsewhere (interface 5.2, 5.3). */
+/** How the API key travels: header for the wallet REST, query elsewhere (docs/service.md, Auth). */
 export type Transport = 'wallet-rest' | 'v0-rest' | 'json-rpc'
 
 interface Billing {
@@ -85,9 +85,9 @@ function jsonRpc<M extends string, Req extends z.ZodType, Res extends z.ZodType>
   return { transport: 'json-rpc', rpcMethod, request, response, ...billing } as const
 }
 
-/** The operation registry: every operation of the interface, plus balance-at and the standard Solana RPC methods of the facts. */
+/** The operation registry: every operation of the service that docs/service.md lists. */
 export const OPERATIONS = {
-  // Wallet REST, interface 4.1 (balance-at: facts).
+  // Wallet REST: 100 credits a call.
   'wallet.balances': walletRest(
     'GET',
     '/v1/wallet/{wallet}/balances',
@@ -131,7 +131,7 @@ export const OPERATIONS = {
     wallet.BalanceAtResponse,
   ),
 
-  // DAS JSON-RPC, interface 4.2.
+  // DAS JSON-RPC: 10 credits a call.
   'das.getAssetBatch': jsonRpc(
     'getAssetBatch',
     das.GetAssetBatchParams,
@@ -157,7 +157,7 @@ export const OPERATIONS = {
     FAMILY_BILLING.das,
   ),
 
-  // Compression JSON-RPC, interface 4.2.
+  // Compression JSON-RPC: 10 credits a call, getValidityProof 100.
   'compression.getCompressedAccountsByOwner': jsonRpc(
     'getCompressedAccountsByOwner',
     compression.GetCompressedAccountsByOwnerParams,
@@ -206,7 +206,7 @@ export const OPERATIONS = {
     compression.GetTransactionWithCompressionInfoResult,
     FAMILY_BILLING.compression,
   ),
-  // 100 credits and its own rate class (facts).
+  // 100 credits and its own rate class (docs/service.md, Rate limits).
   'compression.getValidityProof': jsonRpc(
     'getValidityProof',
     compression.GetValidityProofParams,
@@ -214,7 +214,7 @@ export const OPERATIONS = {
     FAMILY_BILLING.validityProof,
   ),
 
-  // Standard Solana RPC (facts): an archival signature listing and 1-credit account reads.
+  // Standard Solana RPC: an archival signature listing and 1-credit account reads.
   'rpc.getSignaturesForAddress': jsonRpc(
     'getSignaturesForAddress',
     rpc.GetSignaturesForAddressParams,
@@ -240,7 +240,7 @@ export const OPERATIONS = {
     FAMILY_BILLING.rpcStandard,
   ),
 
-  // Priority fee, interface 4.2.
+  // Priority fee: 1 credit.
   'priorityFee.getPriorityFeeEstimate': jsonRpc(
     'getPriorityFeeEstimate',
     priorityFee.GetPriorityFeeEstimateParams,
@@ -248,7 +248,7 @@ export const OPERATIONS = {
     FAMILY_BILLING.priorityFee,
   ),
 
-  // Deprecated token metadata, interface 4.3.
+  // Deprecated token metadata (replaced by DAS getAssetBatch).
   'tokenMetadata.getTokenMetadata': {
     ...v0Rest(
       'POST',
@@ -260,7 +260,7 @@ export const OPERATIONS = {
     deprecated: true,
   },
 
-  // Webhooks: PATCH toggle from interface 4.4, the rest from the facts file.
+  // Webhooks: list, read, create, update, delete and the PATCH toggle; 100 credits each.
   'webhooks.list': v0Rest(
     'GET',
     '/v0/webhooks',

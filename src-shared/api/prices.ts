@@ -1,7 +1,7 @@
 // The one credit price table and rate-limit table of the service. The client reports costs
 // from it, the simulator charges from it, and the sync engine budgets and shapes with it.
 
-/** What an operation is billed as (interface 4.1, 8; facts for the rest). */
+/** What an operation is billed as (docs/service.md, Credits). */
 export const PRICE_KEYS = [
   'wallet',
   'das',
@@ -15,24 +15,24 @@ export const PRICE_KEYS = [
 ] as const
 export type PriceKey = (typeof PRICE_KEYS)[number]
 
-/** Credits per call by price key (interface 4.1/8 for wallet; facts for the rest). */
+/** Credits per call by price key (docs/service.md, Credits). */
 export const CREDIT_PRICES: Readonly<Record<PriceKey, number>> = {
-  wallet: 100, // interface 4.1: "100 credits per call, every endpoint"
-  das: 10, // facts, DAS
-  compression: 10, // facts, compression
-  validityProof: 100, // facts, compression: getValidityProof
-  priorityFee: 1, // facts, getPriorityFeeEstimate
-  webhookManagement: 100, // facts, webhooks
-  // Uncertain: neither the interface nor the facts give a price for the deprecated
+  wallet: 100, // 100 credits per call, every wallet REST endpoint
+  das: 10, // every DAS method
+  compression: 10, // every compression method but the validity proof
+  validityProof: 100, // getValidityProof
+  priorityFee: 1, // getPriorityFeeEstimate
+  webhookManagement: 100, // each webhook list, read, create, update, delete or toggle
+  // Uncertain: the service publishes no price for the deprecated
   // token-metadata endpoint. 10 (like the DAS methods replacing it) is a default; callers
   // override it with `creditOverrides`.
   tokenMetadata: 10,
-  rpcSignatures: 10, // facts: getSignaturesForAddress is an archival call
-  rpcStandard: 1, // facts: getMultipleAccounts (≤ 100 accounts), getTokenAccountsByOwner, getBalance
+  rpcSignatures: 10, // getSignaturesForAddress is an archival call
+  rpcStandard: 1, // standard calls: getMultipleAccounts (≤ 100 accounts), getTokenAccountsByOwner, getBalance
 }
 
 /**
- * Price keys whose price neither the interface nor the facts give: the table holds a
+ * Price keys whose price the service does not publish: the table holds a
  * default for budgeting, but a person is told the price is not known.
  */
 export const UNKNOWN_PRICE_KEYS: ReadonlySet<PriceKey> = new Set<PriceKey>(['tokenMetadata'])
@@ -45,21 +45,21 @@ export function creditsPerCall(priceKey: PriceKey, overrides?: CreditOverrides):
   return overrides?.[priceKey] ?? CREDIT_PRICES[priceKey]
 }
 
-/** Credits one delivered webhook event costs (facts, webhooks). */
+/** Credits one delivered webhook event costs. */
 export const CREDITS_PER_WEBHOOK_EVENT = 1
 
 /**
- * Endpoint classes with separate rate limits (facts, "Limits and errors": RPC / DAS & enhanced /
- * Photon / getValidityProof). The wallet REST interface most likely counts as enhanced (facts).
+ * Endpoint classes with separate rate limits (docs/service.md, Rate limits): RPC / DAS & enhanced /
+ * Photon / getValidityProof. The wallet REST interface most likely counts as enhanced.
  */
 export const ENDPOINT_CLASSES = ['rpc', 'das-enhanced', 'photon', 'validity-proof'] as const
 export type EndpointClass = (typeof ENDPOINT_CLASSES)[number]
 
-/** Plans of the service (facts). */
+/** Plans of the service. */
 export const PLANS = ['free', 'developer', 'business', 'professional'] as const
 export type Plan = (typeof PLANS)[number]
 
-/** Requests per second per plan and endpoint class (facts, "Limits and errors"). */
+/** Requests per second per plan and endpoint class (docs/service.md, Rate limits). */
 export const PLAN_RATE_LIMITS_RPS: Readonly<Record<Plan, Readonly<Record<EndpointClass, number>>>> =
   {
     free: { rpc: 10, 'das-enhanced': 2, photon: 2, 'validity-proof': 1 },
@@ -68,7 +68,7 @@ export const PLAN_RATE_LIMITS_RPS: Readonly<Record<Plan, Readonly<Record<Endpoin
     professional: { rpc: 500, 'das-enhanced': 100, photon: 100, 'validity-proof': 20 },
   }
 
-/** Monthly credits per plan (facts, "Limits and errors"). */
+/** Monthly credits per plan (docs/service.md, Credits). */
 export const PLAN_MONTHLY_CREDITS: Readonly<Record<Plan, number>> = {
   free: 1_000_000,
   developer: 10_000_000,

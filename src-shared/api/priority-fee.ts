@@ -2,28 +2,28 @@ import { z } from 'zod'
 import { Base58String, WalletAddress } from './base58'
 import { Integer } from './numbers'
 
-// getPriorityFeeEstimate (interface 4.2; option names from the facts file). 1 credit.
+// getPriorityFeeEstimate (docs/service.md, Priority fees). 1 credit.
 
-/** Encodings of the serialized transaction (interface 4.2). */
+/** Encodings of the serialized transaction. */
 const TransactionEncoding = z.enum(['Base58', 'Base64'])
 
-/** Priority levels (interface 4.2). */
+/** Priority levels. */
 export const PriorityLevel = z.enum(['Min', 'Low', 'Medium', 'High', 'VeryHigh', 'UnsafeMax'])
 export type PriorityLevel = z.infer<typeof PriorityLevel>
 
-/** Estimator options (facts, getPriorityFeeEstimate). */
+/** Estimator options. */
 const PriorityFeeOptions = z.strictObject({
   transactionEncoding: TransactionEncoding.optional(),
   priorityLevel: PriorityLevel.optional(),
   includeAllPriorityFeeLevels: z.boolean().optional(),
-  // 1–150, default 150 (facts).
+  // 1–150, default 150.
   lookbackSlots: Integer.min(1).max(150).optional(),
   includeVote: z.boolean().optional(),
   recommended: z.boolean().optional(),
   evaluateEmptySlotAsZero: z.boolean().optional(),
 })
 
-/** The one object inside params: a transaction or account keys (interface 4.2, facts). */
+/** The one object inside params: a transaction or account keys. */
 const PriorityFeeRequest = z
   .strictObject({
     transaction: z.string().min(1).optional(),
@@ -45,11 +45,11 @@ const PriorityFeeRequest = z
     },
   )
 
-/** getPriorityFeeEstimate params: an array holding one object (interface 4.2). */
+/** getPriorityFeeEstimate params: an array holding one object. */
 export const GetPriorityFeeEstimateParams = z.tuple([PriorityFeeRequest])
 export type GetPriorityFeeEstimateParams = z.input<typeof GetPriorityFeeEstimateParams>
 
-/** All levels, the 0/25/50/75/95/100th percentiles of recent fees (facts). */
+/** All levels, the 0/25/50/75/95/100th percentiles of recent fees. */
 const PriorityFeeLevels = z.object({
   min: z.number(),
   low: z.number(),
@@ -59,7 +59,7 @@ const PriorityFeeLevels = z.object({
   unsafeMax: z.number(),
 })
 
-/** getPriorityFeeEstimate result, micro-lamports per compute unit (interface 4.2, facts). */
+/** getPriorityFeeEstimate result, micro-lamports per compute unit. */
 export const GetPriorityFeeEstimateResult = z.object({
   priorityFeeEstimate: z.number(),
   priorityFeeLevels: PriorityFeeLevels.optional(),

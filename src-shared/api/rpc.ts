@@ -43,7 +43,7 @@ export type SignatureInfo = z.infer<typeof SignatureInfo>
 export const GetSignaturesForAddressResult = z.array(SignatureInfo)
 export type GetSignaturesForAddressResult = z.infer<typeof GetSignaturesForAddressResult>
 
-// Account reads (facts, "Standard Solana RPC on the same endpoint"): getMultipleAccounts,
+// Account reads (docs/service.md, Standard Solana RPC): getMultipleAccounts,
 // getTokenAccountsByOwner and getBalance cost 1 credit each, so a watcher can see balance
 // changes far cheaper than by reading history.
 
@@ -56,16 +56,16 @@ export const TOKEN_2022_PROGRAM_ID = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuE
 /** Both token programs: getTokenAccountsByOwner takes one per call. */
 export const TOKEN_PROGRAM_IDS = [TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID] as const
 
-/** Most accounts one getMultipleAccounts call reads (facts: pubkeys ≤ 100). */
+/** Most accounts one getMultipleAccounts call reads (pubkeys ≤ 100). */
 export const MAX_MULTIPLE_ACCOUNTS = 100
 
 /** Size in bytes of an SPL token account without extensions. */
 export const TOKEN_ACCOUNT_SIZE = 165
-/** Byte offsets inside an SPL token account: mint 0–31, owner 32–63, amount u64 LE 64–71 (facts). */
+/** Byte offsets inside an SPL token account: mint 0–31, owner 32–63, amount u64 LE 64–71. */
 export const TOKEN_ACCOUNT_MINT_OFFSET = 0
 export const TOKEN_ACCOUNT_OWNER_OFFSET = 32
 export const TOKEN_ACCOUNT_AMOUNT_OFFSET = 64
-/** The dataSlice that returns only a token account's amount (facts). */
+/** The dataSlice that returns only a token account's amount. */
 export const TOKEN_AMOUNT_SLICE = { offset: TOKEN_ACCOUNT_AMOUNT_OFFSET, length: 8 } as const
 
 /** Part of an account's data to return: `length` bytes from `offset` (binary encodings only). */
@@ -97,7 +97,7 @@ export const AccountReadConfig = z
   })
 export type AccountReadConfig = z.input<typeof AccountReadConfig>
 
-/** getMultipleAccounts params: `[pubkeys ≤ 100, config]` (Solana RPC; facts). */
+/** getMultipleAccounts params: `[pubkeys ≤ 100, config]` (Solana RPC). */
 export const GetMultipleAccountsParams = z.tuple([
   z
     .array(WalletAddress)
@@ -186,7 +186,7 @@ function accountInfoSchema<D extends z.ZodType>(data: D) {
   })
 }
 
-/** An account (Solana RPC): lamports, owner program, data, executable, rentEpoch, space (facts). */
+/** An account (Solana RPC): lamports, owner program, data, executable, rentEpoch, space. */
 export const AccountInfo = accountInfoSchema(z.union([Base64AccountData, ParsedAccountData]))
 export type AccountInfo = z.infer<typeof AccountInfo>
 

@@ -2,23 +2,23 @@ import { z } from 'zod'
 import { WalletAddress } from './base58'
 import { Integer, IntegerAmount } from './numbers'
 
-// POST {rest_url}/v0/token-metadata (interface 4.3, 2.12). Deprecated in favour of DAS (interface 9.2).
-// Each part carries an `error` string, empty when fine (interface 7.1). When a part failed its
+// POST {rest_url}/v0/token-metadata (docs/service.md, Token metadata). Deprecated in favour of DAS.
+// Each part carries an `error` string, empty when fine. When a part failed its
 // payload cannot be there, so the payload objects are accepted as null (inferred, uncertain).
 
 /**
- * POST /v0/token-metadata body: at most 100 mint accounts (interface 4.3, 8).
- * @deprecated The service replaced token-metadata with the DAS methods (interface 9.2).
+ * POST /v0/token-metadata body: at most 100 mint accounts.
+ * @deprecated The service replaced token-metadata with the DAS methods.
  */
 export const TokenMetadataRequest = z.strictObject({
   mintAccounts: z.array(WalletAddress).min(1).max(100),
   includeOffChain: z.boolean().optional(),
   disableCache: z.boolean().optional(),
 })
-/** @deprecated Use DAS getAssetBatch (interface 9.2). */
+/** @deprecated Use DAS getAssetBatch. */
 export type TokenMetadataRequest = z.input<typeof TokenMetadataRequest>
 
-/** On-chain account info part (interface 2.12). */
+/** On-chain account info part. */
 const OnChainAccountInfo = z.object({
   accountInfo: z
     .object({
@@ -48,7 +48,7 @@ const OnChainAccountInfo = z.object({
   error: z.string(),
 })
 
-/** On-chain metadata part (interface 2.12). */
+/** On-chain metadata part. */
 const OnChainMetadata = z.object({
   metadata: z
     .object({
@@ -76,7 +76,7 @@ const OnChainMetadata = z.object({
   error: z.string(),
 })
 
-/** Off-chain metadata part, fetched from the metadata uri (interface 2.12, 4.3 includeOffChain). */
+/** Off-chain metadata part, fetched from the metadata uri (with includeOffChain). */
 const OffChainMetadata = z.object({
   metadata: z
     .object({
@@ -96,7 +96,7 @@ const OffChainMetadata = z.object({
   error: z.string(),
 })
 
-/** Legacy token-list entry (interface 2.12); most mints are not in the old list, hence nullable (uncertain). */
+/** Legacy token-list entry; most mints are not in the old list, hence nullable (uncertain). */
 const LegacyMetadata = z
   .object({
     chainId: Integer,
@@ -111,24 +111,24 @@ const LegacyMetadata = z
   .nullable()
 
 /**
- * Token metadata record, one per requested mint (interface 2.12).
- * @deprecated The service replaced token-metadata with the DAS methods (interface 9.2).
+ * Token metadata record, one per requested mint.
+ * @deprecated The service replaced token-metadata with the DAS methods.
  */
 export const TokenMetadataRecord = z.object({
   account: z.string(),
   onChainAccountInfo: OnChainAccountInfo,
   onChainMetadata: OnChainMetadata,
-  // Only filled when includeOffChain=true (interface 4.3).
+  // Only filled when includeOffChain=true.
   offChainMetadata: OffChainMetadata.optional(),
   legacyMetadata: LegacyMetadata,
 })
-/** @deprecated Use DAS assets (interface 9.2). */
+/** @deprecated Use DAS assets. */
 export type TokenMetadataRecord = z.infer<typeof TokenMetadataRecord>
 
 /**
- * Token-metadata response: array of records (interface 4.3).
- * @deprecated The service replaced token-metadata with the DAS methods (interface 9.2).
+ * Token-metadata response: array of records.
+ * @deprecated The service replaced token-metadata with the DAS methods.
  */
 export const TokenMetadataResponse = z.array(TokenMetadataRecord)
-/** @deprecated Use DAS getAssetBatch (interface 9.2). */
+/** @deprecated Use DAS getAssetBatch. */
 export type TokenMetadataResponse = z.infer<typeof TokenMetadataResponse>

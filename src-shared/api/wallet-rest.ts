@@ -5,14 +5,14 @@ import { Integer, RawAmountString } from './numbers'
 
 // Requests are strict (a misspelt parameter is a bug, not something to send); responses
 // drop unknown fields instead of rejecting them, because the service adds fields over time
-// and the wallet interface is in beta (interface 9.1).
+// and the wallet interface is in beta (its paths and shapes may change).
 
-/** Balance entry `balances[]` (interface 2.1). */
+/** Balance entry `balances[]` (docs/service.md, Wallet REST). */
 export const WalletBalance = z.object({
   mint: z.string(),
   balance: z.number(),
   decimals: Integer,
-  // facts: `spl-token` | `token-2022`; kept a string so a new program does not break sync.
+  // `spl-token` | `token-2022`; kept a string so a new program does not break sync.
   tokenProgram: z.string(),
   symbol: z.string(),
   name: z.string(),
@@ -22,7 +22,7 @@ export const WalletBalance = z.object({
 })
 export type WalletBalance = z.infer<typeof WalletBalance>
 
-/** NFT entry `nfts[]` (interface 2.2). */
+/** NFT entry `nfts[]` (with showNfts). */
 export const WalletNft = z.object({
   mint: z.string(),
   compressed: z.boolean(),
@@ -33,13 +33,13 @@ export const WalletNft = z.object({
 })
 export type WalletNft = z.infer<typeof WalletNft>
 
-/** Page-number pagination of balances (interface 2.3). */
+/** Page-number pagination of balances. */
 export const PagePagination = z.object({ page: Integer, limit: Integer, hasMore: z.boolean() })
 export type PagePagination = z.infer<typeof PagePagination>
 
 /**
- * Cursor pagination of history and transfers (interface 2.3). `nextCursor` is typed string
- * by the interface; null is also accepted because the last page (hasMore=false) has no next
+ * Cursor pagination of history and transfers. `nextCursor` is typed string
+ * by the service; null is also accepted because the last page (hasMore=false) has no next
  * cursor to give. Uncertain: the interface shows no last page.
  */
 export const CursorPagination = z.object({
@@ -48,10 +48,10 @@ export const CursorPagination = z.object({
 })
 export type CursorPagination = z.infer<typeof CursorPagination>
 
-/** Path parameter `{wallet}` of every wallet endpoint (interface 4.1). */
+/** Path parameter `{wallet}` of every wallet endpoint: 32 to 44 base58 characters. */
 const walletPath = { wallet: WalletAddress }
 
-/** GET /v1/wallet/{wallet}/balances: path + query (interface 4.1). */
+/** GET /v1/wallet/{wallet}/balances: path + query; limit 1–100. */
 export const BalancesQuery = z.strictObject({
   ...walletPath,
   page: Integer.min(1).optional(),
@@ -62,7 +62,7 @@ export const BalancesQuery = z.strictObject({
 })
 export type BalancesQuery = z.input<typeof BalancesQuery>
 
-/** Balances response (interface 4.1); `nfts` only with showNfts=true. */
+/** Balances response; `nfts` only with showNfts=true. */
 export const BalancesResponse = z.object({
   balances: z.array(WalletBalance),
   totalUsdValue: z.number(),
@@ -71,27 +71,27 @@ export const BalancesResponse = z.object({
 })
 export type BalancesResponse = z.infer<typeof BalancesResponse>
 
-/** Token-account coverage of history (facts: `tokenAccounts`, interface 4.1). */
+/** Token-account coverage of history (`tokenAccounts`; default balanceChanged). */
 const TokenAccountsFilter = z.enum(['none', 'balanceChanged', 'all'])
 
-/** GET /v1/wallet/{wallet}/history: path + query (interface 4.1). */
+/** GET /v1/wallet/{wallet}/history: path + query; limit 1–100. */
 export const HistoryQuery = z.strictObject({
   ...walletPath,
   limit: Integer.min(1).max(100).optional(),
-  // Newest first; `before` = previous pagination.nextCursor (facts, wallet REST).
+  // Newest first; `before` = previous pagination.nextCursor.
   before: Signature.optional(),
-  // Ascending-order paging (interface 4.1).
+  // `after` pages ascending.
   after: Signature.optional(),
   type: HistoryTransactionType.optional(),
   tokenAccounts: TokenAccountsFilter.optional(),
 })
 export type HistoryQuery = z.input<typeof HistoryQuery>
 
-/** One balance change of a history entry (interface 2.4); `amount` is negative for outflow. */
+/** One balance change of a history entry; `amount` is negative for outflow. */
 export const BalanceChange = z.object({ mint: z.string(), amount: z.number(), decimals: Integer })
 export type BalanceChange = z.infer<typeof BalanceChange>
 
-/** History entry `data[]` (interface 2.4; `error` string|null and `timestamp` nullable per facts). */
+/** History entry `data[]`; `error` is string|null and `timestamp` nullable. */
 export const HistoryEntry = z.object({
   signature: z.string(),
   slot: Integer,
@@ -103,14 +103,14 @@ export const HistoryEntry = z.object({
 })
 export type HistoryEntry = z.infer<typeof HistoryEntry>
 
-/** History response (interface 4.1). */
+/** History response. */
 export const HistoryResponse = z.object({
   data: z.array(HistoryEntry),
   pagination: CursorPagination,
 })
 export type HistoryResponse = z.infer<typeof HistoryResponse>
 
-/** GET /v1/wallet/{wallet}/transfers: path + query (interface 4.1); the cursor is opaque (facts). */
+/** GET /v1/wallet/{wallet}/transfers: path + query; limit 1–100, the cursor is opaque. */
 export const TransfersQuery = z.strictObject({
   ...walletPath,
   limit: Integer.min(1).max(100).optional(),
@@ -118,10 +118,10 @@ export const TransfersQuery = z.strictObject({
 })
 export type TransfersQuery = z.input<typeof TransfersQuery>
 
-/** Transfer direction: interface 2.5 shows 'in'; the facts file names the counterpart 'out'. */
+/** Transfer direction: 'in' or 'out'. */
 const TransferDirection = z.enum(['in', 'out'])
 
-/** Transfer entry `data[]` (interface 2.5; `symbol` nullable per facts). */
+/** Transfer entry `data[]`; `symbol` may be null. */
 export const TransferEntry = z.object({
   signature: z.string(),
   timestamp: Integer,
@@ -135,18 +135,18 @@ export const TransferEntry = z.object({
 })
 export type TransferEntry = z.infer<typeof TransferEntry>
 
-/** Transfers response (interface 4.1). */
+/** Transfers response. */
 export const TransfersResponse = z.object({
   data: z.array(TransferEntry),
   pagination: CursorPagination,
 })
 export type TransfersResponse = z.infer<typeof TransfersResponse>
 
-/** GET /v1/wallet/{wallet}/identity; `{wallet}` is an address or a domain (interface 4.1, facts). */
+/** GET /v1/wallet/{wallet}/identity; `{wallet}` is an address or a domain. */
 export const IdentityQuery = z.strictObject({ wallet: AddressOrDomain })
 export type IdentityQuery = z.input<typeof IdentityQuery>
 
-/** Identity of a wallet (interface 4.1 "not shown"; fields from the facts file). */
+/** Identity of a wallet (docs/service.md, Wallet REST). */
 export const Identity = z.object({
   address: z.string(),
   type: z.string(),
@@ -157,25 +157,25 @@ export const Identity = z.object({
 })
 export type Identity = z.infer<typeof Identity>
 
-/** Identity response (interface 4.1, facts). */
+/** Identity response. */
 export const IdentityResponse = Identity
 export type IdentityResponse = Identity
 
-/** POST /v1/wallet/batch-identity body: up to 100 addresses or domains (interface 8, facts). */
+/** POST /v1/wallet/batch-identity body: up to 100 addresses or domains. */
 export const BatchIdentityRequest = z.strictObject({
   addresses: z.array(AddressOrDomain).min(1).max(100),
 })
 export type BatchIdentityRequest = z.input<typeof BatchIdentityRequest>
 
-/** Batch-identity response: a bare array of identities (facts; unknown-address form undocumented). */
+/** Batch-identity response: a bare array of identities (unknown-address form undocumented). */
 export const BatchIdentityResponse = z.array(Identity)
 export type BatchIdentityResponse = z.infer<typeof BatchIdentityResponse>
 
-/** GET /v1/wallet/{wallet}/funded-by (interface 4.1). */
+/** GET /v1/wallet/{wallet}/funded-by. */
 export const FundedByQuery = z.strictObject({ ...walletPath })
 export type FundedByQuery = z.input<typeof FundedByQuery>
 
-/** Original funding source of a wallet (interface 4.1 "not shown"; fields from the facts file). */
+/** Original funding source of a wallet: its first incoming SOL transfer. */
 export const FundedBy = z.object({
   funder: z.string(),
   funderName: z.string().nullable(),
@@ -193,12 +193,12 @@ export const FundedBy = z.object({
 })
 export type FundedBy = z.infer<typeof FundedBy>
 
-/** Funded-by response (interface 4.1, facts). */
+/** Funded-by response. */
 export const FundedByResponse = FundedBy
 export type FundedByResponse = FundedBy
 
 /**
- * GET /v1/wallet/{wallet}/balance-at (facts only, not in the interface text): a mint and
+ * GET /v1/wallet/{wallet}/balance-at (docs/service.md, Wallet REST): a mint and
  * exactly one of time (Unix seconds), datetime (ISO) or slot.
  */
 export const BalanceAtQuery = z
@@ -215,16 +215,16 @@ export const BalanceAtQuery = z
   })
 export type BalanceAtQuery = z.input<typeof BalanceAtQuery>
 
-/** Balance of one mint at a point in time (facts, wallet REST). */
+/** Balance of one mint at a point in time. */
 export const BalanceAtResponse = z.object({
   wallet: z.string(),
   mint: z.string(),
   isNative: z.boolean(),
   balance: z.string(),
-  // facts name balanceRaw without a type; the other raw amounts are strings.
+  // The service names balanceRaw without a type; the other raw amounts are strings.
   balanceRaw: RawAmountString,
   decimals: Integer,
-  // Which of the three the caller gave; the facts do not say how the others appear.
+  // Which of the three the caller gave; the service does not say how the others appear.
   requested: z.object({
     time: Integer.nullable().optional(),
     slot: Integer.nullable().optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-// What a webhook delivery carries (facts "Webhooks"): a POST of a JSON array of
+// What a webhook delivery carries (docs/service.md, Webhooks): a POST of a JSON array of
 // transactions. Enhanced events name the parties (fee payer, transfer ends, accounts whose
 // balances changed); raw events carry the transaction with its account keys. Only the
 // fields that say which wallets a transaction touched are read; the rest pass through.

@@ -2,31 +2,31 @@ import { z } from 'zod'
 import { WalletAddress } from './base58'
 import { WebhookTransactionType, WebhookType } from './enums'
 
-// Webhook management under {rest_url}/v0/webhooks (interface 4.4, 2.13; list/get/create/
-// update/delete from the facts file). 100 credits per management call (facts).
+// Webhook management under {rest_url}/v0/webhooks (docs/service.md, Webhooks): list, get,
+// create, update, delete and the PATCH toggle. 100 credits per management call.
 
-/** Webhook limits: 5 webhooks on the free plan, 50 on paid plans, 100,000 addresses each (facts). */
+/** Webhook limits: 5 webhooks on the free plan, 50 on paid plans, 100,000 addresses each. */
 export const WEBHOOK_LIMITS = {
   freePlanWebhooks: 5,
   paidPlanWebhooks: 50,
   addressesPerWebhook: 100_000,
 } as const
 
-/** Webhook id: a UUIDv4 (interface 4.4). */
+/** Webhook id: a UUIDv4. */
 const WebhookId = z.uuidv4()
 
-/** Webhook (interface 2.13; `webhookType`, `encoding`, `txnStatus` named by the facts file). */
+/** Webhook (docs/service.md, Webhooks); `encoding` and `txnStatus` values are undocumented. */
 export const Webhook = z.object({
   webhookID: z.string(),
   wallet: z.string(),
   webhookURL: z.string(),
-  // Applies to enhanced webhooks only (interface 2.13), so other kinds may omit it.
+  // Applies to enhanced webhooks only, so other kinds may omit it.
   transactionTypes: z.array(WebhookTransactionType).optional(),
   accountAddresses: z.array(z.string()),
   authHeader: z.string().optional(),
   active: z.boolean(),
   webhookType: WebhookType,
-  // Values undocumented (facts).
+  // Values undocumented.
   encoding: z.string().optional(),
   txnStatus: z.string().optional(),
 })
@@ -42,49 +42,49 @@ const webhookFields = {
   txnStatus: z.string().min(1).optional(),
 }
 
-/** GET /v0/webhooks: no parameters (facts). */
+/** GET /v0/webhooks: no parameters. */
 export const ListWebhooksRequest = z.strictObject({})
 export type ListWebhooksRequest = z.input<typeof ListWebhooksRequest>
 
-/** List response: array of webhooks (facts). */
+/** List response: array of webhooks. */
 export const ListWebhooksResponse = z.array(Webhook)
 export type ListWebhooksResponse = z.infer<typeof ListWebhooksResponse>
 
-/** GET /v0/webhooks/{webhookID} (facts). */
+/** GET /v0/webhooks/{webhookID}. */
 export const GetWebhookRequest = z.strictObject({ webhookID: WebhookId })
 export type GetWebhookRequest = z.input<typeof GetWebhookRequest>
 
-/** The webhook read (facts). */
+/** The webhook read. */
 export const GetWebhookResponse = Webhook
 
-/** POST /v0/webhooks body (facts). */
+/** POST /v0/webhooks body. */
 export const CreateWebhookRequest = z.strictObject(webhookFields)
 export type CreateWebhookRequest = z.input<typeof CreateWebhookRequest>
 
-/** The created webhook (facts). */
+/** The created webhook. */
 export const CreateWebhookResponse = Webhook
 
-/** PUT /v0/webhooks/{webhookID}: the id plus the fields to change (facts). */
+/** PUT /v0/webhooks/{webhookID}: the id plus the fields to change. */
 export const UpdateWebhookRequest = z.strictObject({
   webhookID: WebhookId,
   ...z.strictObject(webhookFields).partial().shape,
 })
 export type UpdateWebhookRequest = z.input<typeof UpdateWebhookRequest>
 
-/** The updated webhook (facts). */
+/** The updated webhook. */
 export const UpdateWebhookResponse = Webhook
 
-/** DELETE /v0/webhooks/{webhookID} (facts). */
+/** DELETE /v0/webhooks/{webhookID}. */
 export const DeleteWebhookRequest = z.strictObject({ webhookID: WebhookId })
 export type DeleteWebhookRequest = z.input<typeof DeleteWebhookRequest>
 
-/** Delete response: body undocumented; an empty body reads as null, a JSON object is tolerated (facts). */
+/** Delete response: body undocumented; an empty body reads as null, a JSON object is tolerated. */
 export const DeleteWebhookResponse = z.union([z.null(), z.object({}), z.boolean()])
 export type DeleteWebhookResponse = z.infer<typeof DeleteWebhookResponse>
 
-/** PATCH /v0/webhooks/{webhookID} body `{ active }` with the id from the path (interface 4.4). */
+/** PATCH /v0/webhooks/{webhookID} body `{ active }` with the id from the path: enables or disables. */
 export const ToggleWebhookRequest = z.strictObject({ webhookID: WebhookId, active: z.boolean() })
 export type ToggleWebhookRequest = z.input<typeof ToggleWebhookRequest>
 
-/** The updated webhook (interface 4.4). */
+/** The toggled webhook. */
 export const ToggleWebhookResponse = Webhook

@@ -27,7 +27,7 @@ export function isKeySafeUrl(url: string): boolean {
 
 /**
  * A base URL of the data service. Every call to it carries the API key (in the query string
- * for JSON-RPC, interface 5.3), so plain http would send the key in clear text: it is
+ * for JSON-RPC: docs/service.md, Auth), so plain http would send the key in clear text: it is
  * allowed only to this computer (a local simulator or proxy).
  */
 export const ServiceUrl = z

@@ -1,7 +1,7 @@
 import bs58 from 'bs58'
 import { z } from 'zod'
 
-/** Base58 alphabet of Solana addresses: no 0, O, I or l (interface 4.1 path pattern). */
+/** Base58 alphabet of Solana addresses: no 0, O, I or l (docs/service.md, Conventions). */
 const BASE58_CHARS = /^[1-9A-HJ-NP-Za-km-z]*$/
 
 /** Byte length of an ed25519 public key, which every wallet address encodes. */

@@ -33,7 +33,7 @@ export const BalancesAtChoice = z.object({
 })
 export type BalancesAtChoice = z.output<typeof BalancesAtChoice>
 
-/** Column layout: everything we know, or a tax tool's import layout (facts, "Tax-tool CSV layouts"). */
+/** Column layout: everything we know, or a tax tool's import layout (docs/service.md, Tax-tool CSV layouts). */
 export const ExportFormat = z.enum(['full', 'koinly', 'cointracker'])
 export type ExportFormat = z.infer<typeof ExportFormat>
 

@@ -5,7 +5,7 @@ import { ServiceUrl } from '../domain/service-url'
 export const DataSource = z.enum(['demo', 'service'])
 export type DataSource = z.infer<typeof DataSource>
 
-/** A plan of the service (facts: rate limits per plan), custom numbers, or unpaced. */
+/** A plan of the service (docs/service.md, Rate limits), custom numbers, or unpaced. */
 export const RatePlan = z.enum(['free', 'developer', 'business', 'professional', 'custom', 'off'])
 export type RatePlan = z.infer<typeof RatePlan>
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { openDatabase } from '../../src-main/db/database'
+import { openDatabase } from '../../src-main/db/sqlite/database'
 import { fetchCurrentBalances } from '../../src-main/db/queries/balance-queries'
 import { fetchCompressedPage } from '../../src-main/db/queries/compressed-queries'
 import {

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { ENDPOINT_CLASSES, PLAN_RATE_LIMITS_RPS, type EndpointClass } from '@shared/api/prices'
-import { openSqliteMirror } from '../../src-main/db/sqlite-mirror'
+import { openSqliteMirror } from '../../src-main/db/sqlite/mirror'
 import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
 import { createSyncRuntime } from '../../src-main/sync/sync-runtime'
 import {

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Mirror } from '../../src-main/db/mirror'
-import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite-mirror'
+import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite/mirror'
 import type { ServiceClient } from '../../src-main/service/service-client'
 import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
 import { HISTORY_PAGE_LIMIT } from '../../src-main/sync/streams/history-stream'

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserServer, type Page } from 'playwright-core'
 
 /** Debian's Chromium, installed by `.ci/run` (apt-get install chromium). */
 export const CHROMIUM_PATH = process.env.HELIOGRAPH_CHROMIUM ?? '/usr/bin/chromium'
@@ -8,22 +8,37 @@ export const CHROMIUM_PATH = process.env.HELIOGRAPH_CHROMIUM ?? '/usr/bin/chromi
 /** Where e2e screenshots go (git-ignored), to be looked at after a run. */
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../test-results')
 
-/** Launches headless Chromium with the flags this closed network needs. */
+/** Headless Chromium with the flags this closed network needs. */
+const LAUNCH_OPTIONS = {
+  executablePath: CHROMIUM_PATH,
+  headless: true,
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+}
+
+/** Starts the e2e run's one Chromium (test/setup/chromium-server.ts). */
+export function launchChromiumServer(): Promise<BrowserServer> {
+  return chromium.launchServer(LAUNCH_OPTIONS)
+}
+
+/**
+ * A browser for one test file: a connection to the run's Chromium when there is one (the
+ * e2e tier), else a Chromium of its own. Closing it closes what the file opened.
+ */
 export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  })
+  // Outside a vitest run (a benchmark) there is no run's Chromium.
+  const endpoint = process.env.VITEST
+    ? (await import('vitest')).inject('chromiumEndpoint')
+    : undefined
+  return endpoint ? chromium.connect(endpoint) : chromium.launch(LAUNCH_OPTIONS)
 }
 
 /** Saves a full-page screenshot under test-results/NAME.png. */

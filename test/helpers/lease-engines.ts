@@ -3,8 +3,8 @@ import * as syncLeasesMigration from '../../src-main/db/migrations/0013-sync-lea
 import {
   openPostgresDatabase,
   type OpenPostgresDatabase,
-} from '../../src-main/db/postgres-database'
-import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite-mirror'
+} from '../../src-main/db/postgres/database'
+import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite/mirror'
 import { SyncLeaseStore } from '../../src-main/db/stores/sync-lease-store'
 import { createTestDatabase } from './postgres'
 import { makeTempDir } from './temp-dir'

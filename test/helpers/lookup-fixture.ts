@@ -7,6 +7,7 @@ import { startSimulator, type RunningSimulator } from '../../src-main/simulator/
 import { readStoredMirror, testMirror } from './stored-mirror'
 import type { TestEngine } from './sync-fixture'
 import { makeTempDir } from './temp-dir'
+import { FastForwardClock } from './virtual-clock'
 
 /** The key the app spends; the truth client uses another, so the counter is the app's alone. */
 export const APP_KEY = 'demo'
@@ -52,7 +53,7 @@ export async function startLookupFixture(
       apiKey: APP_KEY,
       serviceUrl: sim.url,
       dataSource: 'service',
-      nowSec: () => now.sec,
+      clock: new FastForwardClock({ wallSec: () => now.sec }),
     })
   const fixture: LookupFixture = {
     sim,

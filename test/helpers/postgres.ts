@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { inject } from 'vitest'
-import { createDatabase, dropDatabase } from '../../src-main/db/postgres/postgres-databases'
+import { createDatabase, dropDatabase } from '../../scripts/postgres/postgres-databases'
 
 /** A fresh database on the run's PostgreSQL server (test/setup/local-postgres.ts). */
 export interface TestDatabase {

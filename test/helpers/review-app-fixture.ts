@@ -8,6 +8,7 @@ import type { RunningSimulator } from '../../src-main/simulator/simulator-server
 import { startWebShell, type RunningWebShell } from '../../src-main/shell/web/web-shell'
 import { makeTempDir } from './temp-dir'
 import { BUILT_RENDERER_DIR } from './web-shell-fixture'
+import { clockReading } from './clocks'
 
 export { DEMO_PROFILES }
 
@@ -43,7 +44,7 @@ export async function startReviewApp(): Promise<ReviewApp> {
   let simulator: RunningSimulator | null = null
   let clockAheadSec = 0
   const core = await createCore({
-    nowSec: () => Math.floor(Date.now() / 1000) + clockAheadSec,
+    clock: clockReading(() => Math.floor(Date.now() / 1000) + clockAheadSec),
     dataDir: temp.dir,
     shell: 'web',
     version: 'test',

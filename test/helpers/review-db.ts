@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely'
-import { openDatabase, type OpenDatabase } from '../../src-main/db/database'
+import { openDatabase, type OpenDatabase } from '../../src-main/db/sqlite/database'
 import type { Database } from '../../src-main/db/schema'
 import { makeTempDir } from './temp-dir'
 

@@ -1,14 +1,14 @@
 import { join } from 'node:path'
 import type { Kysely } from 'kysely'
-import type { OpenDatabase } from '../../src-main/db/database'
+import type { OpenDatabase } from '../../src-main/db/sqlite/database'
 import type { Mirror } from '../../src-main/db/mirror'
-import { openPostgresMirror } from '../../src-main/db/postgres-mirror'
+import { openPostgresMirror } from '../../src-main/db/postgres/mirror'
 import type { Database } from '../../src-main/db/schema'
 import {
   openSqliteMirror,
   type SqliteMirror,
   type SqliteMirrorOptions,
-} from '../../src-main/db/sqlite-mirror'
+} from '../../src-main/db/sqlite/mirror'
 import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
 import {
   startSimulator,
@@ -25,6 +25,7 @@ import {
 import type { SyncEvent } from '../../src-main/sync/sync-engine'
 import { createTestDatabase } from './postgres'
 import { makeTempDir } from './temp-dir'
+import { clockReading } from './clocks'
 
 /** The engines a sync test can run on. */
 export type TestEngine = 'sqlite' | 'postgres'
@@ -90,7 +91,7 @@ export async function startSyncFixture(
     budget: async () => budget,
     emit: (e) => events.push(e),
     retry: { ...FAST_RETRIES, ...options.retry },
-    ...(options.isOnSimulatorClock ? { nowSec: () => sim.chain.clock.nowSec() } : {}),
+    ...(options.isOnSimulatorClock ? { clock: clockReading(() => sim.chain.clock.nowSec()) } : {}),
   })
   return {
     sim,

@@ -1,7 +1,7 @@
 import type WebSocket from 'ws'
 import { databasePath } from '../../src-main/app/data-dir'
-import { openPostgresMirror, type PostgresMirror } from '../../src-main/db/postgres-mirror'
-import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite-mirror'
+import { openPostgresMirror, type PostgresMirror } from '../../src-main/db/postgres/mirror'
+import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite/mirror'
 import { hashPassword, newOneTimePassword } from '../../src-main/shell/team/password-hashing'
 import {
   startTeamServer,

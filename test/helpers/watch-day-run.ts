@@ -3,8 +3,8 @@ import { CREDIT_PRICES } from '@shared/api/prices'
 import { projectWatchCost, type WatchCostProjection } from '@shared/domain/watch-cost'
 import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import { DEFAULT_WATCH_CADENCE } from '../../src-main/app/app-settings'
-import { openPostgresMirror } from '../../src-main/db/postgres-mirror'
-import { openSqliteMirror } from '../../src-main/db/sqlite-mirror'
+import { openPostgresMirror } from '../../src-main/db/postgres/mirror'
+import { openSqliteMirror } from '../../src-main/db/sqlite/mirror'
 import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
 import { walletTokenAccounts } from '../../src-main/simulator/chain/accounts'
 import type { SimWallet } from '../../src-main/simulator/chain/sim-chain'
@@ -16,6 +16,7 @@ import { expectMirrorEqualsTruth } from '../integration/sync/mirror-truth-assert
 import { createTestDatabase } from './postgres'
 import { FAST_RETRIES, type TestEngine } from './sync-fixture'
 import { makeTempDir } from './temp-dir'
+import { clockReading } from './clocks'
 
 // The watch day (issue 11): the watch-day population (50 wallets, seed 7) on the
 // simulator's manual clock, the real engine and scheduler over HTTP, and a round every
@@ -93,7 +94,7 @@ export async function runWatchDay(
     watchState: mirror.watchState,
     engine: runtime.engine,
     cadence: async () => cadence,
-    nowSec: () => clock.nowSec(),
+    clock: clockReading(() => clock.nowSec()),
   })
   const credits = () => sim.credits.forKey(KEY).total
   const wallets = sim.chain.wallets

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { createCore, type Core } from '../../src-main/app/core'
 import { databasePath } from '../../src-main/app/data-dir'
-import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite-mirror'
+import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite/mirror'
 import { startWebShell, type RunningWebShell } from '../../src-main/shell/web/web-shell'
 import { makeTempDir } from './temp-dir'
 

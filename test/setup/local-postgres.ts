@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node'
-import { startLocalPostgres } from '../../src-main/db/postgres/local-postgres'
+import { startLocalPostgres } from '../../scripts/postgres/local-postgres'
 
 // One PostgreSQL server for the whole run (created in ~0.6 s, in a temporary folder that
 // stopping it removes); each test file makes its own database on it with

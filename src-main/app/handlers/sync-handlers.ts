@@ -1,6 +1,6 @@
 import { AppError, NotFoundError } from '@shared/ipc/ipc-errors'
 import type { CreditsOverview } from '@shared/ipc/sync-schemas'
-import { STREAM_NAMES } from '../../db/ingest/mirror-writer'
+import { STREAM_NAMES } from '../../db/mirror-writer'
 import { estimateSyncCredits } from '../../sync/sync-estimate'
 import { readWatchFootprint } from '../../sync/watch-footprint'
 import type { WatchScheduler } from '../../sync/watch-scheduler'

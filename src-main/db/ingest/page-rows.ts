@@ -4,7 +4,8 @@ import type {
   CompressedSignatureItem,
   CompressedState,
   CompressedStreamName,
-} from './mirror-writer'
+} from '../mirror-writer'
+import type { MintRow } from './mint-upsert'
 
 // What each fetched item becomes in the mirror's tables, column by column: the one mapping
 // both engines' writers use, so a page stored on SQLite and on PostgreSQL holds the same rows.
@@ -157,5 +158,19 @@ export function compressedSnapshotChildRows(snapshotId: number, state: Compresse
       leaf_index: a.leafIndex,
       slot_created: a.slotCreated,
     })),
+  }
+}
+
+/** A balance's mint facts as the mint cache keeps them. */
+export function mintRowOf(b: WalletBalance, takenAtSec: number): MintRow {
+  return {
+    mint: b.mint,
+    symbol: b.symbol,
+    name: b.name,
+    decimals: b.decimals,
+    logoUri: b.logoUri,
+    tokenProgram: b.tokenProgram,
+    priceUsd: b.pricePerToken,
+    updatedAtSec: takenAtSec,
   }
 }

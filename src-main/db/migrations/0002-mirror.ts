@@ -42,7 +42,7 @@ export async function up(migrationDb: Kysely<unknown>): Promise<void> {
     )
     .addColumn('signature', 'text', (c) => c.notNull())
     .addColumn('slot', 'integer', (c) => c.notNull())
-    // Null when the service does not know the block time (facts: timestamp may be null).
+    // Null when the service does not know the block time (history `timestamp` may be null).
     .addColumn('block_time_sec', 'integer')
     .addColumn('fee', 'real', (c) => c.notNull())
     .addColumn('fee_text', 'text', (c) => c.notNull())

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { StreamStatus, WalletSyncState, WalletSyncStatus } from '@shared/ipc/sync-schemas'
-import { STREAM_NAMES } from '../ingest/mirror-writer'
+import { STREAM_NAMES } from '../mirror-writer'
 import { creditsOfWallets } from '../stores/credit-ledger-store'
 import type { Database } from '../schema'
 

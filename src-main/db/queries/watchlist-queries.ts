@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import { DuplicateError, NotFoundError } from '@shared/ipc/ipc-errors'
 import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
-import { describeStorageError } from '../database'
+import { describeStorageError } from '../storage-errors'
 import type { Database, WalletsTable } from '../schema'
 
 function toWatchedWallet(row: Omit<WalletsTable, 'id'>): WatchedWallet {

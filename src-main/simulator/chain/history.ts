@@ -173,7 +173,7 @@ function build(
     compressed?: TxCompressed
   } = {},
 ): ChainTx {
-  // SOL first, as the balances list puts it first (interface 4.1 rule 1).
+  // SOL first, as the balances list puts it first (with showNative).
   changes.sort((a, b) => (a.mint === SOL_MINT_INDEX ? -1 : b.mint === SOL_MINT_INDEX ? 1 : 0))
   return {
     walletId: ctx.walletId,
@@ -375,7 +375,7 @@ function deriveOne(ctx: DeriveContext, index: number, position: number, running:
   const rng = new Rng(hash32(ctx.seed, 0x7a, ctx.walletId, index))
   const fee = BASE_FEE_LAMPORTS + BigInt(rng.int(0, 40) * 2_500)
   if (index === 0) {
-    // The first transaction funds the wallet from an exchange (facts: funded-by = first incoming SOL).
+    // The first transaction funds the wallet from an exchange (funded-by = first incoming SOL).
     const cp = counterpartyIn(rng, 'exchange')
     const raw = ctx.profile.fundingLamports > 0n ? ctx.profile.fundingLamports : 1_000_000n
     return build(

@@ -2,8 +2,8 @@ import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import { encodeEntity } from './entity-ids'
 import { hash32 } from './prng'
 
-// The simulated token universe: native SOL (interface 2.1 mint), two stables and twenty
-// fictional tokens covering decimals 0–9 and both token programs (facts: spl-token|token-2022).
+// The simulated token universe: native SOL (mint So1…112), two stables and twenty
+// fictional tokens covering decimals 0–9 and both token programs (spl-token | token-2022).
 
 export type TokenProgram = 'spl-token' | 'token-2022'
 

@@ -59,7 +59,7 @@ function mintFacts(
   return { address: info.address, decimals: info.decimals, symbol: info.symbol }
 }
 
-/** History entry (interface 2.4): balance changes include the fee when the wallet paid it. */
+/** History entry: balance changes include the fee when the wallet paid it. */
 export function historyEntry(chain: SimChain, wallet: SimWallet, tx: TxView): HistoryEntry {
   const balanceChanges: BalanceChange[] = tx.changes.map((c) => {
     const m = mintFacts(chain, c.mint, c.assetId)
@@ -78,7 +78,7 @@ export function historyEntry(chain: SimChain, wallet: SimWallet, tx: TxView): Hi
   }
 }
 
-/** Transfers of one transaction (interface 2.5), in leg order. Failed transactions move nothing. */
+/** Transfers of one transaction, in leg order. Failed transactions move nothing. */
 export function transferEntries(chain: SimChain, tx: TxView): TransferEntry[] {
   if (tx.error) return []
   return tx.legs.map((leg) => {
@@ -97,7 +97,7 @@ export function transferEntries(chain: SimChain, tx: TxView): TransferEntry[] {
   })
 }
 
-/** Balance entry (interface 2.1) of a fungible mint. */
+/** Balance entry of a fungible mint. */
 function balanceEntry(mint: MintInfo, raw: bigint): WalletBalance {
   const balance = rawToNumber(raw, mint.decimals)
   return {
@@ -115,7 +115,7 @@ function balanceEntry(mint: MintInfo, raw: bigint): WalletBalance {
 
 /**
  * The wallet's fungible holdings in balances order: SOL first, then by USD value descending
- * (interface 4.1 rules 1–2); zero balances only of mints the wallet has traded or received.
+ * (docs/service.md, Wallet REST); zero balances only of mints the wallet has traded or received.
  */
 export function sortedHoldings(
   chain: SimChain,
@@ -148,7 +148,7 @@ function imageUri(assetId: string): string {
   return `${SIM_IMAGE_HOST}${assetId}.png`
 }
 
-/** NFT entry of balances (interface 2.2). */
+/** NFT entry of balances (with showNfts). */
 export function nftEntry(chain: SimChain, tx: TxView): WalletNft {
   const c = collectionInfo(chain.seed, tx.collectible?.collection ?? 0)
   const assetId = tx.collectible?.assetId ?? ''
@@ -168,7 +168,7 @@ export function ownedCollectibles(chain: SimChain, wallet: SimWallet): TxView[] 
   return [...state.nfts, ...state.cnfts].sort((a, b) => a - b).map((i) => chain.tx(wallet, i))
 }
 
-/** DAS asset (interface 2.11) of an NFT or compressed NFT. */
+/** DAS asset of an NFT or compressed NFT. */
 export function collectibleAsset(chain: SimChain, wallet: SimWallet, tx: TxView): Asset {
   const collectible = tx.collectible
   const assetId = collectible?.assetId ?? ''
@@ -286,7 +286,7 @@ export function fungibleAsset(
   }
 }
 
-/** The compressed account a compression transaction opened (interface 2.6). */
+/** The compressed account a compression transaction opened. */
 export function compressedAccount(
   chain: SimChain,
   wallet: SimWallet,

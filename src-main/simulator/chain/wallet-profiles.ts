@@ -63,7 +63,7 @@ export interface WalletProfile {
   readonly kindWeights: KindWeights
   /** Weights that replace `kindWeights` from a transaction index on (the last phase reached wins). */
   readonly kindPhases?: readonly { readonly fromIndex: number; readonly kindWeights: KindWeights }[]
-  /** A name-service domain, when the wallet has an identity (facts: identity domainNames). */
+  /** A name-service domain, when the wallet has an identity (identity's domainNames). */
   readonly domain?: string
   /** Seconds between live transactions when live mode runs for it. */
   readonly liveEverySec: number

@@ -27,10 +27,10 @@ import { compressedAccount } from '../chain/views'
 import type { HandlerContext } from './handler-context'
 import { invalidParams, notFound } from './http-io'
 
-// Compression JSON-RPC (interface 4.2, 2.6–2.10; facts "Compression"). Each compression
+// Compression JSON-RPC (docs/service.md, Compression). Each compression
 // transaction of a wallet opens one compressed account: lamports owned by the wallet, or a
 // token account whose token owner is the wallet. Cursors are null when fewer than `limit`
-// items come back (facts).
+// items come back.
 
 function context(chain: SimChain) {
   return { slot: chain.currentSlot() }
@@ -74,7 +74,7 @@ export function getCompressedAccountsByOwner(
     .filter((a) => a.tokenData === null)
     .map((a) => a.account)
     .filter((a) => matchesFilters(a, p.filters))
-    // Ascending by hash; cursor = last hash (facts).
+    // Ascending by hash; cursor = last hash.
     .sort((a, b) => (a.hash < b.hash ? -1 : 1))
   const after = p.cursor ?? undefined
   const items = owned.filter((a) => after === undefined || a.hash > after).slice(0, limit)
@@ -110,7 +110,7 @@ export function getCompressedTokenBalancesByOwnerV2(
     totals.set(tokenData.mint, (totals.get(tokenData.mint) ?? 0n) + BigInt(tokenData.amount))
   }
   const after = p.cursor ?? undefined
-  // Sorted by mint; cursor = mint (facts).
+  // Sorted by mint; cursor = mint.
   const items = [...totals]
     .filter(
       ([mint]) => (p.mint == null || mint === p.mint) && (after === undefined || mint > after),

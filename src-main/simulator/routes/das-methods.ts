@@ -18,7 +18,7 @@ import { collectibleAsset, collectionInfo, fungibleAsset, ownedCollectibles } fr
 import { COLLECTION_COUNT } from '../chain/history'
 import type { HandlerContext } from './handler-context'
 
-// DAS JSON-RPC (interface 4.2, 2.11; facts "DAS"): page (1-based) or keyset paging by asset
+// DAS JSON-RPC (docs/service.md, DAS): page (1-based) or keyset paging by asset
 // id (cursor/before/after), never both; limit ≤ 1000, default 1000. `total` counts the items
 // of the answer, as the service's listings do; `grand_total` (showGrandTotal) counts all.
 
@@ -64,7 +64,7 @@ function pageListing(
   let items: Asset[]
   const base: Record<string, unknown> = {}
   if (keyset) {
-    // Keyset paging runs over ids ascending; cursor = last asset id of the page (facts).
+    // Keyset paging runs over ids ascending; cursor = last asset id of the page.
     const byId = sortListed(all, { sortBy: 'id', sortDirection: 'asc' }).map((l) => l.asset)
     const lower = p.cursor ?? p.after
     const filtered = byId.filter(

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 // Reading requests and writing answers, plus the errors handlers throw. REST errors are
-// `{ error }` bodies; JSON-RPC errors carry the facts file's codes.
+// `{ error }` bodies; JSON-RPC errors carry the
+// service's codes (docs/service.md, Errors).
 
 /** Largest request body accepted (a batch of 1,000 ids is far below it). */
 const MAX_BODY_BYTES = 5 * 1024 * 1024
@@ -19,12 +20,12 @@ export class SimRequestError extends Error {
   }
 }
 
-/** Bad or out-of-bounds input: 400 / -32602 (facts: -32602 bad params). */
+/** Bad or out-of-bounds input: 400 / -32602 (bad params). */
 export function invalidParams(message: string): SimRequestError {
   return new SimRequestError(400, -32602, message)
 }
 
-/** Nothing found: 404 (facts: 404 = "nothing found") / -32004. */
+/** Nothing found: 404 / -32004. */
 export function notFound(message: string): SimRequestError {
   return new SimRequestError(404, -32004, message)
 }

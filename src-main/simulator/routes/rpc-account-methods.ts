@@ -25,7 +25,7 @@ import type { SimChain } from '../chain/sim-chain'
 import type { HandlerContext } from './handler-context'
 import { invalidParams, SimRequestError } from './http-io'
 
-// Standard Solana RPC account reads (facts, "Standard Solana RPC on the same endpoint"),
+// Standard Solana RPC account reads (docs/service.md, Standard Solana RPC),
 // answered from chain/accounts.ts so they agree with balances, DAS and history.
 
 type ReadConfig = z.output<typeof GetMultipleAccountsParams>[1]

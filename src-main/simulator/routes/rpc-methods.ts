@@ -13,7 +13,8 @@ import { SCAN_BUDGET } from './handler-context'
 import { invalidParams } from './http-io'
 
 // Standard Solana RPC getSignaturesForAddress (newest first, `before`/`until` exclusive,
-// limit 1–1000 default 1000) and getPriorityFeeEstimate (facts).
+// limit 1–1000 default 1000) and getPriorityFeeEstimate
+// (docs/service.md, Standard Solana RPC and Priority fees).
 
 /** Which transactions of which wallet an address appears in. */
 function addressFilter(
@@ -83,7 +84,7 @@ export function getPriorityFeeEstimate(
   const { chain } = ctx
   if (request.transaction !== undefined && request.transaction.length < 8)
     throw invalidParams('transaction: too short to be a serialized transaction')
-  // Fees wander with the slot (per 150-slot lookback window); levels are the 0/25/50/75/95/100th percentiles (facts).
+  // Fees wander with the slot (per 150-slot lookback window); levels are the 0/25/50/75/95/100th percentiles.
   const window = Math.floor(chain.currentSlot() / (request.options?.lookbackSlots ?? 150))
   const base = 1_000 + (hash32(chain.seed, 0xfee, window) % 50_000)
   const levels = {

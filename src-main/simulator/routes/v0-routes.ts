@@ -14,8 +14,8 @@ import type { MintInfo } from '../chain/mints'
 import { collectibleAsset } from '../chain/views'
 import type { HandlerContext } from './handler-context'
 
-// The v0 REST endpoints: deprecated token metadata (interface 4.3, 2.12) and webhook
-// management (interface 4.4; list/get/create/update/delete from the facts file).
+// The v0 REST endpoints: deprecated token metadata and webhook management
+// (list, get, create, update, delete, toggle): docs/service.md, Token metadata and Webhooks.
 
 const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
 const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb'

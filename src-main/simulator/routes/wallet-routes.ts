@@ -37,14 +37,14 @@ import type { HandlerContext } from './handler-context'
 import { SCAN_BUDGET } from './handler-context'
 import { invalidParams, notFound, SimRequestError } from './http-io'
 
-// Wallet REST (interface 4.1; facts "Wallet REST"). Addresses that are not profile wallets
+// Wallet REST (docs/service.md, Wallet REST). Addresses that are not profile wallets
 // answer as wallets that never transacted.
 
-/** Largest number of NFTs balances returns, first page only (interface 4.1, 8). */
+/** Largest number of NFTs balances returns, first page only. */
 const MAX_BALANCE_NFTS = 100
 
 function requirePaidPlan(ctx: HandlerContext): void {
-  // facts: identity and funded-by need a paid plan: 403 on the free plan.
+  // identity and funded-by need a paid plan: 403 on the free plan.
   if (ctx.keys.isFreePlan(ctx.key))
     throw new SimRequestError(
       403,
@@ -67,7 +67,7 @@ export function getBalances(
       ? [zeroSolBalance(ctx.chain)]
       : []
   const balances = all.slice((page - 1) * limit, page * limit)
-  // interface 4.1 rule 3: the total of the current page only.
+  // totalUsdValue is the total of the current page only.
   const totalUsdValue = Math.round(balances.reduce((sum, b) => sum + b.usdValue, 0) * 100) / 100
   const response: BalancesResponse = {
     balances,
@@ -75,7 +75,7 @@ export function getBalances(
     pagination: { page, limit, hasMore: page * limit < all.length },
   }
   if (q.showNfts) {
-    // NFTs: at most 100, first page only (interface 4.1).
+    // NFTs: at most 100, first page only.
     response.nfts =
       wallet && page === 1
         ? ownedCollectibles(ctx.chain, wallet)
@@ -167,7 +167,7 @@ export function getHistory(q: z.output<typeof HistoryQuery>, ctx: HandlerContext
     const tx = chain.tx(wallet, i)
     return matches(tx) ? [historyEntry(chain, wallet, tx)] : []
   }
-  // `before` pages newest → oldest; `after` pages ascending (interface 4.1, facts).
+  // `before` pages newest → oldest; `after` pages ascending.
   const result =
     q.after !== undefined
       ? scan(cursorIndex(chain, wallet, q.after, 'after') + 1, 1, count - 1, limit, produce)
@@ -188,7 +188,7 @@ export function getHistory(q: z.output<typeof HistoryQuery>, ctx: HandlerContext
   }
 }
 
-/** Opaque transfers cursor: the wallet, transaction and leg of the next item (facts: opaque). */
+/** Opaque transfers cursor: the wallet, transaction and leg of the next item. */
 function encodeTransferCursor(walletId: number, index: number, leg: number): string {
   return Buffer.from(`t1:${walletId}:${index}:${leg}`).toString('base64url')
 }
@@ -222,7 +222,7 @@ export function getTransfers(
   const data: TransferEntry[] = []
   let next: { index: number; leg: number } | null = null
   let scanned = 0
-  // Newest first (facts); within a transaction, legs in order.
+  // Newest first; within a transaction, legs in order.
   for (let i = start; i >= 0; i--) {
     const entries = transferEntries(chain, chain.tx(wallet, i))
     const from = i === start ? skipLegs : 0
@@ -269,7 +269,7 @@ function counterpartyIdentityByAddress(chain: SimChain, address: string): Identi
     : null
 }
 
-/** Identity of an address or domain, or null (facts: identity). */
+/** Identity of an address or domain, or null. */
 function resolveIdentity(chain: SimChain, addressOrDomain: string): Identity | null {
   if (addressOrDomain.includes('.')) {
     const wallet = chain.wallets.find(
@@ -294,7 +294,7 @@ export function postBatchIdentity(
   ctx: HandlerContext,
 ): Identity[] {
   requirePaidPlan(ctx)
-  // Unknown addresses are left out (facts: how they appear is undocumented).
+  // Unknown addresses are left out (how the service shows them is undocumented).
   return q.addresses
     .map((a) => resolveIdentity(ctx.chain, a))
     .filter((i): i is Identity => i !== null)
@@ -309,7 +309,7 @@ export function getFundedBy(
   const wallet = chain.walletByAddress(q.wallet)
   if (!wallet || chain.txCount(wallet) === 0)
     throw notFound(`no funding transaction found for ${q.wallet}`)
-  // facts: based on the first incoming SOL transfer, which is transaction 0 here.
+  // Based on the first incoming SOL transfer, which is transaction 0 here.
   const tx = chain.tx(wallet, 0)
   const leg = tx.legs[0]
   if (!leg) throw notFound(`no funding transaction found for ${q.wallet}`)
@@ -337,7 +337,7 @@ export function getBalanceAt(
   ctx: HandlerContext,
 ): BalanceAtResponse {
   const { chain } = ctx
-  // facts: the native pseudo-mint here is So1…111; the balances mint So1…112 is accepted too.
+  // balance-at's native pseudo-mint is So1…111; the balances mint So1…112 is accepted too.
   const isNative = q.mint === BALANCE_AT_NATIVE_SOL_MINT || q.mint === NATIVE_SOL_MINT
   const mint = isNative
     ? (chain.mints[SOL_MINT_INDEX] as MintInfo)

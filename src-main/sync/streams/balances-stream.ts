@@ -17,7 +17,7 @@ const FUNGIBLE_INTERFACES: ReadonlySet<Asset['interface']> = new Set([
  * Takes a holdings snapshot: every balances page (the service sorts by USD value, SOL
  * first), stored as one point in time, then every NFT the wallet owns, compressed ones
  * included, from DAS getAssetsByOwner (all pages; the balances answer carries at most
- * 100 NFTs, interface 4.1), which replace the snapshot's NFTs in one more transaction.
+ * 100 NFTs, first page only), which replace the snapshot's NFTs in one more transaction.
  * A whole snapshot a look-up took moments ago ("watch this wallet") stands as this
  * sync's snapshot: taking it again would buy the same pages twice.
  */

@@ -1,15 +1,15 @@
 import type { CompressionSignature } from '@shared/api/compression'
-import type { CompressedStreamName } from '../../db/ingest/mirror-writer'
+import type { CompressedStreamName } from '../../db/mirror-writer'
 import { syncCompressedState } from './compressed-state'
 import { syncCursorStream } from './cursor-stream'
 import type { StreamContext, StreamResult } from './stream-context'
 
-/** Photon's maximum page (facts: limit default and max 1000); each call costs the same. */
+/** Photon's maximum page (limit default and max 1000); each call costs the same. */
 const COMPRESSION_PAGE_LIMIT = 1000
 
 /**
  * Keeps a wallet's compression signatures (as owner, or as token owner) complete: newest
- * first (slot desc, facts), Photon cursor that is null on the last page.
+ * first (slot desc), Photon cursor that is null on the last page.
  */
 export async function syncCompressedSignatures(
   ctx: StreamContext,

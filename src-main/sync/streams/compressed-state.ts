@@ -1,6 +1,6 @@
 import { COMPRESSION_MAX_LIMIT } from '@shared/api/compression'
 import type { OperationOutput } from '@shared/api/operations'
-import type { CompressedState } from '../../db/ingest/mirror-writer'
+import type { CompressedState } from '../../db/mirror-writer'
 import type { StreamContext } from './stream-context'
 
 /** Exact integer text of an integer amount the service sends as a JSON number. */

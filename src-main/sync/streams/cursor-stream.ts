@@ -1,4 +1,4 @@
-import type { StreamName, StreamPatch } from '../../db/ingest/mirror-writer'
+import type { StreamName, StreamPatch } from '../../db/mirror-writer'
 import { isLookedUpTopFresh, lookedUpTopMark } from './looked-up-top'
 import type { StreamContext, StreamResult } from './stream-context'
 

@@ -1,5 +1,5 @@
 import type { HistoryEntry } from '@shared/api/wallet-rest'
-import type { StreamRow } from '../../db/ingest/mirror-writer'
+import type { StreamRow } from '../../db/mirror-writer'
 import { isLookedUpTopFresh, lookedUpTopMark } from './looked-up-top'
 import type { StreamContext, StreamResult } from './stream-context'
 
@@ -8,7 +8,7 @@ export const HISTORY_PAGE_LIMIT = 100
 
 /**
  * Keeps a wallet's history complete. New items come with `after` = the newest stored
- * signature: pages ascend (interface 4.1) and every page moves the cursor forward, so it
+ * signature: pages ascend and every page moves the cursor forward, so it
  * costs ⌈new/100⌉ calls (one when nothing is new) — never more than walking down from
  * the newest until a known signature, which needs that extra known item. Then the
  * backfill walks newest → oldest with `before` until the end or the depth limit.

@@ -1,4 +1,4 @@
-import type { StreamPatch, StreamRow } from '../../db/ingest/mirror-writer'
+import type { StreamPatch, StreamRow } from '../../db/mirror-writer'
 import type { StreamContext } from './stream-context'
 
 /**

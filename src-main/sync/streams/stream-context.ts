@@ -1,5 +1,5 @@
 import type { OperationInput, OperationName, OperationOutput } from '@shared/api/operations'
-import type { MirrorWriter, StreamName } from '../../db/ingest/mirror-writer'
+import type { MirrorWriter, StreamName } from '../../db/mirror-writer'
 
 /** Progress of one stream, reported after every committed page. */
 export interface StreamProgress {

@@ -4,6 +4,7 @@ import { DEMO_PROFILES, DEMO_WALLETS } from '../../../src-main/app/demo-data'
 import type { RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import type { DemoWalletsAdded, WatchedWallet } from '../../../src-shared/ipc/watchlist-schemas'
 import { makeTempDir } from '../../helpers/temp-dir'
+import { FastForwardClock } from '../../helpers/virtual-clock'
 
 // "Add demo wallets" added nothing and said nothing, and the active trader it promises was
 // never offered (issue 13, item 4). Given a first run on demo data (the small demo wallets
@@ -28,6 +29,7 @@ describe('Add demo wallets adds the demo wallets it promises and says what it di
       dataDir: temp.dir,
       shell: 'web',
       version: 'test',
+      clock: new FastForwardClock(),
       isWatching: true,
       demo: { live: false, onStarted: (started) => (simulator = started) },
     })

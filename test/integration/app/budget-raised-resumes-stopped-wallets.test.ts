@@ -3,6 +3,7 @@ import type { DemoWalletsAdded, WatchedWallet } from '@shared/ipc/watchlist-sche
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src-main/app/core'
 import { makeTempDir } from '../../helpers/temp-dir'
+import { FastForwardClock } from '../../helpers/virtual-clock'
 
 // Issue 13: removing or raising a budget that stopped wallets left them stopped until each
 // was retried by hand. Once spending is under every budget again, the wallets the budget
@@ -40,6 +41,7 @@ describe('core: raising or removing the budget resumes the wallets it stopped', 
       dataDir: temp.dir,
       shell: 'web',
       version: 'test',
+      clock: new FastForwardClock(),
       demo: { live: false },
     })
     const demo = await call<DemoWalletsAdded>('demo:add-wallets', undefined)

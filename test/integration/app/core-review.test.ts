@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src-main/app/core'
 import { databasePath } from '../../../src-main/app/data-dir'
-import { openSqliteMirror } from '../../../src-main/db/sqlite-mirror'
+import { openSqliteMirror } from '../../../src-main/db/sqlite/mirror'
 import type { WalletSummary } from '@shared/ipc/review-schemas'
 import {
   addBalanceSnapshots,
@@ -10,6 +10,7 @@ import {
 } from '../../helpers/history-mirror'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { testAddress } from '../../helpers/wallets'
+import { FastForwardClock } from '../../helpers/virtual-clock'
 
 // The review channels through the core: inputs parsed, outputs inside the contract, unknown
 // wallets and bad filters answered with clear errors.
@@ -38,7 +39,7 @@ describe('core: review channels', () => {
       shell: 'web',
       version: 'test',
       dataSource: 'service',
-      nowSec: () => 1_800_000_000,
+      clock: new FastForwardClock({ wallSec: () => 1_800_000_000 }),
     })
     core.events.subscribe((event, payload) => pushed.push({ event, payload }))
   })

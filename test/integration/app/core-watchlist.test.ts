@@ -3,6 +3,7 @@ import { createCore, type Core } from '../../../src-main/app/core'
 import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { testAddress } from '../../helpers/wallets'
+import { FastForwardClock } from '../../helpers/virtual-clock'
 
 describe('core: the watchlist over the dispatcher, on a real SQLite file', () => {
   let temp: ReturnType<typeof makeTempDir>
@@ -14,7 +15,7 @@ describe('core: the watchlist over the dispatcher, on a real SQLite file', () =>
       dataDir: temp.dir,
       shell: 'web',
       version: '1.2.3',
-      nowSec: () => 1_700_000_000,
+      clock: new FastForwardClock({ wallSec: () => 1_700_000_000 }),
     })
   })
   afterEach(async () => {

@@ -7,7 +7,7 @@ import { databasePath, demoDatabasePath } from '../../../src-main/app/data-dir'
 import { DEMO_PROFILES } from '../../../src-main/app/demo-data'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { makeTempDir } from '../../helpers/temp-dir'
-import { runCli as cli } from '../../helpers/cli-process'
+import { runCli as cli } from '../../helpers/cli-in-process'
 
 // Given a mirror synced from a real service (here: the simulator given with --service),
 // when Heliograph then runs without a key — the app on demo data, `sync --once`, `status` —

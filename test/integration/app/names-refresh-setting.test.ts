@@ -6,6 +6,7 @@ import { createCore, type Core } from '../../../src-main/app/core'
 import { demoDatabasePath } from '../../../src-main/app/data-dir'
 import { makeTempDir } from '../../helpers/temp-dir'
 import Database from 'better-sqlite3'
+import { FastForwardClock } from '../../helpers/virtual-clock'
 
 // Issue 14: names are asked again after a refresh period the person sets (default monthly),
 // never sooner. A wallet's identity is asked at its first sync; a sync two days later asks
@@ -48,7 +49,7 @@ describe('the names refresh period is the person’s setting', () => {
       shell: 'web',
       version: 'test',
       demo: { live: false },
-      nowSec: () => now,
+      clock: new FastForwardClock({ wallSec: () => now }),
     })
     await call(core, 'demo:add-wallets')
     const wallets = await call<WatchedWallet[]>(core, 'watchlist:list')

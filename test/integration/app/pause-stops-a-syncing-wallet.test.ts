@@ -9,6 +9,7 @@ import type { RunningSimulator } from '../../../src-main/simulator/simulator-ser
 import { simulatorCredits } from '../../helpers/sim-truth'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { WATCHING_OFF } from '../../helpers/watching-off'
+import { FastForwardClock } from '../../helpers/virtual-clock'
 
 // Issue 13: "Pause" on Activity did nothing (isPaused stayed false), also during a sync.
 // Pausing a syncing wallet starts no new call, lets the pages in flight finish and be
@@ -38,6 +39,7 @@ describe('core: Pause stops a wallet’s sync and Resume continues it', () => {
       dataDir: temp.dir,
       shell: 'web',
       version: 'test',
+      clock: new FastForwardClock(),
       demo: { live: false, onStarted: (started) => (sim = started) },
     })
     // Watching off: only the wallets asked for sync, so what runs is what the test started.

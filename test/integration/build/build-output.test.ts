@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
-import { openSqliteMirror } from '../../../src-main/db/sqlite-mirror'
+import { openSqliteMirror } from '../../../src-main/db/sqlite/mirror'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { testAddress } from '../../helpers/wallets'
 

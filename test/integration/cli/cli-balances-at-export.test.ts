@@ -8,7 +8,7 @@ import { DEMO_SEED } from '../../../src-main/app/demo-data'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { simulatorCredits } from '../../helpers/sim-truth'
 import { makeTempDir } from '../../helpers/temp-dir'
-import { runCli as cli } from '../../helpers/cli-process'
+import { runCli as cli } from '../../helpers/cli-in-process'
 import { testMirror, type TestMirror } from '../../helpers/stored-mirror'
 import { ENGINES } from '../../helpers/sync-fixture'
 

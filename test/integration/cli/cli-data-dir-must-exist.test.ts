@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { databasePath, demoDatabasePath } from '../../../src-main/app/data-dir'
-import { runCli } from '../../helpers/cli-process'
+import { runCli } from '../../helpers/cli-in-process'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { testAddress } from '../../helpers/wallets'
 

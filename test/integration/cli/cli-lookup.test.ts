@@ -4,7 +4,7 @@ import { databasePath } from '../../../src-main/app/data-dir'
 import { createServiceClient, type ServiceClient } from '../../../src-main/service/service-client'
 import { singleOriginServiceSettings } from '../../../src-main/service/service-settings'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
-import { runCli as cli, type CliRun } from '../../helpers/cli-process'
+import { runCli as cli, type CliRun } from '../../helpers/cli-in-process'
 import { simulatorCredits } from '../../helpers/sim-truth'
 import { makeTempDir } from '../../helpers/temp-dir'
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { shortAddress } from '@shared/domain/wallet-address'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { makeTempDir } from '../../helpers/temp-dir'
-import { runCli as cli } from '../../helpers/cli-process'
+import { runCli as cli } from '../../helpers/cli-in-process'
 
 // Given a wallet without a label synced from the command line, when the CLI reports
 // progress, cost, outcome and credits, then it names the wallet one way throughout and

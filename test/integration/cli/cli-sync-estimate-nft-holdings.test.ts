@@ -7,7 +7,7 @@ import { readWalletTruth, simulatorCredits } from '../../helpers/sim-truth'
 import { testMirror, type TestMirror } from '../../helpers/stored-mirror'
 import { ENGINES, type TestEngine } from '../../helpers/sync-fixture'
 import { makeTempDir } from '../../helpers/temp-dir'
-import { runCli as cli } from '../../helpers/cli-process'
+import { runCli as cli } from '../../helpers/cli-in-process'
 
 // Issue 14: a large collection's DAS holdings pages are priced before they are fetched:
 // before a first sync the estimate says the rate and that the size comes with the first

@@ -1,15 +1,42 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
-import { runCli, startCli } from '../../helpers/cli-process'
+import { VirtualClock } from '../../helpers/virtual-clock'
+import { runCli, startCliInProcess } from '../../helpers/cli-in-process'
 import { makeTempDir } from '../../helpers/temp-dir'
 
-// `heliograph sync` without --once keeps watching (issue 11): on the real clock, at a
-// 15-second cadence, for three minutes, printing one line per change the simulator is
-// given, and exiting 0 on SIGTERM after the page in flight.
+// `heliograph sync` without --once keeps watching: at a 15-second cadence, for three
+// minutes of the run's clock, printing one line per change the simulator is given, and
+// stopping on SIGTERM after the page in flight. The three minutes run on a virtual clock;
+// the real signal to a real process is cli-sync-watching.process.test.ts.
 
 const CADENCE_SEC = 15
 const STAY_UP_MS = 180_000
+/** Virtual time per step; each step leaves real time for the service's answers. */
+const STEP_MS = 250
+
+/** Advances `clock` by `ms` in steps, letting the watch's HTTP calls land between them. */
+async function advanceWatching(clock: VirtualClock, ms: number): Promise<void> {
+  const endMs = clock.nowMs() + ms
+  while (clock.nowMs() < endMs) {
+    await clock.advance(Math.min(STEP_MS, endMs - clock.nowMs()))
+    await sleep(5)
+  }
+}
+
+/** Advances until `condition` holds; fails after `limitMs` of virtual time. */
+async function advanceUntil(
+  clock: VirtualClock,
+  condition: () => boolean,
+  limitMs: number,
+): Promise<void> {
+  const startMs = clock.nowMs()
+  while (!condition()) {
+    if (clock.nowMs() - startMs > limitMs)
+      throw new Error(`not within ${limitMs} virtual ms; pending timers ${clock.pendingTimers}`)
+    await advanceWatching(clock, STEP_MS)
+  }
+}
 
 describe('CLI: sync keeps watching until a signal', () => {
   const temp = makeTempDir()
@@ -29,42 +56,45 @@ describe('CLI: sync keeps watching until a signal', () => {
     temp.remove()
   })
 
-  it(
-    'stays up three minutes at a 15 s cadence, prints each change, and exits 0 on SIGTERM',
-    async () => {
-      const wallet = sim.chain.walletByProfile('casual')
-      const watching = startCli([...base, 'sync', '--quiet', '--every', String(CADENCE_SEC)])
-      const startedAt = Date.now()
-      const lines = () => watching.stdout.split('\n').filter((l) => l.startsWith('Casual:'))
-      try {
-        await watching.waitFor((out) => out.stderr.includes('Watching 1 wallet'))
-        await sleep(CADENCE_SEC * 1_000)
-        expect(lines()).toEqual([])
-
-        // Two moments of activity, each printed within two cadences.
-        for (const count of [1, 3]) {
-          const before = lines().length
-          sim.addActivity(wallet, count)
-          const t0 = Date.now()
-          await watching.waitFor(() => lines().length > before, 3 * CADENCE_SEC * 1_000)
-          const waited = Date.now() - t0
-          expect(waited).toBeLessThanOrEqual(2 * CADENCE_SEC * 1_000 + 5_000)
-          expect(lines().at(-1)).toMatch(
-            new RegExp(`^Casual: balance moved; ${count} new transactions?`),
-          )
-          await sleep(CADENCE_SEC * 1_000)
-        }
-
-        await sleep(Math.max(0, STAY_UP_MS - (Date.now() - startedAt)))
-        expect(watching.child.exitCode).toBeNull()
-        expect(lines()).toHaveLength(2)
-        watching.child.kill('SIGTERM')
-        expect(await watching.exited).toBe(0)
-        expect(watching.stderr).toMatch(/SIGTERM: stopping after the page in flight/)
-      } finally {
-        if (watching.child.exitCode === null) watching.child.kill('SIGKILL')
+  it('stays up three minutes at a 15 s cadence, prints each change within two cadences, and ends with 0 on SIGTERM', async () => {
+    const wallet = sim.chain.walletByProfile('casual')
+    const clock = new VirtualClock()
+    const watching = startCliInProcess(
+      [...base, 'sync', '--quiet', '--every', String(CADENCE_SEC)],
+      { clock },
+    )
+    const lines = () => watching.stdout.split('\n').filter((l) => l.startsWith('Casual:'))
+    try {
+      for (let tries = 0; !watching.stderr.includes('Watching 1 wallet'); tries++) {
+        if (tries > 600) throw new Error(`never started watching:\n${watching.stderr}`)
+        await sleep(10)
       }
-    },
-    STAY_UP_MS + 60_000,
-  )
+      const startedMs = clock.nowMs()
+      await advanceWatching(clock, CADENCE_SEC * 1_000)
+      expect(lines()).toEqual([])
+
+      // Two moments of activity, each printed within two cadences.
+      for (const count of [1, 3]) {
+        const before = lines().length
+        sim.addActivity(wallet, count)
+        const t0 = clock.nowMs()
+        await advanceUntil(clock, () => lines().length > before, 3 * CADENCE_SEC * 1_000)
+        expect(clock.nowMs() - t0).toBeLessThanOrEqual(2 * CADENCE_SEC * 1_000)
+        expect(lines().at(-1)).toMatch(
+          new RegExp(`^Casual: balance moved; ${count} new transactions?`),
+        )
+        await advanceWatching(clock, CADENCE_SEC * 1_000)
+      }
+
+      await advanceWatching(clock, STAY_UP_MS - (clock.nowMs() - startedMs))
+      expect(clock.nowMs() - startedMs).toBeGreaterThanOrEqual(STAY_UP_MS)
+      expect(lines()).toHaveLength(2)
+      watching.signal('SIGTERM')
+      expect(await watching.exited).toBe(0)
+      expect(watching.stderr).toMatch(/SIGTERM: stopping after the page in flight/)
+    } finally {
+      watching.signal('SIGINT')
+      await watching.exited
+    }
+  })
 })

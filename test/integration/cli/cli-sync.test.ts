@@ -4,7 +4,7 @@ import { simulatorCredits } from '../../helpers/sim-truth'
 import { testMirror, type TestMirror } from '../../helpers/stored-mirror'
 import { ENGINES } from '../../helpers/sync-fixture'
 import { makeTempDir } from '../../helpers/temp-dir'
-import { runCli as cli } from '../../helpers/cli-process'
+import { runCli as cli } from '../../helpers/cli-in-process'
 
 describe.each(ENGINES)(
   'CLI: sync, status and credits against a service given on the command line (on %s)',

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { databasePath } from '../../../src-main/app/data-dir'
-import { openSqliteMirror } from '../../../src-main/db/sqlite-mirror'
+import { openSqliteMirror } from '../../../src-main/db/sqlite/mirror'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { makeTempDir } from '../../helpers/temp-dir'
-import { runCli as cli } from '../../helpers/cli-process'
+import { runCli as cli } from '../../helpers/cli-in-process'
 
 // Given a label stored before labels were checked and a service whose error text carries
 // terminal escape sequences (the simulator's error fault), when the CLI prints them, then

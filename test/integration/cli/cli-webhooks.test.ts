@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { WebhookListing, WebhookView } from '@shared/ipc/webhook-schemas'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
-import { runCli as cli } from '../../helpers/cli-process'
+import { runCli as cli } from '../../helpers/cli-in-process'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver'
 import {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli } from '../../helpers/cli-process'
+import { runCli } from '../../helpers/cli-in-process'
 import { createTestDatabase } from '../../helpers/postgres'
 import { rawRequest } from '../../helpers/raw-http'
 import { startTestTeamServer, type TeamFixture } from '../../helpers/team-server-fixture'

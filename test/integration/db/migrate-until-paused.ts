@@ -1,9 +1,9 @@
 import type { KyselyPlugin } from 'kysely'
 import type { Migration } from 'kysely/migration'
-import { openDatabase } from '../../../src-main/db/database'
+import { openDatabase } from '../../../src-main/db/sqlite/database'
 import { migrations } from '../../../src-main/db/migrations'
 
-// A child process for the crash-mid-migration test: opens the database at argv[2] with
+// The child of migrations.crash-mid-migration.process.test.ts: opens the database at argv[2] with
 // every migration, but inside migration argv[3], after argv[4] of its statements, it
 // prints "paused" and never goes on, so the test can SIGKILL it at exactly that point.
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openDatabase } from '../../../src-main/db/database'
+import { openDatabase } from '../../../src-main/db/sqlite/database'
 import { migrations } from '../../../src-main/db/migrations'
 import { makeTempDir } from '../../helpers/temp-dir'
 

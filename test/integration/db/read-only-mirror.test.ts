@@ -6,7 +6,7 @@ import { Migrator } from 'kysely/migration'
 import BetterSqlite3 from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { migrations } from '../../../src-main/db/migrations'
-import { openSqliteMirror } from '../../../src-main/db/sqlite-mirror'
+import { openSqliteMirror } from '../../../src-main/db/sqlite/mirror'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { testAddress } from '../../helpers/wallets'
 

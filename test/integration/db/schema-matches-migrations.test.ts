@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase, type OpenDatabase } from '../../../src-main/db/database'
+import { openDatabase, type OpenDatabase } from '../../../src-main/db/sqlite/database'
 import { builtTables, columnMismatches, readTypedSchema } from '../../helpers/schema-guard'
 import { makeTempDir } from '../../helpers/temp-dir'
 

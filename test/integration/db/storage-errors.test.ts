@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { createCore } from '../../../src-main/app/core'
-import { openDatabase } from '../../../src-main/db/database'
+import { openDatabase } from '../../../src-main/db/sqlite/database'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { testAddress } from '../../helpers/wallets'
 

@@ -9,7 +9,7 @@ import { makeTempDir } from '../../helpers/temp-dir'
 
 // The writer lock on a real file: one holder at a time, a refused taker is told who holds
 // it, and a released lock can be taken again. (Across processes and after SIGKILL:
-// test/integration/cli/cli-one-writer-per-data-folder.test.ts and the kill loop.)
+// test/integration/cli/cli-one-writer-per-data-folder.process.test.ts and the kill loop.)
 
 describe('the writer lock of a data folder', () => {
   const temp = makeTempDir()

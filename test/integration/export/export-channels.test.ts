@@ -10,6 +10,7 @@ import { exportDownloadPath } from '@shared/ipc/export-schemas'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { BUILT_RENDERER_DIR } from '../../helpers/web-shell-fixture'
 import { syncedMirror, type SyncedMirror } from './export-fixture'
+import { FastForwardClock } from '../../helpers/virtual-clock'
 
 // Given a core over a synced mirror and the web shell in front of it, when the renderer
 // asks for an export, then progress events arrive, the file downloads once with the launch
@@ -30,7 +31,7 @@ describe('export channels and the web shell download', () => {
       shell: 'web',
       version: 'test',
       dataSource: 'service',
-      nowSec: () => 1_793_491_200,
+      clock: new FastForwardClock({ wallSec: () => 1_793_491_200 }),
     })
     core.events.subscribe((event, payload) => {
       if (event === 'export:progress') progress.push(payload as ExportProgress)

@@ -1,16 +1,13 @@
-import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { syncedMirror, type SyncedMirror } from './export-fixture'
+import { runCli, type CliRun } from '../../helpers/cli-in-process'
 
-const BIN = resolve(import.meta.dirname, '../../../scripts/heliograph.mjs')
-
-/** Runs the real `heliograph` command in a child process, as a person would. */
-function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 30_000 })
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+/** Runs the `heliograph` program as a person's command line would (in this process). */
+function cli(...args: string[]): Promise<CliRun> {
+  return runCli(args)
 }
 
 describe('CLI: heliograph export', () => {
@@ -20,10 +17,10 @@ describe('CLI: heliograph export', () => {
   })
   afterAll(() => mirror.stop())
 
-  it('writes the filtered export, progress on stderr and the row count on stdout', () => {
+  it('writes the filtered export, progress on stderr and the row count on stdout', async () => {
     const out = join(mirror.dir, 'cli.csv')
     const casual = mirror.addresses.get('casual') as string
-    const result = cli(
+    const result = await cli(
       '--data-dir',
       mirror.dir,
       '--data-source',
@@ -83,9 +80,9 @@ describe('CLI: heliograph export', () => {
     ...args,
   ]
 
-  it('export --mint USDC: a symbol that names one mint in the mirror exports that mint', () => {
+  it('export --mint USDC: a symbol that names one mint in the mirror exports that mint', async () => {
     const out = join(mirror.dir, 'usdc-by-symbol.csv')
-    const result = cli(...exportArgs('--mint', 'USDC', '--out', out))
+    const result = await cli(...exportArgs('--mint', 'USDC', '--out', out))
     expect(result.code, result.stderr).toBe(0)
     const records = parse(readFileSync(out, 'utf8'), { columns: true }) as Record<string, string>[]
     expect(records.length).toBeGreaterThan(0)
@@ -99,13 +96,13 @@ describe('CLI: heliograph export', () => {
     )
     // The same rows as the mint given by address.
     const byAddress = join(mirror.dir, 'usdc-by-address.csv')
-    expect(cli(...exportArgs('--mint', USDC, '--out', byAddress)).code).toBe(0)
+    expect((await cli(...exportArgs('--mint', USDC, '--out', byAddress))).code).toBe(0)
     expect(readFileSync(byAddress, 'utf8')).toBe(readFileSync(out, 'utf8'))
   })
 
-  it('export --mint MOSS: a symbol of several mints lists them and exits non-zero, writing nothing', () => {
+  it('export --mint MOSS: a symbol of several mints lists them and exits non-zero, writing nothing', async () => {
     const out = join(mirror.dir, 'moss.csv')
-    const result = cli(...exportArgs('--mint', 'MOSS', '--out', out))
+    const result = await cli(...exportArgs('--mint', 'MOSS', '--out', out))
     expect(result.code).toBe(1)
     const candidates = mirror.database.sqlite
       .prepare(`select mint from mints where symbol = 'MOSS' order by mint`)
@@ -120,9 +117,9 @@ describe('CLI: heliograph export', () => {
     expect(result.stdout).toBe('')
   })
 
-  it('export --mint NOPE: an unknown symbol is refused with a non-zero exit', () => {
+  it('export --mint NOPE: an unknown symbol is refused with a non-zero exit', async () => {
     const out = join(mirror.dir, 'nope.csv')
-    const result = cli(...exportArgs('--mint', 'NOPE', '--out', out))
+    const result = await cli(...exportArgs('--mint', 'NOPE', '--out', out))
     expect(result.code).toBe(1)
     expect(result.stderr).toContain(
       'heliograph: No token in this mirror has the symbol “NOPE”; give its mint address instead.',
@@ -130,10 +127,10 @@ describe('CLI: heliograph export', () => {
     expect(existsSync(out)).toBe(false)
   })
 
-  it('progress and the final line count the same rows (a Koinly export says both counts)', () => {
+  it('progress and the final line count the same rows (a Koinly export says both counts)', async () => {
     const out = join(mirror.dir, 'koinly.csv')
     const casual = mirror.addresses.get('casual') as string
-    const result = cli(...exportArgs('--format', 'koinly', '--wallet', casual, '--out', out))
+    const result = await cli(...exportArgs('--format', 'koinly', '--wallet', casual, '--out', out))
     expect(result.code, result.stderr).toBe(0)
     const progress = /export: 100% \((\d+) of (\d+) balance changes\)/.exec(result.stderr)
     expect(progress?.[1]).toBe(progress?.[2])
@@ -146,9 +143,9 @@ describe('CLI: heliograph export', () => {
     )
   })
 
-  it('leaves out the header with --no-header and accepts tab', () => {
+  it('leaves out the header with --no-header and accepts tab', async () => {
     const out = join(mirror.dir, 'no-header.tsv')
-    const result = cli(
+    const result = await cli(
       '--data-dir',
       mirror.dir,
       '--data-source',
@@ -168,9 +165,17 @@ describe('CLI: heliograph export', () => {
     expect(lines[0]!.split('\t')).toHaveLength(12)
   })
 
-  it('exits non-zero naming the path and the reason when it cannot write', () => {
+  it('exits non-zero naming the path and the reason when it cannot write', async () => {
     const out = join(mirror.dir, 'missing-folder', 'x.csv')
-    const result = cli('--data-dir', mirror.dir, '--data-source', 'service', 'export', '--out', out)
+    const result = await cli(
+      '--data-dir',
+      mirror.dir,
+      '--data-source',
+      'service',
+      'export',
+      '--out',
+      out,
+    )
     expect(result.code).not.toBe(0)
     expect(result.stderr).toContain(
       `heliograph: Cannot write the export to ${out}: the folder does not exist (ENOENT).`,
@@ -178,11 +183,11 @@ describe('CLI: heliograph export', () => {
     expect(result.stdout).toBe('')
   })
 
-  it('exits non-zero for a bad option value', () => {
+  it('exits non-zero for a bad option value', async () => {
     expect(
-      cli('--data-dir', mirror.dir, 'export', '--format', 'excel', '--out', 'x.csv').code,
+      (await cli('--data-dir', mirror.dir, 'export', '--format', 'excel', '--out', 'x.csv')).code,
     ).not.toBe(0)
-    const badDate = cli(
+    const badDate = await cli(
       '--data-dir',
       mirror.dir,
       '--data-source',

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
-import { runCli as cli } from '../../helpers/cli-process'
+import { runCli as cli } from '../../helpers/cli-in-process'
 import { createTestDatabase } from '../../helpers/postgres'
 import { makeTempDir } from '../../helpers/temp-dir'
 

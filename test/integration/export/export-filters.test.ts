@@ -64,12 +64,12 @@ function expectedSignatures(
 
 describe('export filters select what the History view selects', () => {
   let mirror: SyncedMirror
-  let facts: ChangeFact[]
+  let storedChanges: ChangeFact[]
   const address = (profile: string): string => mirror.addresses.get(profile) as string
 
   beforeAll(async () => {
     mirror = await syncedMirror(['casual', 'idle', 'failed-transactions'])
-    facts = (
+    storedChanges = (
       mirror.database.sqlite
         .prepare(
           `select w.address as walletAddress, t.signature, t.block_time_sec as blockTimeSec, bc.mint, bc.amount, t.is_failed as isFailed
@@ -118,7 +118,7 @@ describe('export filters select what the History view selects', () => {
 
   it.each(cases)('%s', async (name, filtersOf) => {
     const filters = filtersOf()
-    const expected = expectedSignatures(facts, filters)
+    const expected = expectedSignatures(storedChanges, filters)
     expect(expected.rows).toBeGreaterThan(0)
     const { summary, records, signatures } = await exported(filters, name.replace(/\W+/g, '-'))
     expect(summary.rowsRead).toBe(expected.rows)
@@ -127,10 +127,10 @@ describe('export filters select what the History view selects', () => {
   })
 
   it('a signature prefix selects like the History search', async () => {
-    const signature = facts.find((f) => f.walletAddress === address('casual'))!.signature
+    const signature = storedChanges.find((f) => f.walletAddress === address('casual'))!.signature
     const filters = { wallets: [address('casual')], signature: signature.slice(0, 6) }
     const { signatures } = await exported(filters, 'prefix')
-    expect(signatures).toEqual(expectedSignatures(facts, filters).signatures)
+    expect(signatures).toEqual(expectedSignatures(storedChanges, filters).signatures)
     expect(signatures.has(signature)).toBe(true)
   })
 
@@ -200,7 +200,7 @@ describe('export filters select what the History view selects', () => {
       }
     ).id
   const signatureOf = (profile: string): string =>
-    facts.find((f) => f.walletAddress === address(profile))!.signature
+    storedChanges.find((f) => f.walletAddress === address(profile))!.signature
 
   it.each(views)(
     'the History view of one wallet and its export list the same transactions: %s',
@@ -237,7 +237,7 @@ describe('export filters select what the History view selects', () => {
       expect(signatures).toEqual(shown)
       // …and both equal the filters' meaning computed in plain code.
       expect(signatures).toEqual(
-        expectedSignatures(facts, exportFiltersFromHistoryView(walletAddress, viewFilters))
+        expectedSignatures(storedChanges, exportFiltersFromHistoryView(walletAddress, viewFilters))
           .signatures,
       )
     },

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
-import type { OpenDatabase } from '../../../src-main/db/database'
-import { openPostgresMirror, type PostgresMirror } from '../../../src-main/db/postgres-mirror'
-import { openSqliteMirror, type SqliteMirror } from '../../../src-main/db/sqlite-mirror'
+import type { OpenDatabase } from '../../../src-main/db/sqlite/database'
+import { openPostgresMirror, type PostgresMirror } from '../../../src-main/db/postgres/mirror'
+import { openSqliteMirror, type SqliteMirror } from '../../../src-main/db/sqlite/mirror'
 import { singleOriginServiceSettings } from '../../../src-main/service/service-settings'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import type { ProfileId } from '../../../src-main/simulator/chain/wallet-profiles'
@@ -9,6 +9,7 @@ import { createSyncRuntime } from '../../../src-main/sync/sync-runtime'
 import { createTestDatabase } from '../../helpers/postgres'
 import { FAST_RETRIES, type TestEngine } from '../../helpers/sync-fixture'
 import { makeTempDir } from '../../helpers/temp-dir'
+import { clockReading } from '../../helpers/clocks'
 
 /** The simulator seed every export golden file is made from. */
 export const GOLDEN_SEED = 7
@@ -49,7 +50,7 @@ export async function syncedMirror(
     rate: 'off',
     budget: async () => ({ dailyCredits: null, monthlyCredits: null }),
     retry: FAST_RETRIES,
-    nowSec: () => sim.chain.clock.nowSec(),
+    clock: clockReading(() => sim.chain.clock.nowSec()),
   })
   const addresses = new Map<string, string>()
   for (const profile of profiles) {

@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { openSqliteMirror } from '../../../src-main/db/sqlite-mirror'
+import { openSqliteMirror } from '../../../src-main/db/sqlite/mirror'
 import { runExport } from '../../../src-main/export/export-job'
 import { canOverridePermissions } from '../../helpers/unprivileged-child'
 

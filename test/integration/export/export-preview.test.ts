@@ -12,6 +12,7 @@ import type {
 } from '@shared/ipc/export-schemas'
 import { fileNamePart } from '@shared/ipc/export-schemas'
 import { syncedMirror, type SyncedMirror } from './export-fixture'
+import { FastForwardClock } from '../../helpers/virtual-clock'
 
 // Given a core over a synced mirror, when the person asks what an export of a filtered
 // view will hold, then the answer names its rows, filters and file, and the run writes
@@ -34,7 +35,7 @@ describe('export preview: what an export holds, and its file name', () => {
       shell: 'web',
       version: 'test',
       dataSource: 'service',
-      nowSec: () => 1_793_491_200,
+      clock: new FastForwardClock({ wallSec: () => 1_793_491_200 }),
       choosePath: async ({ fileName }) => join(mirror.dir, fileName),
     })
   })

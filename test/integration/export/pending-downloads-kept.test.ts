@@ -6,7 +6,7 @@ import { DOWNLOADS_FOLDER } from '../../../src-main/export/export-downloads'
 import { startWebShell, type RunningWebShell } from '../../../src-main/shell/web/web-shell'
 import type { ExportResult } from '@shared/ipc/export-schemas'
 import { exportDownloadPath } from '@shared/ipc/export-schemas'
-import { runCli } from '../../helpers/cli-process'
+import { runCli } from '../../helpers/cli-in-process'
 import { BUILT_RENDERER_DIR } from '../../helpers/web-shell-fixture'
 import { syncedMirror, type SyncedMirror } from './export-fixture'
 

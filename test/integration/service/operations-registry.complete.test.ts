@@ -11,7 +11,7 @@ import { CREDIT_PRICES, ENDPOINT_CLASSES, PLAN_RATE_LIMITS_RPS } from '@shared/a
 import { createServiceClient } from '../../../src-main/service/service-client'
 import { defaultServiceSettings } from '../../../src-main/service/service-settings'
 
-// Every operation named in the issue (from the interface and the facts file) must have a
+// Every operation of the service (docs/service.md) must have a
 // request schema, a response schema and a client method.
 const REQUIRED_OPERATIONS = [
   'wallet.balances',
@@ -88,7 +88,7 @@ describe('operation registry', () => {
     else expect(matchRestRoute(op.httpMethod, op.path.replace(/\{\w+\}/g, 'x'))?.name).toBe(name)
   })
 
-  it('marks token-metadata deprecated (interface 9.2)', () => {
+  it('marks token-metadata deprecated', () => {
     expect(OPERATIONS['tokenMetadata.getTokenMetadata'].deprecated).toBe(true)
   })
 })

@@ -65,7 +65,7 @@ const rpcError =
     json: { jsonrpc: '2.0', id: (req.json as { id: string }).id, error: { code, message } },
   })
 
-describe('HTTP statuses (facts, "Limits and errors")', () => {
+describe('HTTP statuses', () => {
   it.each([
     [401, AuthError, 'AuthError'],
     [403, PlanError, 'PlanError'],
@@ -134,7 +134,7 @@ describe('HTTP statuses (facts, "Limits and errors")', () => {
   })
 })
 
-describe('JSON-RPC error codes (facts)', () => {
+describe('JSON-RPC error codes', () => {
   it.each([
     [-32005, RateLimitedError],
     [-32029, RateLimitedError],

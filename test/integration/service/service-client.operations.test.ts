@@ -105,7 +105,7 @@ describe('every operation against recorded answers', () => {
   })
 })
 
-describe('authentication styles (interface 5)', () => {
+describe('authentication styles', () => {
   const walletOps = OPERATION_NAMES.filter((n) => OPERATIONS[n].transport === 'wallet-rest')
   const queryOps = OPERATION_NAMES.filter((n) => OPERATIONS[n].transport !== 'wallet-rest')
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { SyncLeaseStore } from '../../../src-main/db/stores/sync-lease-store'
+import { VirtualClock } from '../../helpers/virtual-clock'
 import { LeaseKeeper } from '../../../src-main/sync/lease-keeper'
 import { LEASE_ENGINES, type LeaseDatabase } from '../../helpers/lease-engines'
 import { testAddress } from '../../helpers/wallets'
@@ -8,14 +9,13 @@ const TTL = 30_000
 const WALLETS = Array.from({ length: 20 }, (_, i) => testAddress(i + 1))
 
 /** A clock the test moves by hand. */
-function manualClock(startMs = 1_795_000_000_000) {
-  let nowMs = startMs
-  return { now: () => nowMs, advance: (ms: number) => (nowMs += ms) }
+function manualClock(startMs = 1_795_000_000_000): VirtualClock {
+  return new VirtualClock(startMs)
 }
 
 /** A keeper of the 20 wallets named `holder`, on the test's clock. */
-function keeperOn(store: SyncLeaseStore, holder: string, clock: ReturnType<typeof manualClock>) {
-  return new LeaseKeeper({ store, holder, ttlMs: TTL, watched: WALLETS, nowMs: clock.now })
+function keeperOn(store: SyncLeaseStore, holder: string, clock: VirtualClock) {
+  return new LeaseKeeper({ store, holder, ttlMs: TTL, watched: WALLETS, clock })
 }
 
 /** What the database says each holder has, wallets only. */
@@ -50,7 +50,7 @@ describe.each(Object.keys(LEASE_ENGINES) as (keyof typeof LEASE_ENGINES)[])(
       // b announces itself; a gives up its surplus on its next round; b takes it.
       await b.runRound()
       expect(b.mine()).toEqual([])
-      clock.advance(1_000)
+      await clock.advance(1_000)
       await a.runRound()
       await b.runRound()
       expect(a.mine()).toHaveLength(10)
@@ -58,7 +58,7 @@ describe.each(Object.keys(LEASE_ENGINES) as (keyof typeof LEASE_ENGINES)[])(
       expect([...a.mine(), ...b.mine()].sort()).toEqual([...WALLETS].sort())
       for (const wallet of WALLETS) expect(a.isMine(wallet)).toBe(!b.isMine(wallet))
 
-      const inDatabase = await walletsByHolder(storeA, clock.now())
+      const inDatabase = await walletsByHolder(storeA, clock.nowMs())
       expect(inDatabase.get('a')?.sort()).toEqual(a.mine())
       expect(inDatabase.get('b')?.sort()).toEqual(b.mine())
       await a.stop()
@@ -72,7 +72,7 @@ describe.each(Object.keys(LEASE_ENGINES) as (keyof typeof LEASE_ENGINES)[])(
       for (let round = 0; round < 4; round++) {
         await Promise.all([a.runRound(), b.runRound()])
         expect(a.mine().filter((wallet) => b.isMine(wallet))).toEqual([])
-        clock.advance(1_000)
+        await clock.advance(1_000)
       }
       expect(a.mine().length + b.mine().length).toBe(WALLETS.length)
       await Promise.all([a.stop(), b.stop()])
@@ -84,17 +84,17 @@ describe.each(Object.keys(LEASE_ENGINES) as (keyof typeof LEASE_ENGINES)[])(
       const alive = keeperOn(storeB, 'alive', clock)
       await dead.runRound()
       await alive.runRound()
-      clock.advance(TTL - 1)
+      await clock.advance(TTL - 1)
       await alive.runRound()
       expect(alive.mine()).toEqual([])
       expect(dead.isMine(WALLETS[0] as string)).toBe(true)
 
       // The dead one never renewed: its leases lapse, for itself too.
-      clock.advance(1)
+      await clock.advance(1)
       expect(dead.mine()).toEqual([])
       await alive.runRound()
       expect(alive.mine()).toEqual([...WALLETS].sort())
-      expect([...(await walletsByHolder(storeB, clock.now())).keys()]).toEqual(['alive'])
+      expect([...(await walletsByHolder(storeB, clock.nowMs())).keys()]).toEqual(['alive'])
       await alive.stop()
     })
 
@@ -109,7 +109,7 @@ describe.each(Object.keys(LEASE_ENGINES) as (keyof typeof LEASE_ENGINES)[])(
       expect(a.mine()).toHaveLength(10)
       await a.stop()
       expect(a.mine()).toEqual([])
-      expect(await storeA.held('a', clock.now())).toEqual([])
+      expect(await storeA.held('a', clock.nowMs())).toEqual([])
       await b.runRound()
       await b.runRound()
       expect(b.mine()).toEqual([...WALLETS].sort())
@@ -123,7 +123,7 @@ describe.each(Object.keys(LEASE_ENGINES) as (keyof typeof LEASE_ENGINES)[])(
       a.setWatched(WALLETS.slice(1))
       await a.runRound()
       expect(a.isMine(WALLETS[0] as string)).toBe(false)
-      expect(await storeA.held('a', clock.now())).not.toContain(WALLETS[0])
+      expect(await storeA.held('a', clock.nowMs())).not.toContain(WALLETS[0])
       expect(a.mine()).toEqual(WALLETS.slice(1).sort())
       await a.stop()
     })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { STREAM_NAMES, type StreamRow } from '../../../src-main/db/ingest/mirror-writer'
+import { STREAM_NAMES, type StreamRow } from '../../../src-main/db/mirror-writer'
 import { setDepthLimit } from '../../../src-main/db/queries/sync-status'
 import { estimateSyncCredits } from '../../../src-main/sync/sync-estimate'
 import { readMirror } from '../../helpers/mirror-contents'

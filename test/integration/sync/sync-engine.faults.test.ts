@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FaultSpec } from '../../../src-main/simulator/fault-injector'
-import type { StreamName } from '../../../src-main/db/ingest/mirror-writer'
+import type { StreamName } from '../../../src-main/db/mirror-writer'
 import { readMirror } from '../../helpers/mirror-contents'
 import { readWalletTruth } from '../../helpers/sim-truth'
 import { ENGINES, startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'

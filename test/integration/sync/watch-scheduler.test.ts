@@ -13,6 +13,7 @@ import {
   type TestEngine,
 } from '../../helpers/sync-fixture'
 import { expectMirrorEqualsTruth } from './mirror-truth-assertions'
+import { clockReading } from '../../helpers/clocks'
 
 // Watching by balance looks (issue 11), on the watch-day population with its live activity
 // off and the simulator's clock moved by hand: what a round costs, and that what balances
@@ -45,7 +46,7 @@ async function start(engine: TestEngine, profile: WatchDayProfileId) {
     watchState: fx.mirror.watchState,
     engine: fx.runtime.engine,
     cadence: async () => CADENCE,
-    nowSec: () => fx.sim.chain.clock.nowSec(),
+    clock: clockReading(() => fx.sim.chain.clock.nowSec()),
   })
   const credits = () => fx.sim.credits.forKey('demo').total
   /** Moves the clock one cadence and runs a round; returns its syncs and what it cost. */

@@ -5,6 +5,7 @@ import { createSyncRuntime } from '../../../src-main/sync/sync-runtime'
 import { singleOriginServiceSettings } from '../../../src-main/service/service-settings'
 import { startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
 import { expectWalletEqualsTruth } from './mirror-truth-assertions'
+import { clockReading } from '../../helpers/clocks'
 
 // Two sync workers watching one PostgreSQL mirror: each scheduler looks at the wallets its
 // worker holds leases on, so every wallet's first sync runs once, in one of them.
@@ -64,7 +65,7 @@ describe('watching a mirror shared by two sync workers', () => {
           watchState: fx.mirror.watchState,
           engine: runtime.engine,
           cadence: async () => CADENCE,
-          nowSec: () => fx.sim.chain.clock.nowSec(),
+          clock: clockReading(() => fx.sim.chain.clock.nowSec()),
           ownWallets: async () =>
             keeper.shareOf((await fx.mirror.watchlist.list()).map((w) => w.address)),
         })

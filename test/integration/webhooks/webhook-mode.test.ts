@@ -14,6 +14,7 @@ import {
 import { ENGINES, startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
 import { addActivityAndDeliver } from '../../helpers/webhook-truth'
 import { expectMirrorEqualsTruth } from '../sync/mirror-truth-assertions'
+import { clockReading } from '../../helpers/clocks'
 
 // Webhook mode (issue 17, item 5) against the simulator's real deliveries: the simulator
 // POSTs to a delivery route served by a node:http server on loopback, the mode turns each
@@ -177,7 +178,7 @@ describe.each(ENGINES)('webhook mode: deliveries instead of polling (on %s)', (e
       watchState: fx.mirror.watchState,
       engine: fx.runtime.engine,
       cadence: async () => CADENCE,
-      nowSec: () => fx.sim.chain.clock.nowSec(),
+      clock: clockReading(() => fx.sim.chain.clock.nowSec()),
     })
     // The probe's first look: the baseline later looks compare with.
     await scheduler.runRound()

@@ -20,7 +20,7 @@ function interfaceText(): string {
   return readFileSync(SPEC, 'utf8')
 }
 
-describe('webhook transaction types (interface 4.5)', () => {
+describe('webhook transaction types', () => {
   it('has 572 distinct values from ANY to WITHDRAW_UNSTAKED_DEPOSITS', () => {
     expect(WEBHOOK_TRANSACTION_TYPES).toHaveLength(572)
     expect(new Set(WEBHOOK_TRANSACTION_TYPES).size).toBe(572)
@@ -44,7 +44,7 @@ describe('webhook transaction types (interface 4.5)', () => {
   })
 })
 
-describe('history type filter (interface 4.1)', () => {
+describe('history type filter', () => {
   it('has the 31 listed values', () => {
     expect(HISTORY_TRANSACTION_TYPES).toHaveLength(31)
     expect(new Set(HISTORY_TRANSACTION_TYPES).size).toBe(31)

@@ -1,5 +1,5 @@
-// Bodies shaped like the interface's own field tables (interface section 2 and 4; facts for
-// identity, funded-by, balance-at and webhooks). Used as recorded service answers.
+// Bodies shaped like the service's own answers (docs/service.md), used as recorded
+// service answers.
 
 export const WALLET = '86xCnPeV69n6t3DnyGvkKobf9FdN2H9oiVDdaMpo2MMY'
 export const OTHER_WALLET = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM'

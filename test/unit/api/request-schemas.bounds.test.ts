@@ -11,7 +11,7 @@ import * as wallet from '@shared/api/wallet-rest'
 import * as webhooks from '@shared/api/webhooks'
 import { HASH, SIG, USDC_MINT, WALLET, WEBHOOK_ID } from './interface-samples'
 
-// Bounds of interface section 8 and the facts file, each checked at and just past the limit.
+// Bounds of docs/service.md, each checked at and just past the limit.
 
 function verdict(schema: z.ZodType, input: unknown): 'ok' | string[] {
   const result = schema.safeParse(input)
@@ -20,7 +20,7 @@ function verdict(schema: z.ZodType, input: unknown): 'ok' | string[] {
 
 const addresses = (n: number) => Array.from({ length: n }, () => WALLET)
 
-describe('wallet path parameter: base58, 32 to 44 characters (interface 4.1, 8)', () => {
+describe('wallet path parameter: base58, 32 to 44 characters', () => {
   const base = '1'.repeat(20) + 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
   it.each([32, 33, 43, 44])('accepts %i characters', (n) => {
     expect(verdict(WalletAddress, base.slice(0, n))).toBe('ok')
@@ -39,7 +39,7 @@ describe('wallet path parameter: base58, 32 to 44 characters (interface 4.1, 8)'
   })
 })
 
-describe('wallet REST limits (interface 4.1, 8)', () => {
+describe('wallet REST limits', () => {
   it.each([
     ['balances', wallet.BalancesQuery],
     ['history', wallet.HistoryQuery],
@@ -81,12 +81,12 @@ describe('wallet REST limits (interface 4.1, 8)', () => {
     ])
     expect(verdict(wallet.BatchIdentityRequest, { addresses: [] })).toEqual(['addresses'])
   })
-  it('identity takes an address or a domain (facts)', () => {
+  it('identity takes an address or a domain', () => {
     expect(verdict(wallet.IdentityQuery, { wallet: 'toly.sol' })).toBe('ok')
     expect(verdict(wallet.IdentityQuery, { wallet: WALLET })).toBe('ok')
     expect(verdict(wallet.IdentityQuery, { wallet: 'no spaces.sol' })).not.toBe('ok')
   })
-  it('balance-at takes exactly one of time, datetime or slot (facts)', () => {
+  it('balance-at takes exactly one of time, datetime or slot', () => {
     expect(verdict(wallet.BalanceAtQuery, { wallet: WALLET, mint: USDC_MINT, slot: 5 })).toBe('ok')
     expect(verdict(wallet.BalanceAtQuery, { wallet: WALLET, mint: USDC_MINT })).toEqual(['time'])
     expect(
@@ -95,7 +95,7 @@ describe('wallet REST limits (interface 4.1, 8)', () => {
   })
 })
 
-describe('DAS bounds (interface 4.2, 8; facts)', () => {
+describe('DAS bounds', () => {
   it('getAssetBatch: up to 1,000 ids', () => {
     expect(verdict(das.GetAssetBatchParams, { ids: addresses(1000) })).toBe('ok')
     expect(verdict(das.GetAssetBatchParams, { ids: addresses(1001) })).toEqual(['ids'])
@@ -134,7 +134,7 @@ describe('DAS bounds (interface 4.2, 8; facts)', () => {
       }),
     ).toEqual(['displayOptions'])
   })
-  it('getAssetsByOwner: sortBy values and unknown fields (facts: rejected)', () => {
+  it('getAssetsByOwner: sortBy values and unknown fields (rejected)', () => {
     const sortBy = { sortBy: 'recent_action', sortDirection: 'desc' }
     expect(verdict(das.GetAssetsByOwnerParams, { ownerAddress: WALLET, sortBy })).toBe('ok')
     expect(
@@ -168,7 +168,7 @@ describe('DAS bounds (interface 4.2, 8; facts)', () => {
 
 const ASSET = HASH
 
-describe('compression bounds (interface 4.2; facts)', () => {
+describe('compression bounds', () => {
   it('limit 1000 passes, 1001 fails', () => {
     expect(
       verdict(compression.GetCompressionSignaturesParams, { owner: WALLET, limit: 1000 }),
@@ -234,7 +234,7 @@ describe('getSignaturesForAddress (Solana RPC)', () => {
   })
 })
 
-describe('account reads (Solana RPC; facts)', () => {
+describe('account reads (Solana RPC)', () => {
   const base64 = { encoding: 'base64' }
   it('getMultipleAccounts takes at most 100 pubkeys, naming the limit', () => {
     expect(verdict(rpc.GetMultipleAccountsParams, [addresses(100), base64])).toBe('ok')
@@ -280,7 +280,7 @@ describe('account reads (Solana RPC; facts)', () => {
   })
 })
 
-describe('getPriorityFeeEstimate (interface 4.2; facts)', () => {
+describe('getPriorityFeeEstimate', () => {
   const withOptions = (options: object) => [{ transaction: 'AQAB', options }]
   it('lookbackSlots 1 to 150', () => {
     expect(
@@ -327,7 +327,7 @@ describe('getPriorityFeeEstimate (interface 4.2; facts)', () => {
   })
 })
 
-describe('token metadata (interface 4.3, 8)', () => {
+describe('token metadata', () => {
   it('at most 100 mint accounts', () => {
     expect(verdict(tokenMetadata.TokenMetadataRequest, { mintAccounts: addresses(100) })).toBe('ok')
     expect(verdict(tokenMetadata.TokenMetadataRequest, { mintAccounts: addresses(101) })).toEqual([
@@ -336,7 +336,7 @@ describe('token metadata (interface 4.3, 8)', () => {
   })
 })
 
-describe('webhooks (interface 4.4; facts)', () => {
+describe('webhooks', () => {
   it('webhookID is a UUIDv4', () => {
     expect(verdict(webhooks.ToggleWebhookRequest, { webhookID: WEBHOOK_ID, active: false })).toBe(
       'ok',
@@ -350,7 +350,7 @@ describe('webhooks (interface 4.4; facts)', () => {
     ).toEqual(['webhookID'])
     expect(verdict(webhooks.GetWebhookRequest, { webhookID: 'webhook-1' })).toEqual(['webhookID'])
   })
-  it('toggle body is { active } (interface 4.4)', () => {
+  it('toggle body is { active }', () => {
     expect(
       verdict(webhooks.ToggleWebhookRequest, { webhookID: WEBHOOK_ID, active: 'yes' }),
     ).toEqual(['active'])

@@ -10,7 +10,7 @@ import * as wallet from '@shared/api/wallet-rest'
 import * as webhooks from '@shared/api/webhooks'
 import * as s from './interface-samples'
 
-// Each table restates an interface field table (section cited in the title): for every
+// Each table restates a field table of the service (docs/service.md): for every
 // field, whether it must be present, whether JSON null is allowed, and a value of the wrong
 // type. The harness removes / nulls / corrupts each field of a valid body inside the full
 // response and checks the verdict and the reported path.
@@ -37,7 +37,7 @@ interface FieldTable {
 
 const tables: FieldTable[] = [
   {
-    title: 'interface 2.1 balance entry',
+    title: 'wallet REST balance entry',
     schema: wallet.BalancesResponse,
     body: s.balancesBody,
     at: ['balances', 1],
@@ -55,7 +55,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'interface 2.2 NFT entry',
+    title: 'wallet REST NFT entry',
     schema: wallet.BalancesResponse,
     body: s.balancesBody,
     at: ['nfts', 0],
@@ -70,7 +70,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'interface 4.1 balances response',
+    title: 'wallet REST balances response',
     schema: wallet.BalancesResponse,
     body: s.balancesBody,
     at: [],
@@ -78,7 +78,7 @@ const tables: FieldTable[] = [
     fields: { balances: req({}), totalUsdValue: req('1'), pagination: req([]), nfts: opt({}) },
   },
   {
-    title: 'interface 2.3 page pagination',
+    title: 'balances page pagination',
     schema: wallet.BalancesResponse,
     body: s.balancesBody,
     at: ['pagination'],
@@ -86,7 +86,7 @@ const tables: FieldTable[] = [
     fields: { page: req('1'), limit: req('1'), hasMore: req(0) },
   },
   {
-    title: 'interface 2.4 history entry (error string|null, timestamp nullable: facts)',
+    title: 'history entry (error string|null, timestamp nullable)',
     schema: wallet.HistoryResponse,
     body: s.historyBody,
     at: ['data', 1],
@@ -102,7 +102,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'interface 2.4 balance change',
+    title: 'history balance change',
     schema: wallet.HistoryResponse,
     body: s.historyBody,
     at: ['data', 1, 'balanceChanges', 1],
@@ -110,7 +110,7 @@ const tables: FieldTable[] = [
     fields: { mint: req(1), amount: req('1'), decimals: req('6') },
   },
   {
-    title: 'interface 2.3 cursor pagination (nextCursor null on the last page)',
+    title: 'history/transfers cursor pagination (nextCursor null on the last page)',
     schema: wallet.HistoryResponse,
     body: s.historyBody,
     at: ['pagination'],
@@ -118,7 +118,7 @@ const tables: FieldTable[] = [
     fields: { hasMore: req('no'), nextCursor: reqNull(5) },
   },
   {
-    title: 'interface 2.5 transfer entry (symbol nullable: facts)',
+    title: 'transfer entry (symbol nullable)',
     schema: wallet.TransfersResponse,
     body: s.transfersBody,
     at: ['data', 0],
@@ -136,7 +136,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'facts: identity',
+    title: 'wallet REST identity',
     schema: wallet.IdentityResponse,
     body: s.identityBody,
     at: [],
@@ -151,7 +151,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'facts: funded-by',
+    title: 'wallet REST funded-by',
     schema: wallet.FundedByResponse,
     body: s.fundedByBody,
     at: [],
@@ -173,7 +173,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'facts: balance-at',
+    title: 'wallet REST balance-at',
     schema: wallet.BalanceAtResponse,
     body: s.balanceAtBody,
     at: [],
@@ -190,7 +190,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'interface 2.11 asset',
+    title: 'DAS asset',
     schema: das.GetAssetBatchResult,
     body: [s.asset],
     at: [0],
@@ -218,7 +218,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'interface 2.11 asset ownership',
+    title: 'DAS asset ownership',
     schema: das.GetAssetBatchResult,
     body: [s.asset],
     at: [0, 'ownership'],
@@ -232,7 +232,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'interface 2.11 asset royalty',
+    title: 'DAS asset royalty',
     schema: das.GetAssetBatchResult,
     body: [s.asset],
     at: [0, 'royalty'],
@@ -247,7 +247,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'interface 2.11 asset compression',
+    title: 'DAS asset compression',
     schema: das.GetAssetBatchResult,
     body: [s.asset],
     at: [0, 'compression'],
@@ -264,7 +264,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'interface 2.11 asset content (metadata and last_indexed_slot can be absent)',
+    title: 'DAS asset content (metadata and last_indexed_slot can be absent)',
     schema: das.GetAssetsByOwnerResult,
     body: s.assetListResult,
     at: ['items', 0, 'content'],
@@ -278,7 +278,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'interface 2.11 listing envelope (grand_total: facts, options.showGrandTotal)',
+    title: 'DAS listing envelope (grand_total with options.showGrandTotal)',
     schema: das.GetAssetsByOwnerResult,
     body: s.assetListResult,
     at: [],
@@ -296,7 +296,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'interface 2.3b token account',
+    title: 'getTokenAccounts token account',
     schema: das.GetTokenAccountsResult,
     body: s.tokenAccountsResult,
     at: ['token_accounts', 0],
@@ -308,12 +308,12 @@ const tables: FieldTable[] = [
       amount: req('1'),
       delegated_amount: req(0.5),
       frozen: req('no'),
-      // "present in the response schema with no concrete type" (interface 2.3b)
+      // "present in the response schema with no concrete type", as the service says
       burnt: untyped,
     },
   },
   {
-    title: 'interface 2.3b token-account envelope',
+    title: 'getTokenAccounts envelope',
     schema: das.GetTokenAccountsResult,
     body: s.tokenAccountsResult,
     at: [],
@@ -328,7 +328,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'interface 2.6 compressed account (address nullable)',
+    title: 'compressed account (address nullable)',
     schema: compression.GetCompressedAccountsByOwnerResult,
     body: s.compressedAccountsByOwnerResult,
     at: ['value', 'items', 0],
@@ -346,7 +346,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'interface 2.8 compression signature item',
+    title: 'compression signature item',
     schema: compression.GetCompressionSignaturesResult,
     body: s.compressionSignaturesResult,
     at: ['value', 'items', 0],
@@ -354,7 +354,7 @@ const tables: FieldTable[] = [
     fields: { blockTime: req('1'), signature: req(1), slot: req('1'), error: optNull(1) },
   },
   {
-    title: 'interface 2.10 validity proof',
+    title: 'validity proof',
     schema: compression.GetValidityProofResult,
     body: s.validityProofResult,
     at: ['value'],
@@ -384,7 +384,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'Solana RPC getMultipleAccounts account (facts)',
+    title: 'Solana RPC getMultipleAccounts account',
     schema: rpc.GetMultipleAccountsResult,
     body: s.multipleAccountsResult,
     at: ['value', 1],
@@ -421,7 +421,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'interface 4.2 priority-fee result (levels: facts)',
+    title: 'priority-fee result (levels when asked)',
     schema: priorityFee.GetPriorityFeeEstimateResult,
     body: s.priorityFeeResult,
     at: [],
@@ -429,7 +429,7 @@ const tables: FieldTable[] = [
     fields: { priorityFeeEstimate: req('1'), priorityFeeLevels: opt(1) },
   },
   {
-    title: 'interface 2.12 token metadata record',
+    title: 'token metadata record',
     schema: tokenMetadata.TokenMetadataResponse,
     body: [s.tokenMetadataRecord],
     at: [0],
@@ -443,7 +443,7 @@ const tables: FieldTable[] = [
     },
   },
   {
-    title: 'interface 2.13 webhook (webhookType, encoding, txnStatus: facts)',
+    title: 'webhook (webhookType, encoding, txnStatus)',
     schema: webhooks.ListWebhooksResponse,
     body: [s.webhook],
     at: [0],
@@ -533,13 +533,13 @@ describe.each(tables)('$title', (table) => {
 })
 
 describe('nullable values inside envelopes', () => {
-  it('getCompressedAccount value may be null (facts)', () => {
+  it('getCompressedAccount value may be null', () => {
     expect(
       compression.GetCompressedAccountResult.safeParse({ context: { slot: 1 }, value: null })
         .success,
     ).toBe(true)
   })
-  it('getMultipleCompressedAccounts items may be null (facts)', () => {
+  it('getMultipleCompressedAccounts items may be null', () => {
     expect(
       rejectionPaths(
         compression.GetMultipleCompressedAccountsResult,
@@ -547,7 +547,7 @@ describe('nullable values inside envelopes', () => {
       ),
     ).toEqual([])
   })
-  it('compression cursors may be null (facts) but not missing', () => {
+  it('compression cursors may be null but not missing', () => {
     const body = clone(s.compressedTokenBalancesResult) as { value: Record<string, unknown> }
     body.value.cursor = null
     expect(rejectionPaths(compression.GetCompressedTokenBalancesByOwnerV2Result, body)).toEqual([])
@@ -556,7 +556,7 @@ describe('nullable values inside envelopes', () => {
       'value.cursor',
     ])
   })
-  it('context.slot is required in every compression envelope (interface 2.6)', () => {
+  it('context.slot is required in every compression envelope', () => {
     expect(
       rejectionPaths(compression.GetCompressedBalanceByOwnerResult, { context: {}, value: 1 }),
     ).toEqual(['context.slot'])
@@ -574,7 +574,7 @@ describe('nullable values inside envelopes', () => {
       'compression_info.openedAccounts[0].account.lamports',
     ])
   })
-  it('token-metadata parts carry an error string, empty for none (interface 7.1)', () => {
+  it('token-metadata parts carry an error string, empty for none', () => {
     const body = clone([s.tokenMetadataRecord])
     ;(body[0]!.onChainMetadata as Record<string, unknown>).error = null
     expect(rejectionPaths(tokenMetadata.TokenMetadataResponse, body)).toEqual([

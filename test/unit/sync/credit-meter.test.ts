@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openSqliteMirror, type SqliteMirror } from '../../../src-main/db/sqlite-mirror'
+import { openSqliteMirror, type SqliteMirror } from '../../../src-main/db/sqlite/mirror'
 import type { LedgerEntry } from '../../../src-main/db/stores/credit-ledger-store'
 import {
   BudgetExceededError,

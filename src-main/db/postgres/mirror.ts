@@ -1,14 +1,11 @@
 import { sql } from 'kysely'
-import {
-  describePostgresError,
-  openPostgresDatabase,
-  type OpenPostgresDatabase,
-} from './postgres-database'
-import { PostgresMirrorWriter } from './ingest/postgres-mirror-writer'
-import { KyselyMirror } from './kysely-mirror'
-import { KEPT_TABLES } from './mirror'
-import { CreditLedgerStore } from './stores/credit-ledger-store'
-import { PostgresExportReader } from './stores/postgres-export-reader'
+import { KyselyMirror } from '../kysely-mirror'
+import { KEPT_TABLES } from '../mirror'
+import { describeStorageError } from '../storage-errors'
+import { CreditLedgerStore } from '../stores/credit-ledger-store'
+import { openPostgresDatabase, type OpenPostgresDatabase } from './database'
+import { PostgresExportReader } from './export-reader'
+import { PostgresMirrorWriter } from './mirror-writer'
 
 /**
  * A mirror in a PostgreSQL database: the same stores as SQLite's, over Kysely's PostgreSQL
@@ -17,6 +14,8 @@ import { PostgresExportReader } from './stores/postgres-export-reader'
  */
 export class PostgresMirror extends KyselyMirror {
   readonly engine = 'postgres' as const
+  /** A database server: sync workers on several machines may share it, through leases. */
+  readonly isShared = true
   readonly database: OpenPostgresDatabase
   readonly writer: PostgresMirrorWriter
   readonly ledger: CreditLedgerStore
@@ -49,7 +48,7 @@ export class PostgresMirror extends KyselyMirror {
         )
       }
     } catch (error) {
-      throw describePostgresError(error, 'delete the local data')
+      throw describeStorageError(error, 'delete the local data')
     }
   }
 

@@ -1,16 +1,13 @@
 import { sql } from 'kysely'
-import {
-  openDatabase,
-  describeStorageError,
-  type OpenDatabase,
-  type OpenDatabaseOptions,
-} from './database'
-import { SqliteMirrorWriter, type MirrorWriter } from './ingest/mirror-writer'
-import { WorkerMirrorWriter } from './ingest/worker-mirror-writer'
-import { KyselyMirror } from './kysely-mirror'
-import { KEPT_TABLES } from './mirror'
-import { CreditLedgerStore } from './stores/credit-ledger-store'
-import { SqliteExportReader } from './stores/export-reader'
+import { KyselyMirror } from '../kysely-mirror'
+import { KEPT_TABLES } from '../mirror'
+import type { MirrorWriter } from '../mirror-writer'
+import { describeStorageError } from '../storage-errors'
+import { CreditLedgerStore } from '../stores/credit-ledger-store'
+import { openDatabase, type OpenDatabase, type OpenDatabaseOptions } from './database'
+import { SqliteExportReader } from './export-reader'
+import { SqliteMirrorWriter } from './mirror-writer'
+import { WorkerMirrorWriter } from './worker-mirror-writer'
 
 /**
  * A mirror in one SQLite file (the embedded default). `database` is the open file itself,
@@ -18,6 +15,8 @@ import { SqliteExportReader } from './stores/export-reader'
  */
 export class SqliteMirror extends KyselyMirror {
   readonly engine = 'sqlite' as const
+  /** One file, one writer: the data folder's writer lock keeps a second one out. */
+  readonly isShared = false
   readonly database: OpenDatabase
   readonly writer: MirrorWriter
   readonly ledger: CreditLedgerStore

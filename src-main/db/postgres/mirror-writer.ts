@@ -1,30 +1,30 @@
 import { sql, type Kysely, type Transaction } from 'kysely'
 import type { HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
-import { describePostgresError } from '../postgres-database'
-import type { Database } from '../schema'
-import { mintUpsert } from './mint-upsert'
-import {
-  mintRowOf,
-  type CompressedSignatureItem,
-  type CompressedState,
-  type CompressedStreamName,
-  type MirrorWriter,
-  type StreamName,
-  type StreamPatch,
-  type StreamRow,
-} from './mirror-writer'
+import { mintUpsert } from '../ingest/mint-upsert'
 import {
   balanceChangeRows,
   compressedKindOf,
   compressedSignatureRow,
   compressedSnapshotChildRows,
   compressedSnapshotRow,
+  mintRowOf,
   snapshotItemRow,
   snapshotNftRow,
   snapshotRow,
   transactionRow,
   transferRow,
-} from './page-rows'
+} from '../ingest/page-rows'
+import type {
+  CompressedSignatureItem,
+  CompressedState,
+  CompressedStreamName,
+  MirrorWriter,
+  StreamName,
+  StreamPatch,
+  StreamRow,
+} from '../mirror-writer'
+import type { Database } from '../schema'
+import { describeStorageError } from '../storage-errors'
 
 /**
  * Rows per multi-row insert: PostgreSQL takes at most 65,535 parameters a statement, and
@@ -303,7 +303,7 @@ export class PostgresMirrorWriter implements MirrorWriter {
     try {
       return await this.#db.transaction().execute(work)
     } catch (error) {
-      throw describePostgresError(error, doing)
+      throw describeStorageError(error, doing)
     }
   }
 }

@@ -3,9 +3,10 @@ import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration'
 import { StorageError } from '@shared/ipc/ipc-errors'
-import { migrations } from './migrations'
-import { makePrivateDir, makePrivateFile, narrowToPrivate } from './private-files'
-import type { Database } from './schema'
+import { migrations } from '../migrations'
+import { makePrivateDir, makePrivateFile, narrowToPrivate } from '../private-files'
+import type { Database } from '../schema'
+import { describeStorageError } from '../storage-errors'
 
 /** An open SQLite file: the typed Kysely handle and the raw connection for prepared hot paths. */
 export interface OpenDatabase {
@@ -157,25 +158,4 @@ async function migrateToLatest(
     if (done.length === 0) return applied
     applied.push(...done.map((r) => r.migrationName))
   }
-}
-
-/**
- * Turns SQLite's terse codes into a message a person can act on, keeping the code in
- * `details`. Locked, full and read-only are the ones people actually meet.
- */
-export function describeStorageError(error: unknown, doing: string): StorageError {
-  const code = (error as { code?: string }).code ?? ''
-  const raw = error instanceof Error ? error.message : String(error)
-  const reason =
-    code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')
-      ? 'the database is locked by another process; close other Heliograph windows or commands and try again'
-      : code.startsWith('SQLITE_FULL')
-        ? 'the disk is full; free some space and try again (nothing was lost)'
-        : code.startsWith('SQLITE_READONLY') ||
-            code.startsWith('SQLITE_CANTOPEN') ||
-            code === 'EACCES' ||
-            code === 'EPERM'
-          ? 'the data folder is not writable; check its permissions'
-          : raw
-  return new StorageError(`Could not ${doing}: ${reason}.`, { code })
 }

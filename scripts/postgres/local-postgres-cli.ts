@@ -7,7 +7,7 @@ import { startLocalPostgres } from './local-postgres'
 
 /** Beside the usual 5432, so that a system PostgreSQL and this one do not collide. */
 const DEFAULT_PORT = 54320
-const DEFAULT_DATA_DIR = resolve(import.meta.dirname, '../../../.postgres')
+const DEFAULT_DATA_DIR = resolve(import.meta.dirname, '../../.postgres')
 const DATABASE = 'heliograph'
 
 function parsePort(text: string): number {

@@ -4,12 +4,12 @@ import { join, resolve } from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
-import { startLocalPostgres } from '../../../src-main/db/postgres/local-postgres'
+import { startLocalPostgres } from '../../../scripts/postgres/local-postgres'
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres'
 import { makeTempDir } from '../../helpers/temp-dir'
 
-const CLI = resolve(import.meta.dirname, '../../../src-main/db/postgres/local-postgres-cli.ts')
-const MODULE = resolve(import.meta.dirname, '../../../src-main/db/postgres/local-postgres.ts')
+const CLI = resolve(import.meta.dirname, '../../../scripts/postgres/local-postgres-cli.ts')
+const MODULE = resolve(import.meta.dirname, '../../../scripts/postgres/local-postgres.ts')
 
 async function query<R extends pg.QueryResultRow>(
   url: string,

@@ -1,26 +1,15 @@
 import BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { ExportKind } from '@shared/ipc/export-schemas'
-import { describeStorageError } from '../database'
 import {
   countExportRows,
   exportStatements,
   mintSymbolsStatement,
   type ExportRowFilters,
 } from '../queries/export-queries'
+import type { ExportReader, ExportRows } from '../export-reader'
 import type { Database } from '../schema'
-
-/** The rows of one export, read in batches from one consistent snapshot. */
-export interface ExportRows {
-  /** Source rows the export will read (counted in the same snapshot as the rows). */
-  totalRows: number
-  /** Every mint with a symbol in the same snapshot, for naming currencies uniquely. */
-  mintSymbols: readonly { mint: string; symbol: string | null }[]
-  /** The rows in export order, `batchRows` at a time. */
-  batches: AsyncIterable<readonly unknown[]>
-  /** Ends the read; call it whether or not every batch was taken. */
-  close(): Promise<void>
-}
+import { describeStorageError } from '../storage-errors'
 
 /**
  * Reads export rows from a SQLite mirror on a read-only connection of its own, inside one
@@ -32,7 +21,7 @@ export interface ExportRows {
  * const rows = await reader.open('transfers', filters, 2_000)
  * try { for await (const batch of rows.batches) write(batch) } finally { await rows.close() }
  */
-export class SqliteExportReader {
+export class SqliteExportReader implements ExportReader {
   readonly #db: Kysely<Database>
   readonly #path: string
 

@@ -2,9 +2,10 @@ import { Kysely, PostgresDialect } from 'kysely'
 import { Migrator, type Migration } from 'kysely/migration'
 import pg from 'pg'
 import { StorageError } from '@shared/ipc/ipc-errors'
-import { redactText } from '../service/redact'
-import { migrations } from './migrations'
-import type { Database } from './schema'
+import { redactText } from '../../service/redact'
+import { migrations } from '../migrations'
+import type { Database } from '../schema'
+import { describeStorageError } from '../storage-errors'
 
 /** An open PostgreSQL mirror database: the typed Kysely handle and its connection pool. */
 export interface OpenPostgresDatabase {
@@ -96,38 +97,13 @@ export async function openPostgresDatabase(
     if (error !== undefined) {
       const failed = results?.find((r) => r.status === 'Error')
       const which = failed ? ` (migration ${failed.migrationName})` : ''
-      throw describePostgresError(error, `migrate the database at ${location}${which}`)
+      throw describeStorageError(error, `migrate the database at ${location}${which}`)
     }
   } catch (error) {
     await db.destroy()
     throw error instanceof StorageError
       ? error
-      : describePostgresError(error, `open the database at ${location}`)
+      : describeStorageError(error, `open the database at ${location}`)
   }
   return { db, pool, location, close: () => db.destroy() }
-}
-
-/**
- * Turns PostgreSQL's and the network's codes into a message a person can act on, keeping
- * the code in `details`; the ones people meet are a server that is not running, a wrong
- * password or database, a full disk and a read-only server.
- */
-export function describePostgresError(error: unknown, doing: string): StorageError {
-  const code = (error as { code?: string }).code ?? ''
-  const raw = redactText(error instanceof Error ? error.message : String(error))
-  const reason =
-    code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT'
-      ? 'no PostgreSQL server answers at that address; start it (`npm run postgres`) or check the URL'
-      : code === '28P01' || code === '28000'
-        ? 'PostgreSQL refused the user name or password in the URL'
-        : code === '3D000'
-          ? 'that database does not exist on the server; create it first'
-          : code === '53100'
-            ? "the server's disk is full; free some space and try again (nothing was lost)"
-            : code === '25006'
-              ? 'the server is read-only'
-              : code === '40P01' || code === '55P03'
-                ? 'another Heliograph process holds the rows; try again'
-                : raw
-  return new StorageError(`Could not ${doing}: ${reason}.`, { code })
 }

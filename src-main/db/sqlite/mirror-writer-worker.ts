@@ -1,9 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { Kysely, SqliteDialect } from 'kysely'
 import { AppError, type ErrorPayload } from '@shared/ipc/ipc-errors'
-import { describeStorageError, openWriterConnection } from '../database'
 import type { Database } from '../schema'
+import { describeStorageError } from '../storage-errors'
 import { CreditLedgerStore, type LedgerEntry } from '../stores/credit-ledger-store'
+import { openWriterConnection } from './database'
 import { SqliteMirrorWriter } from './mirror-writer'
 import type { WriterReply, WriterRequest } from './worker-mirror-writer'
 

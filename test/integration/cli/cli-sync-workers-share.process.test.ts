@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeSettings } from '../../../src-main/app/app-settings'
-import { openPostgresMirror } from '../../../src-main/db/postgres-mirror'
+import { openPostgresMirror } from '../../../src-main/db/postgres/mirror'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { runCli, startCli } from '../../helpers/cli-process'
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres'
@@ -120,11 +120,13 @@ describe('sync workers sharing one PostgreSQL mirror (20 wallets)', () => {
 
   it('the survivor finishes every wallet, the killed worker’s too, and exits 0', () => {
     expect(survivorExit, survivorOut).toBe(0)
-    // The work was shared (the victim synced some) and the survivor took over the rest,
-    // more than its own half.
+    // The work was shared (the victim synced some) and the survivor accounts for every
+    // wallet: each one it synced itself or found up to date by the other worker. (Counting
+    // the victim's printed lines instead depends on when the kill lands: a wallet it
+    // finished but had not printed yet went missing from that count.)
     expect(victimSynced).toBeGreaterThanOrEqual(1)
-    expect(survivorSynced + victimSynced).toBeGreaterThanOrEqual(20)
-    expect(survivorSynced).toBeGreaterThan(10)
+    const elsewhere = Number(/(\d+) wallets? synced by another worker/.exec(survivorOut)?.[1] ?? 0)
+    expect(survivorSynced + elsewhere).toBe(20)
   })
 
   it('the mirror equals the truth for all 20 wallets', { timeout: 120_000 }, async () => {

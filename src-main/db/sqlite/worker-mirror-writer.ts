@@ -3,9 +3,10 @@ import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { rebuildError, StorageError, type ErrorPayload } from '@shared/ipc/ipc-errors'
-import type { LedgerEntry } from '../stores/credit-ledger-store'
 import type BetterSqlite3 from 'better-sqlite3'
-import { StreamRowReader, type MirrorWriter } from './mirror-writer'
+import type { MirrorWriter } from '../mirror-writer'
+import type { LedgerEntry } from '../stores/credit-ledger-store'
+import { StreamRowReader } from './mirror-writer'
 
 /** The writer's methods, each a request to the worker, and the credit ledger's row. */
 type WriterMethod = keyof MirrorWriter | 'recordLedgerEntry'

@@ -1,0 +1,51 @@
+import type { Mirror } from './mirror'
+import { displayDatabaseUrl, isPostgresUrl } from './postgres/database'
+import { openPostgresMirror } from './postgres/mirror'
+import { openSqliteMirror } from './sqlite/mirror'
+
+export { displayDatabaseUrl }
+
+/** Where a mirror lives and how it is opened. */
+export interface OpenMirrorOptions {
+  /** The SQLite file in the data folder, used when there is no `databaseUrl`. */
+  file: string
+  /** A database server's URL (postgres://…): the mirror lives there instead of in `file`. */
+  databaseUrl?: string | undefined
+  /**
+   * Read beside the process that writes: the mirror must exist and be migrated already,
+   * and nothing is written to it.
+   */
+  isReadOnly?: boolean
+  /**
+   * Where a file mirror's page writes run: on this thread (the default) or on a worker
+   * thread with its own connection, so that this thread stays free to answer the views
+   * during a backfill (what the app does). A database server needs no such thread.
+   */
+  writeIn?: 'this-thread' | 'worker'
+}
+
+/**
+ * Opens (creating and migrating if needed) the mirror the options name: on the PostgreSQL
+ * server of `databaseUrl`, else in the SQLite `file`. The one way code outside db gets a
+ * mirror; what differs between engines is asked of the mirror (`isShared`), not of this.
+ *
+ * @example
+ * const mirror = await openMirror({ file: databasePath(dataDir), databaseUrl: process.env.HELIOGRAPH_DATABASE_URL })
+ * await mirror.watchlist.list()
+ * await mirror.close()
+ */
+export async function openMirror(options: OpenMirrorOptions): Promise<Mirror> {
+  const isReadOnly = options.isReadOnly === true
+  if (options.databaseUrl) {
+    return openPostgresMirror(options.databaseUrl, { isReadOnly })
+  }
+  return openSqliteMirror(options.file, {
+    isReadOnly,
+    ...(options.writeIn ? { writeIn: options.writeIn } : {}),
+  })
+}
+
+/** Whether openMirror can keep a mirror at `text` (postgres:// or postgresql://). */
+export function isDatabaseUrl(text: string): boolean {
+  return isPostgresUrl(text)
+}
