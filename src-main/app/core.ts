@@ -176,18 +176,21 @@ const SHELL_NAMES: Record<AppInfo['shell'], string> = {
   web: 'the Heliograph web shell',
 }
 
-/** The core over an open data folder: as its writer (holding `lock`), or read-only. */
-async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<Core> {
-  const isReadOnly = lock === null
-  const events = new EventBus()
-  const clock = config.clock ?? systemClock
-  const nowSec = (): number => clockNowSec(clock)
+/** Where the core keeps things: the person's mirror, the key, exports under way, demo data. */
+interface CoreStores {
+  home: Mirror
+  secretStore: SecretStore
+  /** The key is read at each use: it can be set or replaced while the app runs. */
+  apiKey: () => string | null
+  exports: ExportHandoffs
+  openDemoMirror: () => Promise<Mirror>
+}
+
+async function openStores(config: CoreConfig, isReadOnly: boolean): Promise<CoreStores> {
   const secretStore =
     config.apiKey !== undefined
       ? new MemorySecretStore(config.apiKey)
       : (config.secretStore ?? new FileSecretStore(config.dataDir))
-  const override: ServiceOverride = config.serviceUrl ? { serviceUrl: config.serviceUrl } : {}
-  const apiKey = (): string | null => secretStore.read()
   // The person's own mirror is always open: it keeps the settings, whatever the source.
   // The writer's pages go to a worker thread: this one keeps answering the views.
   const writeIn = isReadOnly ? 'this-thread' : 'worker'
@@ -201,15 +204,6 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
   // Pending downloads are the writer's: a reader must not remove what the writer offers.
   if (!isReadOnly) await exports.removeLeftovers()
 
-  const chooseSource = async (): Promise<DataSource> => {
-    if (config.dataSource) return config.dataSource
-    if (config.apiKey !== undefined || config.serviceUrl) return 'service'
-    const chosen = (await readSettings(home.settings)).dataSource
-    const hasKey = apiKey() !== null
-    if (chosen === 'demo' || (chosen === 'service' && hasKey)) return chosen
-    return hasKey ? 'service' : 'demo'
-  }
-
   const openDemoMirror = async (): Promise<Mirror> => {
     const path = demoDatabasePath(config.dataDir)
     if (isReadOnly && !existsSync(path)) {
@@ -221,8 +215,44 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     // Demo data is always a file of its own, whatever holds the person's mirror.
     return openMirror({ file: path, isReadOnly, writeIn })
   }
+  return { home, secretStore, apiKey: () => secretStore.read(), exports, openDemoMirror }
+}
+
+type WebhookModeOptions = { publicUrl: string } & WebhookModeTuning
+
+/** The data source now: its mirror and service session, and webhook mode over them. */
+interface CoreSessions {
+  readonly mirror: Mirror
+  readonly session: ServiceSession
+  readonly info: AppFacts
+  readonly webhookMode: WebhookMode | null
+  webhookSecrets: SecretStore
+  startWebhookMode(options: WebhookModeOptions): Promise<WebhookMode>
+  switchDataSource(source: DataSource): Promise<void>
+  reconnect(): Promise<void>
+  /** Stops webhook mode and the session, and closes the demo mirror if it is open. */
+  closeCurrent(): Promise<void>
+}
+
+async function openSessions(
+  config: CoreConfig,
+  stores: CoreStores,
+  events: EventBus,
+  isReadOnly: boolean,
+  clock: Clock,
+): Promise<CoreSessions> {
+  const { home, apiKey } = stores
+  const override: ServiceOverride = config.serviceUrl ? { serviceUrl: config.serviceUrl } : {}
+  const chooseSource = async (): Promise<DataSource> => {
+    if (config.dataSource) return config.dataSource
+    if (config.apiKey !== undefined || config.serviceUrl) return 'service'
+    const chosen = (await readSettings(home.settings)).dataSource
+    const hasKey = apiKey() !== null
+    if (chosen === 'demo' || (chosen === 'service' && hasKey)) return chosen
+    return hasKey ? 'service' : 'demo'
+  }
   const open = async (source: DataSource): Promise<{ mirror: Mirror; session: ServiceSession }> => {
-    const mirror = source === 'demo' ? await openDemoMirror() : home
+    const mirror = source === 'demo' ? await stores.openDemoMirror() : home
     const session = new ServiceSession({
       source,
       mirror,
@@ -239,11 +269,9 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
   // Webhook mode runs on the current session's engine and scheduler: stopped with it, and
   // started again on the next one.
   let webhookMode: WebhookMode | null = null
-  let webhookModeOptions: ({ publicUrl: string } & WebhookModeTuning) | null = null
+  let webhookModeOptions: WebhookModeOptions | null = null
   const webhookSecrets = new FileSecretStore(config.dataDir, WEBHOOK_SECRET_FILE)
-  const startMode = async (
-    options: { publicUrl: string } & WebhookModeTuning,
-  ): Promise<WebhookMode> => {
+  const startMode = async (options: WebhookModeOptions): Promise<WebhookMode> => {
     const { session, mirror } = current
     const runtime = await session.runtime()
     return startWebhookMode({
@@ -260,17 +288,11 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
           if (event === 'watchlist:changed') listener()
         }),
       checkEverySec: async () => (await readSettings(home.settings)).watch.checkEverySec,
-      nowSec,
+      clock,
     })
   }
   const restartWebhookMode = async (): Promise<void> => {
     if (webhookModeOptions !== null) webhookMode = await startMode(webhookModeOptions)
-  }
-  const closeCurrent = async (): Promise<void> => {
-    await webhookMode?.stop()
-    webhookMode = null
-    await current.session.close()
-    if (current.mirror !== home) await current.mirror.close()
   }
 
   const initialSource = await chooseSource()
@@ -281,46 +303,28 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     dataSource: initialSource,
     dataDir: config.dataDir,
   }
-  // The key is read at each use: it can be set or replaced while the app runs.
-  const redact = (text: string): string => {
-    const secrets = [apiKey(), webhookMode !== null ? webhookSecrets.read() : null]
-    return redactText(
-      text,
-      secrets.filter((s): s is string => s !== null),
-    )
-  }
-
-  // The demo's collectibles name an invented host; the built-in simulator draws them.
-  const images = new ImageCache({
-    dir: join(config.dataDir, 'images'),
-    redirectUri: (uri) => {
-      const base = current.session.demoServiceUrl
-      return base && uri.startsWith(SIM_IMAGE_HOST)
-        ? `${base}${SIM_IMAGE_PATH}${uri.slice(SIM_IMAGE_HOST.length)}`
-        : null
-    },
-  })
-
-  const ctx: HandlerContext = {
+  const sessions: CoreSessions = {
     get mirror() {
       return current.mirror
     },
     get session() {
       return current.session
     },
-    settings: home.settings,
-    events,
     info,
-    secretStore,
-    apiKey,
-    exports,
-    images,
-    choosePath: config.choosePath,
-    nowSec,
-    webhookMode: () => webhookMode,
+    get webhookMode() {
+      return webhookMode
+    },
+    webhookSecrets,
+    async startWebhookMode(options) {
+      if (isReadOnly) throw new AppError('Webhook mode needs the process that writes the mirror.')
+      if (webhookMode !== null) throw new AppError('Webhook mode is already on.')
+      webhookMode = await startMode(options)
+      webhookModeOptions = options
+      return webhookMode
+    },
     async switchDataSource(source) {
-      if (source === info.dataSource) return ctx.reconnect()
-      await closeCurrent()
+      if (source === info.dataSource) return sessions.reconnect()
+      await sessions.closeCurrent()
       current = await open(source)
       info.dataSource = source
       await current.session.start()
@@ -329,32 +333,25 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     },
     async reconnect() {
       const source = await chooseSource()
-      if (source !== info.dataSource) return ctx.switchDataSource(source)
+      if (source !== info.dataSource) return sessions.switchDataSource(source)
       await webhookMode?.stop()
       webhookMode = null
       await current.session.reconnect()
       await restartWebhookMode()
     },
+    async closeCurrent() {
+      await webhookMode?.stop()
+      webhookMode = null
+      await current.session.close()
+      if (current.mirror !== home) await current.mirror.close()
+    },
   }
-  const lookups = new LookupDesk({
-    mirror: () => current.mirror,
-    engine: async () => (await current.session.runtime()).engine,
-    imageUrlFor: (uri) => images.urlFor(uri),
-    nowSec,
-  })
-  const handlers: HandlerTable = {
-    ...appHandlers(ctx),
-    ...watchlistHandlers(ctx),
-    ...reviewHandlers(ctx),
-    ...exportHandlers(ctx),
-    ...syncHandlers(ctx),
-    ...settingsHandlers(ctx),
-    ...walletHandlers(ctx),
-    ...lookupHandlers(ctx, lookups),
-    ...webhookHandlers(ctx),
-  }
+  return sessions
+}
 
-  async function dispatch(channel: string, input: unknown): Promise<Envelope<unknown>> {
+/** Answers a channel: its input parsed, its handler run, its output held to the contract. */
+function dispatcherOf(handlers: HandlerTable, redact: (text: string) => string): Core['dispatch'] {
+  return async function dispatch(channel, input) {
     try {
       if (!isChannel(channel)) {
         throw new InvalidInputError(`Unknown channel “${channel}”.`, { channel })
@@ -374,17 +371,121 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
       return { ok: false, error: toErrorPayload(error, redact) }
     }
   }
+}
+
+/** Every channel's handler over the context. */
+function handlerTableOf(ctx: HandlerContext, lookups: LookupDesk): HandlerTable {
+  return {
+    ...appHandlers(ctx),
+    ...watchlistHandlers(ctx),
+    ...reviewHandlers(ctx),
+    ...exportHandlers(ctx),
+    ...syncHandlers(ctx),
+    ...settingsHandlers(ctx),
+    ...walletHandlers(ctx),
+    ...lookupHandlers(ctx, lookups),
+    ...webhookHandlers(ctx),
+  }
+}
+
+/** One shared sync round over `addresses`, this worker's share taken by leases. */
+async function syncSharedOn(
+  sessions: CoreSessions,
+  clock: Clock,
+  addresses: readonly string[],
+  options: Parameters<Core['syncShared']>[1] = {},
+): Promise<SharedSyncRoundResult> {
+  const { mirror } = sessions
+  const { engine } = await sessions.session.runtime()
+  const keeper = new LeaseKeeper({
+    store: mirror.leases,
+    ttlMs: options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
+    watched: addresses,
+    clock,
+  })
+  return runSharedSyncRound({
+    clock,
+    keeper,
+    addresses,
+    syncWallet: (address) => engine.syncWallet(address),
+    cancelWallet: (address) => engine.cancel(address),
+    isSyncing: (address) => engine.isSyncing(address),
+    status: () => mirror.syncState.status(new Set()),
+    ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}),
+    ...(options.isCancelled ? { isCancelled: options.isCancelled } : {}),
+  })
+}
+
+/** The core over an open data folder: as its writer (holding `lock`), or read-only. */
+async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<Core> {
+  const isReadOnly = lock === null
+  const events = new EventBus()
+  const clock = config.clock ?? systemClock
+  const nowSec = (): number => clockNowSec(clock)
+  const stores = await openStores(config, isReadOnly)
+  const { home, secretStore, apiKey, exports } = stores
+  const sessions = await openSessions(config, stores, events, isReadOnly, clock)
+  const { info } = sessions
+  const redact = (text: string): string => {
+    const secrets = [
+      apiKey(),
+      sessions.webhookMode !== null ? sessions.webhookSecrets.read() : null,
+    ]
+    return redactText(
+      text,
+      secrets.filter((s): s is string => s !== null),
+    )
+  }
+
+  // The demo's collectibles name an invented host; the built-in simulator draws them.
+  const images = new ImageCache({
+    dir: join(config.dataDir, 'images'),
+    redirectUri: (uri) => {
+      const base = sessions.session.demoServiceUrl
+      return base && uri.startsWith(SIM_IMAGE_HOST)
+        ? `${base}${SIM_IMAGE_PATH}${uri.slice(SIM_IMAGE_HOST.length)}`
+        : null
+    },
+  })
+
+  const ctx: HandlerContext = {
+    get mirror() {
+      return sessions.mirror
+    },
+    get session() {
+      return sessions.session
+    },
+    settings: home.settings,
+    events,
+    info,
+    secretStore,
+    apiKey,
+    exports,
+    images,
+    choosePath: config.choosePath,
+    nowSec,
+    webhookMode: () => sessions.webhookMode,
+    switchDataSource: (source) => sessions.switchDataSource(source),
+    reconnect: () => sessions.reconnect(),
+  }
+  const lookups = new LookupDesk({
+    mirror: () => sessions.mirror,
+    engine: async () => (await sessions.session.runtime()).engine,
+    imageUrlFor: (uri) => images.urlFor(uri),
+    nowSec,
+  })
+  const dispatch = dispatcherOf(handlerTableOf(ctx, lookups), redact)
 
   // A wallet added to the watchlist starts syncing at once; a removed one stops.
   events.subscribe((event, payload) => {
     if (event !== 'watchlist:changed') return
-    const { session } = current
+    const { session } = sessions
     const listed = new Set((payload as { address: string }[]).map((w) => w.address))
     for (const address of session.syncingAddresses())
       if (!listed.has(address)) session.runtimeIfConnected()?.engine.cancel(address)
     session.scheduler?.poke()
   })
-  await current.session.start()
+  await sessions.session.start()
 
   return {
     info,
@@ -393,39 +494,14 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     takeExportDownload: (id) => exports.takeDownload(id),
     readImage: (key) => images.read(key),
     redact,
-    async startWebhookMode(options) {
-      if (isReadOnly) throw new AppError('Webhook mode needs the process that writes the mirror.')
-      if (webhookMode !== null) throw new AppError('Webhook mode is already on.')
-      webhookMode = await startMode(options)
-      webhookModeOptions = options
-      return webhookMode
-    },
+    startWebhookMode: (options) => sessions.startWebhookMode(options),
     isSharedMirror: home.isShared,
     async syncShared(addresses, options = {}) {
       if (isReadOnly) throw new AppError('Syncing needs the process that writes the mirror.')
-      const { mirror } = current
-      const runtime = await current.session.runtime()
-      const { engine } = runtime
-      const keeper = new LeaseKeeper({
-        store: mirror.leases,
-        ttlMs: options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
-        watched: addresses,
-        clock,
-      })
-      return runSharedSyncRound({
-        clock,
-        keeper,
-        addresses,
-        syncWallet: (address) => engine.syncWallet(address),
-        cancelWallet: (address) => engine.cancel(address),
-        isSyncing: (address) => engine.isSyncing(address),
-        status: () => mirror.syncState.status(new Set()),
-        ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}),
-        ...(options.isCancelled ? { isCancelled: options.isCancelled } : {}),
-      })
+      return syncSharedOn(sessions, clock, addresses, options)
     },
     close: async () => {
-      await closeCurrent()
+      await sessions.closeCurrent()
       await home.close()
       lock?.release()
     },

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { readAppVersion } from '../app/app-version'
-import { createCore, type Core } from '../app/core'
+import type { Core } from '../app/core'
 import { defaultDataDir, holdsMirror } from '../app/data-dir'
 import type { ChoosePath } from '../app/handlers/handler-context'
 import type { Channel, ChannelInput, ChannelOutput } from '@shared/ipc/contract'
@@ -71,6 +71,9 @@ export async function openCore(options: GlobalOptions, extra: CommandCore): Prom
       `--service (or HELIOGRAPH_SERVICE_URL) must be an https URL; plain http would send the API key in clear text and is allowed only to localhost, 127.x.x.x and ::1.`,
     )
   }
+  // The core (and every engine, service and shell module under it) loads only for a
+  // command that opens it: `--version` and `--help` start without it.
+  const { createCore } = await import('../app/core')
   return createCore({
     dataDir,
     ...(databaseUrl ? { databaseUrl } : {}),

@@ -1,7 +1,6 @@
 import type { Command } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
 import type { Core } from '../app/core'
-import { startWebShell } from '../shell/web/web-shell'
 import { isRendererBuilt, openCore, RENDERER_DIR, type GlobalOptions } from './cli-core'
 import { printLine } from './terminal-output'
 
@@ -28,6 +27,7 @@ export async function openCoreToServe(options: GlobalOptions, command: string): 
 /** Starts the web shell and prints its URL; runs until interrupted. */
 async function serveWebShell(options: GlobalOptions & { port?: number }): Promise<void> {
   const core = await openCoreToServe(options, 'serve')
+  const { startWebShell } = await import('../shell/web/web-shell')
   const shell = await startWebShell({ core, rendererDir: RENDERER_DIR, port: options.port ?? 0 })
   printLine(`Heliograph web shell: ${shell.url}`)
   closeOnSignals([shell, core])

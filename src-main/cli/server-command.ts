@@ -1,6 +1,5 @@
 import type { Command } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
-import { startTeamServer } from '../shell/team/team-server'
 import { RENDERER_DIR, type GlobalOptions } from './cli-core'
 import { closeOnSignals, openCoreToServe, parsePort } from './serve-command'
 import { openAccountsMirror } from './team-accounts'
@@ -32,6 +31,7 @@ async function serveTeam(options: ServerOptions): Promise<void> {
   const webhookMode = options.publicUrl
     ? await core.startWebhookMode({ publicUrl: options.publicUrl })
     : null
+  const { startTeamServer } = await import('../shell/team/team-server')
   const server = await startTeamServer({
     core,
     accounts: accounts.team,

@@ -1,5 +1,4 @@
 import type { Command } from 'commander'
-import { runSimulatorCli } from '../simulator/simulator-server'
 
 /** `simulator [--port N] [--seed N] [--plan …] [--live] [--keys a,b] [--population P]`: the simulated data service. */
 export function registerSimulatorCommand(program: Command): void {
@@ -14,6 +13,7 @@ export function registerSimulatorCommand(program: Command): void {
       '--port N --seed N --plan free|developer|business|professional|off --live --keys a,b --population default|watch-day|backfill|hundred',
     )
     .action(async (args: string[]) => {
+      const { runSimulatorCli } = await import('../simulator/simulator-server')
       await runSimulatorCli(args)
       // Serves until SIGINT/SIGTERM, on which runSimulatorCli closes the server and exits.
       await new Promise<never>(() => {})

@@ -1,4 +1,6 @@
 import type { Command } from 'commander'
+import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
+import type { Core } from '../app/core'
 import { AppError } from '@shared/ipc/ipc-errors'
 import { countText } from '@shared/domain/count-text'
 import type { SyncProgress, WalletSyncOutcome, WatchChange } from '@shared/ipc/sync-schemas'
@@ -133,28 +135,7 @@ export function registerSyncCommand(program: Command): void {
           if (chosen.length === 0)
             throw new AppError('No wallets on the watchlist; add one with `watch add <address>`.')
           if (!opts.quiet) {
-            let last = 0
-            // A cost still to come is printed as soon as it is known, whatever the throttle.
-            const costShown = new Set<string>()
-            core.events.subscribe((event, payload) => {
-              if (event !== 'sync:progress') return
-              const p = payload as SyncProgress
-              const costKey = `${p.address} ${p.stream}`
-              const isNewCost = (p.estimatedRemainingCredits ?? 0) > 0 && !costShown.has(costKey)
-              const now = cliContext().clock.nowMs()
-              if (p.phase !== 'done' && !isNewCost && now - last < 1_000) return
-              last = now
-              if (isNewCost) costShown.add(costKey)
-              const wallet = chosen.find((w) => w.address === p.address)
-              const name = wallet ? walletName(wallet) : p.address
-              const toGo =
-                p.phase !== 'done' && (p.estimatedRemainingPages ?? 0) > 0
-                  ? `, ~${countText(p.estimatedRemainingPages ?? 0, 'page')} to go${p.estimatedRemainingCredits === null ? '' : ` (${p.estimatedRemainingCredits.toLocaleString('en-US')} credits)`}`
-                  : ''
-              printErrorLine(
-                `  ${name} ${p.stream}: ${p.phase}, ${countText(p.pages, 'page')}, ${p.items} new${toGo}`,
-              )
-            })
+            printProgress(core, chosen)
           }
           if (opts.maxTransactions !== undefined || opts.since !== undefined) {
             for (const wallet of chosen) {
@@ -174,20 +155,7 @@ export function registerSyncCommand(program: Command): void {
           }
           if (opts.estimate) return
           if (!opts.once) {
-            if (opts.every !== undefined) {
-              const { watch } = await callCore(core, 'settings:get', undefined)
-              await callCore(core, 'settings:update', {
-                watch: { ...watch, checkEverySec: opts.every },
-              })
-            }
-            printErrorLine(
-              `Watching ${countText(chosen.length, 'wallet')} from ${core.info.dataSource === 'demo' ? 'the built-in demo simulator' : 'the data service'}; Ctrl-C stops.`,
-            )
-            core.events.subscribe((event, payload) => {
-              if (event === 'watch:change') printLine((payload as WatchChange).summary)
-            })
-            const signal = await untilStopSignal()
-            printErrorLine(`${signal}: stopping after the page in flight…`)
+            await watchUntilStopped(core, chosen, opts.every)
             return
           }
           let worst = 0
@@ -246,4 +214,52 @@ export function registerSyncCommand(program: Command): void {
         }
       },
     )
+}
+
+/** Prints each stream's progress on stderr, at most once a second (a new cost at once). */
+function printProgress(core: Core, chosen: readonly WatchedWallet[]): void {
+  let last = 0
+  // A cost still to come is printed as soon as it is known, whatever the throttle.
+  const costShown = new Set<string>()
+  core.events.subscribe((event, payload) => {
+    if (event !== 'sync:progress') return
+    const p = payload as SyncProgress
+    const costKey = `${p.address} ${p.stream}`
+    const isNewCost = (p.estimatedRemainingCredits ?? 0) > 0 && !costShown.has(costKey)
+    const now = cliContext().clock.nowMs()
+    if (p.phase !== 'done' && !isNewCost && now - last < 1_000) return
+    last = now
+    if (isNewCost) costShown.add(costKey)
+    const wallet = chosen.find((w) => w.address === p.address)
+    const name = wallet ? walletName(wallet) : p.address
+    const toGo =
+      p.phase !== 'done' && (p.estimatedRemainingPages ?? 0) > 0
+        ? `, ~${countText(p.estimatedRemainingPages ?? 0, 'page')} to go${p.estimatedRemainingCredits === null ? '' : ` (${p.estimatedRemainingCredits.toLocaleString('en-US')} credits)`}`
+        : ''
+    printErrorLine(
+      `  ${name} ${p.stream}: ${p.phase}, ${countText(p.pages, 'page')}, ${p.items} new${toGo}`,
+    )
+  })
+}
+
+/** Watching: saves --every as the cadence, prints each change, and waits for a stop signal. */
+async function watchUntilStopped(
+  core: Core,
+  chosen: readonly WatchedWallet[],
+  every: number | undefined,
+): Promise<void> {
+  if (every !== undefined) {
+    const { watch } = await callCore(core, 'settings:get', undefined)
+    await callCore(core, 'settings:update', {
+      watch: { ...watch, checkEverySec: every },
+    })
+  }
+  printErrorLine(
+    `Watching ${countText(chosen.length, 'wallet')} from ${core.info.dataSource === 'demo' ? 'the built-in demo simulator' : 'the data service'}; Ctrl-C stops.`,
+  )
+  core.events.subscribe((event, payload) => {
+    if (event === 'watch:change') printLine((payload as WatchChange).summary)
+  })
+  const signal = await untilStopSignal()
+  printErrorLine(`${signal}: stopping after the page in flight…`)
 }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander'
 import { Option } from 'commander'
-import { hashPassword, newOneTimePassword } from '../shell/team/password-hashing'
 import { TeamRole } from '@shared/domain/team-roles'
 import { AppError } from '@shared/ipc/ipc-errors'
 import type { GlobalOptions } from './cli-core'
@@ -39,6 +38,7 @@ export function registerUserCommands(program: Command): void {
       checkName(name)
       const mirror = await openAccountsMirror(options(), 'create')
       try {
+        const { hashPassword, newOneTimePassword } = await import('../shell/team/password-hashing')
         const password = newOneTimePassword()
         await mirror.team.addUser(name, opts.role, await hashPassword(password), nowSec())
         printLine(`Added ${name} (${opts.role}). One-time password, shown only now:`)

@@ -104,29 +104,6 @@ export function registerWebhookCommands(program: Command): void {
     }
   }
 
-  const show = (opts: RunOptions, w: WebhookView | undefined): void => {
-    if (w === undefined) return
-    if (opts.json) printJson(w)
-    else printWebhook(w)
-  }
-
-  const withFields = (command: Command): Command =>
-    command
-      .option('--url <url>', 'where deliveries are POSTed')
-      .addOption(new Option('--type <type>', 'the webhook kind').choices(WebhookType.options))
-      .option('--address <addresses...>', 'account addresses to watch')
-      .addOption(
-        new Option(
-          '--transaction-type <types...>',
-          'transaction types (enhanced webhooks)',
-        ).choices(WebhookTransactionType.options),
-      )
-      .option('--auth-header <value>', 'sent as the Authorization header of each delivery')
-  const common = (command: Command): Command =>
-    command
-      .option('--estimate', 'print what it would cost, and stop')
-      .option('--json', 'print JSON')
-
   common(webhooks.command('list').description('list the webhooks'))
     .option('--cached', 'show the list as last fetched, offline and free')
     .action(async (opts: RunOptions & { cached?: boolean }) => {
@@ -195,18 +172,7 @@ export function registerWebhookCommands(program: Command): void {
         .argument('<id>', 'webhook id'),
     ),
   ).action(async (id: string, opts: RunOptions & WebhookFields) => {
-    const input = checked(
-      WebhookUpdateInput,
-      {
-        webhookID: id,
-        ...(opts.url !== undefined ? { webhookURL: opts.url } : {}),
-        ...(opts.type !== undefined ? { webhookType: opts.type } : {}),
-        ...(opts.address !== undefined ? { accountAddresses: opts.address } : {}),
-        ...(opts.transactionType !== undefined ? { transactionTypes: opts.transactionType } : {}),
-        ...(opts.authHeader !== undefined ? { authHeader: opts.authHeader } : {}),
-      },
-      'update',
-    )
+    const input = updateInput(id, opts)
     if (Object.keys(input).length === 1)
       throw new AppError(
         'update: nothing to change; give --url, --type, --address, --transaction-type or --auth-header.',
@@ -249,4 +215,43 @@ export function registerWebhookCommands(program: Command): void {
     if (opts.json) printJson({ webhookID: id, deleted: true })
     else printLine(`Deleted webhook ${id}`)
   })
+}
+
+/** Prints a webhook (or JSON with --json). */
+function show(opts: RunOptions, w: WebhookView | undefined): void {
+  if (w === undefined) return
+  if (opts.json) printJson(w)
+  else printWebhook(w)
+}
+
+/** The options that describe a webhook (create, update). */
+const withFields = (command: Command): Command =>
+  command
+    .option('--url <url>', 'where deliveries are POSTed')
+    .addOption(new Option('--type <type>', 'the webhook kind').choices(WebhookType.options))
+    .option('--address <addresses...>', 'account addresses to watch')
+    .addOption(
+      new Option('--transaction-type <types...>', 'transaction types (enhanced webhooks)').choices(
+        WebhookTransactionType.options,
+      ),
+    )
+    .option('--auth-header <value>', 'sent as the Authorization header of each delivery')
+/** The options every webhooks command takes. */
+const common = (command: Command): Command =>
+  command.option('--estimate', 'print what it would cost, and stop').option('--json', 'print JSON')
+
+/** The update request the options ask for (only the fields given). */
+function updateInput(id: string, opts: WebhookFields) {
+  return checked(
+    WebhookUpdateInput,
+    {
+      webhookID: id,
+      ...(opts.url !== undefined ? { webhookURL: opts.url } : {}),
+      ...(opts.type !== undefined ? { webhookType: opts.type } : {}),
+      ...(opts.address !== undefined ? { accountAddresses: opts.address } : {}),
+      ...(opts.transactionType !== undefined ? { transactionTypes: opts.transactionType } : {}),
+      ...(opts.authHeader !== undefined ? { authHeader: opts.authHeader } : {}),
+    },
+    'update',
+  )
 }

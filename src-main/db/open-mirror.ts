@@ -1,9 +1,6 @@
 import type { Mirror } from './mirror'
-import { displayDatabaseUrl, isPostgresUrl } from './postgres/database'
-import { openPostgresMirror } from './postgres/mirror'
-import { openSqliteMirror } from './sqlite/mirror'
 
-export { displayDatabaseUrl }
+export { displayDatabaseUrl, isDatabaseUrl } from './database-url'
 
 /** Where a mirror lives and how it is opened. */
 export interface OpenMirrorOptions {
@@ -36,16 +33,14 @@ export interface OpenMirrorOptions {
  */
 export async function openMirror(options: OpenMirrorOptions): Promise<Mirror> {
   const isReadOnly = options.isReadOnly === true
+  // Each engine is loaded when first used: a command that opens none starts without either.
   if (options.databaseUrl) {
+    const { openPostgresMirror } = await import('./postgres/mirror')
     return openPostgresMirror(options.databaseUrl, { isReadOnly })
   }
+  const { openSqliteMirror } = await import('./sqlite/mirror')
   return openSqliteMirror(options.file, {
     isReadOnly,
     ...(options.writeIn ? { writeIn: options.writeIn } : {}),
   })
-}
-
-/** Whether openMirror can keep a mirror at `text` (postgres:// or postgresql://). */
-export function isDatabaseUrl(text: string): boolean {
-  return isPostgresUrl(text)
 }

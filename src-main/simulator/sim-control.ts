@@ -190,46 +190,11 @@ export async function handleControl(
   const path = url.pathname.replace(/\/+$/, '')
   try {
     if (path.startsWith(SIM_IMAGE_PATH) && method === 'GET') {
-      // The art of a collectible the chain knows: `<asset id>.png`.
-      const id = path.slice(SIM_IMAGE_PATH.length).replace(/\.png$/, '')
-      if (chain.assetOrigin(id) === null) {
-        sendJson(res, 404, { error: `no collectible ${id}` })
-        return true
-      }
-      deps.images.served++
-      const png = simulatedImage(id)
-      res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length })
-      res.end(png)
+      serveImage(res, path.slice(SIM_IMAGE_PATH.length).replace(/\.png$/, ''), deps)
       return true
     }
     if (path === '/__sim/wallets' && method === 'GET') {
-      sendJson(res, 200, {
-        seed: chain.seed,
-        population: chain.population.id,
-        wallets: chain.wallets.map((w) => ({
-          address: w.address,
-          profile: w.profile.id,
-          label: w.profile.label,
-          txCount: chain.txCount(w),
-          domain: w.profile.domain ?? null,
-          // Every fungible token account the wallet may have (open while its amount is positive).
-          tokenAccounts: chain
-            .mintsOf(w)
-            .filter((m) => m !== SOL_MINT_INDEX)
-            .map((m) => ({
-              mint: chain.mints[m]?.address,
-              address: chain.tokenAccountAddress(w, m),
-            })),
-        })),
-        mints: chain.mints.map((m) => ({
-          address: m.address,
-          symbol: m.symbol,
-          name: m.name,
-          decimals: m.decimals,
-          priceUsd: m.priceUsd,
-          tokenProgram: tokenProgramId(m.tokenProgram),
-        })),
-      })
+      sendJson(res, 200, walletsView(chain))
       return true
     }
     if (path === '/__sim/credits') {
@@ -272,39 +237,7 @@ export async function handleControl(
       return true
     }
     if (path === '/__sim/inject' && method === 'POST') {
-      const body = await readJson(req, InjectBody)
-      const wallet = resolveWallet(chain, body.wallet)
-      const injection: Injection =
-        body.kind === 'token-airdrop'
-          ? {
-              kind: body.kind,
-              ...(body.mint !== undefined ? { mint: body.mint } : {}),
-              ...(body.amountRaw !== undefined ? { amountRaw: BigInt(body.amountRaw) } : {}),
-            }
-          : { kind: body.kind, ...(body.variant !== undefined ? { variant: body.variant } : {}) }
-      let tx: TxView
-      try {
-        tx = deps.inject(wallet, injection)
-      } catch (e) {
-        throw new SimRequestError(400, -32602, e instanceof Error ? e.message : String(e))
-      }
-      const received = tx.kind === 'airdrop' ? tx.changes[0] : undefined
-      const mint = received ? chain.mints[received.mint] : undefined
-      sendJson(res, 200, {
-        wallet: wallet.address,
-        kind: body.kind,
-        signature: tx.signature,
-        timestamp: tx.timestamp,
-        slot: tx.slot,
-        txCount: chain.txCount(wallet),
-        ...(received && mint
-          ? {
-              mint: mint.address,
-              amountRaw: received.raw.toString(),
-              tokenAccount: chain.tokenAccountAddress(wallet, mint.index),
-            }
-          : {}),
-      })
+      await inject(req, res, deps)
       return true
     }
     if (path === '/__sim/faults') {
@@ -360,54 +293,7 @@ export async function handleControl(
       })
       return true
     }
-    const truth = /^\/__sim\/truth\/([^/]+)(?:\/([a-z-]+))?$/.exec(path)
-    if (truth && method === 'GET') {
-      const wallet = resolveWallet(chain, decodeURIComponent(truth[1] ?? ''))
-      const what = truth[2]
-      if (what === undefined) {
-        sendJson(res, 200, truthSummary(chain, wallet))
-        return true
-      }
-      if (what === 'history' || what === 'signatures' || what === 'transfers') {
-        const { from, to } = range(chain, wallet, url)
-        const out: unknown[] = []
-        for (let i = from; i < to; i++) {
-          if (what === 'signatures') out.push(chain.signatureOf(wallet, i))
-          else {
-            const tx = chain.tx(wallet, i)
-            if (what === 'history')
-              out.push({
-                index: i,
-                type: tx.type,
-                directRef: tx.directRef,
-                ...historyEntry(chain, wallet, tx),
-              })
-            else out.push(...transferEntries(chain, tx))
-          }
-        }
-        // Ascending by index (oldest first) so slices concatenate.
-        sendJson(res, 200, {
-          txCount: chain.txCount(wallet),
-          from,
-          to,
-          [what === 'history' ? 'entries' : what]: out,
-        })
-        return true
-      }
-      if (what === 'compression-signatures') {
-        const txs = chain
-          .collectibles(wallet)
-          .compressed.map((i) => chain.tx(wallet, i))
-          .reverse()
-        sendJson(res, 200, {
-          owner: txs.map((tx) => tx.signature),
-          tokenOwner: txs
-            .filter((tx) => (tx.compressed?.tokenMint ?? null) !== null)
-            .map((tx) => tx.signature),
-        })
-        return true
-      }
-    }
+    if (method === 'GET' && serveTruth(res, path, url, chain)) return true
     if (path.startsWith('/__sim')) {
       sendJson(res, 404, { error: `no control endpoint ${method} ${path}` })
       return true
@@ -421,4 +307,143 @@ export async function handleControl(
     sendJson(res, error.status, { error: error.message })
     return true
   }
+}
+
+/** The art of a collectible the chain knows (`<asset id>.png`). */
+function serveImage(res: ServerResponse, id: string, deps: ControlDeps): void {
+  if (deps.chain.assetOrigin(id) === null) {
+    sendJson(res, 404, { error: `no collectible ${id}` })
+    return
+  }
+  deps.images.served++
+  const png = simulatedImage(id)
+  res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length })
+  res.end(png)
+}
+
+/** Every wallet of the chain with its token accounts, and every mint. */
+function walletsView(chain: ControlDeps['chain']) {
+  return {
+    seed: chain.seed,
+    population: chain.population.id,
+    wallets: chain.wallets.map((w) => ({
+      address: w.address,
+      profile: w.profile.id,
+      label: w.profile.label,
+      txCount: chain.txCount(w),
+      domain: w.profile.domain ?? null,
+      // Every fungible token account the wallet may have (open while its amount is positive).
+      tokenAccounts: chain
+        .mintsOf(w)
+        .filter((m) => m !== SOL_MINT_INDEX)
+        .map((m) => ({
+          mint: chain.mints[m]?.address,
+          address: chain.tokenAccountAddress(w, m),
+        })),
+    })),
+    mints: chain.mints.map((m) => ({
+      address: m.address,
+      symbol: m.symbol,
+      name: m.name,
+      decimals: m.decimals,
+      priceUsd: m.priceUsd,
+      tokenProgram: tokenProgramId(m.tokenProgram),
+    })),
+  }
+}
+
+/** Adds one transaction of an asked kind (an airdrop, a scam…) to a wallet. */
+async function inject(req: IncomingMessage, res: ServerResponse, deps: ControlDeps): Promise<void> {
+  const { chain } = deps
+  const body = await readJson(req, InjectBody)
+  const wallet = resolveWallet(chain, body.wallet)
+  const injection: Injection =
+    body.kind === 'token-airdrop'
+      ? {
+          kind: body.kind,
+          ...(body.mint !== undefined ? { mint: body.mint } : {}),
+          ...(body.amountRaw !== undefined ? { amountRaw: BigInt(body.amountRaw) } : {}),
+        }
+      : { kind: body.kind, ...(body.variant !== undefined ? { variant: body.variant } : {}) }
+  let tx: TxView
+  try {
+    tx = deps.inject(wallet, injection)
+  } catch (e) {
+    throw new SimRequestError(400, -32602, e instanceof Error ? e.message : String(e))
+  }
+  const received = tx.kind === 'airdrop' ? tx.changes[0] : undefined
+  const mint = received ? chain.mints[received.mint] : undefined
+  sendJson(res, 200, {
+    wallet: wallet.address,
+    kind: body.kind,
+    signature: tx.signature,
+    timestamp: tx.timestamp,
+    slot: tx.slot,
+    txCount: chain.txCount(wallet),
+    ...(received && mint
+      ? {
+          mint: mint.address,
+          amountRaw: received.raw.toString(),
+          tokenAccount: chain.tokenAccountAddress(wallet, mint.index),
+        }
+      : {}),
+  })
+}
+
+/** The chain's truth about a wallet, for tests to compare the mirror with; false when not asked. */
+function serveTruth(
+  res: ServerResponse,
+  path: string,
+  url: URL,
+  chain: ControlDeps['chain'],
+): boolean {
+  const truth = /^\/__sim\/truth\/([^/]+)(?:\/([a-z-]+))?$/.exec(path)
+  if (truth) {
+    const wallet = resolveWallet(chain, decodeURIComponent(truth[1] ?? ''))
+    const what = truth[2]
+    if (what === undefined) {
+      sendJson(res, 200, truthSummary(chain, wallet))
+      return true
+    }
+    if (what === 'history' || what === 'signatures' || what === 'transfers') {
+      const { from, to } = range(chain, wallet, url)
+      const out: unknown[] = []
+      for (let i = from; i < to; i++) {
+        if (what === 'signatures') out.push(chain.signatureOf(wallet, i))
+        else {
+          const tx = chain.tx(wallet, i)
+          if (what === 'history')
+            out.push({
+              index: i,
+              type: tx.type,
+              directRef: tx.directRef,
+              ...historyEntry(chain, wallet, tx),
+            })
+          else out.push(...transferEntries(chain, tx))
+        }
+      }
+      // Ascending by index (oldest first) so slices concatenate.
+      sendJson(res, 200, {
+        txCount: chain.txCount(wallet),
+        from,
+        to,
+        [what === 'history' ? 'entries' : what]: out,
+      })
+      return true
+    }
+    if (what === 'compression-signatures') {
+      const txs = chain
+        .collectibles(wallet)
+        .compressed.map((i) => chain.tx(wallet, i))
+        .reverse()
+      sendJson(res, 200, {
+        owner: txs.map((tx) => tx.signature),
+        tokenOwner: txs
+          .filter((tx) => (tx.compressed?.tokenMint ?? null) !== null)
+          .map((tx) => tx.signature),
+      })
+      return true
+    }
+  }
+  return false
 }

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto'
-import type { Webhook } from '@shared/api/webhooks'
+import { nowSec as nowSecOn, systemClock, type Clock } from '@shared/clock'
 import type { Mirror } from '../db/mirror'
 import type { LedgerEntry } from '../db/stores/credit-ledger-store'
 import type { WatchMode } from '../db/stores/webhook-delivery-store'
-import { NotFoundError } from '../service/service-errors'
 import type { SyncEngine } from '../sync/sync-engine'
 import type { CheckedWallet, WatchScheduler } from '../sync/watch-scheduler'
-import { createDeliveryRoute, DELIVERY_PATH, type ServerRoute } from './delivery-route'
-import { DeliverySync } from './delivery-sync'
-import { webhookCallsThrough, WebhookDesk } from './webhook-desk'
+import { DELIVERY_PATH, type ServerRoute } from './delivery-route'
+import { DeliveryReceiver } from './delivery-receiver'
+import { PollSlowdown } from './poll-slowdown'
+import { debounced, WebhookKeeper } from './webhook-keeper'
 
 /** Where webhook mode keeps its delivery secret: a file of the data folder, like the API key. */
 export const WEBHOOK_SECRET_FILE = 'webhook-secret'
@@ -59,7 +59,8 @@ export interface WebhookModeDeps extends WebhookModeTuning {
   onWatchlistChanged: (listener: () => void) => () => void
   /** The person's polling cadence now (seconds between looks). */
   checkEverySec: () => Promise<number>
-  nowSec: () => number
+  /** Time and timers (the routine check, the watchlist debounce); the system clock by default. */
+  clock?: Clock
   /** Told after each delivery's sync, as the scheduler tells of its syncs (notifications). */
   onSynced?: (info: CheckedWallet) => void
   /** Told of failures no caller waits for (a delivery's processing, a background check). */
@@ -96,6 +97,9 @@ export interface WebhookMode {
  * When the service disables the webhook, or wallets change with no delivery for a long
  * time, it falls back to polling at the person's cadence, re-enables the webhook, and
  * says so in the mode's log (the Activity page); the next delivery slows polling again.
+ * The parts: the delivery receiver (delivery-receiver.ts), the webhook keeper
+ * (webhook-keeper.ts) and the poll slow-down (poll-slowdown.ts); this function decides
+ * between deliveries and polling, and runs the routine check on `clock`.
  *
  * @example
  * const mode = await startWebhookMode({ publicUrl: 'https://desk.example', ...deps })
@@ -103,168 +107,73 @@ export interface WebhookMode {
  */
 export async function startWebhookMode(deps: WebhookModeDeps): Promise<WebhookMode> {
   const o = { ...WEBHOOK_MODE_DEFAULTS, ...definedOnly(deps) }
+  const clock = deps.clock ?? systemClock
+  const nowSec = (): number => nowSecOn(clock)
   const deliveryUrl = `${deps.publicUrl.replace(/\/+$/, '')}${DELIVERY_PATH}`
-  const { mirror, engine, scheduler } = deps
-  const call = webhookCallsThrough(engine)
-  const desk = new WebhookDesk({
-    call,
-    store: mirror.webhooks,
-    watchedAddresses: watchedAddresses,
-    nowSec: deps.nowSec,
-  })
+  const { mirror } = deps
   const secret = deps.secrets.read() ?? newSecret(deps.secrets)
+  const keeper = new WebhookKeeper({ deliveryUrl, secret, mirror, engine: deps.engine, nowSec })
 
-  let mode: WatchMode = 'polling'
-  let webhookID: string | null = null
-  let lastDeliverySec: number | null = await mirror.webhookDeliveries.lastReceivedSec()
-  let lastUnexplainedCheckSec = -Infinity
   let isStopped = false
+  let lastUnexplainedCheckSec = -Infinity
   /** Management calls run one after another: two would race on the one webhook. */
-  let serial: Promise<void> = Promise.resolve()
-  const inSeries = (work: () => Promise<void>): Promise<void> => {
-    const run = serial.then(work)
-    serial = run.catch(() => {})
-    return run
-  }
+  const series = oneAtATime()
+  const inSeries = series.run
   const background = (work: Promise<void>): void => {
     work.catch((error: unknown) => deps.onError?.(error))
   }
+  const { at, slowedWords, pollingWords } = logWords(nowSec, o.slowCheckEverySec, deps)
 
-  async function watchedAddresses(): Promise<string[]> {
-    return (await mirror.watchlist.list()).map((w) => w.address)
-  }
-  const clock = (): string => utcTime(deps.nowSec())
-  const log = (next: WatchMode, line: string): Promise<void> =>
-    mirror.webhookDeliveries.log({ atSec: deps.nowSec(), mode: next, line })
-
-  const deliveries = new DeliverySync({
-    engine,
-    store: mirror.webhookDeliveries,
-    syncedAddresses: async () => {
-      const out: string[] = []
-      for (const a of await watchedAddresses())
-        if (!(await mirror.schedule.isPaused(a))) out.push(a)
-      return out
-    },
-    recordCredits: deps.recordCredits,
-    recordChange: (change) => mirror.watchState.recordChange(change),
-    nowSec: deps.nowSec,
-    ...(deps.onSynced ? { onSynced: deps.onSynced } : {}),
-  })
-
-  const setMode = async (next: WatchMode, line: string): Promise<void> => {
-    mode = next
-    scheduler?.setDeliveryCover(
-      next === 'webhook'
-        ? {
-            checkEverySec: o.slowCheckEverySec,
-            isDeliveredSince: (address, sinceSec) => deliveries.isDeliveredSince(address, sinceSec),
-            onUnexplained: () => background(onUnexplained()),
-          }
-        : null,
-    )
-    await log(next, line)
-  }
-  const pollingWords = async (): Promise<string> =>
-    `polling every ${durationWords(await deps.checkEverySec())} meanwhile`
-
-  const route = createDeliveryRoute({
-    secret: () => secret,
-    ...(deps.maxBodyBytes !== undefined ? { maxBodyBytes: deps.maxBodyBytes } : {}),
-    ...(deps.onError ? { onError: deps.onError } : {}),
-    onDelivery: async (delivery) => {
-      lastDeliverySec = deps.nowSec()
-      if (mode === 'polling' && webhookID !== null && !isStopped)
-        await setMode(
-          'webhook',
-          `Webhook deliveries resumed at ${clock()}; polling slowed to every ${durationWords(o.slowCheckEverySec)}`,
-        )
-      await deliveries.accept(delivery)
+  const receiver = new DeliveryReceiver({
+    ...deps,
+    secret,
+    nowSec,
+    lastDeliverySec: await mirror.webhookDeliveries.lastReceivedSec(),
+    onDelivery: async () => {
+      if (slowdown.mode === 'polling' && keeper.webhookID !== null && !isStopped)
+        await slowdown.switchTo('webhook', `Webhook deliveries resumed at ${at()}; ${slowedWords}`)
     },
   })
-
-  /** The webhook as this mode wants it: every watched wallet, any transaction, our secret. */
-  const wanted = (addresses: string[]) => ({
-    webhookURL: deliveryUrl,
-    webhookType: 'enhanced' as const,
-    transactionTypes: ['ANY' as const],
-    accountAddresses: addresses,
-    authHeader: secret,
+  const slowdown = new PollSlowdown({
+    mirror,
+    scheduler: deps.scheduler,
+    slowCheckEverySec: o.slowCheckEverySec,
+    isDeliveredSince: (address, sinceSec) => receiver.isDeliveredSince(address, sinceSec),
+    onUnexplained: () => background(onUnexplained()),
+    nowSec,
   })
 
-  /** Finds the webhook registered earlier, or registers one; leaves it active. */
-  async function register(): Promise<void> {
-    const addresses = await watchedAddresses()
-    const listed = await call('webhooks.list', {})
-    await mirror.webhooks.replaceAll(listed, deps.nowSec())
-    const ours = listed.find((w) => w.webhookURL === deliveryUrl)
-    if (!ours) {
-      if (addresses.length === 0) return
-      webhookID = (await desk.create(wanted(addresses))).webhookID
-      return
-    }
-    webhookID = ours.webhookID
-    if (addresses.length === 0) {
-      await desk.remove(ours.webhookID)
-      webhookID = null
-      return
-    }
-    if (!isInStep(ours, addresses, secret))
-      await desk.update({ webhookID: ours.webhookID, ...wanted(addresses) })
-    if (!ours.active) await desk.toggle(ours.webhookID, true)
-  }
-
-  /** One address-list update (or create/delete) when the watchlist and the webhook differ. */
   async function syncAddresses(): Promise<void> {
-    const addresses = await watchedAddresses()
-    if (webhookID === null) {
-      if (addresses.length === 0) return
-      webhookID = (await desk.create(wanted(addresses))).webhookID
-      if (mode === 'polling')
-        await setMode(
-          'webhook',
-          `Webhook registered at ${clock()} for ${walletsWords(addresses.length)}`,
-        )
-      return
-    }
-    const kept = await mirror.webhooks.get(webhookID)
-    const same =
-      kept !== null && sameSet(kept.webhook.accountAddresses, addresses) && kept.isAuthHeaderSet
-    if (same) return
-    if (addresses.length === 0) {
-      // The service refuses an empty address list: with nothing to watch, no webhook.
-      await desk.remove(webhookID)
-      webhookID = null
-      return
-    }
-    await desk.update({ webhookID, ...wanted(addresses) })
+    const count = (await keeper.watchedAddresses()).length
+    if ((await keeper.syncAddresses()) === 'created' && slowdown.mode === 'polling')
+      await slowdown.switchTo('webhook', `Webhook registered at ${at()} for ${walletsWords(count)}`)
   }
 
   /** Looks at the webhook; `why` says what prompted the look. */
   async function checkHealth(why: 'routine' | 'unexplained' = 'routine'): Promise<void> {
     if (why === 'routine')
-      await mirror.webhookDeliveries.forgetBefore(deps.nowSec() - o.seenSignaturesKeptSec)
+      await mirror.webhookDeliveries.forgetBefore(nowSec() - o.seenSignaturesKeptSec)
+    const { webhookID } = keeper
     if (webhookID === null) {
       // Not registered: the service was unreachable at start, or nothing was watched.
-      const count = (await watchedAddresses()).length
+      const count = (await keeper.watchedAddresses()).length
       if (count === 0) return
-      await register()
-      if (webhookID !== null)
-        await setMode(
+      await keeper.register()
+      if (keeper.webhookID !== null)
+        await slowdown.switchTo(
           'webhook',
-          `Webhook registered at ${clock()} for ${walletsWords(count)}; polling slowed to every ${durationWords(o.slowCheckEverySec)}`,
+          `Webhook registered at ${at()} for ${walletsWords(count)}; ${slowedWords}`,
         )
       return
     }
-    let webhook
-    try {
-      webhook = await desk.get(webhookID)
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error
-      // Deleted elsewhere (the Webhooks page, another tool): register again.
-      await setMode('polling', `The webhook was deleted at ${clock()}; ${await pollingWords()}`)
-      webhookID = null
-      await register()
+    const webhook = await keeper.lookUp(webhookID)
+    if (webhook === null) {
+      // Deleted elsewhere: register again.
+      await slowdown.switchTo(
+        'polling',
+        `The webhook was deleted at ${at()}; ${await pollingWords()}`,
+      )
+      await keeper.register()
       return
     }
     if (webhook.state !== 'active') {
@@ -272,30 +181,33 @@ export async function startWebhookMode(deps: WebhookModeDeps): Promise<WebhookMo
         webhook.state === 'auto-disabled'
           ? 'the service disabled the webhook'
           : 'the webhook was disabled'
-      await setMode(
+      await slowdown.switchTo(
         'polling',
-        `Webhook deliveries stopped at ${clock()} (${cause}); ${await pollingWords()}`,
+        `Webhook deliveries stopped at ${at()} (${cause}); ${await pollingWords()}`,
       )
-      await desk.toggle(webhookID, true)
-      await log('polling', `Re-enabled the webhook at ${clock()}; polling until a delivery arrives`)
+      await keeper.enable(webhookID)
+      await slowdown.log(
+        'polling',
+        `Re-enabled the webhook at ${at()}; polling until a delivery arrives`,
+      )
       return
     }
-    const now = deps.nowSec()
+    const lastDeliverySec = receiver.lastDeliverySec
     if (
       why === 'unexplained' &&
-      mode === 'webhook' &&
-      (lastDeliverySec === null || now - lastDeliverySec >= o.silentAfterSec)
+      slowdown.mode === 'webhook' &&
+      (lastDeliverySec === null || nowSec() - lastDeliverySec >= o.silentAfterSec)
     ) {
       const since = lastDeliverySec === null ? 'yet' : `since ${utcTime(lastDeliverySec)}`
-      await setMode(
+      await slowdown.switchTo(
         'polling',
-        `No webhook delivery ${since} while watched wallets changed (noticed at ${clock()}); ${await pollingWords()}`,
+        `No webhook delivery ${since} while watched wallets changed (noticed at ${at()}); ${await pollingWords()}`,
       )
     }
   }
 
   async function onUnexplained(): Promise<void> {
-    const now = deps.nowSec()
+    const now = nowSec()
     if (now - lastUnexplainedCheckSec < o.unexplainedCheckCooldownSec) return
     lastUnexplainedCheckSec = now
     await inSeries(() => checkHealth('unexplained'))
@@ -303,58 +215,82 @@ export async function startWebhookMode(deps: WebhookModeDeps): Promise<WebhookMo
 
   // Start: take over or register the webhook; polling carries on if that fails.
   try {
-    await inSeries(register)
-    if (webhookID !== null)
-      await setMode(
+    await inSeries(() => keeper.register())
+    if (keeper.webhookID !== null)
+      await slowdown.switchTo(
         'webhook',
-        `Webhook mode on at ${clock()}: deliveries for ${walletsWords((await watchedAddresses()).length)}; polling slowed to every ${durationWords(o.slowCheckEverySec)}`,
+        `Webhook mode on at ${at()}: deliveries for ${walletsWords((await keeper.watchedAddresses()).length)}; ${slowedWords}`,
       )
   } catch (error) {
-    await setMode(
+    await slowdown.switchTo(
       'polling',
-      `Webhook mode could not register its webhook at ${clock()} (${error instanceof Error ? error.message : String(error)}); ${await pollingWords()}`,
+      `Webhook mode could not register its webhook at ${at()} (${error instanceof Error ? error.message : String(error)}); ${await pollingWords()}`,
     )
   }
 
-  let debounce: NodeJS.Timeout | null = null
-  const unsubscribe = deps.onWatchlistChanged(() => {
-    if (debounce) clearTimeout(debounce)
-    debounce = setTimeout(() => {
-      debounce = null
-      background(inSeries(syncAddresses))
-    }, o.watchlistDebounceMs)
-    debounce.unref()
-  })
-  const healthTimer = setInterval(
+  const watchlistEdits = debounced(clock, o.watchlistDebounceMs, () =>
+    background(inSeries(syncAddresses)),
+  )
+  const unsubscribe = deps.onWatchlistChanged(() => watchlistEdits.trigger())
+  const stopHealthChecks = clock.setInterval(
     () => background(inSeries(() => checkHealth('routine'))),
     o.healthCheckEverySec * 1000,
+    { keepsAlive: false },
   )
-  healthTimer.unref()
+  const idle = async (): Promise<void> => {
+    await receiver.idle()
+    await series.idle()
+  }
 
   return {
-    route,
-    state: () => ({ mode, webhookID, deliveryUrl, lastDeliverySec }),
+    route: receiver.route,
+    state: () => ({
+      mode: slowdown.mode,
+      webhookID: keeper.webhookID,
+      deliveryUrl,
+      lastDeliverySec: receiver.lastDeliverySec,
+    }),
     checkHealth: () => inSeries(() => checkHealth('routine')),
     syncAddresses: () => {
-      if (debounce) clearTimeout(debounce)
-      debounce = null
+      watchlistEdits.cancel()
       return inSeries(syncAddresses)
     },
-    async idle() {
-      await route.idle()
-      await deliveries.idle()
-      await serial
-    },
+    idle,
     async stop() {
       isStopped = true
       unsubscribe()
-      if (debounce) clearTimeout(debounce)
-      clearInterval(healthTimer)
-      scheduler?.setDeliveryCover(null)
-      await route.idle()
-      await deliveries.idle()
-      await serial
+      watchlistEdits.cancel()
+      stopHealthChecks()
+      slowdown.stop()
+      await idle()
     },
+  }
+}
+
+/** The phrases the mode's log lines share: the time now, and how polling goes. */
+function logWords(
+  nowSec: () => number,
+  slowCheckEverySec: number,
+  deps: Pick<WebhookModeDeps, 'checkEverySec'>,
+) {
+  return {
+    at: (): string => utcTime(nowSec()),
+    slowedWords: `polling slowed to every ${durationWords(slowCheckEverySec)}`,
+    pollingWords: async (): Promise<string> =>
+      `polling every ${durationWords(await deps.checkEverySec())} meanwhile`,
+  }
+}
+
+/** Runs work one piece after another; `idle` resolves once all given so far are done. */
+function oneAtATime(): { run(work: () => Promise<void>): Promise<void>; idle(): Promise<void> } {
+  let serial: Promise<void> = Promise.resolve()
+  return {
+    run(work) {
+      const run = serial.then(work)
+      serial = run.catch(() => {})
+      return run
+    },
+    idle: () => serial,
   }
 }
 
@@ -363,21 +299,6 @@ function newSecret(secrets: SecretKeeper): string {
   const secret = randomBytes(32).toString('base64url')
   secrets.write(secret)
   return secret
-}
-
-/** Whether a registered webhook already delivers what this mode wants. */
-function isInStep(webhook: Webhook, addresses: readonly string[], secret: string): boolean {
-  return (
-    webhook.authHeader === secret &&
-    webhook.webhookType === 'enhanced' &&
-    (webhook.transactionTypes ?? []).includes('ANY') &&
-    sameSet(webhook.accountAddresses, addresses)
-  )
-}
-
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  const set = new Set(a)
-  return set.size === new Set(b).size && b.every((x) => set.has(x))
 }
 
 /** "14:02 UTC". */

@@ -5,8 +5,20 @@ import { withEngineColumnTypes } from './engine-column-types'
 // Database interface. Amounts keep the service's exact text beside the number (ARCHITECTURE,
 // "Data rules"); times are UTC seconds.
 
+// `up` runs the groups below in order; each group's statements are those of the first
+// design, in their first order.
 export async function up(migrationDb: Kysely<unknown>): Promise<void> {
   const db = withEngineColumnTypes(migrationDb)
+  await createSyncStreams(db)
+  await createHistory(db)
+  await createTransfers(db)
+  await createHoldings(db)
+  await createMintsAndCompressed(db)
+  await createLedgerAndWatching(db)
+}
+
+/** Each stream's cursor row. */
+async function createSyncStreams(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('sync_streams')
     .addColumn('wallet_id', 'integer', (c) =>
@@ -33,7 +45,10 @@ export async function up(migrationDb: Kysely<unknown>): Promise<void> {
     .addColumn('is_paused', 'integer', (c) => c.notNull().defaultTo(0))
     .addPrimaryKeyConstraint('sync_streams_pk', ['wallet_id', 'stream'])
     .execute()
+}
 
+/** History: transactions and their balance changes. */
+async function createHistory(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('transactions')
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
@@ -86,7 +101,10 @@ export async function up(migrationDb: Kysely<unknown>): Promise<void> {
   await sql`create index balance_changes_wallet_time on balance_changes (wallet_id, block_time_sec, slot)`.execute(
     db,
   )
+}
 
+/** Transfers. */
+async function createTransfers(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('transfers')
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
@@ -115,7 +133,10 @@ export async function up(migrationDb: Kysely<unknown>): Promise<void> {
     db,
   )
   await sql`create index transfers_counterparty on transfers (counterparty)`.execute(db)
+}
 
+/** Balance snapshots: fungible holdings and NFTs. */
+async function createHoldings(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('balance_snapshots')
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
@@ -159,7 +180,10 @@ export async function up(migrationDb: Kysely<unknown>): Promise<void> {
     .addColumn('is_compressed', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('balance_snapshot_nfts_pk', ['snapshot_id', 'mint'])
     .execute()
+}
 
+/** Mint metadata and compressed-account signatures. */
+async function createMintsAndCompressed(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('mints')
     .addColumn('mint', 'text', (c) => c.primaryKey())
@@ -188,7 +212,10 @@ export async function up(migrationDb: Kysely<unknown>): Promise<void> {
   await sql`create index compressed_signatures_wallet_slot on compressed_signatures (wallet_id, kind, slot)`.execute(
     db,
   )
+}
 
+/** The credit ledger, the watch schedule, token accounts and the balance probe. */
+async function createLedgerAndWatching(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('credit_ledger')
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())

@@ -2,10 +2,10 @@ import { Kysely, PostgresDialect } from 'kysely'
 import { Migrator, type Migration } from 'kysely/migration'
 import pg from 'pg'
 import { StorageError } from '@shared/ipc/ipc-errors'
-import { redactText } from '../../service/redact'
 import { migrations } from '../migrations'
 import type { Database } from '../schema'
 import { describeStorageError } from '../storage-errors'
+import { displayDatabaseUrl } from '../database-url'
 
 /** An open PostgreSQL mirror database: the typed Kysely handle and its connection pool. */
 export interface OpenPostgresDatabase {
@@ -30,22 +30,6 @@ const mirrorTypes = {
     oid === INT8_OID || oid === NUMERIC_OID
       ? (text: string) => Number(text)
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-}
-
-/** The URL as messages may show it: the password and any api-key replaced. */
-export function displayDatabaseUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password !== '') parsed.password = '***'
-    return redactText(parsed.toString())
-  } catch {
-    return 'the PostgreSQL database (its URL cannot be read)'
-  }
-}
-
-/** Whether `text` names a PostgreSQL database (postgres:// or postgresql://). */
-export function isPostgresUrl(text: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(text)
 }
 
 /**

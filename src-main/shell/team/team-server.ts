@@ -92,10 +92,100 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   )
   const throttle = new LoginThrottle(options.throttle ?? DEFAULT_THROTTLE_POLICY, options.nowMs)
   const routes = new Map((options.routes ?? []).map((r) => [r.path, r]))
+  const team: TeamContext = { options, core, publicUrl, isSecure, sessions, throttle }
 
-  const sessionCookie = (token: string, maxAgeSec: number): string =>
+  const { sendLoginPage, signIn } = signInPages(team)
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const url = requestUrl(request)
+    if (url === null) {
+      response.writeHead(400, TEXT).end('Bad request: the URL cannot be read.')
+      return
+    }
+    const route = routes.get(url.pathname)
+    if (route && request.method === 'POST') {
+      route.handle(request, response)
+      return
+    }
+    if (url.pathname === LOGIN_PATH) {
+      if (request.method === 'POST') await signIn(request, response)
+      else if (request.method === 'GET' || request.method === 'HEAD') sendLoginPage(response, 200)
+      else response.writeHead(405, TEXT).end('Method not allowed.')
+      return
+    }
+    const signedIn = await sessions.find(request)
+    if (signedIn === null) {
+      const isPage =
+        request.method === 'GET' && (request.headers.accept ?? '').includes('text/html')
+      if (isPage) response.writeHead(303, { location: LOGIN_PATH, 'cache-control': 'no-store' })
+      else response.writeHead(401, TEXT)
+      response.end(isPage ? undefined : 'Sign in first.')
+      return
+    }
+    serveSignedIn(team, signedIn, request, url, response)
+  }
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500, TEXT)
+      response.end()
+    })
+  })
+
+  const sockets = acceptContractSockets(server, team)
+
+  const host = options.host ?? '127.0.0.1'
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, host, () => resolve())
+  })
+  const port = (server.address() as AddressInfo).port
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+  return {
+    url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}/`,
+    port,
+    publicUrl: publicUrl?.href ?? null,
+    close: () => closeServerAndSockets(server, sockets),
+  }
+}
+
+function refusal(name: string, message: string, details?: unknown) {
+  return { ok: false as const, error: { name, message, ...(details ? { details } : {}) } }
+}
+
+/** A url-encoded form body, or null when it is too long or not a form. */
+async function readForm(request: IncomingMessage): Promise<URLSearchParams | null> {
+  const type = request.headers['content-type'] ?? ''
+  if (!type.startsWith('application/x-www-form-urlencoded')) return null
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > MAX_FORM_BYTES) return null
+    chunks.push(chunk)
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'))
+}
+
+/** What the parts of the team server share. */
+interface TeamContext {
+  options: TeamServerOptions
+  core: TeamServerOptions['core']
+  publicUrl: URL | null
+  isSecure: boolean
+  sessions: TeamSessions
+  throttle: LoginThrottle
+}
+
+const sessionCookieOf =
+  (isSecure: boolean) =>
+  (token: string, maxAgeSec: number): string =>
     cookieHeader(SESSION_COOKIE, token, { isSecure, maxAgeSec })
 
+/** Sign-in: the sign-in page and its form's throttled check. */
+function signInPages(team: TeamContext) {
+  const { options, publicUrl, isSecure, sessions, throttle } = team
+  const sessionCookie = sessionCookieOf(isSecure)
   const sendLoginPage = (
     response: ServerResponse,
     status: number,
@@ -163,87 +253,63 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     response.end()
   }
 
-  /** Routes that need a session. */
-  const serveSignedIn = (
-    signedIn: SignedIn,
-    request: IncomingMessage,
-    url: URL,
-    response: ServerResponse,
-  ): void => {
-    const method = request.method ?? 'GET'
-    if (method !== 'GET' && method !== 'HEAD') {
-      // Every state change: from our own page (Origin) and carrying the session's token.
-      if (
-        !isSameOrigin(request, serverOrigin(request, publicUrl)) ||
-        !hasCsrfToken(request, signedIn.token)
-      ) {
-        response.writeHead(403, TEXT).end('Forbidden: cross-site request or missing CSRF token.')
-        return
-      }
-      if (method === 'POST' && url.pathname === SIGN_OUT_PATH) {
-        void sessions.end(signedIn.token).then(() => {
-          response.writeHead(204, { 'set-cookie': sessionCookie('', 0) }).end()
-        })
-        return
-      }
-      response.writeHead(405, TEXT).end('Method not allowed.')
+  return { sendLoginPage, signIn }
+}
+
+/** Routes that need a session. */
+function serveSignedIn(
+  team: TeamContext,
+  signedIn: SignedIn,
+  request: IncomingMessage,
+  url: URL,
+  response: ServerResponse,
+): void {
+  const { core, options, publicUrl, sessions } = team
+  const sessionCookie = sessionCookieOf(team.isSecure)
+  const method = request.method ?? 'GET'
+  if (method !== 'GET' && method !== 'HEAD') {
+    // Every state change: from our own page (Origin) and carrying the session's token.
+    if (
+      !isSameOrigin(request, serverOrigin(request, publicUrl)) ||
+      !hasCsrfToken(request, signedIn.token)
+    ) {
+      response.writeHead(403, TEXT).end('Forbidden: cross-site request or missing CSRF token.')
       return
     }
-    if (url.pathname === SESSION_INFO_PATH) {
-      const info: TeamSessionInfo = {
-        name: signedIn.name,
-        role: signedIn.role,
-        csrfToken: csrfTokenOf(signedIn.token),
-      }
-      response.writeHead(200, {
-        'content-type': 'application/json; charset=utf-8',
-        'cache-control': 'no-store',
+    if (method === 'POST' && url.pathname === SIGN_OUT_PATH) {
+      void sessions.end(signedIn.token).then(() => {
+        response.writeHead(204, { 'set-cookie': sessionCookie('', 0) }).end()
       })
-      response.end(JSON.stringify(info))
       return
     }
-    const origin = serverOrigin(request, publicUrl)
-    const socketOrigin = origin?.replace(/^http/, 'ws')
-    const csp = contentSecurityPolicy(socketOrigin ? [socketOrigin] : [])
-    serveAppRoute(core, options.rendererDir, method, url, response, pageHeaders(csp, 'same-origin'))
+    response.writeHead(405, TEXT).end('Method not allowed.')
+    return
   }
-
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const url = requestUrl(request)
-    if (url === null) {
-      response.writeHead(400, TEXT).end('Bad request: the URL cannot be read.')
-      return
+  if (url.pathname === SESSION_INFO_PATH) {
+    const info: TeamSessionInfo = {
+      name: signedIn.name,
+      role: signedIn.role,
+      csrfToken: csrfTokenOf(signedIn.token),
     }
-    const route = routes.get(url.pathname)
-    if (route && request.method === 'POST') {
-      route.handle(request, response)
-      return
-    }
-    if (url.pathname === LOGIN_PATH) {
-      if (request.method === 'POST') await signIn(request, response)
-      else if (request.method === 'GET' || request.method === 'HEAD') sendLoginPage(response, 200)
-      else response.writeHead(405, TEXT).end('Method not allowed.')
-      return
-    }
-    const signedIn = await sessions.find(request)
-    if (signedIn === null) {
-      const isPage =
-        request.method === 'GET' && (request.headers.accept ?? '').includes('text/html')
-      if (isPage) response.writeHead(303, { location: LOGIN_PATH, 'cache-control': 'no-store' })
-      else response.writeHead(401, TEXT)
-      response.end(isPage ? undefined : 'Sign in first.')
-      return
-    }
-    serveSignedIn(signedIn, request, url, response)
-  }
-
-  const server: Server = createServer((request, response) => {
-    handle(request, response).catch(() => {
-      if (!response.headersSent) response.writeHead(500, TEXT)
-      response.end()
+    response.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
     })
-  })
+    response.end(JSON.stringify(info))
+    return
+  }
+  const origin = serverOrigin(request, publicUrl)
+  const socketOrigin = origin?.replace(/^http/, 'ws')
+  const csp = contentSecurityPolicy(socketOrigin ? [socketOrigin] : [])
+  serveAppRoute(core, options.rendererDir, method, url, response, pageHeaders(csp, 'same-origin'))
+}
 
+/** The contract socket for signed-in pages of this server, each request checked against the role. */
+function acceptContractSockets(
+  server: Server,
+  team: TeamContext,
+): ReturnType<typeof createContractSockets> {
+  const { core, publicUrl, sessions } = team
   const sockets = createContractSockets()
   server.on('upgrade', (request: IncomingMessage, socket, head) => {
     const accept = async (): Promise<SignedIn | null> => {
@@ -284,36 +350,5 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
         )
       })
   })
-
-  const host = options.host ?? '127.0.0.1'
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, host, () => resolve())
-  })
-  const port = (server.address() as AddressInfo).port
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
-  return {
-    url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}/`,
-    port,
-    publicUrl: publicUrl?.href ?? null,
-    close: () => closeServerAndSockets(server, sockets),
-  }
-}
-
-function refusal(name: string, message: string, details?: unknown) {
-  return { ok: false as const, error: { name, message, ...(details ? { details } : {}) } }
-}
-
-/** A url-encoded form body, or null when it is too long or not a form. */
-async function readForm(request: IncomingMessage): Promise<URLSearchParams | null> {
-  const type = request.headers['content-type'] ?? ''
-  if (!type.startsWith('application/x-www-form-urlencoded')) return null
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > MAX_FORM_BYTES) return null
-    chunks.push(chunk)
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'))
+  return sockets
 }

@@ -195,6 +195,24 @@ function apply(running: Running, tx: ChainTx): void {
   for (const c of tx.changes) if (c.mint >= 0) running[c.mint] = (running[c.mint] ?? 0n) + c.raw
 }
 
+/** One try at a generated kind: what the wallet holds now and this try's draws. */
+interface Attempt {
+  ctx: DeriveContext
+  rng: Rng
+  index: number
+  kind: TxKind
+  running: Running
+  mints: DeriveContext['mints']
+  profile: DeriveContext['profile']
+  sol: MintInfo
+  fee: bigint
+  solBalance: bigint
+  canPayFee: boolean
+  scaleUsd: number
+  /** The traded mints other than SOL. */
+  tokens: number[]
+}
+
 /** Tries one generated kind; null when the wallet cannot afford it right now. */
 function tryKind(
   ctx: DeriveContext,
@@ -205,170 +223,204 @@ function tryKind(
 ): ChainTx | null {
   const { mints, profile } = ctx
   const sol = mints[SOL_MINT_INDEX] as MintInfo
+  // The draws come in this order for every kind: the chain is the same for a seed.
   const fee = BASE_FEE_LAMPORTS + BigInt(rng.int(0, 40) * 2_500)
   const solBalance = running[SOL_MINT_INDEX] ?? 0n
   const canPayFee = solBalance >= fee
   const scaleUsd = profile.usdScale * (0.1 + rng.float() * 1.9)
   const tokens = profile.tradedMints.filter((m) => m !== SOL_MINT_INDEX)
-  switch (kind) {
-    case 'solIn': {
-      const raw = rawForUsd(sol, scaleUsd)
-      const cp = counterpartyIn(rng, rng.float() < 0.3 ? 'exchange' : 'person')
-      return build(
-        ctx,
-        index,
-        kind,
-        fee,
-        cp,
-        [{ mint: 0, raw }],
-        [{ mint: 0, raw, direction: 'in', counterparty: cp }],
-      )
-    }
-    case 'solOut': {
-      if (!canPayFee || solBalance - fee < 2n) return null
-      const raw = portion(rng, solBalance - fee)
-      const cp = counterpartyIn(rng, rng.float() < 0.3 ? 'exchange' : 'person')
-      return build(
-        ctx,
-        index,
-        kind,
-        fee,
-        -1,
-        [{ mint: 0, raw: -(raw + fee) }],
-        [{ mint: 0, raw, direction: 'out', counterparty: cp }],
-      )
-    }
-    case 'tokenIn': {
-      if (tokens.length === 0) return null
-      const m = rng.pick(tokens)
-      const raw = rawForUsd(mints[m] as MintInfo, scaleUsd)
-      const cp = counterpartyIn(rng, 'person')
-      // A sender creating the token account names the owner; later receipts touch only
-      // the token account, so the wallet address itself is not referenced.
-      const directRef = (running[m] ?? 0n) === 0n
-      return build(
-        ctx,
-        index,
-        kind,
-        fee,
-        cp,
-        [{ mint: m, raw }],
-        [{ mint: m, raw, direction: 'in', counterparty: cp }],
-        {
-          directRef,
-        },
-      )
-    }
-    case 'tokenOut': {
-      const owned = tokens.filter((m) => (running[m] ?? 0n) > 0n)
-      if (!canPayFee || owned.length === 0) return null
-      const m = rng.pick(owned)
-      const raw = portion(rng, running[m] ?? 0n)
-      const cp = counterpartyIn(rng, 'person')
-      return build(
-        ctx,
-        index,
-        kind,
-        fee,
-        -1,
-        [
-          { mint: 0, raw: -fee },
-          { mint: m, raw: -raw },
-        ],
-        [{ mint: m, raw, direction: 'out', counterparty: cp }],
-      )
-    }
-    case 'swap': {
-      if (!canPayFee || profile.tradedMints.length < 2) return null
-      const sellable = profile.tradedMints.filter((m) =>
-        m === SOL_MINT_INDEX ? solBalance - fee > 1_000n : (running[m] ?? 0n) > 0n,
-      )
-      if (sellable.length === 0) return null
-      const from = rng.pick(sellable)
-      const to = rng.pick(profile.tradedMints.filter((m) => m !== from))
-      const fromMint = mints[from] as MintInfo
-      const toMint = mints[to] as MintInfo
-      const sold = portion(rng, from === SOL_MINT_INDEX ? solBalance - fee : (running[from] ?? 0n))
-      const usd =
-        (Number(sold) / 10 ** fromMint.decimals) * fromMint.priceUsd * (0.99 + rng.float() * 0.015)
-      const boughtUnits = Math.floor((usd / toMint.priceUsd) * 10 ** toMint.decimals)
-      if (boughtUnits < 1) return null
-      const bought = clampRaw(BigInt(boughtUnits))
-      const pool = counterpartyIn(rng, 'pool')
-      const changes: TxChange[] = [
-        { mint: from, raw: -sold },
-        { mint: to, raw: bought },
-      ]
-      const solChange = changes.find((c) => c.mint === SOL_MINT_INDEX)
-      if (solChange) changes[changes.indexOf(solChange)] = { mint: 0, raw: solChange.raw - fee }
-      else changes.push({ mint: 0, raw: -fee })
-      return build(ctx, index, kind, fee, -1, changes, [
-        { mint: from, raw: sold, direction: 'out', counterparty: pool },
-        { mint: to, raw: bought, direction: 'in', counterparty: pool },
-      ])
-    }
-    case 'nftBuy': {
-      const price = rawForUsd(sol, scaleUsd)
-      if (solBalance < price + fee) return null
-      const assetId = encodeEntity(ctx.seed, 'asset', ctx.walletId, index)
-      const seller = counterpartyIn(rng, 'person')
-      const market = counterpartyIn(rng, 'marketplace')
-      const collection = rng.int(0, COLLECTION_COUNT - 1)
-      return build(
-        ctx,
-        index,
-        kind,
-        fee,
-        -1,
-        [
-          { mint: 0, raw: -(price + fee) },
-          { mint: -1, assetId, raw: 1n },
-        ],
-        [
-          { mint: 0, raw: price, direction: 'out', counterparty: market },
-          { mint: -1, assetId, raw: 1n, direction: 'in', counterparty: seller },
-        ],
-        { collectible: { kind: 'nft', assetId, collection, serial: rng.int(1, 9_999) } },
-      )
-    }
-    case 'cnftMint': {
-      if (!canPayFee) return null
-      const assetId = encodeEntity(ctx.seed, 'asset', ctx.walletId, index)
-      const collection = rng.int(0, COLLECTION_COUNT - 1)
-      return build(ctx, index, kind, fee, -1, [{ mint: 0, raw: -fee }], [], {
-        collectible: { kind: 'cnft', assetId, collection, serial: rng.int(1, 99_999) },
-      })
-    }
-    case 'compress': {
-      const owned = tokens.filter((m) => (running[m] ?? 0n) > 0n)
-      const tokenMint = owned.length > 0 && rng.float() < 0.5 ? rng.pick(owned) : null
-      const tokenRaw = tokenMint === null ? 0n : portion(rng, running[tokenMint] ?? 0n)
-      // One account per transaction: either compressed lamports or a compressed token account.
-      const lamports = tokenMint === null ? BigInt(rng.int(1, 20)) * 1_000_000n : 0n
-      if (solBalance < lamports + fee) return null
-      const pool = COUNTERPARTY_RANGES.pool[0]
-      const changes: TxChange[] = [{ mint: 0, raw: -(lamports + fee) }]
-      const legs: TxLeg[] =
-        lamports > 0n ? [{ mint: 0, raw: lamports, direction: 'out', counterparty: pool }] : []
-      if (tokenMint !== null) {
-        changes.push({ mint: tokenMint, raw: -tokenRaw })
-        legs.push({ mint: tokenMint, raw: tokenRaw, direction: 'out', counterparty: pool })
-      }
-      return build(ctx, index, kind, fee, -1, changes, legs, {
-        compressed: { lamports, tokenMint, tokenRaw },
-      })
-    }
-    case 'failed': {
-      if (!canPayFee) return null
-      const failure = rng.pick(FAILURES)
-      // A failed transaction only costs its fee (Solana semantics).
-      return build(ctx, index, kind, fee, -1, [{ mint: 0, raw: -fee }], [], {
-        error: { message: failure.message, instruction: rng.int(0, 3), code: failure.code },
-      })
-    }
-    default:
-      return null
+  const make = KIND_MAKERS[kind]
+  if (!make) return null
+  return make({
+    ...{ ctx, rng, index, kind, running, mints, profile },
+    ...{ sol, fee, solBalance, canPayFee, scaleUsd, tokens },
+  })
+}
+
+/** How each generated kind is made (kinds missing here are never generated this way). */
+const KIND_MAKERS: Partial<Record<TxKind, (attempt: Attempt) => ChainTx | null>> = {
+  solIn: makeSolIn,
+  solOut: makeSolOut,
+  tokenIn: makeTokenIn,
+  tokenOut: makeTokenOut,
+  swap: makeSwap,
+  nftBuy: makeNftBuy,
+  cnftMint: makeCnftMint,
+  compress: makeCompress,
+  failed: makeFailed,
+}
+
+function makeSolIn(attempt: Attempt): ChainTx | null {
+  const { ctx, rng, index, kind, sol, fee, scaleUsd } = attempt
+  const raw = rawForUsd(sol, scaleUsd)
+  const cp = counterpartyIn(rng, rng.float() < 0.3 ? 'exchange' : 'person')
+  return build(
+    ctx,
+    index,
+    kind,
+    fee,
+    cp,
+    [{ mint: 0, raw }],
+    [{ mint: 0, raw, direction: 'in', counterparty: cp }],
+  )
+}
+
+function makeSolOut(attempt: Attempt): ChainTx | null {
+  const { ctx, rng, index, kind, fee, solBalance, canPayFee } = attempt
+  if (!canPayFee || solBalance - fee < 2n) return null
+  const raw = portion(rng, solBalance - fee)
+  const cp = counterpartyIn(rng, rng.float() < 0.3 ? 'exchange' : 'person')
+  return build(
+    ctx,
+    index,
+    kind,
+    fee,
+    -1,
+    [{ mint: 0, raw: -(raw + fee) }],
+    [{ mint: 0, raw, direction: 'out', counterparty: cp }],
+  )
+}
+
+function makeTokenIn(attempt: Attempt): ChainTx | null {
+  const { ctx, rng, index, kind, running, mints, fee, scaleUsd, tokens } = attempt
+  if (tokens.length === 0) return null
+  const m = rng.pick(tokens)
+  const raw = rawForUsd(mints[m] as MintInfo, scaleUsd)
+  const cp = counterpartyIn(rng, 'person')
+  // A sender creating the token account names the owner; later receipts touch only
+  // the token account, so the wallet address itself is not referenced.
+  const directRef = (running[m] ?? 0n) === 0n
+  return build(
+    ctx,
+    index,
+    kind,
+    fee,
+    cp,
+    [{ mint: m, raw }],
+    [{ mint: m, raw, direction: 'in', counterparty: cp }],
+    {
+      directRef,
+    },
+  )
+}
+
+function makeTokenOut(attempt: Attempt): ChainTx | null {
+  const { ctx, rng, index, kind, running, fee, canPayFee, tokens } = attempt
+  const owned = tokens.filter((m) => (running[m] ?? 0n) > 0n)
+  if (!canPayFee || owned.length === 0) return null
+  const m = rng.pick(owned)
+  const raw = portion(rng, running[m] ?? 0n)
+  const cp = counterpartyIn(rng, 'person')
+  return build(
+    ctx,
+    index,
+    kind,
+    fee,
+    -1,
+    [
+      { mint: 0, raw: -fee },
+      { mint: m, raw: -raw },
+    ],
+    [{ mint: m, raw, direction: 'out', counterparty: cp }],
+  )
+}
+
+function makeSwap(attempt: Attempt): ChainTx | null {
+  const { ctx, rng, index, kind, running, mints, profile, fee, solBalance, canPayFee } = attempt
+  if (!canPayFee || profile.tradedMints.length < 2) return null
+  const sellable = profile.tradedMints.filter((m) =>
+    m === SOL_MINT_INDEX ? solBalance - fee > 1_000n : (running[m] ?? 0n) > 0n,
+  )
+  if (sellable.length === 0) return null
+  const from = rng.pick(sellable)
+  const to = rng.pick(profile.tradedMints.filter((m) => m !== from))
+  const fromMint = mints[from] as MintInfo
+  const toMint = mints[to] as MintInfo
+  const sold = portion(rng, from === SOL_MINT_INDEX ? solBalance - fee : (running[from] ?? 0n))
+  const usd =
+    (Number(sold) / 10 ** fromMint.decimals) * fromMint.priceUsd * (0.99 + rng.float() * 0.015)
+  const boughtUnits = Math.floor((usd / toMint.priceUsd) * 10 ** toMint.decimals)
+  if (boughtUnits < 1) return null
+  const bought = clampRaw(BigInt(boughtUnits))
+  const pool = counterpartyIn(rng, 'pool')
+  const changes: TxChange[] = [
+    { mint: from, raw: -sold },
+    { mint: to, raw: bought },
+  ]
+  const solChange = changes.find((c) => c.mint === SOL_MINT_INDEX)
+  if (solChange) changes[changes.indexOf(solChange)] = { mint: 0, raw: solChange.raw - fee }
+  else changes.push({ mint: 0, raw: -fee })
+  return build(ctx, index, kind, fee, -1, changes, [
+    { mint: from, raw: sold, direction: 'out', counterparty: pool },
+    { mint: to, raw: bought, direction: 'in', counterparty: pool },
+  ])
+}
+
+function makeNftBuy(attempt: Attempt): ChainTx | null {
+  const { ctx, rng, index, kind, sol, fee, solBalance, scaleUsd } = attempt
+  const price = rawForUsd(sol, scaleUsd)
+  if (solBalance < price + fee) return null
+  const assetId = encodeEntity(ctx.seed, 'asset', ctx.walletId, index)
+  const seller = counterpartyIn(rng, 'person')
+  const market = counterpartyIn(rng, 'marketplace')
+  const collection = rng.int(0, COLLECTION_COUNT - 1)
+  return build(
+    ctx,
+    index,
+    kind,
+    fee,
+    -1,
+    [
+      { mint: 0, raw: -(price + fee) },
+      { mint: -1, assetId, raw: 1n },
+    ],
+    [
+      { mint: 0, raw: price, direction: 'out', counterparty: market },
+      { mint: -1, assetId, raw: 1n, direction: 'in', counterparty: seller },
+    ],
+    { collectible: { kind: 'nft', assetId, collection, serial: rng.int(1, 9_999) } },
+  )
+}
+
+function makeCnftMint(attempt: Attempt): ChainTx | null {
+  const { ctx, rng, index, kind, fee, canPayFee } = attempt
+  if (!canPayFee) return null
+  const assetId = encodeEntity(ctx.seed, 'asset', ctx.walletId, index)
+  const collection = rng.int(0, COLLECTION_COUNT - 1)
+  return build(ctx, index, kind, fee, -1, [{ mint: 0, raw: -fee }], [], {
+    collectible: { kind: 'cnft', assetId, collection, serial: rng.int(1, 99_999) },
+  })
+}
+
+function makeCompress(attempt: Attempt): ChainTx | null {
+  const { ctx, rng, index, kind, running, fee, solBalance, tokens } = attempt
+  const owned = tokens.filter((m) => (running[m] ?? 0n) > 0n)
+  const tokenMint = owned.length > 0 && rng.float() < 0.5 ? rng.pick(owned) : null
+  const tokenRaw = tokenMint === null ? 0n : portion(rng, running[tokenMint] ?? 0n)
+  // One account per transaction: either compressed lamports or a compressed token account.
+  const lamports = tokenMint === null ? BigInt(rng.int(1, 20)) * 1_000_000n : 0n
+  if (solBalance < lamports + fee) return null
+  const pool = COUNTERPARTY_RANGES.pool[0]
+  const changes: TxChange[] = [{ mint: 0, raw: -(lamports + fee) }]
+  const legs: TxLeg[] =
+    lamports > 0n ? [{ mint: 0, raw: lamports, direction: 'out', counterparty: pool }] : []
+  if (tokenMint !== null) {
+    changes.push({ mint: tokenMint, raw: -tokenRaw })
+    legs.push({ mint: tokenMint, raw: tokenRaw, direction: 'out', counterparty: pool })
   }
+  return build(ctx, index, kind, fee, -1, changes, legs, {
+    compressed: { lamports, tokenMint, tokenRaw },
+  })
+}
+
+function makeFailed(attempt: Attempt): ChainTx | null {
+  const { ctx, rng, index, kind, fee, canPayFee } = attempt
+  if (!canPayFee) return null
+  const failure = rng.pick(FAILURES)
+  // A failed transaction only costs its fee (Solana semantics).
+  return build(ctx, index, kind, fee, -1, [{ mint: 0, raw: -fee }], [], {
+    error: { message: failure.message, instruction: rng.int(0, 3), code: failure.code },
+  })
 }
 
 function deriveOne(ctx: DeriveContext, index: number, position: number, running: Running): ChainTx {

@@ -142,7 +142,7 @@ describe.each(ENGINES)('webhook mode: deliveries instead of polling (on %s)', (e
       recordCredits: (entry) => fx.runtime.meter.record(entry),
       secrets,
       checkEverySec: async () => CADENCE.checkEverySec,
-      nowSec: () => fx.sim.chain.clock.nowSec(),
+      clock: clockReading(() => fx.sim.chain.clock.nowSec()),
       ...options,
     })
 
