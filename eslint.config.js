@@ -4,7 +4,8 @@ import svelte from 'eslint-plugin-svelte'
 import globals from 'globals'
 import svelteConfig from './svelte.config.js'
 
-// Layers, enforced (docs/ARCHITECTURE.md, Layout): the renderer knows only src-shared; the
+// Layers, enforced (docs/ARCHITECTURE.md, Layout): the renderer knows only the contract and
+// the shared rules (src-shared/ipc, src-shared/domain), never the service's shapes; the
 // main process never reaches into the renderer; src-shared runs in both, so it imports
 // neither; and the core never imports electron (only src-main/shell/electron does).
 const restrictImports = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] })
@@ -121,6 +122,11 @@ export default tseslint.config(
       {
         group: ['**/src-main/**', 'electron', 'node:*'],
         message: 'The renderer talks to main only through src-shared/ipc.',
+      },
+      {
+        group: ['@shared/api', '@shared/api/**', '**/src-shared/api/**'],
+        message:
+          'The renderer shows view models of src-shared/ipc (and rules of src-shared/domain), not the service’s shapes.',
       },
     ]),
   },

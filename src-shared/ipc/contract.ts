@@ -53,6 +53,7 @@ import {
   WalletSyncOutcome,
   WalletSyncStatus,
 } from './sync-schemas'
+import type { TeamRole } from '../domain/team-roles'
 import { WatchFootprint } from '../domain/watch-cost'
 import {
   LookupAnswer,
@@ -97,85 +98,157 @@ import {
   WatchRenameInput,
 } from './watchlist-schemas'
 
+/** What the contract says of one channel. */
+export interface ChannelSpec {
+  /** The schema its input must match (parsed in main before the handler runs). */
+  input: z.ZodType
+  /** The schema its result will match (checked in main before it is sent). */
+  output: z.ZodType
+  /**
+   * The least role that may use it on the team server. Viewers read everything stored
+   * (review, history, exports, credits, cached look-ups and webhooks) and spend no credits;
+   * editors also change the watchlist, sync, settings and webhooks and run paid look-ups;
+   * the API key, the data source and deleting all data are an admin's.
+   */
+  role: TeamRole
+  /**
+   * What a refused role cannot do, in the refusal's words ("manage the API key"), where
+   * the channel's area says it wrongly (see refusalMessage in channel-roles.ts).
+   */
+  refusal?: string
+}
+
 /**
- * The IPC contract: every request the renderer can make, with the schema its input must
- * match and the schema its result will match. Both shells bind the same handler table to
- * it and the renderer's client is typed by it, so a new channel is one entry here, one
- * handler and one call site.
+ * The IPC contract: every request the renderer can make, declared once, with the schema
+ * its input must match, the schema its result will match and the least role that may make
+ * it. Both shells bind the same handler table to it, the Electron preload and the web
+ * shell's socket accept exactly its channels, the team server checks its roles, and the
+ * renderer's client is typed by it: a new channel is one entry here, one handler and its
+ * call sites. An entry without a role, or without a handler, does not compile.
  */
 export const contract = {
-  'app:info': { input: z.void(), output: AppInfo },
-  'watchlist:list': { input: z.void(), output: z.array(WatchedWallet) },
-  'watchlist:add': { input: WatchAddInput, output: WatchedWallet },
-  'watchlist:rename': { input: WatchRenameInput, output: WatchedWallet },
-  'watchlist:remove': { input: WatchRemoveInput, output: z.void() },
-  'watchlist:reorder': { input: WatchReorderInput, output: z.array(WatchedWallet) },
-  'watchlist:summaries': { input: z.void(), output: z.array(WalletSummary) },
-  'wallet:profile': { input: WalletInput, output: WalletProfile },
-  'wallet:mark-viewed': { input: WalletInput, output: z.void() },
-  'history:page': { input: HistoryPageInput, output: HistoryPage },
-  'history:count': { input: HistoryCountInput, output: RowCount },
-  'history:mints': { input: WalletInput, output: z.array(MintOption) },
-  'transfers:page': { input: TransferPageInput, output: TransferPage },
-  'transfers:count': { input: TransferCountInput, output: RowCount },
-  'balances:current': { input: WalletInput, output: CurrentBalances },
-  'nfts:list': { input: WalletInput, output: z.array(NftItem) },
-  'compressed:page': { input: CompressedPageInput, output: CompressedPage },
-  'export:preview': { input: ExportPreviewInput, output: ExportPreview },
-  'export:run': { input: ExportRunInput, output: ExportResult },
-  'export:cancel': { input: ExportCancelInput, output: ExportCancelResult },
-  'export:choose-path': { input: ExportChoosePathInput, output: ExportChosenPath.nullable() },
-  'sync:start': { input: SyncStartInput, output: z.void() },
-  'sync:run': { input: SyncWalletInput, output: WalletSyncOutcome },
-  'sync:cancel': { input: SyncStartInput, output: z.void() },
-  'sync:pause': { input: SyncWalletInput, output: z.void() },
-  'sync:resume': { input: SyncWalletInput, output: z.void() },
+  'app:info': { input: z.void(), output: AppInfo, role: 'viewer' },
+  'watchlist:list': { input: z.void(), output: z.array(WatchedWallet), role: 'viewer' },
+  'watchlist:add': { input: WatchAddInput, output: WatchedWallet, role: 'editor' },
+  'watchlist:rename': { input: WatchRenameInput, output: WatchedWallet, role: 'editor' },
+  'watchlist:remove': { input: WatchRemoveInput, output: z.void(), role: 'editor' },
+  'watchlist:reorder': { input: WatchReorderInput, output: z.array(WatchedWallet), role: 'editor' },
+  'watchlist:summaries': { input: z.void(), output: z.array(WalletSummary), role: 'viewer' },
+  'wallet:profile': { input: WalletInput, output: WalletProfile, role: 'viewer' },
+  // Marks what was seen (the "new" badges): bookkeeping of reading, not a change of data.
+  'wallet:mark-viewed': { input: WalletInput, output: z.void(), role: 'viewer' },
+  'history:page': { input: HistoryPageInput, output: HistoryPage, role: 'viewer' },
+  'history:count': { input: HistoryCountInput, output: RowCount, role: 'viewer' },
+  'history:mints': { input: WalletInput, output: z.array(MintOption), role: 'viewer' },
+  'transfers:page': { input: TransferPageInput, output: TransferPage, role: 'viewer' },
+  'transfers:count': { input: TransferCountInput, output: RowCount, role: 'viewer' },
+  'balances:current': { input: WalletInput, output: CurrentBalances, role: 'viewer' },
+  'nfts:list': { input: WalletInput, output: z.array(NftItem), role: 'viewer' },
+  'compressed:page': { input: CompressedPageInput, output: CompressedPage, role: 'viewer' },
+  'export:preview': { input: ExportPreviewInput, output: ExportPreview, role: 'viewer' },
+  'export:run': { input: ExportRunInput, output: ExportResult, role: 'viewer' },
+  'export:cancel': { input: ExportCancelInput, output: ExportCancelResult, role: 'viewer' },
+  'export:choose-path': {
+    input: ExportChoosePathInput,
+    output: ExportChosenPath.nullable(),
+    role: 'viewer',
+  },
+  'sync:start': { input: SyncStartInput, output: z.void(), role: 'editor' },
+  'sync:run': { input: SyncWalletInput, output: WalletSyncOutcome, role: 'editor' },
+  'sync:cancel': { input: SyncStartInput, output: z.void(), role: 'editor' },
+  'sync:pause': { input: SyncWalletInput, output: z.void(), role: 'editor' },
+  'sync:resume': { input: SyncWalletInput, output: z.void(), role: 'editor' },
   'sync:retry': {
     input: SyncWalletInput.extend({ stream: StreamName.optional() }),
     output: z.void(),
+    role: 'editor',
   },
-  'sync:status': { input: z.void(), output: z.array(WalletSyncStatus) },
-  'sync:estimate': { input: SyncWalletInput, output: SyncEstimate },
-  'sync:set-depth': { input: SyncDepthInput, output: z.void() },
-  'sync:name-counterparties': { input: z.void(), output: NamesPass },
-  'credits:overview': { input: z.void(), output: CreditsOverview },
-  'watch:footprint': { input: z.void(), output: WatchFootprint },
-  'settings:get': { input: z.void(), output: AppSettings },
-  'settings:update': { input: SettingsUpdate, output: AppSettings },
-  'settings:set-api-key': { input: SetApiKeyInput, output: AppSettings },
-  'settings:clear-api-key': { input: z.void(), output: AppSettings },
-  'settings:set-data-source': { input: SetDataSourceInput, output: AppSettings },
-  'data:delete-all': { input: DeleteAllInput, output: z.void() },
-  'demo:add-wallets': { input: z.void(), output: DemoWalletsAdded },
-  'wallet:whole': { input: WalletInput, output: WholeWallet },
-  'balances:at-plan': { input: BalanceAtPlanInput, output: BalanceAtPlan },
-  'balances:at': { input: BalanceAtInput, output: BalanceAtResult },
-  'watchlist:totals': { input: z.void(), output: WatchlistTotals },
-  'wallet:value-series': { input: WalletInput, output: ValueSeries },
-  'wallet:amount-series': { input: WalletAmountSeriesInput, output: AmountSeries },
-  'watchlist:value-series': { input: z.void(), output: ValueSeries },
-  'watchlist:amount-series': { input: WatchlistAmountSeriesInput, output: AmountSeries },
-  'activity:latest': { input: LatestActivityInput, output: z.array(LatestTransfer) },
-  'demo:wallets': { input: z.void(), output: z.array(z.string()) },
-  'lookup:recognise': { input: RecogniseInput, output: Recognised },
-  'lookup:plan': { input: LookupRequest, output: LookupPlan },
-  'lookup:run': { input: LookupRunInput, output: LookupAnswer },
+  'sync:status': { input: z.void(), output: z.array(WalletSyncStatus), role: 'viewer' },
+  'sync:estimate': { input: SyncWalletInput, output: SyncEstimate, role: 'viewer' },
+  'sync:set-depth': { input: SyncDepthInput, output: z.void(), role: 'editor' },
+  'sync:name-counterparties': {
+    input: z.void(),
+    output: NamesPass,
+    role: 'editor',
+    refusal: 'spend credits naming counterparties',
+  },
+  'credits:overview': { input: z.void(), output: CreditsOverview, role: 'viewer' },
+  'watch:footprint': { input: z.void(), output: WatchFootprint, role: 'viewer' },
+  'settings:get': { input: z.void(), output: AppSettings, role: 'viewer' },
+  'settings:update': { input: SettingsUpdate, output: AppSettings, role: 'editor' },
+  'settings:set-api-key': {
+    input: SetApiKeyInput,
+    output: AppSettings,
+    role: 'admin',
+    refusal: 'manage the API key',
+  },
+  'settings:clear-api-key': {
+    input: z.void(),
+    output: AppSettings,
+    role: 'admin',
+    refusal: 'manage the API key',
+  },
+  'settings:set-data-source': {
+    input: SetDataSourceInput,
+    output: AppSettings,
+    role: 'admin',
+    refusal: 'switch the data source',
+  },
+  'data:delete-all': { input: DeleteAllInput, output: z.void(), role: 'admin' },
+  'demo:add-wallets': { input: z.void(), output: DemoWalletsAdded, role: 'editor' },
+  'wallet:whole': { input: WalletInput, output: WholeWallet, role: 'viewer' },
+  'balances:at-plan': { input: BalanceAtPlanInput, output: BalanceAtPlan, role: 'viewer' },
+  // Asks the service: spends credits.
+  'balances:at': { input: BalanceAtInput, output: BalanceAtResult, role: 'editor' },
+  'watchlist:totals': { input: z.void(), output: WatchlistTotals, role: 'viewer' },
+  'wallet:value-series': { input: WalletInput, output: ValueSeries, role: 'viewer' },
+  'wallet:amount-series': { input: WalletAmountSeriesInput, output: AmountSeries, role: 'viewer' },
+  'watchlist:value-series': { input: z.void(), output: ValueSeries, role: 'viewer' },
+  'watchlist:amount-series': {
+    input: WatchlistAmountSeriesInput,
+    output: AmountSeries,
+    role: 'viewer',
+  },
+  'activity:latest': {
+    input: LatestActivityInput,
+    output: z.array(LatestTransfer),
+    role: 'viewer',
+  },
+  'demo:wallets': { input: z.void(), output: z.array(z.string()), role: 'viewer' },
+  'lookup:recognise': { input: RecogniseInput, output: Recognised, role: 'viewer' },
+  'lookup:plan': { input: LookupRequest, output: LookupPlan, role: 'viewer' },
+  'lookup:run': { input: LookupRunInput, output: LookupAnswer, role: 'editor' },
   /** The cached answer only: offline and free. */
-  'lookup:cached': { input: LookupRequest, output: LookupAnswer.nullable() },
-  'lookup:recent': { input: z.void(), output: z.array(LookupCacheEntry) },
-  'lookup:watch': { input: LookupWatchInput, output: WatchedWallet },
-  'webhooks:plan': { input: WebhookPlanInput, output: WebhookPlan },
-  'webhooks:cached': { input: z.void(), output: WebhookListing },
-  'webhooks:list': { input: z.void(), output: WebhookListing },
-  'webhooks:get': { input: WebhookIdInput, output: WebhookView },
-  'webhooks:create': { input: WebhookCreateInput, output: WebhookView },
-  'webhooks:create-from-watchlist': { input: WebhookFromWatchlistInput, output: WebhookView },
-  'webhooks:update': { input: WebhookUpdateInput, output: WebhookView },
-  'webhooks:toggle': { input: WebhookToggleInput, output: WebhookView },
-  'webhooks:delete': { input: WebhookDeleteInput, output: z.void() },
+  'lookup:cached': { input: LookupRequest, output: LookupAnswer.nullable(), role: 'viewer' },
+  'lookup:recent': { input: z.void(), output: z.array(LookupCacheEntry), role: 'viewer' },
+  'lookup:watch': { input: LookupWatchInput, output: WatchedWallet, role: 'editor' },
+  'webhooks:plan': { input: WebhookPlanInput, output: WebhookPlan, role: 'viewer' },
+  'webhooks:cached': { input: z.void(), output: WebhookListing, role: 'viewer' },
+  // Listing and reading a webhook are service calls: they spend credits.
+  'webhooks:list': {
+    input: z.void(),
+    output: WebhookListing,
+    role: 'editor',
+    refusal: 'fetch webhooks from the service (it spends credits)',
+  },
+  'webhooks:get': {
+    input: WebhookIdInput,
+    output: WebhookView,
+    role: 'editor',
+    refusal: 'fetch webhooks from the service (it spends credits)',
+  },
+  'webhooks:create': { input: WebhookCreateInput, output: WebhookView, role: 'editor' },
+  'webhooks:create-from-watchlist': {
+    input: WebhookFromWatchlistInput,
+    output: WebhookView,
+    role: 'editor',
+  },
+  'webhooks:update': { input: WebhookUpdateInput, output: WebhookView, role: 'editor' },
+  'webhooks:toggle': { input: WebhookToggleInput, output: WebhookView, role: 'editor' },
+  'webhooks:delete': { input: WebhookDeleteInput, output: z.void(), role: 'editor' },
   /** Webhook mode (a team server with a public URL): its state and its log. Reads only. */
-  'webhooks:mode': { input: z.void(), output: WebhookModeStatus },
-} as const
+  'webhooks:mode': { input: z.void(), output: WebhookModeStatus, role: 'viewer' },
+} as const satisfies Record<string, ChannelSpec>
 
 /** Every channel name, e.g. `'watchlist:add'`. */
 export type Channel = keyof typeof contract

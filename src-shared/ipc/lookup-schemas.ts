@@ -94,6 +94,22 @@ export const LookupPlan = z.object({
 })
 export type LookupPlan = z.infer<typeof LookupPlan>
 
+// View models: the items the look-up page's tables show, named here so that the renderer
+// reads only the contract. Each keeps every field of the service's item: the answers are
+// this contract's output, and `lookup --json` prints them whole.
+
+/** A digital asset (DAS) in an answer: id, kind, content, ownership, grouping, supply. */
+export const LookupAsset = das.Asset
+export type LookupAsset = z.infer<typeof LookupAsset>
+
+/** A token account in an answer: address, mint, owner, exact amounts, frozen. */
+export const LookupTokenAccount = das.TokenAccount
+export type LookupTokenAccount = z.infer<typeof LookupTokenAccount>
+
+/** A compressed account in an answer: hash, tree, leaf, owner, lamports, data. */
+export const LookupCompressedAccount = compression.CompressedAccount
+export type LookupCompressedAccount = z.infer<typeof LookupCompressedAccount>
+
 /** What each view's answer holds: the service's answers, as validated by the client. */
 export const LookupResult = z.discriminatedUnion('view', [
   z.object({
@@ -108,7 +124,7 @@ export const LookupResult = z.discriminatedUnion('view', [
     /** Whether the wallet is on the watchlist now. */
     watched: z.boolean(),
   }),
-  z.object({ view: z.literal('asset'), assets: das.GetAssetBatchResult }),
+  z.object({ view: z.literal('asset'), assets: z.array(LookupAsset) }),
   z.object({ view: z.literal('assets-by-owner'), page: das.GetAssetsByOwnerResult }),
   z.object({ view: z.literal('assets-by-authority'), page: das.GetAssetsByAuthorityResult }),
   z.object({ view: z.literal('token-accounts'), page: das.GetTokenAccountsResult }),

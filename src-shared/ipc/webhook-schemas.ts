@@ -12,7 +12,8 @@ import {
 // Webhook management (issue 15): the service's own request shapes as channel inputs, and
 // a view of each webhook that never carries its auth header back (it is a secret).
 
-export { WebhookAction, WebhookPlan }
+// The service's webhook kinds and transaction types are the create and update forms' choices.
+export { WebhookAction, WebhookPlan, WebhookTransactionType, WebhookType }
 
 export const WebhookPlanInput = z.object({ action: WebhookAction })
 

@@ -1,9 +1,9 @@
 import { keyNoticeOf, readSettings } from '../app-settings'
 import type { HandlerContext } from './handler-context'
-import type { HandlerTable } from './handler-table'
+import type { HandlerGroup } from './handler-table'
 
 /** Handlers of the `app:*` channels. */
-export function appHandlers(ctx: HandlerContext): Pick<HandlerTable, 'app:info'> {
+export function appHandlers(ctx: HandlerContext) {
   return {
     'app:info': async () => ({
       ...ctx.info,
@@ -12,5 +12,5 @@ export function appHandlers(ctx: HandlerContext): Pick<HandlerTable, 'app:info'>
         isKeyUnreadable: ctx.secretStore.isKeyUnreadable(),
       }),
     }),
-  }
+  } satisfies HandlerGroup
 }

@@ -23,7 +23,7 @@ import { runExport, type ExportRowSource } from '../../export/export-job'
 import { endOfDaySec } from '../balances-at'
 import { balancesAtRows, planBalancesAtExport } from '../balances-at-export'
 import type { HandlerContext } from './handler-context'
-import type { HandlerTable } from './handler-table'
+import type { HandlerGroup, HandlerTable } from './handler-table'
 
 /**
  * Handlers of the `export:*` channels. Exports read the mirror only (no service calls but
@@ -32,9 +32,7 @@ import type { HandlerTable } from './handler-table'
  * waits for one download; in the desktop shell it goes where the person pointed the save
  * dialog (`export:choose-path` asks the shell, and grants that path to one `export:run`).
  */
-export function exportHandlers(
-  ctx: HandlerContext,
-): Pick<HandlerTable, 'export:run' | 'export:cancel' | 'export:choose-path' | 'export:preview'> {
+export function exportHandlers(ctx: HandlerContext) {
   const running = new Map<string, AbortController>()
   const handoffs = ctx.exports
 
@@ -123,7 +121,7 @@ export function exportHandlers(
       const path = await ctx.choosePath({ fileName })
       return path === null ? null : { grantId: handoffs.grantPath(path), path }
     },
-  }
+  } satisfies HandlerGroup
 
   async function runOne(
     input: Parameters<HandlerTable['export:run']>[0],

@@ -1,25 +1,14 @@
 import type { LookupDesk } from '../../lookup/lookup-desk'
 import { watchLookedUpWallet } from '../../lookup/watch-looked-up-wallet'
 import type { HandlerContext } from './handler-context'
-import type { HandlerTable } from './handler-table'
-
-type LookupChannel =
-  | 'lookup:recognise'
-  | 'lookup:plan'
-  | 'lookup:run'
-  | 'lookup:cached'
-  | 'lookup:recent'
-  | 'lookup:watch'
+import type { HandlerGroup } from './handler-table'
 
 /**
  * Handlers of the look-up desk: recognise a pasted text, price a look-up, run it (or
  * reopen its cached answer for free) and move a looked-up wallet to the watchlist,
  * reusing what was fetched.
  */
-export function lookupHandlers(
-  ctx: HandlerContext,
-  desk: LookupDesk,
-): Pick<HandlerTable, LookupChannel> {
+export function lookupHandlers(ctx: HandlerContext, desk: LookupDesk) {
   return {
     'lookup:recognise': ({ text }) => desk.recognise(text),
     'lookup:plan': (request) => desk.plan(request),
@@ -32,5 +21,5 @@ export function lookupHandlers(
       ctx.events.emit('watchlist:changed', await ctx.mirror.watchlist.list())
       return wallet
     },
-  }
+  } satisfies HandlerGroup
 }

@@ -1,23 +1,8 @@
 import type { HandlerContext } from './handler-context'
-import type { HandlerTable } from './handler-table'
-
-type ReviewChannel =
-  | 'history:page'
-  | 'history:count'
-  | 'history:mints'
-  | 'transfers:page'
-  | 'transfers:count'
-  | 'balances:current'
-  | 'nfts:list'
-  | 'compressed:page'
-  | 'wallet:profile'
-  | 'wallet:mark-viewed'
-  | 'watchlist:summaries'
-  | 'watchlist:reorder'
-  | 'activity:latest'
+import type { HandlerGroup } from './handler-table'
 
 /** Handlers of the review channels: read-only views of the mirror, plus view marks and order. */
-export function reviewHandlers(ctx: HandlerContext): Pick<HandlerTable, ReviewChannel> {
+export function reviewHandlers(ctx: HandlerContext) {
   const review = () => ctx.mirror.review
   return {
     'history:page': ({ address, ...query }) => review().historyPage(address, query),
@@ -52,5 +37,5 @@ export function reviewHandlers(ctx: HandlerContext): Pick<HandlerTable, ReviewCh
       ctx.events.emit('watchlist:changed', wallets)
       return wallets
     },
-  }
+  } satisfies HandlerGroup
 }

@@ -3,17 +3,7 @@ import type { AppSettings } from '@shared/ipc/settings-schemas'
 import { publicSettings, readSettings, writeSettings } from '../app-settings'
 import { isKeyGoingToNewOrigin } from '../key-origins'
 import type { HandlerContext } from './handler-context'
-import type { HandlerTable } from './handler-table'
-
-type SettingsChannels =
-  | 'settings:get'
-  | 'settings:update'
-  | 'settings:set-api-key'
-  | 'settings:clear-api-key'
-  | 'settings:set-data-source'
-  | 'data:delete-all'
-  | 'demo:add-wallets'
-  | 'demo:wallets'
+import type { HandlerGroup } from './handler-table'
 
 /** Settings that change which service is called, or how fast: the session is rebuilt. */
 const SERVICE_KEYS = [
@@ -25,7 +15,7 @@ const SERVICE_KEYS = [
 ] as const
 
 /** Handlers of `settings:*`, `data:delete-all` and `demo:*`. */
-export function settingsHandlers(ctx: HandlerContext): Pick<HandlerTable, SettingsChannels> {
+export function settingsHandlers(ctx: HandlerContext) {
   const current = async (): Promise<AppSettings> =>
     publicSettings(await readSettings(ctx.settings), {
       dataSource: ctx.info.dataSource,
@@ -93,5 +83,5 @@ export function settingsHandlers(ctx: HandlerContext): Pick<HandlerTable, Settin
     },
     'demo:add-wallets': () => ctx.session.seedDemoWallets({ onlyFirstRun: false }),
     'demo:wallets': () => ctx.session.demoWalletAddresses(),
-  }
+  } satisfies HandlerGroup
 }

@@ -6,24 +6,10 @@ import { readWatchFootprint } from '../../sync/watch-footprint'
 import type { WatchScheduler } from '../../sync/watch-scheduler'
 import { readSettings } from '../app-settings'
 import type { HandlerContext } from './handler-context'
-import type { HandlerTable } from './handler-table'
-
-type SyncChannels =
-  | 'sync:start'
-  | 'sync:run'
-  | 'sync:cancel'
-  | 'sync:pause'
-  | 'sync:resume'
-  | 'sync:retry'
-  | 'sync:status'
-  | 'sync:estimate'
-  | 'sync:set-depth'
-  | 'sync:name-counterparties'
-  | 'credits:overview'
-  | 'watch:footprint'
+import type { HandlerGroup } from './handler-table'
 
 /** Handlers of the `sync:*` and `credits:*` channels, over the session's engine and scheduler. */
-export function syncHandlers(ctx: HandlerContext): Pick<HandlerTable, SyncChannels> {
+export function syncHandlers(ctx: HandlerContext) {
   const walletId = async (address: string): Promise<number> => {
     const id = await ctx.mirror.writer.walletId(address)
     if (id === null)
@@ -110,5 +96,5 @@ export function syncHandlers(ctx: HandlerContext): Pick<HandlerTable, SyncChanne
       }
     },
     'watch:footprint': async () => readWatchFootprint(ctx.mirror, ctx.nowSec()),
-  }
+  } satisfies HandlerGroup
 }

@@ -2,17 +2,7 @@ import { NotFoundError } from '@shared/ipc/ipc-errors'
 import type { BalanceAtPlan, BalanceAtResult } from '@shared/ipc/wallet-schemas'
 import { balancesAt, endOfDaySec, planOf } from '../balances-at'
 import type { HandlerContext } from './handler-context'
-import type { HandlerTable } from './handler-table'
-
-type WalletChannel =
-  | 'wallet:whole'
-  | 'balances:at-plan'
-  | 'balances:at'
-  | 'watchlist:totals'
-  | 'wallet:value-series'
-  | 'wallet:amount-series'
-  | 'watchlist:value-series'
-  | 'watchlist:amount-series'
+import type { HandlerGroup } from './handler-table'
 
 /**
  * Handlers of the whole-wallet channels: holdings, names and funder, balances at a date
@@ -20,7 +10,7 @@ type WalletChannel =
  * service a mint at a time, its cost said first by `balances:at-plan`; see app/balances-at.ts),
  * totals, and the charts' series: amounts from balance changes, USD value from snapshots.
  */
-export function walletHandlers(ctx: HandlerContext): Pick<HandlerTable, WalletChannel> {
+export function walletHandlers(ctx: HandlerContext) {
   const review = () => ctx.mirror.review
   const ensureWatched = async (address: string): Promise<void> => {
     if ((await ctx.mirror.writer.walletId(address)) === null)
@@ -49,5 +39,5 @@ export function walletHandlers(ctx: HandlerContext): Pick<HandlerTable, WalletCh
     'wallet:amount-series': ({ address, mint }) => review().amountSeries(address, mint),
     'watchlist:value-series': () => review().watchlistValueSeries(),
     'watchlist:amount-series': ({ mint }) => review().watchlistAmountSeries(mint),
-  }
+  } satisfies HandlerGroup
 }

@@ -1,17 +1,12 @@
 import type { HandlerContext } from './handler-context'
-import type { HandlerTable } from './handler-table'
+import type { HandlerGroup } from './handler-table'
 
 async function announceChange(ctx: HandlerContext): Promise<void> {
   ctx.events.emit('watchlist:changed', await ctx.mirror.watchlist.list())
 }
 
 /** Handlers of the `watchlist:*` channels. */
-export function watchlistHandlers(
-  ctx: HandlerContext,
-): Pick<
-  HandlerTable,
-  'watchlist:list' | 'watchlist:add' | 'watchlist:rename' | 'watchlist:remove'
-> {
+export function watchlistHandlers(ctx: HandlerContext) {
   return {
     'watchlist:list': () => ctx.mirror.watchlist.list(),
     'watchlist:add': async (input) => {
@@ -31,5 +26,5 @@ export function watchlistHandlers(
       await ctx.mirror.watchlist.remove(input.address)
       await announceChange(ctx)
     },
-  }
+  } satisfies HandlerGroup
 }

@@ -1,29 +1,17 @@
 import { webhookCallsThrough, WebhookDesk } from '../../webhooks/webhook-desk'
 import { planWebhookAction } from '@shared/domain/webhook-plan'
 import type { HandlerContext } from './handler-context'
-import type { HandlerTable } from './handler-table'
+import type { HandlerGroup } from './handler-table'
 
 /** Lines of webhook mode's log the Activity page shows. */
 const MODE_LINES_SHOWN = 8
-
-type WebhookChannel =
-  | 'webhooks:plan'
-  | 'webhooks:cached'
-  | 'webhooks:list'
-  | 'webhooks:get'
-  | 'webhooks:create'
-  | 'webhooks:create-from-watchlist'
-  | 'webhooks:update'
-  | 'webhooks:toggle'
-  | 'webhooks:delete'
-  | 'webhooks:mode'
 
 /**
  * Handlers of the `webhooks:*` channels: management calls go through the sync runtime's
  * shaper and meter (paced, retried, within the budget, in the ledger under `webhooks`);
  * `webhooks:plan` says each one's cost first and `webhooks:cached` reads the mirror only.
  */
-export function webhookHandlers(ctx: HandlerContext): Pick<HandlerTable, WebhookChannel> {
+export function webhookHandlers(ctx: HandlerContext) {
   // The mirror and session change with the data source: build the desk at each call.
   const desk = (): WebhookDesk =>
     new WebhookDesk({
@@ -53,5 +41,5 @@ export function webhookHandlers(ctx: HandlerContext): Pick<HandlerTable, Webhook
         lines,
       }
     },
-  }
+  } satisfies HandlerGroup
 }

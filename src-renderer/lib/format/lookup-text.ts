@@ -1,5 +1,4 @@
-import type { Asset } from '@shared/api/das'
-import type { LookupView, PastedKind } from '@shared/ipc/lookup-schemas'
+import type { LookupAsset, LookupView, PastedKind } from '@shared/ipc/lookup-schemas'
 import { formatCount } from './amounts'
 
 /** Each view's name in the page's navigation and titles. */
@@ -58,7 +57,7 @@ export function fetchedText(sec: number): string {
  * The app's own path of an asset's image, or '' when the answer carries none: images are
  * only ever loaded through the answer's map (never from the address the service gave).
  */
-export function assetImage(asset: Asset, images: Record<string, string>): string {
+export function assetImage(asset: LookupAsset, images: Record<string, string>): string {
   for (const file of asset.content.files) {
     if (file.mime && !file.mime.startsWith('image/')) continue
     const path = images[file.cdn_uri] ?? images[file.uri]
@@ -68,12 +67,12 @@ export function assetImage(asset: Asset, images: Record<string, string>): string
 }
 
 /** An asset's display name: its metadata name, else its symbol, else its short id. */
-export function assetName(asset: Asset): string {
+export function assetName(asset: LookupAsset): string {
   return asset.content.metadata?.name || asset.token_info?.symbol || asset.id
 }
 
 /** The collection an asset is grouped in, or ''. */
-export function assetCollection(asset: Asset): string {
+export function assetCollection(asset: LookupAsset): string {
   return asset.grouping.find((g) => g.group_key === 'collection')?.group_value ?? ''
 }
 

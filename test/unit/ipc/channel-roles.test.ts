@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest'
+import { TeamRole } from '@shared/domain/team-roles'
 import { CHANNEL_ROLES, mayUse, refusalMessage } from '@shared/ipc/channel-roles'
-import { CHANNELS } from '@shared/ipc/contract'
+import { CHANNELS, contract } from '@shared/ipc/contract'
 
-// One table names the least role of every channel: a channel added to the contract
-// without a role fails here (and does not compile), and no change is a viewer's.
+// The contract names the least role of every channel in the channel's own entry: a channel
+// added without a role fails here (and does not compile), and no change is a viewer's.
 
 describe('channel roles', () => {
-  it('names a role for exactly the channels of the contract', () => {
+  it('names a role in every entry of the contract', () => {
+    for (const channel of CHANNELS)
+      expect(TeamRole.safeParse(contract[channel].role).success, channel).toBe(true)
+  })
+
+  it('reads the role table from the contract, for exactly its channels', () => {
     expect(Object.keys(CHANNEL_ROLES).sort()).toEqual([...CHANNELS].sort())
+    for (const channel of CHANNELS) expect(CHANNEL_ROLES[channel]).toBe(contract[channel].role)
   })
 
   it('lets viewers only read: every channel that changes or spends is an editor’s or an admin’s', () => {
@@ -50,6 +57,12 @@ describe('channel roles', () => {
     )
     expect(refusalMessage('editor', 'settings:clear-api-key')).toBe(
       'Your role (editor) cannot manage the API key — ask an admin.',
+    )
+    expect(refusalMessage('viewer', 'webhooks:list')).toBe(
+      'Your role (viewer) cannot fetch webhooks from the service (it spends credits) — ask an admin.',
+    )
+    expect(refusalMessage('viewer', 'users:add')).toBe(
+      'Your role (viewer) cannot use users:add — ask an admin.',
     )
   })
 })

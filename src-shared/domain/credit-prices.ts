@@ -1,0 +1,11 @@
+import { PLAN_MONTHLY_CREDITS, PLANS, type Plan } from '../api/prices'
+
+// The service's published prices as pages quote them, for the renderer (which reads the
+// contract and these rules, never the service's shapes); the tables stay in src-shared/api.
+
+export { creditsPerCall } from '../api/prices'
+
+/** The monthly credits a rate plan includes, or null for one without published credits (custom, off). */
+export function planMonthlyCredits(plan: string): number | null {
+  return (PLANS as readonly string[]).includes(plan) ? PLAN_MONTHLY_CREDITS[plan as Plan] : null
+}
