@@ -31,7 +31,8 @@ function newestMtimeMs(folder) {
   if (!existsSync(folder)) return 0
   let newest = 0
   for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs)
+    if (entry.isFile())
+      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs)
   }
   return newest
 }
