@@ -10,7 +10,7 @@ import { defineConfig } from 'vitest/config'
 // - process: what only a process of its own shows (signals, kills, exit codes, locks
 //   between processes, the built app), named `*.process.test.ts`, and test/integration/build.
 // - e2e: Debian's Chromium (one per run, test/setup/chromium-server.ts) against the built
-//   renderer served by the web shell.
+//   renderer served by the web shell; it runs once the other three are done.
 // Waiting runs on injected clocks (src-shared/clock.ts), so most of the work is CPU: four
 // workers keep two cores busy while some of them wait on I/O. Unit files share their
 // worker's loaded modules (isolate: false: half their CPU); integration files keep a
@@ -29,6 +29,9 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 4,
     testTimeout: 30_000,
+    // A poll waits for what the app does next (a page reloads, a sync lands); with other
+    // files running beside it that can take more than vitest's default second.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 60_000,
     reporters: ['default'],
     projects: [
@@ -58,6 +61,10 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          // After the other tiers, two at a time: a page's timing assertions (a progress
+          // bar seen, a poll within its window) need the CPU the CPU-bound tiers would take.
+          sequence: { groupOrder: 1 },
+          maxWorkers: 2,
           globalSetup: ['test/setup/built-app.ts', 'test/setup/chromium-server.ts'],
         },
       },

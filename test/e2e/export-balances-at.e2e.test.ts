@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreditsOverview } from '@shared/ipc/sync-schemas'
 import type { BalanceAtPlan, BalanceAtResult } from '@shared/ipc/wallet-schemas'
-import { launchChromium, screenshot } from '../helpers/chromium'
+import { launchChromium, screenshot, downloadedFile } from '../helpers/chromium'
 import { startReviewApp, type ReviewApp } from '../helpers/review-app-fixture'
 
 // Given synced demo wallets, when the person picks "Balances on a date" on the Export page,
@@ -73,7 +73,7 @@ describe('e2e: the Export page exports balances on a date', () => {
     expect(download.suggestedFilename()).toBe(
       `heliograph-2-wallets-balances-at-full-as-of-${date}.csv`,
     )
-    const rows = parse(readFileSync(await download.path()), { columns: true }) as Record<
+    const rows = parse(readFileSync(await downloadedFile(download)), { columns: true }) as Record<
       string,
       string
     >[]
@@ -135,7 +135,7 @@ describe('e2e: the Export page exports balances on a date', () => {
         .reduce((n, w) => n + w.credits, 0)
     const before = await walletCredits()
     const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()])
-    const rows = parse(readFileSync(await download.path()), { columns: true }) as Record<
+    const rows = parse(readFileSync(await downloadedFile(download)), { columns: true }) as Record<
       string,
       string
     >[]

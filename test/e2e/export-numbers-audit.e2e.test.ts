@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HistoryPage } from '@shared/ipc/review-schemas'
-import { launchChromium, screenshot } from '../helpers/chromium'
+import { launchChromium, screenshot, downloadedFile } from '../helpers/chromium'
 import { startReviewApp, type ReviewApp } from '../helpers/review-app-fixture'
 import { mintsByCurrency, type TxMint } from '../helpers/tax-currencies'
 
@@ -87,7 +87,7 @@ describe('e2e: numbers audit of exports', () => {
       page.getByRole('button', { name: 'Export', exact: true }).click(),
     ])
     expect(file.suggestedFilename()).toMatch(name)
-    return csvRecords(await file.path())
+    return csvRecords(await downloadedFile(file))
   }
 
   it('History filtered by mint and direction: the export holds exactly the rows the table shows, and says so first', async () => {

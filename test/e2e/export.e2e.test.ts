@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HistoryPage } from '@shared/ipc/review-schemas'
-import { launchChromium, screenshot } from '../helpers/chromium'
+import { launchChromium, screenshot, downloadedFile } from '../helpers/chromium'
 import { startReviewApp, type ReviewApp } from '../helpers/review-app-fixture'
 
 // Given a synced demo wallet, when the person filters History by a mint and exports it,
@@ -71,7 +71,7 @@ describe('e2e: export from the History view', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export', exact: true }).click(),
     ])
-    const path = await download.path()
+    const path = await downloadedFile(download)
     expect(download.suggestedFilename()).toMatch(
       /^heliograph-Demo-casual-balance-changes-full-to-\d{4}-\d{2}-\d{2}\.csv$/,
     )
@@ -107,7 +107,7 @@ describe('e2e: export from the History view', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export', exact: true }).click(),
     ])
-    const text = readFileSync(await download.path(), 'utf8')
+    const text = readFileSync(await downloadedFile(download), 'utf8')
     expect(text.split('\r\n')[0]).toBe(
       'Date (UTC),Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash',
     )

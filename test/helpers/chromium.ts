@@ -1,6 +1,13 @@
-import { mkdirSync } from 'node:fs'
-import { resolve } from 'node:path'
-import { chromium, type Browser, type BrowserServer, type Page } from 'playwright-core'
+import { mkdirSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import {
+  chromium,
+  type Browser,
+  type BrowserServer,
+  type Download,
+  type Page,
+} from 'playwright-core'
 
 /** Debian's Chromium, installed by `.ci/run` (apt-get install chromium). */
 export const CHROMIUM_PATH = process.env.HELIOGRAPH_CHROMIUM ?? '/usr/bin/chromium'
@@ -46,5 +53,18 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
   const path = resolve(SCREENSHOT_DIR, `${name}.png`)
   await page.screenshot({ path, fullPage: true })
+  return path
+}
+
+/**
+ * A local copy of a finished download. The run's Chromium is a browser connected to over
+ * its endpoint, where Playwright keeps no path of its own: the file is saved here.
+ */
+export async function downloadedFile(download: Download): Promise<string> {
+  const path = join(
+    mkdtempSync(join(tmpdir(), 'heliograph-download-')),
+    download.suggestedFilename(),
+  )
+  await download.saveAs(path)
   return path
 }
