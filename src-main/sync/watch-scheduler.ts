@@ -157,6 +157,8 @@ export class WatchScheduler {
   /** Starts a round when one is due and none is running. */
   poke(): void {
     if (this.#stoppedReason !== null || this.#round !== null) return
+    // Not watching (never started, or stopped): only a sync someone asked for runs.
+    if (this.#stopTimer === null && !this.#isRoundAsked) return
     this.#round = this.#maybeRound()
       .catch(() => {})
       .finally(() => {

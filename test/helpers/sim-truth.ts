@@ -14,7 +14,12 @@ export interface WalletTruth {
 }
 
 async function getJson<T>(url: string): Promise<T> {
-  const response = await fetch(url)
+  const response = await fetch(url).catch((error: unknown) => {
+    // A kept-alive connection the simulator closed just as it was reused (its keep-alive
+    // timeout, reached sooner on a busy machine): the truth is read again, once.
+    if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error
+    return fetch(url)
+  })
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`)
   return (await response.json()) as T
 }
