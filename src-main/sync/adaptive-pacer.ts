@@ -91,8 +91,10 @@ export class AdaptivePacer {
     let holdAtReservation = this.#holdUntilMs
     let startMs = this.#reserveSlot()
     for (;;) {
-      const delay = startMs - this.#now()
-      if (delay > 0) await this.#clock.sleep(delay, signal)
+      // A timer may fire a fraction of a millisecond before its time on the steady scale:
+      // wait again until the slot has truly come.
+      for (let delay = startMs - this.#now(); delay > 0; delay = startMs - this.#now())
+        await this.#clock.sleep(Math.ceil(delay), signal)
       if (this.#holdUntilMs !== holdAtReservation && this.#now() < this.#holdUntilMs) {
         // Retry-After is for every call: a 429 that came while this start waited for its
         // slot holds it back too, behind the hold (unit test "already waiting").
