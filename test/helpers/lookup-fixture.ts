@@ -41,7 +41,14 @@ export interface LookupFixture {
 export async function startLookupFixture(
   options: { engine?: TestEngine } = {},
 ): Promise<LookupFixture> {
-  const sim = await startSimulator({ seed: 7, live: false, keys: [APP_KEY, TRUTH_KEY] })
+  const sim = await startSimulator({
+    seed: 7,
+    live: false,
+    keys: [APP_KEY, TRUTH_KEY],
+    // A manual clock: the answers carry the indexer's slot, which must not move between the
+    // app's call and the truth's.
+    clock: { mode: 'manual' },
+  })
   const temp = makeTempDir('heliograph-lookup-')
   const mirror = await testMirror(options.engine ?? 'sqlite', temp.dir)
   const now = { sec: 1_800_000_000 }
