@@ -11,6 +11,8 @@ import type { DataSource } from '@shared/ipc/settings-schemas'
 import type { Mirror } from '../db/mirror'
 import { openMirror } from '../db/open-mirror'
 import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from '../sync/lease-keeper'
+import { runAsCaller } from '../sync/spender'
+import type { TeamRole } from '@shared/domain/team-roles'
 import { runSharedSyncRound, type SharedSyncRoundResult } from '../sync/shared-sync-round'
 import type { WalletSyncOutcome } from '@shared/ipc/sync-schemas'
 import { acquireWriterLock, type WriterLock } from '../db/writer-lock'
@@ -97,8 +99,10 @@ export interface Core {
   /**
    * Runs a channel: parses the input with the channel's schema, calls its handler and
    * answers an envelope. Never throws: every failure comes back as `{ ok: false }`.
+   * A team server passes the signed-in account as `caller`: what the channel spends is
+   * then checked against its role, whatever path the spending takes.
    */
-  dispatch(channel: string, input: unknown): Promise<Envelope<unknown>>
+  dispatch(channel: string, input: unknown, caller?: { role: TeamRole }): Promise<Envelope<unknown>>
   /** Takes a finished export waiting for its one download (web shell), or null. */
   takeExportDownload(id: string): PendingDownload | null
   /** A cached image by its key (`/images/<key>`), fetched once when needed; null if none. */
@@ -351,7 +355,8 @@ async function openSessions(
 
 /** Answers a channel: its input parsed, its handler run, its output held to the contract. */
 function dispatcherOf(handlers: HandlerTable, redact: (text: string) => string): Core['dispatch'] {
-  return async function dispatch(channel, input) {
+  const dispatch: Core['dispatch'] = async (channel, input, caller) => {
+    if (caller) return runAsCaller(caller.role, () => dispatch(channel, input))
     try {
       if (!isChannel(channel)) {
         throw new InvalidInputError(`Unknown channel “${channel}”.`, { channel })
@@ -371,6 +376,7 @@ function dispatcherOf(handlers: HandlerTable, redact: (text: string) => string):
       return { ok: false, error: toErrorPayload(error, redact) }
     }
   }
+  return dispatch
 }
 
 /** Every channel's handler over the context. */

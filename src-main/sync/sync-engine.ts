@@ -19,6 +19,7 @@ import type { NamesStore } from '../db/stores/names-store'
 import type { ServiceClient } from '../service/service-client'
 import { InvalidResponseError, ServiceError } from '../service/service-errors'
 import { callAttribution } from './call-attribution'
+import { assertMaySpend } from './spender'
 import { fillUnknownMints } from './mint-metadata'
 import { DEFAULT_NAMES_REFRESH_SEC, fillCounterpartyNames, fillWalletNames } from './wallet-names'
 import type { WalletCall } from './service-caller'
@@ -401,6 +402,7 @@ export class SyncEngine {
     payer: CallPayer,
     signal?: AbortSignal,
   ): Promise<OperationOutput<N>> {
+    assertMaySpend(operation)
     const op = getOperation(operation)
     return this.#options.shaper.run(
       op.endpointClass,

@@ -12,6 +12,7 @@ import {
 } from './change-detector'
 import type { SyncEngine, WalletSyncOutcome } from './sync-engine'
 import { COMPRESSED_STREAMS, holdsCompressedState } from './watch-footprint'
+import { runAsApp } from './spender'
 
 const WALLET_STREAMS: readonly StreamName[] = ['history', 'transfers', 'balances']
 
@@ -200,7 +201,12 @@ export class WatchScheduler {
     await this.#runRound(cadence)
   }
 
-  async #runRound(cadence: WatchCadence): Promise<CheckedWallet[]> {
+  /** A round spends on the watchlist's behalf, whoever's request started the scheduler. */
+  #runRound(cadence: WatchCadence): Promise<CheckedWallet[]> {
+    return runAsApp(() => this.#watchRound(cadence))
+  }
+
+  async #watchRound(cadence: WatchCadence): Promise<CheckedWallet[]> {
     const { engine, schedule } = this.#o
     const now = this.#now
     const previousRoundSec = this.#lastRoundSec

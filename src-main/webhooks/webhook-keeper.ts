@@ -5,6 +5,7 @@ import { NotFoundError } from '../service/service-errors'
 import type { SyncEngine } from '../sync/sync-engine'
 import { webhookCallsThrough, WebhookDesk, type ServiceCall } from './webhook-desk'
 import type { WebhookView } from '@shared/ipc/webhook-schemas'
+import { runAsApp } from '../sync/spender'
 
 export interface WebhookKeeperDeps {
   /** Where the service delivers: the server's public URL + the delivery path. */
@@ -143,7 +144,8 @@ export function debounced(
       pending = clock.setTimeout(
         () => {
           pending = null
-          run()
+          // The subscription is the app's, whoever's request last changed the watchlist.
+          runAsApp(run)
         },
         ms,
         { keepsAlive: false },

@@ -331,19 +331,22 @@ function acceptContractSockets(
           serveContract(ws, core, {
             // The session is checked again at each request: signing out, expiry, a removed
             // account or a changed role end what the open socket may do.
-            refuse: async (channel) => {
+            admit: async (channel) => {
               const current = await sessions.findToken(signedIn.token)
               if (current === null) {
                 // Closed once this refusal is sent (after the reply's microtasks).
                 setImmediate(() => ws.close(4401, 'Signed out'))
-                return refusal('AppError', 'Your session has ended: sign in again.')
+                return { refusal: refusal('AppError', 'Your session has ended: sign in again.') }
               }
-              return mayUse(current.role, channel)
-                ? null
-                : refusal('PermissionError', refusalMessage(current.role, channel), {
+              if (!mayUse(current.role, channel))
+                return {
+                  refusal: refusal('PermissionError', refusalMessage(current.role, channel), {
                     role: current.role,
                     channel,
-                  })
+                  }),
+                }
+              // What the channel spends is checked against the role too, on every path.
+              return { caller: { role: current.role } }
             },
             reply: (_channel, envelope) => withoutKeyHint(envelope),
           }),

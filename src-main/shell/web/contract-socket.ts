@@ -3,15 +3,19 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { Core } from '../../app/core'
 import type { Envelope } from '@shared/ipc/envelope'
+import type { TeamRole } from '@shared/domain/team-roles'
 import { InvokeMessage, SOCKET_PROTOCOL, type ShellMessage } from '@shared/ipc/web-socket-protocol'
 
 // The contract over one WebSocket, shared by the loopback web shell and the team server:
 // each decides who may open the socket; this carries requests, replies and events.
 
+/** Whether a request runs: a refusal to answer instead, or the account it runs for. */
+export type Admission = { refusal: Envelope<unknown> } | { caller?: { role: TeamRole } }
+
 /** What a server may add around each request of one socket. */
 export interface ContractGuard {
-  /** A refusal to answer instead of running the channel, or null to run it. */
-  refuse?(channel: string): Promise<Envelope<unknown> | null>
+  /** Decides each request: refused, or run (for the signed-in account, if any). */
+  admit?(channel: string): Promise<Admission>
   /** The reply as sent, from the core's answer (e.g. without parts of a secret). */
   reply?(channel: string, envelope: Envelope<unknown>): Envelope<unknown>
 }
@@ -53,8 +57,11 @@ export function serveContract(ws: WebSocket, core: Core, guard: ContractGuard = 
       return
     }
     const { channel } = message
-    const answer = async (): Promise<Envelope<unknown>> =>
-      (await guard.refuse?.(channel)) ?? core.dispatch(channel, message.input)
+    const answer = async (): Promise<Envelope<unknown>> => {
+      const admission = (await guard.admit?.(channel)) ?? {}
+      if ('refusal' in admission) return admission.refusal
+      return core.dispatch(channel, message.input, admission.caller)
+    }
     void answer().then((envelope) => {
       const sent = guard.reply ? guard.reply(channel, envelope) : envelope
       if (ws.readyState === ws.OPEN)

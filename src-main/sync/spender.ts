@@ -1,0 +1,52 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { hasRole, type TeamRole } from '@shared/domain/team-roles'
+import { PermissionError } from '@shared/ipc/ipc-errors'
+
+// Who is spending. A team server request runs as its account's role; everything else (the
+// person at this machine, the CLI, the app's own watching) runs as no one in particular
+// and may spend. The check sits where every paid call passes (SyncEngine's call), so no
+// channel or option can lead a viewer past it.
+
+const caller = new AsyncLocalStorage<{ role: TeamRole }>()
+
+/** The least role that may make a paid call. */
+const SPENDING_ROLE: TeamRole = 'editor'
+
+/**
+ * Runs `work` on behalf of a signed-in account: paid calls it leads to (now or in what it
+ * starts, such as an export job) are checked against `role`.
+ *
+ * @example
+ * await runAsCaller('viewer', () => core.dispatch('export:run', input)) // no credit moves
+ */
+export function runAsCaller<T>(role: TeamRole, work: () => T): T {
+  return caller.run({ role }, work)
+}
+
+/**
+ * Runs `work` as the app itself, whoever's request started it: the watch scheduler's
+ * rounds and the webhook keeper spend on the watchlist's behalf, which an editor set up.
+ */
+export function runAsApp<T>(work: () => T): T {
+  return caller.exit(work)
+}
+
+/** The role of the account whose request this is; null for the local user or the app. */
+export function callerRole(): TeamRole | null {
+  return caller.getStore()?.role ?? null
+}
+
+/**
+ * Throws when the caller may not spend credits; names the call that was refused.
+ *
+ * @example
+ * assertMaySpend('wallet.history') // PermissionError for a viewer
+ */
+export function assertMaySpend(operation: string): void {
+  const role = callerRole()
+  if (role !== null && !hasRole(role, SPENDING_ROLE))
+    throw new PermissionError(
+      `Your role (${role}) cannot spend credits (${operation} is a paid call) — ask an admin.`,
+      { role, operation },
+    )
+}
