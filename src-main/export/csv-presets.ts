@@ -314,17 +314,20 @@ const KOINLY_COLUMNS: Column<TaxRecord>[] = [
 ]
 
 /**
- * CoinTracker's import layout. A fee-only row carries only the fee columns; whether
- * CoinTracker files such a row as a fee is not documented (uncertain).
+ * CoinTracker's import layout (docs/service.md, Tax-tool CSV layouts). Every row moves
+ * something: a fee-only transaction is a send of the fee in SOL, which CoinTracker counts
+ * as a disposal like any untagged send; a row of a fee alone would not import. The tag is
+ * left blank (CoinTracker's own send, receive or trade): its tags name what the chain does
+ * not tell, such as a gift or a staking reward.
  */
 const COINTRACKER_COLUMNS: Column<TaxRecord>[] = [
   value('Date', (r) => coinTrackerTime(r.timeSec)),
   value('Received Quantity', (r) => r.received?.amount ?? null),
   text('Received Currency', (r) => r.received?.currency ?? null),
-  value('Sent Quantity', (r) => r.sent?.amount ?? null),
-  text('Sent Currency', (r) => r.sent?.currency ?? null),
-  value('Fee Amount', (r) => r.feeSol),
-  value('Fee Currency', (r) => (r.feeSol === null ? null : 'SOL')),
+  value('Sent Quantity', (r) => (r.isFeeOnly ? r.feeSol : (r.sent?.amount ?? null))),
+  text('Sent Currency', (r) => (r.isFeeOnly ? 'SOL' : (r.sent?.currency ?? null))),
+  value('Fee Amount', (r) => (r.isFeeOnly ? null : r.feeSol)),
+  value('Fee Currency', (r) => (r.isFeeOnly || r.feeSol === null ? null : 'SOL')),
   value('Tag', () => null),
 ]
 
