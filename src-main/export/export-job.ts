@@ -114,6 +114,40 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
   }
 }
 
+/** What {@link countExportRecords} counts: the rows and layout of an export. */
+export type ExportRecordsQuery = Pick<ExportOptions, 'source' | 'kind' | 'format' | 'filters'>
+
+/**
+ * How many CSV records (header excluded) {@link runExport} writes for these settings,
+ * without writing: the same rows through the same grouping and layout, so a tax layout
+ * that merges a swap into one row or writes a fee-only transaction is counted as it is
+ * written. Reads every row of the selection once.
+ *
+ * @example
+ * await countExportRecords({ source: mirror.exports, kind: 'balance-changes', format: 'koinly' }) // 13166
+ */
+export async function countExportRecords(query: ExportRecordsQuery): Promise<number> {
+  const filters = resolveFilters(ExportFilters.parse(query.filters ?? {}))
+  const format = query.format ?? 'full'
+  layoutFor(query.kind, format)
+  const batchRows = 2_000
+  const read = await query.source.open(query.kind, filters, batchRows)
+  try {
+    const layout = layoutFor(query.kind, format, currencyNames(read.mintSymbols))
+    let records = 0
+    const batches = recordBatches(
+      read.batches as AsyncIterable<readonly RowOfKind[typeof query.kind][]>,
+      layout as CsvLayout<unknown>,
+      batchRows,
+      () => {},
+    )
+    for await (const batch of batches) records += batch.length
+    return records
+  } finally {
+    await read.close()
+  }
+}
+
 /**
  * Groups adjacent rows by the layout's key (one transaction) and turns them into batches
  * of records of about `batchRows` rows each. Lazy: rows are read as batches are taken.

@@ -197,6 +197,11 @@ export const ExportPreviewInput = ExportChoosePathInput
 export const ExportPreview = z.object({
   /** Mirror rows the export will read (the rows progress counts). */
   rows: z.number().int(),
+  /**
+   * CSV records the file will hold, header excluded: `rows` for the full layouts (one
+   * record per row), counted through the layout for a tax tool's (which merges or adds rows).
+   */
+  records: z.number().int(),
   /** What they are, for a person: `17 balance changes of LUMN, incoming, wallet Treasury, …`. */
   description: z.string(),
   fileName: z.string(),
@@ -293,6 +298,16 @@ export function exportedText(
       ? ''
       : `, as ${countText(result.rowsWritten, `${LAYOUT_NAMES[format]} row`)}`
   return `Exported ${result.description}${records}`
+}
+
+/**
+ * What the file of an export will hold, in the layout's own rows.
+ *
+ * @example
+ * fileRecordsText(13_166, 'koinly') // '13,166 Koinly rows in the file'
+ */
+export function fileRecordsText(records: number, format: ExportFormat): string {
+  return `${countText(records, `${LAYOUT_NAMES[format]} row`)} in the file`
 }
 
 /** The export file could not be written (folder missing, not writable, disk full). */

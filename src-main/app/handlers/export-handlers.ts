@@ -19,11 +19,13 @@ import {
 } from '../../export/export-description'
 import { resolveFilters, resolveMintChoices } from '../../export/export-filters'
 import { layoutFor } from '../../export/csv-presets'
-import { runExport, type ExportRowSource } from '../../export/export-job'
+import { countExportRecords, runExport, type ExportRowSource } from '../../export/export-job'
 import { endOfDaySec } from '../balances-at'
 import { balancesAtRows, planBalancesAtExport } from '../balances-at-export'
 import type { HandlerContext } from './handler-context'
 import type { HandlerGroup, HandlerTable } from './handler-table'
+
+type BalancesAtPlan = Awaited<ReturnType<typeof planBalancesAtExport>>
 
 /**
  * Handlers of the `export:*` channels. Exports read the mirror only (no service calls but
@@ -97,19 +99,21 @@ export function exportHandlers(ctx: HandlerContext) {
         const rows = plan.balancesAt.plans.reduce((n, p) => n + p.mints, 0)
         return {
           rows,
+          records: rows, // balances at a date have the full layout only
+
           description: `up to ${plan.describe(rows)}`,
           fileName: plan.fileName,
           serviceCredits: plan.balancesAt.serviceCredits,
         }
       }
-      const rows =
-        plan.balancesAt === null
-          ? await ctx.mirror.exports.count(kind, plan.rowFilters)
-          : await countRows(
-              balancesAtRows(ctx, plan.balancesAt, plan.rowFilters.mints),
-              plan.rowFilters,
-            )
-      return { rows, description: plan.describe(rows), fileName: plan.fileName, serviceCredits: 0 }
+      const rows = await mirrorRowsOf(ctx, kind, plan.balancesAt, plan.rowFilters)
+      return {
+        rows,
+        records: await fileRecordsOf(ctx, kind, format, plan.resolved, rows),
+        description: plan.describe(rows),
+        fileName: plan.fileName,
+        serviceCredits: 0,
+      }
     },
     'export:choose-path': async ({ kind, format, filters }) => {
       if (ctx.choosePath === undefined) {
@@ -212,6 +216,32 @@ function balancesAtChoice(kind: ExportKind, filters: ExportFilters): BalancesAtC
 }
 
 /** Rows a source would give, read and counted (balances at a date from the mirror: free). */
+/** The mirror rows an export reads: those of the kind, or the balances at a date rebuilt. */
+async function mirrorRowsOf(
+  ctx: HandlerContext,
+  kind: ExportKind,
+  balancesAt: BalancesAtPlan | null,
+  rowFilters: ExportRowFilters,
+): Promise<number> {
+  if (balancesAt === null) return ctx.mirror.exports.count(kind, rowFilters)
+  return countRows(balancesAtRows(ctx, balancesAt, rowFilters.mints), rowFilters)
+}
+
+/**
+ * The records an export's file holds: the full layouts write one per row; a tax layout's
+ * are counted through it, as the run writes them (it merges swaps, adds fee-only rows).
+ */
+async function fileRecordsOf(
+  ctx: HandlerContext,
+  kind: ExportKind,
+  format: ExportFormat,
+  filters: ExportFilters,
+  rows: number,
+): Promise<number> {
+  if (format === 'full') return rows
+  return countExportRecords({ source: ctx.mirror.exports, kind, format, filters })
+}
+
 async function countRows(source: ExportRowSource, filters: ExportRowFilters): Promise<number> {
   const read = await source.open('balances-at', filters, 10_000)
   await read.close()
