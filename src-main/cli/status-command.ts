@@ -1,6 +1,7 @@
 import type { Command } from 'commander'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 import { countText, nounFor as noun } from '@shared/domain/count-text'
+import { STREAM_ITEM_NOUNS } from '@shared/ipc/sync-schemas'
 import { printJson, printLine } from './terminal-output'
 
 /** `status [--json]` (streams, cursors, errors) and `credits [--json]` (ledger summary). */
@@ -27,7 +28,7 @@ export function registerStatusCommands(program: Command): void {
               ? 'complete'
               : `backfilling (cursor ${st.backfillCursor ?? 'start'})`
             printLine(
-              `  ${st.stream.padEnd(22)} ${st.state.padEnd(9)} ${String(st.itemsStored).padStart(8)} ${noun(st.itemsStored, 'item')}  ${done}`,
+              `  ${st.stream.padEnd(22)} ${st.state.padEnd(9)} ${String(st.itemsStored).padStart(8)} ${noun(st.itemsStored, STREAM_ITEM_NOUNS[st.stream])}  ${done}`,
             )
             if (st.lastError) printLine(`    error: ${st.lastError}`)
           }

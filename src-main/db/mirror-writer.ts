@@ -41,6 +41,11 @@ export interface StreamPatch {
   topReadAtSec?: number | null
   /** Counted in the same transaction as the page's rows. */
   addPages?: number
+  /**
+   * Sets the stream's item count instead of adding the page's new rows: a snapshot's
+   * holdings replace the last snapshot's (STREAM_ITEM_NOUNS).
+   */
+  items?: number
   succeededAtSec?: number
 }
 

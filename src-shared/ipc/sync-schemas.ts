@@ -11,6 +11,31 @@ export const StreamName = z.enum([
 ])
 export type StreamName = z.infer<typeof StreamName>
 
+/**
+ * What one item of each stream is: the unit of a stream's item count (`status`, Activity)
+ * and of a sync's "new". History counts transactions, transfers its transfers, the
+ * compressed streams their signatures, all stored; balances count the holdings (tokens and
+ * NFTs) of the current snapshot, which a new snapshot replaces.
+ */
+export const STREAM_ITEM_NOUNS: Record<StreamName, string> = {
+  history: 'transaction',
+  transfers: 'transfer',
+  balances: 'holding',
+  'compressed-owner': 'signature',
+  'compressed-token-owner': 'signature',
+}
+
+/**
+ * A sync run's new items of a stream: how many more it counts after the run than before
+ * (a balances snapshot with fewer holdings than the last has none new).
+ *
+ * @example
+ * newItemsOf(100, 175) // 75
+ */
+export function newItemsOf(itemsBefore: number, itemsAfter: number): number {
+  return Math.max(0, itemsAfter - itemsBefore)
+}
+
 /** How a stream stands, in words the UI shows. */
 export const StreamState = z.enum([
   'idle',
@@ -28,6 +53,7 @@ export type StreamState = z.infer<typeof StreamState>
 export const StreamStatus = z.object({
   stream: StreamName,
   state: StreamState,
+  /** The stream's items (STREAM_ITEM_NOUNS): stored, or the current snapshot's holdings. */
   itemsStored: z.number().int(),
   pagesFetched: z.number().int(),
   /** All-time credits of the calls that fetched this stream's pages (from the ledger). */
@@ -74,6 +100,7 @@ export const StreamOutcome = z.object({
   stream: StreamName,
   state: StreamState,
   pages: z.number().int(),
+  /** How many more items the stream counts after the run than before (newItemsOf). */
   newItems: z.number().int(),
   /** Credits of the calls the stream made in this run (a DAS page costs less than a wallet page). */
   credits: z.number().int(),

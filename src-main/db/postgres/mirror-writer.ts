@@ -182,7 +182,7 @@ export class PostgresMirrorWriter implements MirrorWriter {
       const mints = [...new Map(balances.map((b) => [b.mint, mintRowOf(b, takenAtSec)])).values()]
       for (const rows of chunks(mints)) await mintUpsert(tx, rows).execute()
       await insertNfts(tx, id, nfts)
-      await patchStreamRow(tx, walletId, 'balances', patch, balances.length + nfts.length)
+      await patchStreamRow(tx, walletId, 'balances', patch, 0)
       return id
     })
   }
@@ -324,7 +324,7 @@ async function insertNfts(
 
 /**
  * Applies a patch to a stream's row inside a page's transaction: only the columns the
- * patch names change; pages and items are added to, never overwritten.
+ * patch names change; pages are added to, and items too unless the patch sets them.
  */
 async function patchStreamRow(
   tx: Transaction<Database>,
@@ -357,7 +357,8 @@ async function patchStreamRow(
     .set(Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined)))
     .set({
       pages_fetched: sql`pages_fetched + ${patch.addPages ?? 0}`,
-      items_stored: sql`items_stored + ${addItems}`,
+      items_stored:
+        patch.items === undefined ? sql`items_stored + ${addItems}` : sql`${patch.items}`,
     })
     .where('wallet_id', '=', walletId)
     .where('stream', '=', stream)

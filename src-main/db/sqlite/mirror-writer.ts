@@ -153,7 +153,7 @@ export class SqliteMirrorWriter implements MirrorWriter {
       for (const b of balances) this.#s.insertSnapshotItem.run(snapshotItemRow(id, b))
       this.#upsertMints(balances.map((b) => mintRowOf(b, takenAtSec)))
       for (const n of nfts) this.#s.insertSnapshotNft.run(snapshotNftRow(id, n))
-      this.#patch(walletId, 'balances', patch, balances.length + nfts.length)
+      this.#patch(walletId, 'balances', patch, 0)
       return id
     })
   }
@@ -260,6 +260,8 @@ export class SqliteMirrorWriter implements MirrorWriter {
       setTopRead: has('topReadAtSec'),
       topReadAtSec: patch.topReadAtSec ?? null,
       addPages: patch.addPages ?? 0,
+      setItems: has('items'),
+      items: patch.items ?? 0,
       addItems,
       succeededAtSec: patch.succeededAtSec ?? null,
     })
@@ -298,7 +300,7 @@ function prepareStatements(sqlite: BetterSqlite3.Database) {
         is_paused = case when @setPaused then @isPaused else is_paused end,
         top_read_at_sec = case when @setTopRead then @topReadAtSec else top_read_at_sec end,
         pages_fetched = pages_fetched + @addPages,
-        items_stored = items_stored + @addItems,
+        items_stored = case when @setItems then @items else items_stored + @addItems end,
         last_success_sec = coalesce(@succeededAtSec, last_success_sec)
       where wallet_id = @walletId and stream = @stream`),
     insertTransaction: sqlite.prepare(`

@@ -1,6 +1,7 @@
 import { DAS_MAX_LIMIT, type Asset } from '@shared/api/das'
 import { CREDIT_PRICES } from '@shared/api/prices'
 import type { WalletBalance, WalletNft } from '@shared/api/wallet-rest'
+import { newItemsOf } from '@shared/ipc/sync-schemas'
 import { isLookedUpTopFresh, lookedUpTopMark } from './looked-up-top'
 import type { StreamContext, StreamResult } from './stream-context'
 
@@ -56,20 +57,25 @@ export async function syncBalances(ctx: StreamContext): Promise<StreamResult> {
     takenAtSec,
     balances,
     firstNfts,
-    { addPages: page, newestKey: String(takenAtSec) },
+    { addPages: page, newestKey: String(takenAtSec), items: balances.length + firstNfts.length },
   )
-  const { nfts, pages: assetPages } = await ownedNfts(ctx, firstNfts, page)
+  const { nfts, pages: assetPages } = await ownedNfts(ctx, balances.length, firstNfts, page)
   // Complete and succeeded only here, once the snapshot holds every holdings page: a sync
   // stopped (or a worker killed) between the two writes leaves the stream to be taken
   // again whole, and a look-up that read just the first of several pages leaves the first
   // sync to take it whole.
   await ctx.writer.applySnapshotNfts(ctx.walletId, snapshotId, nfts, {
     addPages: assetPages,
+    items: balances.length + nfts.length,
     isBackfillComplete: true,
     succeededAtSec: takenAtSec,
     ...lookedUpTopMark(ctx),
   })
-  return { stream: 'balances', pages: page + assetPages, newItems: balances.length + nfts.length }
+  return {
+    stream: 'balances',
+    pages: page + assetPages,
+    newItems: newItemsOf(row.itemsStored, balances.length + nfts.length),
+  }
 }
 
 /**
@@ -79,6 +85,7 @@ export async function syncBalances(ctx: StreamContext): Promise<StreamResult> {
  */
 async function ownedNfts(
   ctx: StreamContext,
+  tokenCount: number,
   namedByBalances: readonly WalletNft[],
   pagesBefore: number,
 ): Promise<{ nfts: WalletNft[]; pages: number }> {
@@ -105,7 +112,7 @@ async function ownedNfts(
       stream: 'balances',
       phase: 'snapshot',
       pages: pagesBefore + page,
-      items: nfts.length,
+      items: tokenCount + nfts.length,
       estimatedRemainingPages: remaining,
       estimatedRemainingCredits: remaining === null ? null : remaining * CREDIT_PRICES.das,
     })
