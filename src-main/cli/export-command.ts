@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { Option } from 'commander'
 import type { ExportDelimiter, ExportProgress } from '@shared/ipc/export-schemas'
+import { futureDayProblem } from '@shared/domain/calendar-day'
 import { countText } from '@shared/domain/count-text'
 import {
   ExportFilters,
@@ -81,6 +82,8 @@ function exportKind(opts: ExportCommandOptions): ExportKind {
     )
   const date = CalendarDate.safeParse(opts.at)
   if (!date.success) throw new AppError(`--at: ${describeIssues(date.error)} (got “${opts.at}”).`)
+  const future = futureDayProblem(opts.at, cliContext().clock.nowMs())
+  if (future !== null) throw new AppError(`--at ${future}`)
   return 'balances-at'
 }
 
