@@ -220,9 +220,10 @@ function signInPages(team: TeamContext) {
     const name = (form.get('name') ?? '').trim()
     const password = form.get('password') ?? ''
     const keys = [`account:${name.toLowerCase()}`, `address:${request.socket.remoteAddress}`]
-    const waitMs = throttle.waitMs(keys)
-    if (waitMs > 0) {
-      const waitSec = Math.ceil(waitMs / 1000)
+    // Reserved before the (slow) check: attempts sent at once are counted as they arrive.
+    const attempt = throttle.reserve(keys)
+    if ('waitMs' in attempt) {
+      const waitSec = Math.ceil(attempt.waitMs / 1000)
       sendLoginPage(response, 429, {
         name,
         notice: `Too many failed sign-ins: try again in ${waitSec} s.`,
@@ -230,17 +231,21 @@ function signInPages(team: TeamContext) {
       })
       return
     }
-    const account = await options.accounts.credentials(name)
-    // An unknown name costs one verification too: the answer's time does not tell it apart.
-    const isRight =
-      (await verifyPassword(account?.passwordHash ?? (await decoyPasswordHash), password)) &&
-      account !== null
+    let isRight = false
+    try {
+      const account = await options.accounts.credentials(name)
+      // An unknown name costs one verification too: the answer's time does not tell it apart.
+      isRight =
+        (await verifyPassword(account?.passwordHash ?? (await decoyPasswordHash), password)) &&
+        account !== null
+    } finally {
+      if (isRight) attempt.succeeded()
+      else attempt.failed()
+    }
     if (!isRight) {
-      throttle.recordFailure(keys)
       sendLoginPage(response, 401, { name, notice: 'Wrong name or password.' })
       return
     }
-    throttle.forget(keys[0] as string)
     const token = await sessions.start(name)
     response.writeHead(303, {
       location: '/',
