@@ -1,6 +1,7 @@
 import { AppError } from '@shared/ipc/ipc-errors'
 import type { AppSettings } from '@shared/ipc/settings-schemas'
 import { publicSettings, readSettings, writeSettings } from '../app-settings'
+import { shownDataDir } from '../data-dir'
 import { isKeyGoingToNewOrigin } from '../key-origins'
 import type { HandlerContext } from './handler-context'
 import type { HandlerGroup } from './handler-table'
@@ -22,7 +23,7 @@ export function settingsHandlers(ctx: HandlerContext) {
       apiKey: ctx.apiKey(),
       isKeyUnreadable: ctx.secretStore.isKeyUnreadable(),
       keyStorage: ctx.secretStore.kind,
-      dataDir: ctx.info.dataDir,
+      dataDir: shownDataDir(ctx.info.dataDir),
     })
   const chooseSource = async (source: AppSettings['dataSource']): Promise<AppSettings> => {
     await writeSettings(ctx.settings, { dataSource: source }, ctx.nowSec())

@@ -47,6 +47,22 @@ describe('team server: roles decide what each account may do', () => {
     expect(await as('vera').call('sync:status')).toMatchObject({ ok: true })
   })
 
+  it('only an admin is told where the server keeps its data', async () => {
+    for (const name of ['vera', 'eddie', 'ada']) {
+      const info = await as(name).call('app:info')
+      const settings = await as(name).call('settings:get')
+      const expected = name === 'ada' ? fx.dataDir : null
+      expect(info, name).toMatchObject({ ok: true, result: { dataDir: expected } })
+      expect(settings, name).toMatchObject({ ok: true, result: { dataDir: expected } })
+      // Nowhere else in the answer either.
+      if (expected === null) expect(JSON.stringify([info, settings])).not.toContain(fx.dataDir)
+    }
+    // The person at the machine still sees it.
+    expect(await fx.core.dispatch('app:info', undefined)).toMatchObject({
+      result: { dataDir: fx.dataDir },
+    })
+  })
+
   it('a viewer cannot change the watchlist or the settings, and is told why', async () => {
     const added = await as('vera').call('watchlist:add', { address: testAddress(22) })
     expect(added).toEqual({
