@@ -10,6 +10,7 @@ import { AppError, InvalidInputError, NotFoundError } from '@shared/ipc/ipc-erro
 import type { DataSource } from '@shared/ipc/settings-schemas'
 import type { Mirror } from '../db/mirror'
 import { openMirror } from '../db/open-mirror'
+import { tightenDataDir } from '../db/private-files'
 import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from '../sync/lease-keeper'
 import { runAsCaller } from '../sync/spender'
 import type { TeamRole } from '@shared/domain/team-roles'
@@ -196,6 +197,8 @@ interface CoreStores {
 }
 
 async function openStores(config: CoreConfig, isReadOnly: boolean): Promise<CoreStores> {
+  // A folder made before Heliograph made its folders private (or by hand) is made so now.
+  const looserMode = tightenDataDir(config.dataDir)
   // The person's own mirror is always open: it keeps the settings, whatever the source.
   // The writer's pages go to a worker thread: this one keeps answering the views.
   const writeIn = isReadOnly ? 'this-thread' : 'worker'
@@ -215,12 +218,15 @@ async function openStores(config: CoreConfig, isReadOnly: boolean): Promise<Core
     config.apiKey !== undefined || keyWithheldFrom !== null
       ? new MemorySecretStore(config.apiKey ?? null)
       : (config.secretStore ?? new FileSecretStore(config.dataDir))
-  const notices =
-    keyWithheldFrom === null
-      ? []
-      : [
-          `The stored API key is not sent to ${keyWithheldFrom}, a service it has not been used with; give this run a key of its own with --api-key or HELIOGRAPH_API_KEY.`,
-        ]
+  const notices: string[] = []
+  if (looserMode !== null)
+    notices.push(
+      `Tightened the permissions of ${config.dataDir} to 0700 (it was 0${looserMode.toString(8)}): what Heliograph keeps is yours alone.`,
+    )
+  if (keyWithheldFrom !== null)
+    notices.push(
+      `The stored API key is not sent to ${keyWithheldFrom}, a service it has not been used with; give this run a key of its own with --api-key or HELIOGRAPH_API_KEY.`,
+    )
   const exports = new ExportHandoffs(config.dataDir)
   // Pending downloads are the writer's: a reader must not remove what the writer offers.
   if (!isReadOnly) await exports.removeLeftovers()
