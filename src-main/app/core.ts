@@ -462,10 +462,15 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
   const { home, secretStore, apiKey, exports } = stores
   const sessions = await openSessions(config, stores, events, isReadOnly, clock)
   const { info } = sessions
+  // The database URL's password too: an error of the driver's must not carry it anywhere.
+  // (A very short one would blank out ordinary words; the messages never quote it anyway.)
+  const password = decodeURIComponent(URL.parse(config.databaseUrl ?? '')?.password ?? '')
+  const databasePassword = password.length >= 6 ? password : null
   const redact = (text: string): string => {
     const secrets = [
       apiKey(),
       sessions.webhookMode !== null ? sessions.webhookSecrets.read() : null,
+      databasePassword,
     ]
     return redactText(
       text,
