@@ -133,7 +133,9 @@ export class ImageFetcher {
   ): void {
     this.#resolve(host)
       .then((answered) => {
-        const wanted = answered.filter((a) => !options.family || a.family === options.family)
+        const family =
+          options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family
+        const wanted = answered.filter((a) => !family || a.family === family)
         if (wanted.length === 0) throw new ImageRefusedError(`${host} has no address`)
         const refused = wanted.find((a) => this.#rules.refuses(a.address))
         if (refused) throw refusedHost(host, refused.address)

@@ -19,72 +19,32 @@ export interface TestCertificates {
  */
 export function makeTestCertificates(hostName: string): TestCertificates {
   const temp = makeTempDir('heliograph-tls-')
-  const file = (name: string): string => join(temp.dir, name)
-  const openssl = (...args: string[]): void => {
+  // Run in the temporary folder, so that every argument is a word without spaces.
+  const openssl = (command: string): void => {
     try {
-      execFileSync('openssl', args, { stdio: 'pipe' })
+      execFileSync('openssl', command.split(' '), { cwd: temp.dir, stdio: 'pipe' })
     } catch (error) {
       throw new Error(
-        `openssl ${args[0]} failed while making the test certificates (is the openssl command installed?): ${String(error)}`,
+        `openssl ${command.split(' ')[0]} failed while making the test certificates (is the openssl command installed?)`,
+        { cause: error },
       )
     }
   }
+  const file = (name: string): string => join(temp.dir, name)
+  const newKey = '-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes'
   try {
     openssl(
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      file('ca.key'),
-      '-out',
-      file('ca.pem'),
-      '-days',
-      '2',
-      '-subj',
-      '/CN=Heliograph test CA',
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=critical,keyCertSign',
+      `req -x509 ${newKey} -keyout ca.key -out ca.pem -days 2 -subj /CN=Heliograph-test-CA` +
+        ' -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign',
     )
-    openssl(
-      'req',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      file('server.key'),
-      '-out',
-      file('server.csr'),
-      '-subj',
-      `/CN=${hostName}`,
-    )
+    openssl(`req ${newKey} -keyout server.key -out server.csr -subj /CN=${hostName}`)
     writeFileSync(
       file('server.ext'),
       `subjectAltName=DNS:${hostName}\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n`,
     )
     openssl(
-      'x509',
-      '-req',
-      '-in',
-      file('server.csr'),
-      '-CA',
-      file('ca.pem'),
-      '-CAkey',
-      file('ca.key'),
-      '-CAcreateserial',
-      '-out',
-      file('server.pem'),
-      '-days',
-      '2',
-      '-extfile',
-      file('server.ext'),
+      'x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem' +
+        ' -days 2 -extfile server.ext',
     )
     return {
       ca: readFileSync(file('ca.pem'), 'utf8'),
