@@ -135,10 +135,11 @@ export class ImageFetcher {
       .then((answered) => {
         const family =
           options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family
+        // Every address answered is checked, also those of the family not asked for.
+        const refused = answered.find((a) => this.#rules.refuses(a.address))
+        if (refused) throw refusedHost(host, refused.address)
         const wanted = answered.filter((a) => !family || a.family === family)
         if (wanted.length === 0) throw new ImageRefusedError(`${host} has no address`)
-        const refused = wanted.find((a) => this.#rules.refuses(a.address))
-        if (refused) throw refusedHost(host, refused.address)
         return wanted
       })
       .then(

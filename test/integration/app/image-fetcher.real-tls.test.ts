@@ -85,6 +85,8 @@ describe('image fetcher over real TLS: connects only to the address it checked',
       pump()
     } else if (req.url === '/page.html') {
       res.writeHead(200, { 'content-type': 'text/html' }).end('<html><script>1</script></html>')
+    } else if (req.url === '/loop') {
+      res.writeHead(302, { location: '/loop' }).end()
     } else if (req.url?.startsWith('/redirect?to=')) {
       const to = decodeURIComponent(req.url.slice('/redirect?to='.length))
       res.writeHead(302, { location: to }).end()
@@ -205,6 +207,8 @@ describe('image fetcher over real TLS: connects only to the address it checked',
       /http: is not https/,
     )
     expect(reachedThisMachine()).toBe(false)
+    await expect(fetcher.fetch(url('/loop'))).rejects.toThrow('more than 3 redirects')
+    expect(seen.filter((r) => r.path === '/loop')).toHaveLength(4)
     // A redirect to an allowed host is followed.
     const image = await fetcher.fetch(redirect(url('/art.png')))
     expect(image.body.equals(PNG)).toBe(true)
