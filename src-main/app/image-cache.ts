@@ -4,8 +4,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../db/private-files'
 import { redactText } from '../service/redact'
-import { ImageFetcher } from './image-fetcher'
-import { imageMimeOf } from './image-types'
+import { fetchImage, IMAGE_TYPES, type FetchedImage, type ImageFetchOptions } from './image-fetch'
 
 // NFT and token images, fetched once by main and kept in the data folder. The page never
 // loads an image from its host: that would fail offline and tell whoever minted an NFT
@@ -18,10 +17,7 @@ export const IMAGE_ROUTE = '/images/'
 const RETRY_AFTER_MS = 10 * 60_000
 
 /** A cached image, ready to answer with. */
-export interface CachedImage {
-  mime: string
-  body: Buffer
-}
+export type CachedImage = FetchedImage
 
 export interface ImageCacheOptions {
   /** The folder the images are kept in (created private). */
@@ -31,8 +27,8 @@ export interface ImageCacheOptions {
    * collectibles name an invented host; null for every other URI.
    */
   redirectUri?: (uri: string) => string | null
-  /** The fetcher; one with the default resolver, address rules and trust store otherwise. */
-  fetcher?: ImageFetcher
+  /** How images are fetched (the system's resolver and trust unless a test says otherwise). */
+  fetch?: Omit<ImageFetchOptions, 'isBuiltIn'>
 }
 
 /**
@@ -52,14 +48,12 @@ export class ImageCache {
   /** Images that failed: when they may be tried again and why they were not kept. */
   readonly #failures = new Map<string, { retryAtMs: number; reason: string }>()
   readonly #inFlight = new Map<string, Promise<CachedImage | null>>()
-  readonly #fetcher: ImageFetcher
 
   constructor(options: ImageCacheOptions) {
     this.#o = options
-    this.#fetcher = options.fetcher ?? new ImageFetcher()
   }
 
-  /** Why the image behind a key was not kept on its last try (URLs redacted); null if it was not refused. */
+  /** Why the image behind a key was not kept on its last try (redacted); null if it was. */
   failureReason(key: string): string | null {
     return this.#failures.get(key)?.reason ?? null
   }
@@ -95,16 +89,17 @@ export class ImageCache {
     const path = join(this.#o.dir, key)
     if (!existsSync(path)) return null
     const body = await readFile(path)
-    const mime = imageMimeOf(body)
-    return mime ? { mime, body } : null
+    const type = IMAGE_TYPES.find((t) => t.matches(body))
+    return type ? { mime: type.mime, body } : null
   }
 
   async #fetchAndKeep(key: string, uri: string): Promise<CachedImage | null> {
     try {
       const builtIn = this.#o.redirectUri?.(uri) ?? null
-      const image = await (builtIn !== null
-        ? this.#fetcher.fetchBuiltIn(builtIn)
-        : this.#fetcher.fetch(uri))
+      const image = await fetchImage(builtIn ?? uri, {
+        ...this.#o.fetch,
+        isBuiltIn: builtIn !== null,
+      })
       makePrivateDir(this.#o.dir)
       const path = join(this.#o.dir, key)
       const partial = `${path}.partial`

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NftItem } from '@shared/ipc/review-schemas'
 import { createCore, type Core } from '../../../src-main/app/core'
 import { IMAGE_ROUTE } from '../../../src-main/app/image-cache'
-import { ImageFetcher } from '../../../src-main/app/image-fetcher'
+import { fetchImage } from '../../../src-main/app/image-fetch'
 import type { RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { startWebShell, type RunningWebShell } from '../../../src-main/shell/web/web-shell'
 import { BUILT_RENDERER_DIR } from '../../helpers/web-shell-fixture'
@@ -90,7 +90,6 @@ describe('images: fetched once by main, kept in the data folder, served from the
 })
 
 describe('images: what main refuses to fetch or keep', () => {
-  const fetcher = new ImageFetcher()
   let server: Server
   let base: string
   beforeAll(async () => {
@@ -115,27 +114,23 @@ describe('images: what main refuses to fetch or keep', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
   it('plain http and hosts on this machine or a private network', async () => {
-    await expect(fetcher.fetch(`${base}/ok.png`)).rejects.toThrow(/not https/)
-    await expect(fetcher.fetch('https://127.0.0.1/x.png')).rejects.toThrow(
-      /this machine or a private network/,
-    )
-    await expect(fetcher.fetch('https://[::1]/x.png')).rejects.toThrow(
-      /this machine or a private network/,
-    )
-    await expect(fetcher.fetch('https://10.1.2.3/x.png')).rejects.toThrow(/private network/)
-    await expect(fetcher.fetch('https://localhost/x.png')).rejects.toThrow(/private network/)
+    await expect(fetchImage(`${base}/ok.png`)).rejects.toThrow(/not https/)
+    await expect(fetchImage('https://127.0.0.1/x.png')).rejects.toThrow(/on this machine/)
+    await expect(fetchImage('https://[::1]/x.png')).rejects.toThrow(/on this machine/)
+    await expect(fetchImage('https://10.1.2.3/x.png')).rejects.toThrow(/private network/)
+    await expect(fetchImage('https://localhost/x.png')).rejects.toThrow(/on this machine/)
   })
 
   it('more than 5 MB, bytes that are not an image (whatever the header says), and SVG', async () => {
     // Checked against a local server: the address check is what the built-in flag skips.
-    await expect(fetcher.fetchBuiltIn(`${base}/big.png`)).rejects.toThrow(/larger than/)
-    await expect(fetcher.fetchBuiltIn(`${base}/page.png`)).rejects.toThrow(
+    await expect(fetchImage(`${base}/big.png`, { isBuiltIn: true })).rejects.toThrow(/larger than/)
+    await expect(fetchImage(`${base}/page.png`, { isBuiltIn: true })).rejects.toThrow(
       /not a PNG, JPEG, GIF or WebP/,
     )
-    await expect(fetcher.fetchBuiltIn(`${base}/art.svg`)).rejects.toThrow(
+    await expect(fetchImage(`${base}/art.svg`, { isBuiltIn: true })).rejects.toThrow(
       /not a PNG, JPEG, GIF or WebP/,
     )
-    const ok = await fetcher.fetchBuiltIn(`${base}/ok.png`)
+    const ok = await fetchImage(`${base}/ok.png`, { isBuiltIn: true })
     expect(ok.mime).toBe('image/png')
   })
 })
