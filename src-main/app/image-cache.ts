@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../db/private-files'
+import { redactText } from '../service/redact'
 import { fetchImage, IMAGE_TYPES, type FetchedImage, type ImageFetchOptions } from './image-fetch'
 
 // NFT and token images, fetched once by main and kept in the data folder. The page never
@@ -44,11 +45,17 @@ export class ImageCache {
   readonly #o: ImageCacheOptions
   /** Keys handed to the page this run, and the URI each stands for. */
   readonly #uris = new Map<string, string>()
-  readonly #failedUntil = new Map<string, number>()
+  /** Images that failed: when they may be tried again and why they were not kept. */
+  readonly #failures = new Map<string, { retryAtMs: number; reason: string }>()
   readonly #inFlight = new Map<string, Promise<CachedImage | null>>()
 
   constructor(options: ImageCacheOptions) {
     this.#o = options
+  }
+
+  /** Why the image behind a key was not kept on its last try (redacted); null if it was. */
+  failureReason(key: string): string | null {
+    return this.#failures.get(key)?.reason ?? null
   }
 
   /**
@@ -70,7 +77,7 @@ export class ImageCache {
     const stored = await this.#stored(key)
     if (stored) return stored
     const uri = this.#uris.get(key)
-    if (uri === undefined || (this.#failedUntil.get(key) ?? 0) > Date.now()) return null
+    if (uri === undefined || (this.#failures.get(key)?.retryAtMs ?? 0) > Date.now()) return null
     const running = this.#inFlight.get(key)
     if (running) return running
     const fetching = this.#fetchAndKeep(key, uri).finally(() => this.#inFlight.delete(key))
@@ -98,9 +105,11 @@ export class ImageCache {
       const partial = `${path}.partial`
       await writeFile(partial, image.body, { mode: PRIVATE_FILE_MODE })
       await rename(partial, path)
+      this.#failures.delete(key)
       return image
-    } catch {
-      this.#failedUntil.set(key, Date.now() + RETRY_AFTER_MS)
+    } catch (error) {
+      const reason = redactText(error instanceof Error ? error.message : String(error))
+      this.#failures.set(key, { retryAtMs: Date.now() + RETRY_AFTER_MS, reason })
       return null
     }
   }
