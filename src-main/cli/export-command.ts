@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { Option } from 'commander'
 import type { ExportDelimiter, ExportProgress } from '@shared/ipc/export-schemas'
-import { countText } from '@shared/domain/count-text'
+import { countText } from '@shared/domain/display-text'
 import {
   ExportFilters,
   ExportFormat,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
-import { countText, nounFor as noun } from '@shared/domain/count-text'
+import { countText, nounFor as noun } from '@shared/domain/display-text'
 import { printJson, printLine } from './terminal-output'
 
 /** `status [--json]` (streams, cursors, errors) and `credits [--json]` (ledger summary). */
