@@ -8,6 +8,7 @@
  */
 
 import { decimalFromRaw, decimalText } from './exact-amount'
+import { shortAddress } from './wallet-address'
 
 /** The locale numbers are written in when the caller names none. */
 export const DISPLAY_LOCALE = 'en-US'
@@ -111,13 +112,7 @@ function decimalSeparator(locale: string = DISPLAY_LOCALE): string {
 
 // ── Token amounts: decimals applied, a name before an address ──────────────────────────
 
-/**
- * An address cut to its ends for a tight place: `EPjFWd…Dt1v`. The whole address belongs
- * in a tooltip or a copy button beside it.
- */
-export function shortAddress(address: string): string {
-  return address.length <= 12 ? address : `${address.slice(0, 6)}…${address.slice(-4)}`
-}
+export { shortAddress }
 
 /** What is known about a token for naming it: its symbol or name, else only its mint. */
 export interface TokenNaming {
@@ -131,7 +126,7 @@ export interface TokenNaming {
  *
  * @example
  * tokenLabel({ mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', symbol: 'USDC' }) // 'USDC'
- * tokenLabel({ mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' }) // 'EPjFWd…Dt1v'
+ * tokenLabel({ mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' }) // 'EPjF…Dt1v'
  */
 export function tokenLabel(token: TokenNaming): string {
   return token.symbol?.trim() || token.name?.trim() || shortAddress(token.mint)
@@ -144,8 +139,8 @@ export function tokenLabel(token: TokenNaming): string {
  *
  * @example
  * tokenAmountText({ raw: '21557990000', decimals: 6, mint, symbol: 'USDC' }) // '21,557.99 USDC'
- * tokenAmountText({ amount: '0.5', mint })                                 // '0.5 EPjFWd…Dt1v'
- * tokenAmountText({ raw: '12', decimals: null, mint })                     // '12 smallest units of EPjFWd…Dt1v'
+ * tokenAmountText({ amount: '0.5', mint })                                 // '0.5 EPjF…Dt1v'
+ * tokenAmountText({ raw: '12', decimals: null, mint })                     // '12 smallest units of EPjF…Dt1v'
  */
 export function tokenAmountText(
   token: TokenNaming & { amount?: string; raw?: string; decimals?: number | null },
