@@ -334,8 +334,8 @@ export function formatDate(sec: number, zone: DisplayTimeZone): string {
  * (seconds on request); UTC times end in "UTC" so they are never read as local.
  *
  * @example
- * formatDateTime(1_795_000_000, 'utc') // '2026-11-18 08:26 UTC'
- * formatDateTime(1_795_000_000, 'utc', { withSeconds: true }) // '2026-11-18 08:26:40 UTC'
+ * formatDateTime(1_795_000_000, 'utc') // '2026-11-18 11:06 UTC'
+ * formatDateTime(1_795_000_000, 'utc', { withSeconds: true }) // '2026-11-18 11:06:40 UTC'
  */
 export function formatDateTime(
   sec: number,
