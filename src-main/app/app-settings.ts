@@ -124,7 +124,7 @@ export function publicSettings(
     apiKey: string | null
     isKeyUnreadable: boolean
     keyStorage: AppSettings['keyStorage']
-    dataDir: string
+    dataDir: string | null
   },
 ): AppSettings {
   return {
