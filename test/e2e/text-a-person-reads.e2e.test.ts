@@ -115,7 +115,7 @@ describe('e2e: text a person reads', () => {
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBeGreaterThan(1)
     for (const row of await rows.all()) {
       const cells = await row.locator('td').allTextContents()
-      const [amount, price, value] = [cells[3]!, cells[4]!, cells[5]!].map((c) => c.trim())
+      const [amount, price, value] = [cells[3]!.trim(), cells[4]!.trim(), cells[5]!.trim()]
       expect(value).toMatch(MONEY)
       // The value is the exact amount × the price, to the cent: the shown amount (6 fraction
       // digits at least) × the shown price (every digit) lands within that cent's rounding.
