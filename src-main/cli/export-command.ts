@@ -4,7 +4,7 @@ import type { Command } from 'commander'
 import { Option } from 'commander'
 import type { ExportDelimiter, ExportProgress } from '@shared/ipc/export-schemas'
 import { futureDayProblem } from '@shared/domain/calendar-day'
-import { countText } from '@shared/domain/count-text'
+import { countText } from '@shared/domain/display-text'
 import {
   ExportFilters,
   ExportFormat,

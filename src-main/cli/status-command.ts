@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
-import { countText } from '@shared/domain/count-text'
+import { countText } from '@shared/domain/display-text'
 import { countCell, counted, tableLines } from './table-columns'
 import { printJson, printLine } from './terminal-output'
 

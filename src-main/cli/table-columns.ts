@@ -1,4 +1,4 @@
-import { nounFor } from '@shared/domain/count-text'
+import { nounFor } from '@shared/domain/display-text'
 
 // The CLI's tables (credits, status): counts with thousands separators, right-aligned;
 // text left-aligned; every column as wide as its widest cell, so rows line up whatever
