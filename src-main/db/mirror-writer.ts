@@ -43,7 +43,7 @@ export interface StreamPatch {
   addPages?: number
   /**
    * Sets the stream's item count instead of adding the page's new rows: a snapshot's
-   * holdings replace the last snapshot's (STREAM_ITEM_NOUNS).
+   * holdings replace the last snapshot's (see newItemsOf).
    */
   items?: number
   succeededAtSec?: number

@@ -11,19 +11,11 @@ export const StreamName = z.enum([
 ])
 export type StreamName = z.infer<typeof StreamName>
 
-/**
- * What one item of each stream is: the unit of a stream's item count (`status`, Activity)
- * and of a sync's "new". History counts transactions, transfers its transfers, the
- * compressed streams their signatures, all stored; balances count the holdings (tokens and
- * NFTs) of the current snapshot, which a new snapshot replaces.
- */
-export const STREAM_ITEM_NOUNS: Record<StreamName, string> = {
-  history: 'transaction',
-  transfers: 'transfer',
-  balances: 'holding',
-  'compressed-owner': 'signature',
-  'compressed-token-owner': 'signature',
-}
+// What one item of each stream is, the unit of a stream's item count (`status`, Activity:
+// StreamStatus.itemsStored) and of a sync's "new" (StreamOutcome.newItems): history counts
+// transactions, transfers its transfers, the compressed streams their signatures, all
+// stored; balances count the holdings (tokens and NFTs) of the current snapshot, which a
+// new snapshot replaces (the writer's `items` patch).
 
 /**
  * A sync run's new items of a stream: how many more it counts after the run than before
@@ -53,7 +45,7 @@ export type StreamState = z.infer<typeof StreamState>
 export const StreamStatus = z.object({
   stream: StreamName,
   state: StreamState,
-  /** The stream's items (STREAM_ITEM_NOUNS): stored, or the current snapshot's holdings. */
+  /** The stream's items (see newItemsOf): stored, or the current snapshot's holdings. */
   itemsStored: z.number().int(),
   pagesFetched: z.number().int(),
   /** All-time credits of the calls that fetched this stream's pages (from the ledger). */
@@ -229,7 +221,15 @@ export const CreditsOverview = z.object({
   ),
   byDay: z.array(z.object({ day: z.string(), endpointClass: z.string(), credits: z.number() })),
   /** All-time credits per wallet; with `sharedCredits` they add up to `totalCredits`. */
-  byWallet: z.array(z.object({ address: z.string(), calls: z.number(), credits: z.number() })),
+  byWallet: z.array(
+    z.object({
+      address: z.string(),
+      calls: z.number(),
+      credits: z.number(),
+      /** False when every call for it was a look-up: it was never on the watchlist. */
+      wasWatched: z.boolean(),
+    }),
+  ),
   /** All-time credits of looks over many wallets at once, which no one wallet caused. */
   sharedCredits: z.number(),
 })

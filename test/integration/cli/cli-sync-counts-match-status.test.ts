@@ -7,7 +7,7 @@ import { runCli as cli } from '../../helpers/cli-in-process'
 // Given wallets on the simulator with NFTs past the balances answer's first page and with
 // compressed activity, when `sync --once` runs twice and then `status --json`, then the
 // "new" each stream reported over the syncs adds up to the items status counts: one
-// definition of a stream's items (STREAM_ITEM_NOUNS), the balances' being the current
+// definition of a stream's items (beside newItemsOf in sync-schemas), the balances' being the current
 // snapshot's holdings, not every snapshot's rows added up.
 
 /** `sync` prints `label: ok (history ok +120, balances ok +75, …)` per wallet. */
