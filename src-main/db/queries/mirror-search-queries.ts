@@ -126,29 +126,32 @@ function matchOf(engine: MirrorEngine, value: string | null, lowered: string): S
   return v.includes(lowered) ? 'substring' : null
 }
 
-/** What a name search reads of a table, and how its rows become candidates. */
-interface NameSource<Row> {
-  /** Rows whose lowered key lies in [from, to), in key order: an index range. */
-  range(from: string, to: string, limit: number): Promise<Row[]>
-  /** Rows whose lowered key holds `pattern` (a LIKE pattern) but not in [from, to). */
-  within(pattern: string, from: string, to: string, limit: number): Promise<Row[]>
+/**
+ * Rows of a table by name, in two steps: exact and prefix matches by an index range on
+ * each lowered name (the exact one sorts first: a text comes before its extensions); then,
+ * only while fewer than `limit` were found, names holding the text elsewhere by one scan
+ * that stops after twice `limit` rows (those it finds again are kept once).
+ */
+async function byName<Row extends { id: string }>(
+  ranges: (() => Promise<Row[]>)[],
+  scan: (rows: number) => Promise<Row[]>,
+  limit: number,
+): Promise<Row[]> {
+  const found = new Map<string, Row>()
+  for (const range of ranges) for (const row of await range()) found.set(row.id, row)
+  if (found.size < limit) for (const row of await scan(2 * limit)) found.set(row.id, row)
+  return [...found.values()]
 }
 
 /**
- * Reads a name source in two steps: exact and prefix matches by an index range (the exact
- * one sorts first: a text comes before its extensions), then names holding the text
- * elsewhere by a scan that stops after `limit` rows.
+ * SQL: `column` holds the lowered text. SQLite's LIKE already ignores ASCII case (and
+ * skipping lower() halves the scan); PostgreSQL's does not, so the column is lowered.
  */
-async function byName<Row>(
-  source: NameSource<Row>,
-  from: string,
-  to: string,
-  infix: string,
-  limit: number,
-): Promise<Row[]> {
-  const starting = await source.range(from, to, limit)
-  const within = await source.within(`%${likeLiteral(infix)}%`, from, to, limit)
-  return [...starting, ...within]
+function holdsSql(engine: MirrorEngine, column: string, lowered: string): RawBuilder<boolean> {
+  const pattern = `%${likeLiteral(lowered)}%`
+  return engine === 'postgres'
+    ? sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`
+    : sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`
 }
 
 /** Every watched wallet with the service's name for it: a small table, matched here. */
@@ -187,7 +190,7 @@ async function watchedWalletsByName(
 }
 
 interface NamedRow {
-  address: string
+  id: string
   name: string | null
   domain_names_json: string
 }
@@ -206,38 +209,38 @@ async function addressesByName(
   const named = () =>
     db
       .selectFrom('address_names')
-      .select(['address', 'name', 'domain_names_json'])
+      .select(['address as id', 'name', 'domain_names_json'])
       // A name from an answer that later failed is stale: the review pages do not show it.
       .where('status', '=', 'named')
-  const source = (key: RawBuilder<string>): NameSource<NamedRow> => ({
-    range: (from, to, n) =>
-      named().where(key, '>=', from).where(key, '<', to).orderBy(key).limit(n).execute(),
-    within: (pattern, from, to, n) =>
+  const range = (key: RawBuilder<string>, from: string) => () =>
+    named()
+      .where(key, '>=', from)
+      .where(key, '<', rangeEnd(from))
+      .orderBy(key)
+      .limit(limit)
+      .execute()
+  const firstDomain = `["${JSON.stringify(lowered).slice(1, -1)}`
+  const rows: NamedRow[] = await byName(
+    [range(sql`lower(name)`, lowered), range(sql`lower(domain_names_json)`, firstDomain)],
+    (n) =>
       named()
-        .where(sql<boolean>`${key} like ${pattern} escape '\\'`)
-        .where((eb) => eb.or([eb(key, '<', from), eb(key, '>=', to)]))
+        .where((eb) =>
+          eb.or([
+            holdsSql(engine, 'name', lowered),
+            holdsSql(engine, 'domain_names_json', lowered),
+          ]),
+        )
         .limit(n)
         .execute(),
-  })
-  const quoted = JSON.stringify(lowered).slice(1, -1)
-  const firstDomain = `["${quoted}`
-  const rows = [
-    ...(await byName(source(sql`lower(name)`), lowered, rangeEnd(lowered), lowered, limit)),
-    ...(await byName(
-      source(sql`lower(domain_names_json)`),
-      firstDomain,
-      rangeEnd(firstDomain),
-      quoted,
-      limit,
-    )),
-  ]
+    limit,
+  )
   return rows.flatMap((r) => {
     const options: Candidate[] = []
     const byName = matchOf(engine, r.name, lowered)
     if (byName !== null && r.name !== null)
       options.push({
         kind: 'address',
-        id: r.address,
+        id: r.id,
         name: r.name,
         field: 'name',
         matched: r.name,
@@ -248,7 +251,7 @@ async function addressesByName(
       if (byDomain !== null)
         options.push({
           kind: 'address',
-          id: r.address,
+          id: r.id,
           name: r.name ?? domain,
           field: 'domain',
           matched: domain,
@@ -269,7 +272,7 @@ function domainsOf(json: string): string[] {
 }
 
 interface MintRow {
-  mint: string
+  id: string
   symbol: string | null
   name: string | null
 }
@@ -280,30 +283,25 @@ async function tokensByName(
   lowered: string,
   limit: number,
 ): Promise<Candidate[]> {
-  const source = (key: RawBuilder<string>): NameSource<MintRow> => ({
-    range: (from, to, n) =>
-      db
-        .selectFrom('mints')
-        .select(['mint', 'symbol', 'name'])
-        .where(key, '>=', from)
-        .where(key, '<', to)
-        .orderBy(key)
+  const mints = () => db.selectFrom('mints').select(['mint as id', 'symbol', 'name'])
+  const range = (key: RawBuilder<string>) => () =>
+    mints()
+      .where(key, '>=', lowered)
+      .where(key, '<', rangeEnd(lowered))
+      .orderBy(key)
+      .limit(limit)
+      .execute()
+  const rows: MintRow[] = await byName(
+    [range(sql`lower(symbol)`), range(sql`lower(name)`)],
+    (n) =>
+      mints()
+        .where((eb) =>
+          eb.or([holdsSql(engine, 'symbol', lowered), holdsSql(engine, 'name', lowered)]),
+        )
         .limit(n)
         .execute(),
-    within: (pattern, from, to, n) =>
-      db
-        .selectFrom('mints')
-        .select(['mint', 'symbol', 'name'])
-        .where(sql<boolean>`${key} like ${pattern} escape '\\'`)
-        .where((eb) => eb.or([eb(key, '<', from), eb(key, '>=', to)]))
-        .limit(n)
-        .execute(),
-  })
-  const end = rangeEnd(lowered)
-  const rows = [
-    ...(await byName(source(sql`lower(symbol)`), lowered, end, lowered, limit)),
-    ...(await byName(source(sql`lower(name)`), lowered, end, lowered, limit)),
-  ]
+    limit,
+  )
   return rows.flatMap((r) => {
     const shown = tokenName(r.symbol, r.name)
     const options: Candidate[] = []
@@ -311,7 +309,7 @@ async function tokensByName(
     if (bySymbol !== null && r.symbol !== null)
       options.push({
         kind: 'token',
-        id: r.mint,
+        id: r.id,
         name: shown,
         field: 'symbol',
         matched: r.symbol,
@@ -321,7 +319,7 @@ async function tokensByName(
     if (byName !== null && r.name !== null)
       options.push({
         kind: 'token',
-        id: r.mint,
+        id: r.id,
         name: shown,
         field: 'token-name',
         matched: r.name,
