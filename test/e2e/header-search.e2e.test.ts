@@ -36,16 +36,19 @@ describe('e2e: the header search finds what the mirror knows', () => {
     app = await startReviewApp()
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await app?.stop()
+  })
+
+  it('the demo wallets sync on their own, so the mirror knows their tokens', async () => {
     await page.goto(app.shell.url)
     await expect
       .poll(() => page.getByRole('navigation', { name: 'Main' }).getByText('Up to date').count(), {
         timeout: 60_000,
       })
       .toBeGreaterThanOrEqual(4)
-  }, 120_000)
-  afterAll(async () => {
-    await browser?.close()
-    await app?.stop()
   })
 
   it('typing part of a label lists the watched wallet; arrows and Enter open its page', async () => {
@@ -73,6 +76,17 @@ describe('e2e: the header search finds what the mirror knows', () => {
       .toBe(`#/wallet/${collector}/overview`)
     expect(await search().inputValue()).toBe('')
     await expect.poll(() => results().count()).toBe(0)
+  })
+
+  it('a .sol name the service gave a watched wallet finds it, saying what matched', async () => {
+    await search().click()
+    await search().pressSequentially('pixelhoard')
+    const first = options().first()
+    await expect.poll(() => first.textContent()).toContain('Demo: nft-collector')
+    expect(await first.textContent()).toMatch(/(name|domain): pixelhoard\.sol/)
+    await screenshot(page, 'header-search-03-sol-name')
+    await search().press('Escape')
+    await search().fill('')
   })
 
   it('typing a token symbol lists the token; choosing it opens its look-up, for free', async () => {
