@@ -9,6 +9,7 @@ import { LookupCacheStore } from './stores/lookup-cache-store'
 import { MintStore } from './stores/mint-store'
 import { NamesStore } from './stores/names-store'
 import { ReviewReader } from './stores/review-reader'
+import { SearchStore } from './stores/search-store'
 import { SettingsStore } from './stores/settings-store'
 import { SyncLeaseStore } from './stores/sync-lease-store'
 import { SyncStateStore } from './stores/sync-state-store'
@@ -40,6 +41,7 @@ export abstract class KyselyMirror implements Mirror {
   readonly settings: SettingsStore
   readonly activity: ActivityStore
   readonly lookups: LookupCacheStore
+  readonly search: SearchStore
   readonly webhooks: WebhookStore
   readonly leases: SyncLeaseStore
   readonly webhookDeliveries: WebhookDeliveryStore
@@ -56,6 +58,7 @@ export abstract class KyselyMirror implements Mirror {
     this.settings = new SettingsStore(db)
     this.activity = new ActivityStore(db)
     this.lookups = new LookupCacheStore(db)
+    this.search = new SearchStore(db)
     this.webhooks = new WebhookStore(db)
     this.leases = new SyncLeaseStore(db)
     this.webhookDeliveries = new WebhookDeliveryStore(db)

@@ -7,6 +7,7 @@ import type { MintStore } from './stores/mint-store'
 import type { NamesStore } from './stores/names-store'
 import type { WatchStateStore } from './stores/watch-state-store'
 import type { ReviewReader } from './stores/review-reader'
+import type { SearchStore } from './stores/search-store'
 import type { SettingsStore } from './stores/settings-store'
 import type { SyncLeaseStore } from './stores/sync-lease-store'
 import type { SyncStateStore } from './stores/sync-state-store'
@@ -61,6 +62,8 @@ export interface Mirror {
   readonly activity: ActivityStore
   /** The look-up desk's answers, reopened offline. */
   readonly lookups: LookupCacheStore
+  /** The header search over labels, names, tokens and id prefixes: reads only. */
+  readonly search: SearchStore
   /** The webhooks on the person's account as last fetched, for the page offline. */
   readonly webhooks: WebhookStore
   /** Which sync worker holds which wallet, when several share the mirror. */

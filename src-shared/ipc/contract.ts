@@ -65,6 +65,7 @@ import {
   RecogniseInput,
   Recognised,
 } from './lookup-schemas'
+import { MirrorSearchInput, MirrorSearchResult } from './search-schemas'
 import {
   BalanceAtInput,
   BalanceAtPlan,
@@ -216,6 +217,8 @@ export const contract = {
   },
   'demo:wallets': { input: z.void(), output: z.array(z.string()), role: 'viewer' },
   'lookup:recognise': { input: RecogniseInput, output: Recognised, role: 'viewer' },
+  /** The header search over the mirror: labels, names, tokens, id prefixes. Free, offline. */
+  'lookup:search': { input: MirrorSearchInput, output: MirrorSearchResult, role: 'viewer' },
   'lookup:plan': { input: LookupRequest, output: LookupPlan, role: 'viewer' },
   'lookup:run': { input: LookupRunInput, output: LookupAnswer, role: 'editor' },
   /** The cached answer only: offline and free. */

@@ -153,12 +153,13 @@ export async function runPostgresBench(
  * Copies the generated mirror's rows, ids included, into a migrated PostgreSQL mirror in
  * multi-row inserts, then moves each identity past the copied ids.
  */
-async function copyMirror(
+export async function copyMirror(
   source: BetterSqlite3.Database,
   target: Kysely<Database>,
+  tables: readonly (keyof Database)[] = COPIED_TABLES,
 ): Promise<number> {
   let copied = 0
-  for (const table of COPIED_TABLES) {
+  for (const table of tables) {
     let batch: Record<string, unknown>[] = []
     const flush = async (): Promise<void> => {
       if (batch.length === 0) return

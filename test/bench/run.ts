@@ -2,6 +2,7 @@ import { benchTable, type BenchFigure } from './bench-table'
 import { runColdStartBench } from './cold-start.bench'
 import { runExportBench } from './export.bench'
 import { runHistoryQueriesBench } from './history-queries.bench'
+import { runMirrorSearchBench } from './mirror-search.bench'
 import { runPostgresBench } from './postgres.bench'
 import { runRateLimitBench } from './rate-limit.bench'
 import { runSimulatorBench } from './simulator.bench'
@@ -42,6 +43,12 @@ const BENCHES: {
     name: 'history-queries',
     title: 'History queries over a 1,000,000-transaction mirror',
     run: () => runHistoryQueriesBench(),
+  },
+  {
+    name: 'mirror-search',
+    title:
+      'Header search over a 1,000,000-transaction mirror with 20,000 named addresses and 3,000 tokens, SQLite and PostgreSQL',
+    run: () => runMirrorSearchBench(),
   },
   {
     name: 'export',

@@ -11,6 +11,10 @@ import type { HandlerGroup } from './handler-table'
 export function lookupHandlers(ctx: HandlerContext, desk: LookupDesk) {
   return {
     'lookup:recognise': ({ text }) => desk.recognise(text),
+    'lookup:search': async ({ text }) => ({
+      text: text.trim(),
+      hits: await ctx.mirror.search.find(text),
+    }),
     'lookup:plan': (request) => desk.plan(request),
     'lookup:run': (input) => desk.run(input),
     'lookup:cached': (request) => desk.cached(request),

@@ -1,4 +1,5 @@
 import type { LookupCacheEntry, Recognised } from '@shared/ipc/lookup-schemas'
+import type { SearchHit } from '@shared/ipc/search-schemas'
 import { client } from './connection.svelte'
 import { go } from './router.svelte'
 
@@ -28,4 +29,18 @@ export async function searchPasted(text: string): Promise<void> {
 /** Reloads the recent look-ups, newest first. */
 export async function loadRecentLookups(): Promise<void> {
   lookupDesk.recent = await client.call('lookup:recent')
+}
+
+/** What the mirror knows matching a typed text (free, offline), best first. */
+export async function searchMirror(text: string): Promise<SearchHit[]> {
+  if (text.trim() === '') return []
+  return (await client.call('lookup:search', { text })).hits
+}
+
+/** Opens a search hit: a watched wallet's page, else the look-up desk on it. */
+export function openSearchHit(hit: SearchHit): void {
+  lookupDesk.searchError = null
+  if (hit.opens.page === 'wallet')
+    go({ page: 'wallet', address: hit.opens.address, tab: 'overview' })
+  else go({ page: 'lookup', request: hit.opens.request })
 }
