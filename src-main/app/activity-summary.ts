@@ -1,5 +1,5 @@
 import type { ChangeReason } from '@shared/ipc/sync-schemas'
-import { formatAmount } from '@shared/domain/amount-text'
+import { formatAmount } from '@shared/domain/display-text'
 import { decimalText } from '@shared/domain/exact-amount'
 import { shortAddress, walletName } from '@shared/domain/wallet-address'
 import { NATIVE_SOL_MINT } from '@shared/api/base58'

@@ -7,6 +7,7 @@ import type {
   RatePlan,
   WatchCadence,
 } from '@shared/ipc/settings-schemas'
+import type { DisplayTimeZone } from '@shared/domain/display-text'
 import type { SettingsStore } from '../db/stores/settings-store'
 import { DEFAULT_SERVICE_URLS } from '../service/service-settings'
 
@@ -22,6 +23,8 @@ export interface StoredSettings {
   watch: WatchCadence
   /** Days before a name asked of the service is asked again. */
   namesRefreshDays: number
+  /** The clock the app shows dates in. */
+  timeZone: DisplayTimeZone
   /**
    * The data source the person chose; null follows the key (own data with a key, demo
    * data without one).
@@ -55,6 +58,7 @@ const DEFAULT_SETTINGS: StoredSettings = {
   monthlyBudget: null,
   watch: DEFAULT_WATCH_CADENCE,
   namesRefreshDays: DEFAULT_NAMES_REFRESH_DAYS,
+  timeZone: 'local',
   dataSource: null,
   isKeyClearedForNewOrigin: false,
 }
@@ -120,7 +124,7 @@ export function publicSettings(
     apiKey: string | null
     isKeyUnreadable: boolean
     keyStorage: AppSettings['keyStorage']
-    dataDir: string
+    dataDir: string | null
   },
 ): AppSettings {
   return {
@@ -134,6 +138,7 @@ export function publicSettings(
     monthlyBudget: stored.monthlyBudget,
     watch: stored.watch,
     namesRefreshDays: stored.namesRefreshDays,
+    timeZone: stored.timeZone,
     apiKeyHint: facts.apiKey ? `…${facts.apiKey.slice(-4)}` : null,
     keyStorage: facts.keyStorage,
     keyNotice: keyNoticeOf(stored, facts),

@@ -1,4 +1,17 @@
 import type { Command } from 'commander'
+import {
+  countText,
+  creditsText,
+  formatAmount,
+  formatAmountExact,
+  formatCount,
+  formatDateTime,
+  formatUsd,
+  lamportsText,
+  tokenAmountText,
+  tokenLabel,
+} from '@shared/domain/display-text'
+import { decimalText } from '@shared/domain/exact-amount'
 import { AppError } from '@shared/ipc/ipc-errors'
 import type { LookupAnswer, LookupRequestInput } from '@shared/ipc/lookup-schemas'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
@@ -192,7 +205,7 @@ async function runLookup(
     if (plan.deprecation !== null) printErrorLine(`Deprecated: ${plan.deprecation}`)
     printErrorLine(
       isCached && plan.cached !== null
-        ? `Cached answer from ${new Date(plan.cached.fetchedAtSec * 1000).toISOString()} (cost ${plan.cached.credits} credits then): free now; --refresh to ask again (${plan.summary}).`
+        ? `Cached answer from ${new Date(plan.cached.fetchedAtSec * 1000).toISOString()} (cost ${countText(plan.cached.credits, 'credit')} then): free now; --refresh to ask again (${plan.summary}).`
         : `Cost: ${plan.summary}.`,
     )
     if (opts.estimate) return
@@ -229,21 +242,24 @@ function jsonOf(answer: LookupAnswer): Record<string, unknown> {
 /** A short reading of an answer for the terminal. */
 function printAnswer(answer: LookupAnswer): void {
   const r = answer.result
-  const when = new Date(answer.fetchedAtSec * 1000).toISOString()
+  // The terminal has no Settings page: times print in UTC, which says so.
+  const when = formatDateTime(answer.fetchedAtSec, 'utc')
   printLine(
-    `${answer.fromCache ? 'From the cache' : 'Fetched'} (${when}, ${answer.credits} credits):`,
+    `${answer.fromCache ? 'From the cache' : 'Fetched'} (${when}, ${creditsText(answer.credits)}):`,
   )
   switch (r.view) {
     case 'wallet':
       printLine(`Known as: ${r.identity?.name ?? '—'}`)
       printLine(`Funded by: ${r.fundedBy ? (r.fundedBy.funderName ?? r.fundedBy.funder) : '—'}`)
       printLine(
-        `Value: $${r.balances.totalUsdValue.toFixed(2)}; ${r.balances.balances.length} token(s), ${r.assets.items.length} asset(s)`,
+        `Value: ${formatUsd(r.balances.totalUsdValue)}; ${countText(r.balances.balances.length, 'token')}, ${countText(r.assets.items.length, 'asset')}`,
       )
       for (const b of r.balances.balances)
-        printLine(`  ${(b.symbol ?? b.mint).padEnd(12)} ${b.balance}`)
+        printLine(
+          `  ${tokenLabel({ mint: b.mint, symbol: b.symbol, name: b.name }).padEnd(12)} ${formatAmount(decimalText(b.balance)).padStart(20)}  ${formatUsd(b.usdValue)}`,
+        )
       printLine(
-        `History: ${r.history.data.length} transaction(s) on the first page; transfers: ${r.transfers.data.length}`,
+        `History: ${countText(r.history.data.length, 'transaction')} on the first page; ${countText(r.transfers.data.length, 'transfer')}`,
       )
       printLine(r.watched ? 'On the watchlist.' : 'Not watched.')
       return
@@ -254,43 +270,47 @@ function printAnswer(answer: LookupAnswer): void {
     case 'assets-by-owner':
     case 'assets-by-authority':
       printLine(
-        `Page ${r.page.page ?? 1}: ${r.page.items.length} of ${r.page.grand_total ?? r.page.total} asset(s)`,
+        `Page ${r.page.page ?? 1}: ${formatCount(r.page.items.length)} of ${countText(r.page.grand_total ?? r.page.total, 'asset')}`,
       )
       for (const a of r.page.items)
         printLine(`  ${a.id}  ${a.interface}  ${a.content.metadata?.name ?? ''}`)
       return
     case 'token-accounts':
-      printLine(`${r.page.token_accounts.length} of ${r.page.total} token account(s)`)
+      printLine(
+        `${formatCount(r.page.token_accounts.length)} of ${countText(r.page.total, 'token account')}`,
+      )
+      // The service gives these amounts in smallest units, without the mint's decimals.
       for (const t of r.page.token_accounts)
-        printLine(`  ${t.address}  mint ${t.mint}  ${t.amount}`)
+        printLine(`  ${t.address}  ${tokenAmountText({ mint: t.mint, raw: String(t.amount) })}`)
       return
     case 'compressed-account':
       for (const a of r.accounts.value.items)
         printLine(
-          a === null ? '  (not found)' : `  ${a.hash}  ${a.lamports} lamports  tree ${a.tree}`,
+          a === null ? '  (not found)' : `  ${a.hash}  ${lamportsText(a.lamports)}  tree ${a.tree}`,
         )
       return
     case 'compressed-owner':
-      printLine(`Compressed SOL: ${r.balance.value} lamports`)
+      printLine(`Compressed SOL: ${lamportsText(r.balance.value)}`)
       printLine(
-        `Accounts: ${r.accounts.value.items.length}; token balances: ${r.tokens.value.items.length}`,
+        `${countText(r.accounts.value.items.length, 'account')}; ${countText(r.tokens.value.items.length, 'token balance')}`,
       )
-      for (const t of r.tokens.value.items) printLine(`  ${t.mint}  ${t.balance}`)
+      for (const t of r.tokens.value.items)
+        printLine(`  ${tokenAmountText({ mint: t.mint, raw: String(t.balance) })}`)
       return
     case 'compressed-tx':
       printLine(
-        `Opened: ${r.transaction.compression_info.openedAccounts.length}; closed: ${r.transaction.compression_info.closedAccounts.length}`,
+        `Opened: ${countText(r.transaction.compression_info.openedAccounts.length, 'account')}; closed: ${countText(r.transaction.compression_info.closedAccounts.length, 'account')}`,
       )
       return
     case 'compressed-proof':
       printLine(
-        `Proof for ${r.proof.value.leaves.length} account(s), roots ${r.proof.value.roots.join(', ')}`,
+        `Proof for ${countText(r.proof.value.leaves.length, 'account')}, roots ${r.proof.value.roots.join(', ')}`,
       )
       return
     case 'priority-fee':
       for (const l of r.levels)
         printLine(
-          `  ${l.level.padEnd(10)} ${String(l.microLamportsPerCu).padStart(14)} µL/CU  ${l.sol} SOL`,
+          `  ${l.level.padEnd(10)} ${formatCount(l.microLamportsPerCu).padStart(14)} µL/CU  ${formatAmountExact(l.sol)} SOL`,
         )
       return
     case 'token-metadata':

@@ -2,7 +2,7 @@ import type { Command } from 'commander'
 import { Option } from 'commander'
 import type { z } from 'zod'
 import { WebhookTransactionType, WebhookType } from '@shared/api/enums'
-import { countText } from '@shared/domain/count-text'
+import { countText } from '@shared/domain/display-text'
 import { planWebhookAction, type WebhookAction } from '@shared/domain/webhook-plan'
 import { AppError } from '@shared/ipc/ipc-errors'
 import {

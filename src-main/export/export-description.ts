@@ -1,5 +1,5 @@
 import { shortAddress } from '@shared/domain/wallet-address'
-import { countText } from '@shared/domain/count-text'
+import { countText } from '@shared/domain/display-text'
 import { EXPORT_ROW_NOUNS, type ExportKind } from '@shared/ipc/export-schemas'
 import type { ExportRowFilters } from '../db/queries/export-queries'
 

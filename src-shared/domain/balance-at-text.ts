@@ -1,4 +1,4 @@
-import { countText } from './count-text'
+import { countText } from './display-text'
 
 /** What a balance-at plan says about asking the service (see `BalanceAtPlan`). */
 export interface BalanceAtCost {

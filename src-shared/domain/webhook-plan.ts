@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { getOperation, type OperationName } from '../api/operations'
 import { creditsPerCall } from '../api/prices'
-import { countText } from './count-text'
+import { countText } from './display-text'
 
 /** What a person can do to webhooks; each is one service call of 100 credits. */
 export const WebhookAction = z.enum([

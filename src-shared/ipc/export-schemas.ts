@@ -1,6 +1,6 @@
 import type { HistoryFilters, TransferFilters } from './review-schemas'
 import { z } from 'zod'
-import { countText } from '../domain/count-text'
+import { countText } from '../domain/display-text'
 import { WalletAddressInput } from '../domain/wallet-address'
 import { AppError, registerErrorClass } from './ipc-errors'
 import { SignatureSearch } from './review-schemas'

@@ -69,6 +69,9 @@ export const DEFAULT_NAMES_REFRESH_DAYS = 30
 /** Days between asking again for a name (identity, batch-identity): one to a year. */
 export const NamesRefreshDays = z.number().int().min(1).max(365)
 
+/** The clock dates are shown in, everywhere in the app: the computer's time zone or UTC. */
+export const DisplayTimeZone = z.enum(['local', 'utc'])
+
 export const AppSettings = z.object({
   dataSource: DataSource,
   walletRestBaseUrl: z.string(),
@@ -80,12 +83,14 @@ export const AppSettings = z.object({
   monthlyBudget: Credits,
   watch: WatchCadence,
   namesRefreshDays: NamesRefreshDays,
+  timeZone: DisplayTimeZone,
   /** "…4f2a" when a key is stored, else null. */
   apiKeyHint: z.string().nullable(),
   /** How a key is (or would be) kept here. */
   keyStorage: KeyStorage,
   keyNotice: KeyNotice.nullable(),
-  dataDir: z.string(),
+  /** The data folder; null for a team account that is not an admin. */
+  dataDir: z.string().nullable(),
 })
 export type AppSettings = z.infer<typeof AppSettings>
 
@@ -104,6 +109,7 @@ export const SettingsUpdate = z
     monthlyBudget: Credits,
     watch: WatchCadence,
     namesRefreshDays: NamesRefreshDays,
+    timeZone: DisplayTimeZone,
   })
   .partial()
   .strict()

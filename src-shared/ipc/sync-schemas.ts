@@ -202,7 +202,15 @@ export const CreditsOverview = z.object({
   ),
   byDay: z.array(z.object({ day: z.string(), endpointClass: z.string(), credits: z.number() })),
   /** All-time credits per wallet; with `sharedCredits` they add up to `totalCredits`. */
-  byWallet: z.array(z.object({ address: z.string(), calls: z.number(), credits: z.number() })),
+  byWallet: z.array(
+    z.object({
+      address: z.string(),
+      calls: z.number(),
+      credits: z.number(),
+      /** False when every call for it was a look-up: it was never on the watchlist. */
+      wasWatched: z.boolean(),
+    }),
+  ),
   /** All-time credits of looks over many wallets at once, which no one wallet caused. */
   sharedCredits: z.number(),
 })

@@ -192,8 +192,18 @@ export type ValueSeries = z.infer<typeof ValueSeries>
 export const AmountPoint = z.object({ atSec: z.number().int(), amount: z.string() })
 export type AmountPoint = z.infer<typeof AmountPoint>
 
-/** A token one can chart the amount of. */
-export const AmountSeriesChoice = z.object({ mint: z.string(), symbol: z.string().nullable() })
+/**
+ * A token one can chart the amount of. NFTs carry their own name and collection, so a
+ * picker groups them under the collection instead of repeating one symbol per item.
+ */
+export const AmountSeriesChoice = z.object({
+  mint: z.string(),
+  symbol: z.string().nullable(),
+  isNft: z.boolean(),
+  /** An NFT's name ("Gate #698"); null for fungible tokens or an NFT never seen in a snapshot. */
+  nftName: z.string().nullable(),
+  nftCollection: z.string().nullable(),
+})
 export type AmountSeriesChoice = z.infer<typeof AmountSeriesChoice>
 
 /**

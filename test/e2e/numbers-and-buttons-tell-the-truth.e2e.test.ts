@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { formatAmount, formatAmountExact } from '../../src-shared/domain/amount-text'
+import { formatAmount, formatAmountExact } from '../../src-shared/domain/display-text'
 import { shortAddress } from '../../src-shared/domain/wallet-address'
 import { launchChromium, screenshot } from '../helpers/chromium'
 import { startReviewApp, type ReviewApp } from '../helpers/review-app-fixture'

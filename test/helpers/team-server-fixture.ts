@@ -1,4 +1,5 @@
 import type WebSocket from 'ws'
+import type { Core } from '../../src-main/app/core'
 import { databasePath } from '../../src-main/app/data-dir'
 import { openPostgresMirror, type PostgresMirror } from '../../src-main/db/postgres/mirror'
 import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite/mirror'
@@ -38,9 +39,13 @@ export async function startTestTeamServer(
   options: TestCoreOptions & {
     users?: { name: string; role: TeamRole }[]
     server?: Partial<Omit<TeamServerOptions, 'core' | 'accounts' | 'rendererDir'>>
+    /** Serve this core on its data folder (the caller closes it) instead of a fresh one. */
+    existing?: { core: Core; dataDir: string }
   } = {},
 ) {
-  const { core, dataDir, removeDir } = await openTestCore(options)
+  const { core, dataDir, removeDir } = options.existing
+    ? { ...options.existing, removeDir: () => {} }
+    : await openTestCore(options)
   // A second connection to the person's mirror, as `heliograph server` opens one.
   const accounts: SqliteMirror | PostgresMirror = options.databaseUrl
     ? await openPostgresMirror(options.databaseUrl)
@@ -116,7 +121,7 @@ export async function startTestTeamServer(
     stop: async () => {
       await server.close()
       await accounts.close()
-      await core.close()
+      if (!options.existing) await core.close()
       removeDir()
     },
   }

@@ -192,20 +192,45 @@ async function choicesOf(
   walletIds: readonly number[],
 ): Promise<AmountSeriesChoice[]> {
   const valueOf = new Map<string, number>()
-  const symbolOf = new Map<string, string | null>()
+  const held = new Map<string, { symbol: string | null; isNft: boolean }>()
   for (const id of walletIds) {
-    for (const m of await heldMints(db, id)) symbolOf.set(m.mint, m.symbol)
+    for (const m of await heldMints(db, id)) held.set(m.mint, m)
     for (const r of (await fetchCurrentBalances(db, id)).rows)
       valueOf.set(r.mint, (valueOf.get(r.mint) ?? 0) + r.usdValue)
   }
-  return [...symbolOf]
-    .map(([mint, symbol]) => ({ mint, symbol }))
+  const nfts = await nftNamesOf(db, walletIds)
+  return [...held]
+    .map(([mint, { symbol, isNft }]) => ({
+      mint,
+      symbol,
+      isNft,
+      nftName: nfts.get(mint)?.name ?? null,
+      nftCollection: nfts.get(mint)?.collection ?? null,
+    }))
     .sort(
       (a, b) =>
         (valueOf.get(b.mint) ?? 0) - (valueOf.get(a.mint) ?? 0) ||
         (a.symbol ?? '\uffff').localeCompare(b.symbol ?? '\uffff') ||
         a.mint.localeCompare(b.mint),
     )
+}
+
+/** The names and collections snapshots gave the wallets' NFTs (the newest name wins). */
+async function nftNamesOf(
+  db: Kysely<Database>,
+  walletIds: readonly number[],
+): Promise<Map<string, { name: string; collection: string }>> {
+  const named = new Map<string, { name: string; collection: string }>()
+  if (walletIds.length === 0) return named
+  const rows = await db
+    .selectFrom('balance_snapshot_nfts as n')
+    .innerJoin('balance_snapshots as s', 's.id', 'n.snapshot_id')
+    .select(['n.mint', 'n.name', 'n.collection_name'])
+    .where('s.wallet_id', 'in', walletIds)
+    .orderBy('n.snapshot_id')
+    .execute()
+  for (const r of rows) named.set(r.mint, { name: r.name, collection: r.collection_name })
+  return named
 }
 
 async function decimalsOf(

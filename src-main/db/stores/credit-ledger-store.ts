@@ -35,7 +35,7 @@ export interface CreditSummary {
   /** Credits per UTC day and endpoint class, oldest first, for the last `days` days. */
   byDay: { day: string; endpointClass: string; credits: number }[]
   /** All-time credits of each wallet's own calls (removed wallets too), most first. */
-  byWallet: { address: string; calls: number; credits: number }[]
+  byWallet: { address: string; calls: number; credits: number; wasWatched: boolean }[]
   /** All-time credits of calls made for no one wallet (looks over many wallets at once). */
   sharedCredits: number
 }
@@ -160,6 +160,10 @@ async function summarizeCredits(
       'wallet_address',
       eb.fn.countAll<number>().as('calls'),
       eb.fn.sum<number>('credits').as('credits'),
+      // Only a watched wallet is synced: any call besides a look-up means it was watched.
+      sql<number>`sum(case when coalesce(stream, '') = 'lookup' then 0 else 1 end)`.as(
+        'watchedCalls',
+      ),
     ])
     .groupBy('wallet_address')
     .execute()
@@ -170,6 +174,7 @@ async function summarizeCredits(
         address: r.wallet_address as string,
         calls: Number(r.calls),
         credits: Number(r.credits),
+        wasWatched: Number(r.watchedCalls) > 0,
       }))
       .sort((a, b) => b.credits - a.credits),
     sharedCredits: Number(byWallet.find((r) => r.wallet_address === null)?.credits ?? 0),

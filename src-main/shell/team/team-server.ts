@@ -18,6 +18,7 @@ import { hasCsrfToken, isSameOrigin, serverOrigin } from './csrf'
 import { withoutKeyHint } from './key-shield'
 import { LOGIN_PATH, loginPage } from './login-page'
 import { DEFAULT_THROTTLE_POLICY, LoginThrottle, type ThrottlePolicy } from './login-throttle'
+import { isServedHost, servedHosts } from './served-hosts'
 import { decoyPasswordHash, verifyPassword } from './password-hashing'
 import { cookieHeader, LOGIN_CSRF_COOKIE, readCookie, SESSION_COOKIE } from './session-cookie'
 import {
@@ -92,11 +93,19 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   )
   const throttle = new LoginThrottle(options.throttle ?? DEFAULT_THROTTLE_POLICY, options.nowMs)
   const routes = new Map((options.routes ?? []).map((r) => [r.path, r]))
-  const team: TeamContext = { options, core, publicUrl, isSecure, sessions, throttle }
+  let served: ReadonlySet<string> = new Set()
+  const isServed = (request: IncomingMessage): boolean => isServedHost(request, served)
+  const team: TeamContext = { options, core, publicUrl, isSecure, sessions, throttle, isServed }
 
   const { sendLoginPage, signIn } = signInPages(team)
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    if (!isServed(request)) {
+      response
+        .writeHead(421, TEXT)
+        .end('Misdirected request: this server does not answer for that host name.')
+      return
+    }
     const url = requestUrl(request)
     if (url === null) {
       response.writeHead(400, TEXT).end('Bad request: the URL cannot be read.')
@@ -140,6 +149,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     server.listen(options.port ?? 0, host, () => resolve())
   })
   const port = (server.address() as AddressInfo).port
+  served = servedHosts({ host, port, publicUrl })
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
   return {
     url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}/`,
@@ -175,6 +185,8 @@ interface TeamContext {
   isSecure: boolean
   sessions: TeamSessions
   throttle: LoginThrottle
+  /** Whether a request's Host names this server (known once it listens). */
+  isServed(request: IncomingMessage): boolean
 }
 
 const sessionCookieOf =
@@ -220,9 +232,10 @@ function signInPages(team: TeamContext) {
     const name = (form.get('name') ?? '').trim()
     const password = form.get('password') ?? ''
     const keys = [`account:${name.toLowerCase()}`, `address:${request.socket.remoteAddress}`]
-    const waitMs = throttle.waitMs(keys)
-    if (waitMs > 0) {
-      const waitSec = Math.ceil(waitMs / 1000)
+    // Reserved before the (slow) check: attempts sent at once are counted as they arrive.
+    const attempt = throttle.reserve(keys)
+    if ('waitMs' in attempt) {
+      const waitSec = Math.ceil(attempt.waitMs / 1000)
       sendLoginPage(response, 429, {
         name,
         notice: `Too many failed sign-ins: try again in ${waitSec} s.`,
@@ -230,17 +243,21 @@ function signInPages(team: TeamContext) {
       })
       return
     }
-    const account = await options.accounts.credentials(name)
-    // An unknown name costs one verification too: the answer's time does not tell it apart.
-    const isRight =
-      (await verifyPassword(account?.passwordHash ?? (await decoyPasswordHash), password)) &&
-      account !== null
+    let isRight = false
+    try {
+      const account = await options.accounts.credentials(name)
+      // An unknown name costs one verification too: the answer's time does not tell it apart.
+      isRight =
+        (await verifyPassword(account?.passwordHash ?? (await decoyPasswordHash), password)) &&
+        account !== null
+    } finally {
+      if (isRight) attempt.succeeded()
+      else attempt.failed()
+    }
     if (!isRight) {
-      throttle.recordFailure(keys)
       sendLoginPage(response, 401, { name, notice: 'Wrong name or password.' })
       return
     }
-    throttle.forget(keys[0] as string)
     const token = await sessions.start(name)
     response.writeHead(303, {
       location: '/',
@@ -313,6 +330,7 @@ function acceptContractSockets(
   const sockets = createContractSockets()
   server.on('upgrade', (request: IncomingMessage, socket, head) => {
     const accept = async (): Promise<SignedIn | null> => {
+      if (!team.isServed(request)) return null
       if (requestUrl(request)?.pathname !== IPC_SOCKET_PATH) return null
       // Cross-site WebSocket hijacking: the handshake carries the cookie whatever page
       // opens it, so its Origin must be ours.

@@ -1,6 +1,5 @@
 import type { HistoryFilters } from '@shared/ipc/review-schemas'
-import { secToLocalDate } from '../format/dates'
-import { localDateToSec } from '../format/times'
+import { localDateToSec, secToLocalDate } from '../format/dates'
 
 type DateRange = Pick<HistoryFilters, 'fromSec' | 'toSec'>
 

@@ -1,5 +1,4 @@
 import type { LookupAsset, LookupView, PastedKind } from '@shared/ipc/lookup-schemas'
-import { formatCount } from './amounts'
 
 /** Each view's name in the page's navigation and titles. */
 export const LOOKUP_VIEW_TITLES: Record<LookupView, string> = {
@@ -36,21 +35,6 @@ export const KIND_CHOICES: Record<Exclude<PastedKind, 'unknown'>, string> = {
   asset: 'as asset',
   signature: 'as transaction',
   'compressed-hash': 'as compressed account',
-}
-
-/** Credits as the buttons say them: "510 credits", "1 credit", or "price unknown". */
-export function creditsText(credits: number | null): string {
-  if (credits === null) return 'price unknown'
-  return `${formatCount(credits)} ${credits === 1 ? 'credit' : 'credits'}`
-}
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
-
-/** When an answer was fetched, local time: "22 Nov 2026 14:03". */
-export function fetchedText(sec: number): string {
-  const d = new Date(sec * 1000)
-  const pad = (n: number) => String(n).padStart(2, '0')
-  return `${d.getDate()} ${MONTHS[d.getMonth()]} ${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`
 }
 
 /**

@@ -1,4 +1,4 @@
-import { formatCount } from './amounts'
+import { formatCount } from '@shared/domain/display-text'
 
 /**
  * What removing a wallet does, said before it is done: the watchlist entry and everything

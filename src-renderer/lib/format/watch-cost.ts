@@ -1,5 +1,5 @@
 import type { WatchCostProjection } from '@shared/domain/watch-cost'
-import { formatCount, formatShare } from './amounts'
+import { formatCount, formatShare } from '@shared/domain/display-text'
 
 // How the cost of watching reads, the same on the Settings page (before saving) and on
 // the Activity page (against what was spent).

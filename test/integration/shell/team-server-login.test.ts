@@ -74,3 +74,34 @@ describe('team server: signing in', () => {
     expect((await fx.postLogin('bo', fx.password('bo'))).status).toBe(303)
   })
 })
+
+// Attempts sent at once: each is counted before its password is checked, so a burst of
+// wrong passwords cannot keep the throttle unaware while the right one slips in.
+describe('team server: sign-ins sent at once', () => {
+  let fx: TeamFixture
+  let clockMs = 0
+  beforeAll(async () => {
+    fx = await startTestTeamServer({
+      users: [{ name: 'ana', role: 'editor' }],
+      server: { nowMs: () => clockMs },
+    })
+  })
+  afterAll(() => fx.stop())
+
+  for (const burst of [30, 100]) {
+    it(`${burst} wrong passwords at once, then the right one: refused while locked`, async () => {
+      clockMs += 60 * 60_000 // a fresh window for each burst
+      const wrong = Array.from({ length: burst }, (_, i) => fx.postLogin('ana', `wrong-${i}`))
+      const right = fx.postLogin('ana', fx.password('ana'))
+      const statuses = (await Promise.all(wrong)).map((answer) => answer.status)
+      expect((await right).status).toBe(429)
+      // Only as many were checked as the policy allows (5); the rest waited.
+      expect(statuses.filter((s) => s === 401)).toHaveLength(5)
+      expect(statuses.filter((s) => s === 429)).toHaveLength(burst - 5)
+      // Still locked once every check is done; let in after the lock-out.
+      expect((await fx.postLogin('ana', fx.password('ana'))).status).toBe(429)
+      clockMs += 60_000
+      expect((await fx.postLogin('ana', fx.password('ana'))).status).toBe(303)
+    }, 60_000)
+  }
+})

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatAmount, formatAmountExact } from '../../../src-shared/domain/amount-text'
+import { formatAmount, formatAmountExact } from '../../../src-shared/domain/display-text'
 
 // One amount shown two ways (issue 13, item 11): every place formats amounts with this
 // one rule, from the mirror's exact text, never through a float.
