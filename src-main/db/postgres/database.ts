@@ -33,6 +33,31 @@ const mirrorTypes = {
 }
 
 /**
+ * A `pg` client that closes its socket when it fails to connect. pg-pool drops such a client
+ * without ending it, and where pg gives up mid sign-in on its own side (a URL without the
+ * password the server asks for) the server keeps that half-signed-in session until its
+ * authentication_timeout (a minute by default): a connection slot held, and a
+ * `drop database` on the server waiting for it.
+ */
+class ClosingClient extends pg.Client {
+  override connect(): Promise<pg.Client>
+  override connect(callback: (error: Error | null, client?: pg.Client) => void): void
+  override connect(
+    callback?: (error: Error | null, client?: pg.Client) => void,
+  ): Promise<pg.Client> | void {
+    if (callback === undefined) {
+      return new Promise((connected, failed) =>
+        this.connect((error) => (error ? failed(error) : connected(this))),
+      )
+    }
+    super.connect((error: Error | null) => {
+      if (error) this.connection.stream.destroy()
+      callback(error, this)
+    })
+  }
+}
+
+/**
  * Connects to the PostgreSQL database at `url` and brings its schema up to date with the
  * same numbered migrations as SQLite (PostgreSQL's DDL is transactional: Kysely runs them
  * in one transaction under an advisory lock, so workers starting together migrate once).
@@ -57,6 +82,7 @@ export async function openPostgresDatabase(
     max: options.maxConnections ?? 8,
     types: mirrorTypes,
     application_name: 'heliograph',
+    Client: ClosingClient,
   })
   // An idle client's error (the server restarted) must not end the process; the next
   // query reconnects or fails with its own error.
