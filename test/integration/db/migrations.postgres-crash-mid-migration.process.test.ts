@@ -1,36 +1,16 @@
-import { spawn } from 'node:child_process'
-import { resolve } from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPostgresDatabase } from '../../../src-main/db/postgres/database'
 import { migrations } from '../../../src-main/db/migrations'
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres'
+import { killInsideMigration } from './kill-inside-migration'
 
 // On PostgreSQL the migrations of one start run in one transaction (Kysely's migrator, DDL
 // being transactional there), with their rows in kysely_migration: a process killed inside
 // a migration leaves the database at the version it had before that start, and the next
 // start applies them all.
 
-const CHILD = resolve(import.meta.dirname, 'migrate-postgres-until-paused.ts')
 const names = Object.keys(migrations)
-
-/** Migrates in a child process that stops inside `migration`, then SIGKILLs it there. */
-async function killInsideMigration(url: string, migration: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, url, migration], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stderr = ''
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  await new Promise<void>((paused, fail) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('paused')) paused()
-    })
-    child.on('exit', (code) => fail(new Error(`the child exited (${code}) unpaused: ${stderr}`)))
-  })
-  const killed = new Promise((exited) => child.on('exit', exited))
-  child.kill('SIGKILL')
-  await killed
-}
 
 async function withClient<T>(url: string, read: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url })
