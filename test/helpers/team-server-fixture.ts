@@ -19,6 +19,12 @@ export interface TeamClient {
   csrfToken: string
 }
 
+/** A fetched sign-in form: the login cookie it set and the token in its page. */
+export interface LoginForm {
+  cookie: string
+  csrf: string
+}
+
 /** The contract over a team server's socket, keeping every frame it received. */
 export interface TeamSocket {
   ws: WebSocket
@@ -60,26 +66,41 @@ export async function startTestTeamServer(
   const { port } = server
   const origin = `http://127.0.0.1:${port}`
 
+  /** The sign-in page's form, as a browser holds it: its login cookie and form token. */
+  const loginForm = async (): Promise<LoginForm> => {
+    const form = await rawRequest(port, '/login')
+    const loginCookie = setCookies(form).find((c) => c.startsWith('heliograph_login='))
+    return {
+      cookie: (loginCookie ?? '').split(';')[0] ?? '',
+      csrf: /name="csrf" value="([^"]+)"/.exec(form.body)?.[1] ?? '',
+    }
+  }
+
+  /** Posts a sign-in form fetched before; `onSent` once the request is on its way. */
+  const postLoginForm = (
+    form: LoginForm,
+    name: string,
+    password: string,
+    options: { headers?: Record<string, string>; onSent?: () => void } = {},
+  ): Promise<RawResponse> =>
+    rawRequest(port, '/login', {
+      method: 'POST',
+      headers: {
+        origin,
+        cookie: form.cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+        ...options.headers,
+      },
+      body: new URLSearchParams({ csrf: form.csrf, name, password }).toString(),
+      ...(options.onSent ? { onSent: options.onSent } : {}),
+    })
+
   /** Posts the sign-in form as the sign-in page would, from our origin. */
   const postLogin = async (
     name: string,
     password: string,
     headers: Record<string, string> = {},
-  ): Promise<RawResponse> => {
-    const form = await rawRequest(port, '/login')
-    const loginCookie = setCookies(form).find((c) => c.startsWith('heliograph_login='))
-    const csrf = /name="csrf" value="([^"]+)"/.exec(form.body)?.[1] ?? ''
-    return rawRequest(port, '/login', {
-      method: 'POST',
-      headers: {
-        origin,
-        cookie: (loginCookie ?? '').split(';')[0] ?? '',
-        'content-type': 'application/x-www-form-urlencoded',
-        ...headers,
-      },
-      body: new URLSearchParams({ csrf, name, password }).toString(),
-    })
-  }
+  ): Promise<RawResponse> => postLoginForm(await loginForm(), name, password, { headers })
 
   /** Signs in; throws when the server does not answer with a session cookie. */
   const signIn = async (
@@ -110,6 +131,8 @@ export async function startTestTeamServer(
     origin,
     port,
     password: (name: string) => passwords.get(name) as string,
+    loginForm,
+    postLoginForm,
     postLogin,
     signIn,
     connect,

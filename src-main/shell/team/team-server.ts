@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { systemClock, type Clock } from '@shared/clock'
 import type { Core } from '../../app/core'
 import type { TeamAccountStore } from '../../db/stores/team-account-store'
 import { mayUse, refusalMessage } from '@shared/ipc/channel-roles'
@@ -15,10 +16,12 @@ import {
 } from '../web/contract-socket'
 import { requestUrl } from '../web/request-parts'
 import { hasCsrfToken, isSameOrigin, serverOrigin } from './csrf'
+import { withoutDataDir } from './data-dir-shield'
 import { withoutKeyHint } from './key-shield'
 import { LOGIN_PATH, loginPage } from './login-page'
 import { DEFAULT_THROTTLE_POLICY, LoginThrottle, type ThrottlePolicy } from './login-throttle'
 import { decoyPasswordHash, verifyPassword } from './password-hashing'
+import { MISDIRECTED_MESSAGE, servedHostCheck } from './served-hosts'
 import { cookieHeader, LOGIN_CSRF_COOKIE, readCookie, SESSION_COOKIE } from './session-cookie'
 import {
   csrfTokenOf,
@@ -52,8 +55,8 @@ export interface TeamServerOptions {
   throttle?: ThrottlePolicy
   /** Clock in UTC seconds; tests pass their own. */
   nowSec?: () => number
-  /** Clock in milliseconds for the sign-in throttle. */
-  nowMs?: () => number
+  /** Time for the sign-in throttle's lock-outs; tests pass a virtual clock. */
+  clock?: Clock
 }
 
 export interface RunningTeamServer {
@@ -90,13 +93,23 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     options.lifetime ?? DEFAULT_SESSION_LIFETIME,
     nowSec,
   )
-  const throttle = new LoginThrottle(options.throttle ?? DEFAULT_THROTTLE_POLICY, options.nowMs)
+  const throttle = new LoginThrottle(
+    options.throttle ?? DEFAULT_THROTTLE_POLICY,
+    options.clock ?? systemClock,
+  )
   const routes = new Map((options.routes ?? []).map((r) => [r.path, r]))
   const team: TeamContext = { options, core, publicUrl, isSecure, sessions, throttle }
 
   const { sendLoginPage, signIn } = signInPages(team)
 
+  // Set once the port is known; nothing is answered before.
+  let isServedHost: (request: IncomingMessage) => boolean = () => false
+
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    if (!isServedHost(request)) {
+      response.writeHead(421, TEXT).end(MISDIRECTED_MESSAGE)
+      return
+    }
     const url = requestUrl(request)
     if (url === null) {
       response.writeHead(400, TEXT).end('Bad request: the URL cannot be read.')
@@ -132,7 +145,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     })
   })
 
-  const sockets = acceptContractSockets(server, team)
+  const sockets = acceptContractSockets(server, team, (request) => isServedHost(request))
 
   const host = options.host ?? '127.0.0.1'
   await new Promise<void>((resolve, reject) => {
@@ -140,6 +153,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     server.listen(options.port ?? 0, host, () => resolve())
   })
   const port = (server.address() as AddressInfo).port
+  isServedHost = servedHostCheck({ host, port, publicUrl })
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
   return {
     url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}/`,
@@ -219,10 +233,13 @@ function signInPages(team: TeamContext) {
     }
     const name = (form.get('name') ?? '').trim()
     const password = form.get('password') ?? ''
-    const keys = [`account:${name.toLowerCase()}`, `address:${request.socket.remoteAddress}`]
-    const waitMs = throttle.waitMs(keys)
-    if (waitMs > 0) {
-      const waitSec = Math.ceil(waitMs / 1000)
+    // Counted before the password is checked: attempts sent at once all see the count.
+    const attempt = throttle.reserve({
+      account: name,
+      address: request.socket.remoteAddress ?? 'unknown',
+    })
+    if ('waitMs' in attempt) {
+      const waitSec = Math.ceil(attempt.waitMs / 1000)
       sendLoginPage(response, 429, {
         name,
         notice: `Too many failed sign-ins: try again in ${waitSec} s.`,
@@ -236,11 +253,10 @@ function signInPages(team: TeamContext) {
       (await verifyPassword(account?.passwordHash ?? (await decoyPasswordHash), password)) &&
       account !== null
     if (!isRight) {
-      throttle.recordFailure(keys)
       sendLoginPage(response, 401, { name, notice: 'Wrong name or password.' })
       return
     }
-    throttle.forget(keys[0] as string)
+    throttle.succeed(attempt.reservation)
     const token = await sessions.start(name)
     response.writeHead(303, {
       location: '/',
@@ -308,10 +324,15 @@ function serveSignedIn(
 function acceptContractSockets(
   server: Server,
   team: TeamContext,
+  isServedHost: (request: IncomingMessage) => boolean,
 ): ReturnType<typeof createContractSockets> {
   const { core, publicUrl, sessions } = team
   const sockets = createContractSockets()
   server.on('upgrade', (request: IncomingMessage, socket, head) => {
+    if (!isServedHost(request)) {
+      refuseUpgrade(socket, '421 Misdirected Request', MISDIRECTED_MESSAGE)
+      return
+    }
     const accept = async (): Promise<SignedIn | null> => {
       if (requestUrl(request)?.pathname !== IPC_SOCKET_PATH) return null
       // Cross-site WebSocket hijacking: the handshake carries the cookie whatever page
@@ -348,7 +369,8 @@ function acceptContractSockets(
               // What the channel spends is checked against the role too, on every path.
               return { caller: { role: current.role } }
             },
-            reply: (_channel, envelope) => withoutKeyHint(envelope),
+            reply: (_channel, envelope, caller) =>
+              withoutDataDir(withoutKeyHint(envelope), caller?.role),
           }),
         )
       })

@@ -16,8 +16,15 @@ export type Admission = { refusal: Envelope<unknown> } | { caller?: { role: Team
 export interface ContractGuard {
   /** Decides each request: refused, or run (for the signed-in account, if any). */
   admit?(channel: string): Promise<Admission>
-  /** The reply as sent, from the core's answer (e.g. without parts of a secret). */
-  reply?(channel: string, envelope: Envelope<unknown>): Envelope<unknown>
+  /**
+   * The reply as sent, from the core's answer (e.g. without parts of a secret); `caller` is
+   * the account the request ran for, absent when it was refused or there are no accounts.
+   */
+  reply?(
+    channel: string,
+    envelope: Envelope<unknown>,
+    caller?: { role: TeamRole },
+  ): Envelope<unknown>
 }
 
 /** The WebSocket server the contract's sockets are handed to after their handshake passed. */
@@ -30,12 +37,15 @@ export function createContractSockets(): WebSocketServer {
   })
 }
 
-/** Answers a refused handshake with 403 and closes the connection. */
-export function refuseUpgrade(socket: Duplex): void {
+/** Answers a refused handshake (403 unless told) and closes the connection. */
+export function refuseUpgrade(socket: Duplex, status = '403 Forbidden', reason = ''): void {
   // Closed once the answer is flushed: `end` alone would leave the connection half-open
   // for as long as the client keeps its side.
   socket.once('finish', () => socket.destroy())
-  socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
+  const body = reason
+    ? `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`
+    : '\r\n'
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n${body}`)
 }
 
 /** Carries the contract over one accepted socket: requests to the core, its events back. */
@@ -57,13 +67,15 @@ export function serveContract(ws: WebSocket, core: Core, guard: ContractGuard = 
       return
     }
     const { channel } = message
+    let caller: { role: TeamRole } | undefined
     const answer = async (): Promise<Envelope<unknown>> => {
       const admission = (await guard.admit?.(channel)) ?? {}
       if ('refusal' in admission) return admission.refusal
-      return core.dispatch(channel, message.input, admission.caller)
+      caller = admission.caller
+      return core.dispatch(channel, message.input, caller)
     }
     void answer().then((envelope) => {
-      const sent = guard.reply ? guard.reply(channel, envelope) : envelope
+      const sent = guard.reply ? guard.reply(channel, envelope, caller) : envelope
       if (ws.readyState === ws.OPEN)
         ws.send(
           JSON.stringify({ type: 'reply', id: message.id, envelope: sent } satisfies ShellMessage),

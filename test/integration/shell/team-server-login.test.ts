@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { performance } from 'node:perf_hooks'
 import { startTestTeamServer, type TeamFixture } from '../../helpers/team-server-fixture'
+import { VirtualClock } from '../../helpers/virtual-clock'
 
 // Sign-in attempts are throttled per account and per address: N wrong passwords lock both
 // out (429 with Retry-After) for a while that doubles with each further failure; after the
@@ -8,7 +9,7 @@ import { startTestTeamServer, type TeamFixture } from '../../helpers/team-server
 
 describe('team server: signing in', () => {
   let fx: TeamFixture
-  let clockMs = 0
+  const clock = new VirtualClock(0)
   beforeAll(async () => {
     fx = await startTestTeamServer({
       users: [
@@ -17,7 +18,7 @@ describe('team server: signing in', () => {
       ],
       server: {
         throttle: { maxFailures: 3, windowMs: 60_000, lockMs: 1_000 },
-        nowMs: () => clockMs,
+        clock,
       },
     })
   })
@@ -32,7 +33,7 @@ describe('team server: signing in', () => {
     const wrong: number[] = []
     const unknown: number[] = []
     for (let i = 0; i < 5; i++) {
-      clockMs += 60_000 // each pair of failures ages out of the window before the next
+      await clock.advance(60_000) // each pair of failures ages out of the window before the next
       const a = await timed('ana')
       const b = await timed('nobody')
       expect([a.status, b.status]).toEqual([401, 401])
@@ -50,7 +51,7 @@ describe('team server: signing in', () => {
   })
 
   it('locks an account out after 3 wrong passwords, then lets the right one in after the wait', async () => {
-    clockMs += 60_000 // the failures above age out of the window
+    await clock.advance(60_000) // the failures above age out of the window
     for (let i = 0; i < 3; i++) expect((await fx.postLogin('ana', `wrong-${i}`)).status).toBe(401)
     const locked = await fx.postLogin('ana', fx.password('ana'))
     expect(locked.status).toBe(429)
@@ -58,9 +59,9 @@ describe('team server: signing in', () => {
     expect(locked.body).toContain('Too many failed sign-ins')
     // The address is locked too: guessing another account from it waits as well.
     expect((await fx.postLogin('bo', fx.password('bo'))).status).toBe(429)
-    clockMs += 999
+    await clock.advance(999)
     expect((await fx.postLogin('ana', fx.password('ana'))).status).toBe(429)
-    clockMs += 1
+    await clock.advance(1)
     expect((await fx.postLogin('ana', fx.password('ana'))).status).toBe(303)
   })
 
@@ -70,7 +71,7 @@ describe('team server: signing in', () => {
     const locked = await fx.postLogin('bo', fx.password('bo'))
     expect(locked.status).toBe(429)
     expect(locked.headers['retry-after']).toBe('2')
-    clockMs += 2_000
+    await clock.advance(2_000)
     expect((await fx.postLogin('bo', fx.password('bo'))).status).toBe(303)
   })
 })
