@@ -75,9 +75,11 @@ const TEXT = { 'content-type': 'text/plain; charset=utf-8' }
 
 /**
  * Serves the app to a team: the same renderer, files and IPC socket as the web shell,
- * behind accounts with roles. Every route but the sign-in page and the extra routes needs
- * a session cookie; every state change needs our Origin and the session's CSRF token (the
- * socket: our Origin at its handshake); each channel needs the role its contract entry names.
+ * behind accounts with roles. Every request must name this server in `Host` (DNS
+ * rebinding); every route but the sign-in page and the extra routes needs a session
+ * cookie; every state change needs our Origin and the session's CSRF token (the socket:
+ * our Origin at its handshake); each channel needs the role its contract entry names, and
+ * answers leave out what the role is not shown (the key's hint, the data folder's path).
  *
  * @example
  * const server = await startTeamServer({ core, accounts: mirror.team, rendererDir })
