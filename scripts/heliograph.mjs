@@ -40,7 +40,10 @@ function newestMtimeMs(folder) {
 function isBuildCurrent() {
   if (!existsSync(builtCli)) return false
   const builtMs = statSync(builtCli).mtimeMs
-  return ['src-main', 'src-shared'].every((folder) => newestMtimeMs(join(root, folder)) <= builtMs)
+  // The renderer counts too: `heliograph serve` and the e2e tests serve its build.
+  return ['src-main', 'src-shared', 'src-renderer'].every(
+    (folder) => newestMtimeMs(join(root, folder)) <= builtMs,
+  )
 }
 
 if (!isBuildCurrent()) {

@@ -120,7 +120,7 @@ export function publicSettings(
     apiKey: string | null
     isKeyUnreadable: boolean
     keyStorage: AppSettings['keyStorage']
-    dataDir: string
+    dataDir: string | null
   },
 ): AppSettings {
   return {

@@ -6,7 +6,7 @@ import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import type { BalanceAtPlan } from '@shared/ipc/wallet-schemas'
 import type { BalanceAtRow } from '../export/csv-presets'
 import type { ExportRowSource } from '../export/export-job'
-import { balancesAt, endOfDaySec, planOf } from './balances-at'
+import { assertDayHasBegun, balancesAt, endOfDaySec, planOf } from './balances-at'
 import type { HandlerContext } from './handlers/handler-context'
 
 // The balances-at export kind: one row per wallet × holding at the end of a day, answered
@@ -33,6 +33,7 @@ export async function planBalancesAtExport(
   addresses: readonly string[],
   choice: BalancesAtChoice,
 ): Promise<BalancesAtExportPlan> {
+  assertDayHasBegun(ctx, choice.date)
   const watched = await ctx.mirror.watchlist.list()
   const wallets =
     addresses.length === 0

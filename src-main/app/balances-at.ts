@@ -1,6 +1,7 @@
 import { BALANCE_AT_NATIVE_SOL_MINT, NATIVE_SOL_MINT } from '@shared/api/base58'
 import { getOperation } from '@shared/api/operations'
 import { creditsPerCall } from '@shared/api/prices'
+import { futureDayProblem } from '@shared/domain/calendar-day'
 import { decimalFromRaw } from '@shared/domain/exact-amount'
 import { InvalidInputError } from '@shared/ipc/ipc-errors'
 import type { BalanceAtPlan, BalanceAtResult, BalanceAtSource } from '@shared/ipc/wallet-schemas'
@@ -17,6 +18,15 @@ export const BALANCE_AT_CREDITS = creditsPerCall(getOperation('wallet.balanceAt'
 /** The end of a calendar day (UTC): balances "on 31 Dec" are as of its last second. */
 export function endOfDaySec(date: string): number {
   return Math.floor(Date.parse(`${date}T23:59:59Z`) / 1000)
+}
+
+/**
+ * Refuses a day after today (UTC, by the core's clock) before anything is read or asked:
+ * it has no balances yet, and the service would charge for each mint all the same.
+ */
+export function assertDayHasBegun(ctx: Pick<HandlerContext, 'nowSec'>, date: string): void {
+  const problem = futureDayProblem(date, ctx.nowSec() * 1000)
+  if (problem !== null) throw new InvalidInputError(problem, { date })
 }
 
 /**
@@ -71,6 +81,7 @@ export async function balancesAt(
   request: BalancesAtRequest,
 ): Promise<BalanceAtResult> {
   const { address, date, source, includeNfts } = request
+  assertDayHasBegun(ctx, date)
   const local = await ctx.mirror.review.balancesAt(address, endOfDaySec(date))
   const localAmounts = new Map(
     local.balances.map((b) => [b.mint, decimalFromRaw(b.raw, b.decimals)]),

@@ -10,6 +10,7 @@ import { AppError, InvalidInputError, NotFoundError } from '@shared/ipc/ipc-erro
 import type { DataSource } from '@shared/ipc/settings-schemas'
 import type { Mirror } from '../db/mirror'
 import { openMirror } from '../db/open-mirror'
+import { tightenDataDir } from '../db/private-files'
 import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from '../sync/lease-keeper'
 import { runAsCaller } from '../sync/spender'
 import type { TeamRole } from '@shared/domain/team-roles'
@@ -19,6 +20,7 @@ import { acquireWriterLock, type WriterLock } from '../db/writer-lock'
 import { ExportHandoffs, type PendingDownload } from '../export/export-downloads'
 import { redactText } from '../service/redact'
 import { readSettings } from './app-settings'
+import { newKeyOrigin } from './key-origins'
 import { databasePath, demoDatabasePath, holdsMirror, writerLockPath } from './data-dir'
 import type { DemoOptions } from './demo-data'
 import { invalidInput, toErrorPayload } from './error-payload'
@@ -121,6 +123,8 @@ export interface Core {
   startWebhookMode(options: { publicUrl: string } & WebhookModeTuning): Promise<WebhookMode>
   /** Whether other sync workers may share this mirror (it is on a database server). */
   readonly isSharedMirror: boolean
+  /** What the person should be told once, as the core opens (the CLI prints them on stderr). */
+  readonly notices: readonly string[]
   /**
    * Syncs each of `addresses` once, sharing the work with the other sync workers on the
    * same mirror through leases: no wallet is synced by two at once, and the wallets of a
@@ -188,13 +192,13 @@ interface CoreStores {
   apiKey: () => string | null
   exports: ExportHandoffs
   openDemoMirror: () => Promise<Mirror>
+  /** What the person should know from the start (see Core.notices). */
+  notices: string[]
 }
 
 async function openStores(config: CoreConfig, isReadOnly: boolean): Promise<CoreStores> {
-  const secretStore =
-    config.apiKey !== undefined
-      ? new MemorySecretStore(config.apiKey)
-      : (config.secretStore ?? new FileSecretStore(config.dataDir))
+  // A folder made before Heliograph made its folders private (or by hand) is made so now.
+  const looserMode = tightenDataDir(config.dataDir)
   // The person's own mirror is always open: it keeps the settings, whatever the source.
   // The writer's pages go to a worker thread: this one keeps answering the views.
   const writeIn = isReadOnly ? 'this-thread' : 'worker'
@@ -204,6 +208,25 @@ async function openStores(config: CoreConfig, isReadOnly: boolean): Promise<Core
     isReadOnly,
     writeIn,
   })
+  // A one-run service the stored key has never gone to must bring a one-run key: the
+  // stored one does not follow a flag or an environment variable to any host.
+  const keyWithheldFrom =
+    config.apiKey === undefined && config.serviceUrl
+      ? newKeyOrigin(await readSettings(home.settings), config.serviceUrl)
+      : null
+  const secretStore =
+    config.apiKey !== undefined || keyWithheldFrom !== null
+      ? new MemorySecretStore(config.apiKey ?? null)
+      : (config.secretStore ?? new FileSecretStore(config.dataDir))
+  const notices: string[] = []
+  if (looserMode !== null)
+    notices.push(
+      `Tightened the permissions of ${config.dataDir} to 0700 (it was 0${looserMode.toString(8)}): what Heliograph keeps is yours alone.`,
+    )
+  if (keyWithheldFrom !== null)
+    notices.push(
+      `The stored API key is not sent to ${keyWithheldFrom}, a service it has not been used with; give this run a key of its own with --api-key or HELIOGRAPH_API_KEY.`,
+    )
   const exports = new ExportHandoffs(config.dataDir)
   // Pending downloads are the writer's: a reader must not remove what the writer offers.
   if (!isReadOnly) await exports.removeLeftovers()
@@ -219,7 +242,14 @@ async function openStores(config: CoreConfig, isReadOnly: boolean): Promise<Core
     // Demo data is always a file of its own, whatever holds the person's mirror.
     return openMirror({ file: path, isReadOnly, writeIn })
   }
-  return { home, secretStore, apiKey: () => secretStore.read(), exports, openDemoMirror }
+  return {
+    home,
+    secretStore,
+    apiKey: () => secretStore.read(),
+    exports,
+    openDemoMirror,
+    notices,
+  }
 }
 
 type WebhookModeOptions = { publicUrl: string } & WebhookModeTuning
@@ -432,10 +462,15 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
   const { home, secretStore, apiKey, exports } = stores
   const sessions = await openSessions(config, stores, events, isReadOnly, clock)
   const { info } = sessions
+  // The database URL's password too: an error of the driver's must not carry it anywhere.
+  // (A very short one would blank out ordinary words; the messages never quote it anyway.)
+  const password = decodeURIComponent(URL.parse(config.databaseUrl ?? '')?.password ?? '')
+  const databasePassword = password.length >= 6 ? password : null
   const redact = (text: string): string => {
     const secrets = [
       apiKey(),
       sessions.webhookMode !== null ? sessions.webhookSecrets.read() : null,
+      databasePassword,
     ]
     return redactText(
       text,
@@ -502,6 +537,7 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     redact,
     startWebhookMode: (options) => sessions.startWebhookMode(options),
     isSharedMirror: home.isShared,
+    notices: stores.notices,
     async syncShared(addresses, options = {}) {
       if (isReadOnly) throw new AppError('Syncing needs the process that writes the mirror.')
       return syncSharedOn(sessions, clock, addresses, options)

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import { callerRole } from '../sync/spender'
 
 /** Folder name under the OS's per-user app-data folder; Electron derives the same from productName. */
 const APP_DIR_NAME = 'Heliograph'
@@ -53,4 +54,14 @@ export function writerLockPath(dataDir: string): string {
  */
 export function holdsMirror(dataDir: string): boolean {
   return existsSync(databasePath(dataDir))
+}
+
+/**
+ * The data folder as an answer shows it: to the person at this machine and to a team
+ * server's admins; other team accounts get null (where a server keeps its data is an
+ * admin's matter, and a path tells about the machine).
+ */
+export function shownDataDir(dataDir: string): string | null {
+  const role = callerRole()
+  return role === null || role === 'admin' ? dataDir : null
 }

@@ -25,3 +25,15 @@ export function isKeyGoingToNewOrigin(before: ServiceUrls, after: ServiceUrls): 
   const known = keyOrigins(before)
   return [...keyOrigins(after)].some((origin) => !known.has(origin))
 }
+
+/**
+ * The origin of `url` when the settings' key has never gone there, else null: a one-run
+ * service URL on such an origin gets no stored key.
+ *
+ * @example
+ * newKeyOrigin(settings, 'https://rpc.elsewhere.example/') // 'https://rpc.elsewhere.example'
+ */
+export function newKeyOrigin(urls: ServiceUrls, url: string): string | null {
+  const origin = URL.parse(url)?.origin ?? url
+  return keyOrigins(urls).has(origin) ? null : origin
+}

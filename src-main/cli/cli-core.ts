@@ -74,7 +74,7 @@ export async function openCore(options: GlobalOptions, extra: CommandCore): Prom
   // The core (and every engine, service and shell module under it) loads only for a
   // command that opens it: `--version` and `--help` start without it.
   const { createCore } = await import('../app/core')
-  return createCore({
+  const core = await createCore({
     dataDir,
     ...(databaseUrl ? { databaseUrl } : {}),
     shell: extra.shell ?? 'web',
@@ -88,6 +88,8 @@ export async function openCore(options: GlobalOptions, extra: CommandCore): Prom
     ...(apiKey ? { apiKey } : {}),
     ...(serviceUrl ? { serviceUrl } : {}),
   })
+  for (const notice of core.notices) cliContext().writeErr(`${notice}\n`)
+  return core
 }
 
 /** Calls a channel through the same dispatcher the shells use; throws the rebuilt error. */

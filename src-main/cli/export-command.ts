@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { Option } from 'commander'
 import type { ExportDelimiter, ExportProgress } from '@shared/ipc/export-schemas'
+import { futureDayProblem } from '@shared/domain/calendar-day'
 import { countText } from '@shared/domain/count-text'
 import {
   ExportFilters,
@@ -64,6 +65,20 @@ function dateBound(text: string | undefined): number | string | undefined {
   return /^\d+$/.test(text) ? Number(text) : text
 }
 
+/** The kinds `--kind` takes: balances on a day are `--kind balances --at DAY`, one spelling. */
+const CLI_KINDS = ExportKind.options.filter((kind) => kind !== 'balances-at')
+
+/** Reads `--kind`; the contract's `balances-at` is refused with the spelling to use. */
+function parseKind(text: string): ExportKind {
+  if (text === 'balances-at')
+    throw new AppError(
+      '--kind balances-at is spelled --kind balances --at YYYY-MM-DD (balances at the end of that day).',
+    )
+  if (!(CLI_KINDS as string[]).includes(text))
+    throw new AppError(`--kind must be one of ${CLI_KINDS.join(', ')} (got “${text}”).`)
+  return text as ExportKind
+}
+
 /** The kind to export: `--kind balances --at DAY` is the balances-at kind. */
 function exportKind(opts: ExportCommandOptions): ExportKind {
   const kind = opts.kind as ExportKind
@@ -72,15 +87,16 @@ function exportKind(opts: ExportCommandOptions): ExportKind {
       throw new AppError(
         '--source and --include-nfts choose how balances on a day (--at) are answered.',
       )
-    if (kind === 'balances-at') throw new AppError('--kind balances-at needs --at YYYY-MM-DD.')
     return kind
   }
-  if (kind !== 'balances' && kind !== 'balances-at')
+  if (kind !== 'balances')
     throw new AppError(
       `--at takes balances on a day: use it with --kind balances (got --kind ${kind}).`,
     )
   const date = CalendarDate.safeParse(opts.at)
   if (!date.success) throw new AppError(`--at: ${describeIssues(date.error)} (got “${opts.at}”).`)
+  const future = futureDayProblem(opts.at, cliContext().clock.nowMs())
+  if (future !== null) throw new AppError(`--at ${future}`)
   return 'balances-at'
 }
 
@@ -95,8 +111,10 @@ export function registerExportCommand(program: Command): void {
         .default('full'),
     )
     .addOption(
-      new Option('--kind <kind>', 'what to export')
-        .choices(ExportKind.options)
+      new Option('--kind <kind>', 'what to export (balances on a day: --kind balances --at DAY)')
+        .choices(CLI_KINDS)
+        // After choices(): the help still lists them, and balances-at gets a hint.
+        .argParser(parseKind)
         .default('balance-changes'),
     )
     .option(

@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
+import { countText } from '@shared/domain/count-text'
 import type { LookupAnswer, LookupRequestInput } from '@shared/ipc/lookup-schemas'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 import { printErrorLine, printJson, printLine } from './terminal-output'
@@ -192,7 +193,7 @@ async function runLookup(
     if (plan.deprecation !== null) printErrorLine(`Deprecated: ${plan.deprecation}`)
     printErrorLine(
       isCached && plan.cached !== null
-        ? `Cached answer from ${new Date(plan.cached.fetchedAtSec * 1000).toISOString()} (cost ${plan.cached.credits} credits then): free now; --refresh to ask again (${plan.summary}).`
+        ? `Cached answer from ${new Date(plan.cached.fetchedAtSec * 1000).toISOString()} (cost ${countText(plan.cached.credits, 'credit')} then): free now; --refresh to ask again (${plan.summary}).`
         : `Cost: ${plan.summary}.`,
     )
     if (opts.estimate) return
@@ -231,7 +232,7 @@ function printAnswer(answer: LookupAnswer): void {
   const r = answer.result
   const when = new Date(answer.fetchedAtSec * 1000).toISOString()
   printLine(
-    `${answer.fromCache ? 'From the cache' : 'Fetched'} (${when}, ${answer.credits} credits):`,
+    `${answer.fromCache ? 'From the cache' : 'Fetched'} (${when}, ${countText(answer.credits, 'credit')}):`,
   )
   switch (r.view) {
     case 'wallet':

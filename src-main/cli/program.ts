@@ -11,7 +11,7 @@ import { registerSyncCommand } from './sync-command'
 import { registerWalletCommands } from './wallet-commands'
 import { registerWatchCommand } from './watch-command'
 import { registerWebhookCommands } from './webhook-commands'
-import { printErrorLine } from './terminal-output'
+import { printErrorLine, withLinesEnded } from './terminal-output'
 import { cliContext, withCliContext, type CliContext } from './cli-context'
 
 /** Builds the command-line program (exported so tests can run it in-process). */
@@ -62,8 +62,14 @@ function buildProgram(): Command {
  * @example
  * const code = await runCli(['watch', 'list', '--json'])
  */
-export function runCli(argv: string[], context?: CliContext): Promise<number> {
-  return context === undefined ? runProgram(argv) : withCliContext(context, () => runProgram(argv))
+export async function runCli(argv: string[], context?: CliContext): Promise<number> {
+  // Every run's output ends with a line break, whichever command printed last.
+  const output = withLinesEnded(context ?? cliContext())
+  try {
+    return await withCliContext(output.context, () => runProgram(argv))
+  } finally {
+    output.finish()
+  }
 }
 
 async function runProgram(argv: string[]): Promise<number> {

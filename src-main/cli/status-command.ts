@@ -1,6 +1,7 @@
 import type { Command } from 'commander'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
-import { countText, nounFor as noun } from '@shared/domain/count-text'
+import { countText } from '@shared/domain/count-text'
+import { countCell, counted, tableLines } from './table-columns'
 import { printJson, printLine } from './terminal-output'
 
 /** `status [--json]` (streams, cursors, errors) and `credits [--json]` (ledger summary). */
@@ -18,17 +19,27 @@ export function registerStatusCommands(program: Command): void {
           return
         }
         if (statuses.length === 0) printLine('No wallets on the watchlist.')
+        // One table for every wallet's streams, so the counts line up down the whole output.
+        const streamLines = tableLines(
+          statuses.flatMap((s) =>
+            s.streams.map((st) => [
+              st.stream,
+              st.state,
+              counted(st.itemsStored, 'item'),
+              st.isBackfillComplete
+                ? 'complete'
+                : `backfilling (cursor ${st.backfillCursor ?? 'start'})`,
+            ]),
+          ),
+          '  ',
+        )
+        let line = 0
         for (const s of statuses) {
           printLine(
             `${s.label ?? '(no label)'}  ${s.address}  ${s.state}${s.message ? `: ${s.message}` : ''}`,
           )
           for (const st of s.streams) {
-            const done = st.isBackfillComplete
-              ? 'complete'
-              : `backfilling (cursor ${st.backfillCursor ?? 'start'})`
-            printLine(
-              `  ${st.stream.padEnd(22)} ${st.state.padEnd(9)} ${String(st.itemsStored).padStart(8)} ${noun(st.itemsStored, 'item')}  ${done}`,
-            )
+            printLine(streamLines[line++] ?? '')
             if (st.lastError) printLine(`    error: ${st.lastError}`)
           }
         }
@@ -63,27 +74,43 @@ export function registerStatusCommands(program: Command): void {
         printLine(
           `All time:   ${countText(overview.totalCredits, 'credit')} in ${countText(overview.totalCalls, 'call')}`,
         )
-        const countColumns = (calls: number, credits: number): string =>
-          `${String(calls).padStart(6)} ${noun(calls, 'call').padEnd(5)} ${String(credits).padStart(9)} ${noun(credits, 'credit')}`
-        for (const op of overview.byOperation) {
-          printLine(
-            `  ${op.operation.padEnd(48)} ${countColumns(op.calls, op.credits)}${op.errors ? `  ${op.errors} failed` : ''}`,
-          )
+        const labels =
+          overview.byWallet.length > 0
+            ? new Map(
+                (await callCore(core, 'watchlist:list', undefined)).map((w) => [
+                  w.address,
+                  w.label,
+                ]),
+              )
+            : new Map<string, string | null>()
+        const walletName = (address: string): string => {
+          const label = labels.get(address)
+          return label ? `${label} (${address})` : address
         }
+        // Operations and wallets in one table: their calls and credits columns line up.
+        const lines = tableLines(
+          [
+            ...overview.byOperation.map((op) => [
+              op.operation,
+              counted(op.calls, 'call'),
+              counted(op.credits, 'credit'),
+              op.errors ? `${countCell(op.errors)} failed` : '',
+            ]),
+            ...overview.byWallet.map((w) => [
+              walletName(w.address),
+              counted(w.calls, 'call'),
+              counted(w.credits, 'credit'),
+            ]),
+            // Looks over many wallets at once (one call for up to 100 accounts) belong to no one wallet.
+            ['shared by the watchlist', '', counted(overview.sharedCredits, 'credit')],
+          ],
+          '  ',
+        )
+        const operations = overview.byOperation.length
+        for (const line of lines.slice(0, operations)) printLine(line)
         if (overview.byWallet.length > 0 || overview.sharedCredits > 0) {
-          const labels = new Map(
-            (await callCore(core, 'watchlist:list', undefined)).map((w) => [w.address, w.label]),
-          )
           printLine('By wallet:')
-          for (const wallet of overview.byWallet) {
-            const label = labels.get(wallet.address)
-            const name = label ? `${label} (${wallet.address})` : wallet.address
-            printLine(`  ${name.padEnd(48)} ${countColumns(wallet.calls, wallet.credits)}`)
-          }
-          // Looks over many wallets at once (one call for up to 100 accounts) belong to no one wallet.
-          printLine(
-            `  ${'shared by the watchlist'.padEnd(48)} ${' '.repeat(12)} ${String(overview.sharedCredits).padStart(9)} ${noun(overview.sharedCredits, 'credit')}`,
-          )
+          for (const line of lines.slice(operations)) printLine(line)
         }
       } finally {
         await core.close()

@@ -1,4 +1,4 @@
-import { cliContext } from './cli-context'
+import { cliContext, type CliContext } from './cli-context'
 
 // Everything the CLI prints goes through here. Labels and the service's error text are
 // data, not output: an escape sequence in them could retitle, recolour or clear the
@@ -56,4 +56,34 @@ export function printJson(value: unknown): void {
  */
 export function walletName(wallet: { address: string; label: string | null }): string {
   return wallet.label ?? wallet.address
+}
+
+/**
+ * `context` whose output ends on a line break: `finish()`, at the end of a run, ends a
+ * line that stdout or stderr left open, so the next prompt starts on a line of its own
+ * whatever printed last (a command, commander, a library writing through the context).
+ */
+export function withLinesEnded(context: CliContext): { context: CliContext; finish(): void } {
+  const isOpen = { out: false, err: false }
+  const ended: CliContext = {
+    ...context,
+    writeOut(text) {
+      if (text === '') return
+      isOpen.out = !text.endsWith('\n')
+      context.writeOut(text)
+    },
+    writeErr(text) {
+      if (text === '') return
+      isOpen.err = !text.endsWith('\n')
+      context.writeErr(text)
+    },
+  }
+  return {
+    context: ended,
+    finish() {
+      if (isOpen.out) context.writeOut('\n')
+      if (isOpen.err) context.writeErr('\n')
+      isOpen.out = isOpen.err = false
+    },
+  }
 }

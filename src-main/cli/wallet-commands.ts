@@ -2,10 +2,12 @@ import type { Command } from 'commander'
 import { Option } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
 import { balanceAtCostText } from '@shared/domain/balance-at-text'
+import { futureDayProblem } from '@shared/domain/calendar-day'
 import { BalanceAtSource, CalendarDate } from '@shared/ipc/wallet-schemas'
 import { describeIssues } from '@shared/validation/zod-issues'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 import { printErrorLine, printJson, printLine } from './terminal-output'
+import { cliContext } from './cli-context'
 
 const usd = (n: number): string =>
   n.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 })
@@ -87,6 +89,9 @@ export function registerWalletCommands(program: Command): void {
         const date = CalendarDate.safeParse(opts.date)
         if (!date.success)
           throw new AppError(`--date: ${describeIssues(date.error)} (got “${opts.date}”).`)
+        // Refused before the mirror is opened: a day to come has nothing to read or buy.
+        const future = futureDayProblem(opts.date, cliContext().clock.nowMs())
+        if (future !== null) throw new AppError(`--date ${future}`)
         const asksService = opts.source === 'service'
         const core = await openCore(program.opts<GlobalOptions>(), {
           command: 'balance-at',

@@ -1,12 +1,10 @@
 import { createServer } from 'node:http'
 import type { ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { PLANS } from '@shared/api/prices'
 import { ApiKeys, DEFAULT_KEYS } from './api-keys'
 import type { ClockOptions } from './chain/clock'
 import type { Injection } from './chain/injections'
 import type { PopulationId } from './chain/populations'
-import { POPULATION_IDS } from './chain/populations'
 import { SimChain } from './chain/sim-chain'
 import type { SimWallet, TxView } from './chain/sim-chain'
 import { CreditCounter } from './credit-counter'
@@ -16,6 +14,12 @@ import { RateLimiter } from './rate-limiter'
 import type { RatePlan } from './rate-limiter'
 import { sendJson } from './routes/http-io'
 import { handleJsonRpc, handleRest } from './service-handler'
+import {
+  parseSimulatorArgs,
+  SIMULATOR_USAGE,
+  SimulatorArgsError,
+  type SimulatorCliArgs,
+} from './simulator-args'
 import type { ServiceDeps } from './service-handler'
 import { controlRefusal, handleControl } from './sim-control'
 import { WebhookDeliveries } from './webhook-deliveries'
@@ -194,100 +198,41 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   }
 }
 
-interface SimulatorCliArgs {
-  port: number
-  seed: number
-  plan: RatePlan
-  live: boolean
-  keys: string[]
-  freePlanKeys: string[]
-  host: string
-  population: PopulationId
+/** Where the standalone simulator's lines go: stdout and stderr, one line each. */
+export interface SimulatorCliOutput {
+  line(text: string): void
+  errorLine(text: string): void
 }
 
-const CLI_USAGE =
-  'usage: simulator [--port N] [--seed N] [--plan free|developer|business|professional|off] [--live] [--keys a,b] [--free-plan-keys c,d] [--host H] [--population default|watch-day|backfill|hundred]'
-
-/** Parses `[--port N] [--seed N] [--plan P] [--live] [--keys a,b] [--free-plan-keys c] [--host H] [--population P]`; throws with usage on bad input. */
-export function parseSimulatorArgs(argv: readonly string[]): SimulatorCliArgs {
-  const args: SimulatorCliArgs = {
-    port: 0,
-    seed: 42,
-    plan: 'off',
-    live: false,
-    keys: [...DEFAULT_KEYS],
-    freePlanKeys: [],
-    host: '127.0.0.1',
-    population: 'default',
-  }
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i] ?? ''
-    const [name, inline] = flag.includes('=')
-      ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)]
-      : [flag, undefined]
-    const value = (): string => {
-      const v = inline ?? argv[++i]
-      if (v === undefined || v === '') throw new Error(`${name} needs a value\n${CLI_USAGE}`)
-      return v
-    }
-    const integer = (min: number, max: number): number => {
-      const text = value()
-      const n = Number(text)
-      if (!/^\d+$/.test(text) || n < min || n > max)
-        throw new Error(
-          `${name} must be an integer from ${min} to ${max}, got ${text}\n${CLI_USAGE}`,
-        )
-      return n
-    }
-    switch (name) {
-      case '--port':
-        args.port = integer(0, 65_535)
-        break
-      case '--seed':
-        args.seed = integer(0, 0xffffffff)
-        break
-      case '--plan': {
-        const plan = value()
-        if (plan !== 'off' && !(PLANS as readonly string[]).includes(plan))
-          throw new Error(`--plan must be one of ${[...PLANS, 'off'].join(', ')}\n${CLI_USAGE}`)
-        args.plan = plan as RatePlan
-        break
-      }
-      case '--live':
-        args.live = true
-        break
-      case '--keys':
-        args.keys = value()
-          .split(',')
-          .map((k) => k.trim())
-          .filter((k) => k !== '')
-        break
-      case '--free-plan-keys':
-        args.freePlanKeys = value()
-          .split(',')
-          .map((k) => k.trim())
-          .filter((k) => k !== '')
-        break
-      case '--host':
-        args.host = value()
-        break
-      case '--population': {
-        const population = value()
-        if (!(POPULATION_IDS as readonly string[]).includes(population))
-          throw new Error(`--population must be one of ${POPULATION_IDS.join(', ')}\n${CLI_USAGE}`)
-        args.population = population as PopulationId
-        break
-      }
-      default:
-        throw new Error(`unknown option ${flag}\n${CLI_USAGE}`)
-    }
-  }
-  return args
+const PROCESS_OUTPUT: SimulatorCliOutput = {
+  line: (text) => void process.stdout.write(`${text}\n`),
+  errorLine: (text) => void process.stderr.write(`${text}\n`),
 }
 
-/** Runs the simulator until SIGINT/SIGTERM, printing one line once it listens. */
-export async function runSimulatorCli(argv: readonly string[]): Promise<RunningSimulator> {
-  const args = parseSimulatorArgs(argv)
+/**
+ * The standalone simulator's command line. `--help` prints the usage (exit 0); a refused
+ * option prints one line naming it, then the usage (exit 1). Otherwise it serves until
+ * SIGINT/SIGTERM, its clock starting at `--now` (default `nowSec`), and prints one line
+ * once it listens. Resolves to the exit code when nothing was started, else the simulator.
+ */
+export async function runSimulatorCli(
+  argv: readonly string[],
+  output: SimulatorCliOutput = PROCESS_OUTPUT,
+  nowSec = Math.floor(Date.now() / 1000),
+): Promise<RunningSimulator | number> {
+  let args: SimulatorCliArgs
+  try {
+    args = parseSimulatorArgs(argv, nowSec)
+  } catch (error) {
+    if (!(error instanceof SimulatorArgsError)) throw error
+    output.errorLine(`simulator: ${error.message}`)
+    for (const line of SIMULATOR_USAGE) output.errorLine(line)
+    return 1
+  }
+  if (args.help) {
+    for (const line of SIMULATOR_USAGE) output.line(line)
+    return 0
+  }
   const sim = await startSimulator({
     port: args.port,
     host: args.host,
@@ -298,9 +243,10 @@ export async function runSimulatorCli(argv: readonly string[]): Promise<RunningS
     keys: args.keys,
     freePlanKeys: args.freePlanKeys,
     population: args.population,
-    clock: { mode: 'real' },
+    // The histories lead up to the start: by default today, so dates read as recent.
+    clock: { mode: 'real', startSec: args.startSec },
   })
-  process.stdout.write(`simulator listening on ${sim.url}\n`)
+  output.line(`simulator listening on ${sim.url}`)
   const stop = () => {
     process.off('SIGINT', stop)
     process.off('SIGTERM', stop)
@@ -314,8 +260,13 @@ export async function runSimulatorCli(argv: readonly string[]): Promise<RunningS
 // `npx tsx src-main/simulator/simulator-server.ts [...]` runs it directly. Named by file,
 // not by import.meta.url: inside a bundle that URL is the bundle's, whatever it runs.
 if (/simulator-server\.[cm]?[jt]s$/.test(process.argv[1] ?? '')) {
-  runSimulatorCli(process.argv.slice(2)).catch((e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`)
-    process.exit(2)
-  })
+  runSimulatorCli(process.argv.slice(2)).then(
+    (outcome) => {
+      if (typeof outcome === 'number') process.exitCode = outcome
+    },
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`)
+      process.exit(2)
+    },
+  )
 }

@@ -13,11 +13,12 @@ export const AppInfo = z.object({
    * `service`: the person's own mirror, synced from the data service with their key.
    */
   dataSource: DataSource,
-  dataDir: z.string(),
+  /** The data folder; null for a team account that is not an admin (a server's layout is theirs). */
+  dataDir: z.string().nullable(),
   /** Why the key must be entered again, shown as a banner from the start; null when all is well. */
   keyNotice: KeyNotice.nullable(),
 })
 export type AppInfo = z.infer<typeof AppInfo>
 
 /** What the core keeps about itself; `app:info` adds the key notice, worked out at each call. */
-export type AppFacts = Omit<AppInfo, 'keyNotice'>
+export type AppFacts = Omit<AppInfo, 'keyNotice' | 'dataDir'> & { dataDir: string }

@@ -85,7 +85,8 @@ export const AppSettings = z.object({
   /** How a key is (or would be) kept here. */
   keyStorage: KeyStorage,
   keyNotice: KeyNotice.nullable(),
-  dataDir: z.string(),
+  /** The data folder; null for a team account that is not an admin. */
+  dataDir: z.string().nullable(),
 })
 export type AppSettings = z.infer<typeof AppSettings>
 

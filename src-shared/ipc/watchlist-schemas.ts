@@ -5,19 +5,41 @@ import { WalletAddressInput } from '../domain/wallet-address'
 export const MAX_LABEL_LENGTH = 64
 
 /**
- * Characters a label may not hold: C0 and C1 controls and DEL (a terminal acts on them),
- * and bidi embeddings, overrides and isolates (they make a label show other text than it
- * holds, and spill into what follows it).
+ * Characters a label may not hold: controls (Cc: C0, C1 and DEL, which a terminal acts on)
+ * and invisible format characters (Cf: zero-width spaces and joiners, soft hyphens, bidi
+ * embeddings, overrides and isolates), which make a label show other text than it holds:
+ * "Trea\u200Bsury" would pass for "Treasury".
  */
-const LABEL_FORBIDDEN = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u
+const LABEL_FORBIDDEN = /[\p{Cc}\p{Cf}]/u
+
+/** Names of the invisible characters most often met, for the refusal's message. */
+const FORMAT_CHARACTER_NAMES: Record<number, string> = {
+  0xad: 'SOFT HYPHEN',
+  0x61c: 'ARABIC LETTER MARK',
+  0x180e: 'MONGOLIAN VOWEL SEPARATOR',
+  0x200b: 'ZERO WIDTH SPACE',
+  0x200c: 'ZERO WIDTH NON-JOINER',
+  0x200d: 'ZERO WIDTH JOINER',
+  0x200e: 'LEFT-TO-RIGHT MARK',
+  0x200f: 'RIGHT-TO-LEFT MARK',
+  0x2060: 'WORD JOINER',
+  0xfeff: 'ZERO WIDTH NO-BREAK SPACE',
+}
 
 /** Why `label` cannot be a label, or null when it can. */
 function describeLabelProblem(label: string): string | null {
-  const char = LABEL_FORBIDDEN.exec(label)?.[0]
-  if (char === undefined) return null
-  const code = `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`
-  const kind = char >= '\u202a' ? 'a text-direction control' : 'a control character'
-  return `Label contains ${code}, ${kind}; labels may not contain control characters or text-direction overrides and isolates (U+202A–U+202E, U+2066–U+2069).`
+  const match = LABEL_FORBIDDEN.exec(label)
+  if (match === null) return null
+  const char = match[0]
+  const point = char.codePointAt(0) ?? 0
+  const code = `U+${point.toString(16).toUpperCase().padStart(4, '0')}`
+  const position = [...label.slice(0, match.index)].length + 1
+  if (/\p{Cc}/u.test(char))
+    return `Label contains ${code}, a control character, at position ${position}; remove it.`
+  if ((point >= 0x202a && point <= 0x202e) || (point >= 0x2066 && point <= 0x2069))
+    return `Label contains ${code}, a text-direction control, at position ${position}; remove it.`
+  const name = FORMAT_CHARACTER_NAMES[point]
+  return `Label contains ${code}${name ? ` (${name})` : ''}, an invisible format character, at position ${position}; remove it.`
 }
 
 const Label = z

@@ -15,13 +15,7 @@ export interface RawResponse {
 export function rawRequest(
   port: number,
   path: string,
-  options: {
-    method?: string
-    headers?: Record<string, string>
-    body?: string
-    /** Called once the whole request has been handed to the operating system. */
-    onSent?: () => void
-  } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -39,7 +33,6 @@ export function rawRequest(
       },
     )
     req.on('error', reject)
-    if (options.onSent) req.on('finish', options.onSent)
     req.end(options.body)
   })
 }

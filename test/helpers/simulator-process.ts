@@ -12,7 +12,8 @@ export async function startSimulatorProcess(
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', CLI, 'simulator', '--port', '0', ...args],
+    // The histories end at the simulator's fixed default moment, as in-process simulators'.
+    ['--import', 'tsx', CLI, 'simulator', '--port', '0', '--now', '2026-11-01', ...args],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },

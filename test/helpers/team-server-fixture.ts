@@ -1,4 +1,5 @@
 import type WebSocket from 'ws'
+import type { Core } from '../../src-main/app/core'
 import { databasePath } from '../../src-main/app/data-dir'
 import { openPostgresMirror, type PostgresMirror } from '../../src-main/db/postgres/mirror'
 import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite/mirror'
@@ -17,12 +18,6 @@ import { BUILT_RENDERER_DIR, openTestCore, type TestCoreOptions } from './web-sh
 export interface TeamClient {
   cookie: string
   csrfToken: string
-}
-
-/** A fetched sign-in form: the login cookie it set and the token in its page. */
-export interface LoginForm {
-  cookie: string
-  csrf: string
 }
 
 /** The contract over a team server's socket, keeping every frame it received. */
@@ -44,9 +39,13 @@ export async function startTestTeamServer(
   options: TestCoreOptions & {
     users?: { name: string; role: TeamRole }[]
     server?: Partial<Omit<TeamServerOptions, 'core' | 'accounts' | 'rendererDir'>>
+    /** Serve this core on its data folder (the caller closes it) instead of a fresh one. */
+    existing?: { core: Core; dataDir: string }
   } = {},
 ) {
-  const { core, dataDir, removeDir } = await openTestCore(options)
+  const { core, dataDir, removeDir } = options.existing
+    ? { ...options.existing, removeDir: () => {} }
+    : await openTestCore(options)
   // A second connection to the person's mirror, as `heliograph server` opens one.
   const accounts: SqliteMirror | PostgresMirror = options.databaseUrl
     ? await openPostgresMirror(options.databaseUrl)
@@ -66,41 +65,26 @@ export async function startTestTeamServer(
   const { port } = server
   const origin = `http://127.0.0.1:${port}`
 
-  /** The sign-in page's form, as a browser holds it: its login cookie and form token. */
-  const loginForm = async (): Promise<LoginForm> => {
-    const form = await rawRequest(port, '/login')
-    const loginCookie = setCookies(form).find((c) => c.startsWith('heliograph_login='))
-    return {
-      cookie: (loginCookie ?? '').split(';')[0] ?? '',
-      csrf: /name="csrf" value="([^"]+)"/.exec(form.body)?.[1] ?? '',
-    }
-  }
-
-  /** Posts a sign-in form fetched before; `onSent` once the request is on its way. */
-  const postLoginForm = (
-    form: LoginForm,
-    name: string,
-    password: string,
-    options: { headers?: Record<string, string>; onSent?: () => void } = {},
-  ): Promise<RawResponse> =>
-    rawRequest(port, '/login', {
-      method: 'POST',
-      headers: {
-        origin,
-        cookie: form.cookie,
-        'content-type': 'application/x-www-form-urlencoded',
-        ...options.headers,
-      },
-      body: new URLSearchParams({ csrf: form.csrf, name, password }).toString(),
-      ...(options.onSent ? { onSent: options.onSent } : {}),
-    })
-
   /** Posts the sign-in form as the sign-in page would, from our origin. */
   const postLogin = async (
     name: string,
     password: string,
     headers: Record<string, string> = {},
-  ): Promise<RawResponse> => postLoginForm(await loginForm(), name, password, { headers })
+  ): Promise<RawResponse> => {
+    const form = await rawRequest(port, '/login')
+    const loginCookie = setCookies(form).find((c) => c.startsWith('heliograph_login='))
+    const csrf = /name="csrf" value="([^"]+)"/.exec(form.body)?.[1] ?? ''
+    return rawRequest(port, '/login', {
+      method: 'POST',
+      headers: {
+        origin,
+        cookie: (loginCookie ?? '').split(';')[0] ?? '',
+        'content-type': 'application/x-www-form-urlencoded',
+        ...headers,
+      },
+      body: new URLSearchParams({ csrf, name, password }).toString(),
+    })
+  }
 
   /** Signs in; throws when the server does not answer with a session cookie. */
   const signIn = async (
@@ -131,15 +115,13 @@ export async function startTestTeamServer(
     origin,
     port,
     password: (name: string) => passwords.get(name) as string,
-    loginForm,
-    postLoginForm,
     postLogin,
     signIn,
     connect,
     stop: async () => {
       await server.close()
       await accounts.close()
-      await core.close()
+      if (!options.existing) await core.close()
       removeDir()
     },
   }

@@ -1,4 +1,5 @@
 import { keyNoticeOf, readSettings } from '../app-settings'
+import { shownDataDir } from '../data-dir'
 import type { HandlerContext } from './handler-context'
 import type { HandlerGroup } from './handler-table'
 
@@ -7,6 +8,7 @@ export function appHandlers(ctx: HandlerContext) {
   return {
     'app:info': async () => ({
       ...ctx.info,
+      dataDir: shownDataDir(ctx.info.dataDir),
       keyNotice: keyNoticeOf(await readSettings(ctx.settings), {
         apiKey: ctx.apiKey(),
         isKeyUnreadable: ctx.secretStore.isKeyUnreadable(),

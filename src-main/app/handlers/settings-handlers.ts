@@ -1,9 +1,29 @@
-import { AppError } from '@shared/ipc/ipc-errors'
+import { AppError, PermissionError } from '@shared/ipc/ipc-errors'
 import type { AppSettings } from '@shared/ipc/settings-schemas'
-import { publicSettings, readSettings, writeSettings } from '../app-settings'
+import { publicSettings, readSettings, writeSettings, type StoredSettings } from '../app-settings'
+import { callerRole } from '../../sync/spender'
+import { shownDataDir } from '../data-dir'
 import { isKeyGoingToNewOrigin } from '../key-origins'
 import type { HandlerContext } from './handler-context'
 import type { HandlerGroup } from './handler-table'
+
+/** Settings that say where the service is, and so where the API key is sent. */
+const SERVICE_URL_KEYS = ['walletRestBaseUrl', 'v0RestBaseUrl', 'jsonRpcUrl'] as const
+
+/**
+ * Refuses a change of the service URLs to a team account that is not an admin: where the
+ * key goes is the admin's decision (a move to a new host would also remove the key).
+ */
+function assertMayMoveKey(before: StoredSettings, next: StoredSettings): void {
+  const role = callerRole()
+  if (role === null || role === 'admin') return
+  const moved = SERVICE_URL_KEYS.filter((k) => before[k] !== next[k])
+  if (moved.length > 0)
+    throw new PermissionError(
+      `Your role (${role}) cannot change the service URLs (where the API key is sent) — ask an admin.`,
+      { role, settings: moved },
+    )
+}
 
 /** Settings that change which service is called, or how fast: the session is rebuilt. */
 const SERVICE_KEYS = [
@@ -22,7 +42,7 @@ export function settingsHandlers(ctx: HandlerContext) {
       apiKey: ctx.apiKey(),
       isKeyUnreadable: ctx.secretStore.isKeyUnreadable(),
       keyStorage: ctx.secretStore.kind,
-      dataDir: ctx.info.dataDir,
+      dataDir: shownDataDir(ctx.info.dataDir),
     })
   const chooseSource = async (source: AppSettings['dataSource']): Promise<AppSettings> => {
     await writeSettings(ctx.settings, { dataSource: source }, ctx.nowSec())
@@ -35,6 +55,7 @@ export function settingsHandlers(ctx: HandlerContext) {
     'settings:update': async (patch) => {
       const before = await readSettings(ctx.settings)
       const next = { ...before, ...patch }
+      assertMayMoveKey(before, next)
       // The key is removed before the new URLs are stored, so no call can take it there.
       const isKeyCleared = ctx.apiKey() !== null && isKeyGoingToNewOrigin(before, next)
       if (isKeyCleared) ctx.secretStore.clear()

@@ -1,6 +1,6 @@
 import { NotFoundError } from '@shared/ipc/ipc-errors'
 import type { BalanceAtPlan, BalanceAtResult } from '@shared/ipc/wallet-schemas'
-import { balancesAt, endOfDaySec, planOf } from '../balances-at'
+import { assertDayHasBegun, balancesAt, endOfDaySec, planOf } from '../balances-at'
 import type { HandlerContext } from './handler-context'
 import type { HandlerGroup } from './handler-table'
 
@@ -21,6 +21,7 @@ export function walletHandlers(ctx: HandlerContext) {
     date: string,
     includeNfts: boolean,
   ): Promise<BalanceAtPlan> => {
+    assertDayHasBegun(ctx, date)
     await ensureWatched(address)
     return planOf(await review().balancesAt(address, endOfDaySec(date)), includeNfts)
   }
@@ -31,6 +32,7 @@ export function walletHandlers(ctx: HandlerContext) {
     },
     'balances:at-plan': ({ address, date, includeNfts }) => plan(address, date, includeNfts),
     'balances:at': async ({ address, date, source, includeNfts }): Promise<BalanceAtResult> => {
+      assertDayHasBegun(ctx, date)
       await ensureWatched(address)
       return balancesAt(ctx, { address, date, source, includeNfts })
     },

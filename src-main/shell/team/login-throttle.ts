@@ -1,5 +1,3 @@
-import { systemClock, type Clock } from '@shared/clock'
-
 /** How many wrong passwords are allowed, and how long a lock-out lasts. */
 export interface ThrottlePolicy {
   /** Failures within `windowMs` before sign-ins are refused. */
@@ -16,107 +14,123 @@ export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
   lockMs: 60_000,
 }
 
-/** Who a sign-in attempt is counted against. */
-export interface AttemptKeys {
-  /** The account name as typed (compared without case). */
-  account: string
-  /** The remote address the attempt came from. */
-  address: string
-}
-
-/** An attempt counted before its password is checked; only a right password releases it. */
-export interface Reservation {
-  readonly atMs: number
-  readonly accountKey: string
-  readonly addressKey: string
-  /** The address's lock before this attempt and as this attempt left it. */
-  readonly addressLock: { beforeMs: number; afterMs: number }
-}
-
-/** Either the attempt may check its password (counted already), or it must wait. */
-export type ThrottleAnswer = { reservation: Reservation } | { waitMs: number }
-
 interface Failures {
   atMs: number[]
   lockedUntilMs: number
+  /** Attempts whose password is being checked now: counted before the (slow) check. */
+  pending: number
 }
 
 /** Keys are kept for this many accounts and addresses at most; the oldest go first. */
 const MAX_KEYS = 10_000
 
+/** One sign-in attempt let through to the password check; settled by how it ended. */
+export interface SignInAttempt {
+  /** A wrong password: the attempt counts as a failure against each key. */
+  failed(): void
+  /** The right password: the attempt is released and the account's failures forgotten. */
+  succeeded(): void
+}
+
 /**
- * Counts sign-in attempts per account and per remote address and says how long a key
- * must wait. An attempt is counted as a failure when it starts, before its (slow) password
- * check, and only a right password takes it back: attempts sent at once cannot all pass
- * the check of a count that has not moved yet. Guessing one account from many addresses
- * and many accounts from one address are both slowed. Kept in memory: a restart forgets,
- * which costs a guesser a restart of the server.
+ * Counts sign-ins per key (an account name, a remote address) and says how long a key
+ * must wait. Both keys of an attempt are checked: guessing one account from many
+ * addresses and many accounts from one address are both slowed. An attempt is reserved
+ * before its password is checked, so attempts sent at once cannot all slip in while the
+ * first are still being checked. Kept in memory: a restart forgets, which costs a guesser
+ * a restart of the server.
  */
 export class LoginThrottle {
   readonly #policy: ThrottlePolicy
-  readonly #clock: Clock
+  readonly #nowMs: () => number
   readonly #failures = new Map<string, Failures>()
 
-  constructor(policy: ThrottlePolicy = DEFAULT_THROTTLE_POLICY, clock: Clock = systemClock) {
+  constructor(policy: ThrottlePolicy = DEFAULT_THROTTLE_POLICY, nowMs: () => number = Date.now) {
     this.#policy = policy
-    this.#clock = clock
+    this.#nowMs = nowMs
   }
 
   /**
-   * Counts an attempt against its account and address, or refuses it unchecked while
-   * either is locked out. Refused attempts are not counted.
+   * Lets an attempt through to the password check, counted at once against each key, or
+   * says how long to wait. Attempts in flight use up what the keys may still try: a
+   * key past its limit (its lock-out over) gets one attempt at a time.
+   *
+   * @example
+   * const attempt = throttle.reserve(['account:ana', 'address:10.0.0.7'])
+   * if ('waitMs' in attempt) refuse(attempt.waitMs)
+   * else (await verify()) ? attempt.succeeded() : attempt.failed()
    */
-  reserve(keys: AttemptKeys): ThrottleAnswer {
-    const accountKey = `account:${keys.account.toLowerCase()}`
-    const addressKey = `address:${keys.address}`
-    const now = this.#clock.nowMs()
-    const waitMs = Math.max(
-      0,
-      ...[accountKey, addressKey].map((k) => (this.#failures.get(k)?.lockedUntilMs ?? 0) - now),
-    )
+  reserve(keys: string[]): SignInAttempt | { waitMs: number } {
+    const waitMs = this.waitMs(keys)
     if (waitMs > 0) return { waitMs }
-    this.#count(accountKey, now)
-    const beforeMs = this.#failures.get(addressKey)?.lockedUntilMs ?? 0
-    const afterMs = this.#count(addressKey, now)
-    this.#dropOldest()
+    const now = this.#nowMs()
+    const { maxFailures, windowMs, lockMs } = this.#policy
+    const isFull = keys.some((key) => {
+      const entry = this.#failures.get(key)
+      if (!entry) return false
+      const recent = entry.atMs.filter((t) => now - t < windowMs).length
+      return entry.pending >= Math.max(1, maxFailures - recent)
+    })
+    if (isFull) return { waitMs: lockMs }
+    for (const key of keys) this.#touch(key).pending++
+    let isSettled = false
+    const settle = (): boolean => {
+      if (isSettled) return false
+      isSettled = true
+      for (const key of keys) {
+        const entry = this.#failures.get(key)
+        if (entry) entry.pending = Math.max(0, entry.pending - 1)
+      }
+      return true
+    }
     return {
-      reservation: { atMs: now, accountKey, addressKey, addressLock: { beforeMs, afterMs } },
+      failed: () => {
+        if (settle()) this.recordFailure(keys)
+      },
+      succeeded: () => {
+        if (settle()) this.forget(keys[0] as string)
+      },
     }
   }
 
-  /**
-   * A right password: the account's count is forgotten, and this attempt no longer counts
-   * against its address (the address's earlier failures still do).
-   */
-  succeed(reservation: Reservation): void {
-    this.#failures.delete(reservation.accountKey)
-    const entry = this.#failures.get(reservation.addressKey)
-    if (entry === undefined) return
-    const index = entry.atMs.indexOf(reservation.atMs)
-    if (index >= 0) entry.atMs.splice(index, 1)
-    // The lock this attempt set goes with it, unless a later attempt has set another.
-    if (entry.lockedUntilMs === reservation.addressLock.afterMs)
-      entry.lockedUntilMs = reservation.addressLock.beforeMs
+  /** Milliseconds before any of `keys` may try again; 0 when all may now. */
+  waitMs(keys: string[]): number {
+    const now = this.#nowMs()
+    return Math.max(0, ...keys.map((k) => (this.#failures.get(k)?.lockedUntilMs ?? 0) - now))
   }
 
-  /** Counts one failure against `key` at `now`; the key's lock as it leaves it. */
-  #count(key: string, now: number): number {
+  /** Counts a failed attempt against each key, locking those past the limit. */
+  recordFailure(keys: string[]): void {
+    const now = this.#nowMs()
     const { maxFailures, windowMs, lockMs } = this.#policy
-    const entry = this.#failures.get(key) ?? { atMs: [], lockedUntilMs: 0 }
-    entry.atMs = [...entry.atMs.filter((t) => now - t < windowMs), now]
-    const over = entry.atMs.length - maxFailures
-    if (over >= 0) entry.lockedUntilMs = now + Math.min(lockMs * 2 ** over, windowMs)
-    // Re-inserted last: the map's order is then oldest activity first.
+    for (const key of keys) {
+      const entry = this.#touch(key)
+      entry.atMs = [...entry.atMs.filter((t) => now - t < windowMs), now]
+      const over = entry.atMs.length - maxFailures
+      if (over >= 0) entry.lockedUntilMs = now + Math.min(lockMs * 2 ** over, windowMs)
+    }
+  }
+
+  /** Forgets the failures of a key after a right password (an account, not an address). */
+  forget(key: string): void {
+    const entry = this.#failures.get(key)
+    if (entry === undefined) return
+    if (entry.pending > 0) {
+      entry.atMs = []
+      entry.lockedUntilMs = 0
+    } else this.#failures.delete(key)
+  }
+
+  /** The key's entry, made last in the map's order (oldest activity first). */
+  #touch(key: string): Failures {
+    const entry = this.#failures.get(key) ?? { atMs: [], lockedUntilMs: 0, pending: 0 }
     this.#failures.delete(key)
     this.#failures.set(key, entry)
-    return entry.lockedUntilMs
-  }
-
-  #dropOldest(): void {
     while (this.#failures.size > MAX_KEYS) {
       const oldest = this.#failures.keys().next().value
-      if (oldest === undefined) break
+      if (oldest === undefined || oldest === key) break
       this.#failures.delete(oldest)
     }
+    return entry
   }
 }

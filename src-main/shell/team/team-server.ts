@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { systemClock, type Clock } from '@shared/clock'
 import type { Core } from '../../app/core'
 import type { TeamAccountStore } from '../../db/stores/team-account-store'
 import { mayUse, refusalMessage } from '@shared/ipc/channel-roles'
@@ -16,12 +15,11 @@ import {
 } from '../web/contract-socket'
 import { requestUrl } from '../web/request-parts'
 import { hasCsrfToken, isSameOrigin, serverOrigin } from './csrf'
-import { withoutDataDir } from './data-dir-shield'
 import { withoutKeyHint } from './key-shield'
 import { LOGIN_PATH, loginPage } from './login-page'
 import { DEFAULT_THROTTLE_POLICY, LoginThrottle, type ThrottlePolicy } from './login-throttle'
+import { isServedHost, servedHosts } from './served-hosts'
 import { decoyPasswordHash, verifyPassword } from './password-hashing'
-import { MISDIRECTED_MESSAGE, servedHostCheck } from './served-hosts'
 import { cookieHeader, LOGIN_CSRF_COOKIE, readCookie, SESSION_COOKIE } from './session-cookie'
 import {
   csrfTokenOf,
@@ -55,8 +53,8 @@ export interface TeamServerOptions {
   throttle?: ThrottlePolicy
   /** Clock in UTC seconds; tests pass their own. */
   nowSec?: () => number
-  /** Time for the sign-in throttle's lock-outs; tests pass a virtual clock. */
-  clock?: Clock
+  /** Clock in milliseconds for the sign-in throttle. */
+  nowMs?: () => number
 }
 
 export interface RunningTeamServer {
@@ -75,11 +73,9 @@ const TEXT = { 'content-type': 'text/plain; charset=utf-8' }
 
 /**
  * Serves the app to a team: the same renderer, files and IPC socket as the web shell,
- * behind accounts with roles. Every request must name this server in `Host` (DNS
- * rebinding); every route but the sign-in page and the extra routes needs a session
- * cookie; every state change needs our Origin and the session's CSRF token (the socket:
- * our Origin at its handshake); each channel needs the role its contract entry names, and
- * answers leave out what the role is not shown (the key's hint, the data folder's path).
+ * behind accounts with roles. Every route but the sign-in page and the extra routes needs
+ * a session cookie; every state change needs our Origin and the session's CSRF token (the
+ * socket: our Origin at its handshake); each channel needs the role its contract entry names.
  *
  * @example
  * const server = await startTeamServer({ core, accounts: mirror.team, rendererDir })
@@ -95,21 +91,19 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     options.lifetime ?? DEFAULT_SESSION_LIFETIME,
     nowSec,
   )
-  const throttle = new LoginThrottle(
-    options.throttle ?? DEFAULT_THROTTLE_POLICY,
-    options.clock ?? systemClock,
-  )
+  const throttle = new LoginThrottle(options.throttle ?? DEFAULT_THROTTLE_POLICY, options.nowMs)
   const routes = new Map((options.routes ?? []).map((r) => [r.path, r]))
-  const team: TeamContext = { options, core, publicUrl, isSecure, sessions, throttle }
+  let served: ReadonlySet<string> = new Set()
+  const isServed = (request: IncomingMessage): boolean => isServedHost(request, served)
+  const team: TeamContext = { options, core, publicUrl, isSecure, sessions, throttle, isServed }
 
   const { sendLoginPage, signIn } = signInPages(team)
 
-  // Set once the port is known; nothing is answered before.
-  let isServedHost: (request: IncomingMessage) => boolean = () => false
-
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    if (!isServedHost(request)) {
-      response.writeHead(421, TEXT).end(MISDIRECTED_MESSAGE)
+    if (!isServed(request)) {
+      response
+        .writeHead(421, TEXT)
+        .end('Misdirected request: this server does not answer for that host name.')
       return
     }
     const url = requestUrl(request)
@@ -147,7 +141,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     })
   })
 
-  const sockets = acceptContractSockets(server, team, (request) => isServedHost(request))
+  const sockets = acceptContractSockets(server, team)
 
   const host = options.host ?? '127.0.0.1'
   await new Promise<void>((resolve, reject) => {
@@ -155,7 +149,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     server.listen(options.port ?? 0, host, () => resolve())
   })
   const port = (server.address() as AddressInfo).port
-  isServedHost = servedHostCheck({ host, port, publicUrl })
+  served = servedHosts({ host, port, publicUrl })
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
   return {
     url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}/`,
@@ -191,6 +185,8 @@ interface TeamContext {
   isSecure: boolean
   sessions: TeamSessions
   throttle: LoginThrottle
+  /** Whether a request's Host names this server (known once it listens). */
+  isServed(request: IncomingMessage): boolean
 }
 
 const sessionCookieOf =
@@ -235,11 +231,9 @@ function signInPages(team: TeamContext) {
     }
     const name = (form.get('name') ?? '').trim()
     const password = form.get('password') ?? ''
-    // Counted before the password is checked: attempts sent at once all see the count.
-    const attempt = throttle.reserve({
-      account: name,
-      address: request.socket.remoteAddress ?? 'unknown',
-    })
+    const keys = [`account:${name.toLowerCase()}`, `address:${request.socket.remoteAddress}`]
+    // Reserved before the (slow) check: attempts sent at once are counted as they arrive.
+    const attempt = throttle.reserve(keys)
     if ('waitMs' in attempt) {
       const waitSec = Math.ceil(attempt.waitMs / 1000)
       sendLoginPage(response, 429, {
@@ -249,16 +243,21 @@ function signInPages(team: TeamContext) {
       })
       return
     }
-    const account = await options.accounts.credentials(name)
-    // An unknown name costs one verification too: the answer's time does not tell it apart.
-    const isRight =
-      (await verifyPassword(account?.passwordHash ?? (await decoyPasswordHash), password)) &&
-      account !== null
+    let isRight = false
+    try {
+      const account = await options.accounts.credentials(name)
+      // An unknown name costs one verification too: the answer's time does not tell it apart.
+      isRight =
+        (await verifyPassword(account?.passwordHash ?? (await decoyPasswordHash), password)) &&
+        account !== null
+    } finally {
+      if (isRight) attempt.succeeded()
+      else attempt.failed()
+    }
     if (!isRight) {
       sendLoginPage(response, 401, { name, notice: 'Wrong name or password.' })
       return
     }
-    throttle.succeed(attempt.reservation)
     const token = await sessions.start(name)
     response.writeHead(303, {
       location: '/',
@@ -326,16 +325,12 @@ function serveSignedIn(
 function acceptContractSockets(
   server: Server,
   team: TeamContext,
-  isServedHost: (request: IncomingMessage) => boolean,
 ): ReturnType<typeof createContractSockets> {
   const { core, publicUrl, sessions } = team
   const sockets = createContractSockets()
   server.on('upgrade', (request: IncomingMessage, socket, head) => {
-    if (!isServedHost(request)) {
-      refuseUpgrade(socket, '421 Misdirected Request', MISDIRECTED_MESSAGE)
-      return
-    }
     const accept = async (): Promise<SignedIn | null> => {
+      if (!team.isServed(request)) return null
       if (requestUrl(request)?.pathname !== IPC_SOCKET_PATH) return null
       // Cross-site WebSocket hijacking: the handshake carries the cookie whatever page
       // opens it, so its Origin must be ours.
@@ -371,8 +366,7 @@ function acceptContractSockets(
               // What the channel spends is checked against the role too, on every path.
               return { caller: { role: current.role } }
             },
-            reply: (_channel, envelope, caller) =>
-              withoutDataDir(withoutKeyHint(envelope), caller?.role),
+            reply: (_channel, envelope) => withoutKeyHint(envelope),
           }),
         )
       })

@@ -16,15 +16,8 @@ export type Admission = { refusal: Envelope<unknown> } | { caller?: { role: Team
 export interface ContractGuard {
   /** Decides each request: refused, or run (for the signed-in account, if any). */
   admit?(channel: string): Promise<Admission>
-  /**
-   * The reply as sent, from the core's answer (e.g. without parts of a secret); `caller` is
-   * the account the request ran for, absent when it was refused or there are no accounts.
-   */
-  reply?(
-    channel: string,
-    envelope: Envelope<unknown>,
-    caller?: { role: TeamRole },
-  ): Envelope<unknown>
+  /** The reply as sent, from the core's answer (e.g. without parts of a secret). */
+  reply?(channel: string, envelope: Envelope<unknown>): Envelope<unknown>
 }
 
 /** The WebSocket server the contract's sockets are handed to after their handshake passed. */
@@ -37,15 +30,12 @@ export function createContractSockets(): WebSocketServer {
   })
 }
 
-/** Answers a refused handshake (403 unless told) and closes the connection. */
-export function refuseUpgrade(socket: Duplex, status = '403 Forbidden', reason = ''): void {
+/** Answers a refused handshake with 403 and closes the connection. */
+export function refuseUpgrade(socket: Duplex): void {
   // Closed once the answer is flushed: `end` alone would leave the connection half-open
   // for as long as the client keeps its side.
   socket.once('finish', () => socket.destroy())
-  const body = reason
-    ? `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`
-    : '\r\n'
-  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n${body}`)
+  socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
 }
 
 /** Carries the contract over one accepted socket: requests to the core, its events back. */
@@ -67,15 +57,13 @@ export function serveContract(ws: WebSocket, core: Core, guard: ContractGuard = 
       return
     }
     const { channel } = message
-    let caller: { role: TeamRole } | undefined
     const answer = async (): Promise<Envelope<unknown>> => {
       const admission = (await guard.admit?.(channel)) ?? {}
       if ('refusal' in admission) return admission.refusal
-      caller = admission.caller
-      return core.dispatch(channel, message.input, caller)
+      return core.dispatch(channel, message.input, admission.caller)
     }
     void answer().then((envelope) => {
-      const sent = guard.reply ? guard.reply(channel, envelope, caller) : envelope
+      const sent = guard.reply ? guard.reply(channel, envelope) : envelope
       if (ws.readyState === ws.OPEN)
         ws.send(
           JSON.stringify({ type: 'reply', id: message.id, envelope: sent } satisfies ShellMessage),

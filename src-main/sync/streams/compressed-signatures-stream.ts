@@ -22,10 +22,11 @@ export async function syncCompressedSignatures(
   const { depthLimitSinceSec: sinceSec } = await ctx.writer.stream(ctx.walletId, stream)
   const result = await syncCursorStream<CompressionSignature>(ctx, {
     stream,
-    fetchPage: async (cursor) => {
+    pageLimit: COMPRESSION_PAGE_LIMIT,
+    fetchPage: async (cursor, limit) => {
       const result = await ctx.call(operation, {
         owner: ctx.address,
-        limit: COMPRESSION_PAGE_LIMIT,
+        limit,
         ...(cursor === undefined ? {} : { cursor }),
       })
       return { items: result.value.items, nextCursor: result.value.cursor ?? null }

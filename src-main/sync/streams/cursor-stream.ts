@@ -5,8 +5,16 @@ import type { StreamContext, StreamResult } from './stream-context'
 /** How one newest-first, cursor-paged stream is fetched and stored. */
 export interface CursorStreamSpec<T> {
   stream: StreamName
-  /** Fetches a page; `nextCursor` null means there is no older page. */
-  fetchPage(cursor: string | undefined): Promise<{ items: T[]; nextCursor: string | null }>
+  /** The most items a page may hold (the interface's maximum for this call). */
+  pageLimit: number
+  /**
+   * Fetches a page of at most `limit` items; `nextCursor` null means there is no older
+   * page.
+   */
+  fetchPage(
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ items: T[]; nextCursor: string | null }>
   /** The index of the first item already in the mirror, or -1. */
   firstKnown(items: readonly T[]): Promise<number>
   keyOf(item: T): string
@@ -43,8 +51,9 @@ export async function syncCursorStream<T>(
 
   const page = async (
     cursor: string | undefined,
+    limit = spec.pageLimit,
   ): Promise<{ items: T[]; nextCursor: string | null }> => {
-    const fetched = await spec.fetchPage(cursor)
+    const fetched = await spec.fetchPage(cursor, limit)
     result.pages += 1
     return fetched
   }
@@ -88,8 +97,18 @@ export async function syncCursorStream<T>(
   row = await writer.stream(walletId, spec.stream)
 
   while (!row.isBackfillComplete) {
+    // A count limit asks only for what it still allows: N stored, not a full last page.
+    // Each call costs the same whatever its limit (docs/service.md), so never more.
+    const limit =
+      row.depthLimitCount === null
+        ? spec.pageLimit
+        : Math.min(spec.pageLimit, row.depthLimitCount - row.itemsStored)
+    if (limit <= 0) {
+      await writer.patchStream(walletId, spec.stream, { isBackfillComplete: true })
+      break
+    }
     const isTopPage = row.backfillCursor === null
-    const { items, nextCursor } = await page(row.backfillCursor ?? undefined)
+    const { items, nextCursor } = await page(row.backfillCursor ?? undefined, limit)
     const beyond =
       spec.isBeyondDepth !== undefined && items.some((item) => spec.isBeyondDepth?.(item))
     const countReached =

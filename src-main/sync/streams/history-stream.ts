@@ -58,13 +58,20 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
     row = await writer.stream(walletId, 'history')
   }
 
-  const fetchBefore = (before: string | undefined) =>
+  const fetchBefore = (before: string | undefined, limit: number) =>
     ctx.call('wallet.history', {
       wallet: ctx.address,
-      limit: HISTORY_PAGE_LIMIT,
+      limit,
       ...(before === undefined ? {} : { before }),
     })
-  let next = row.isBackfillComplete ? null : fetchBefore(row.backfillCursor ?? undefined)
+  if (!row.isBackfillComplete && backfillPageLimit(row, row.itemsStored) === 0) {
+    // The depth limit is already met (new items filled it, or it was lowered): ask nothing.
+    await writer.patchStream(walletId, 'history', { isBackfillComplete: true })
+    row = await writer.stream(walletId, 'history')
+  }
+  let next = row.isBackfillComplete
+    ? null
+    : fetchBefore(row.backfillCursor ?? undefined, backfillPageLimit(row, row.itemsStored))
   let isTopPage = row.backfillCursor === null
   while (next !== null) {
     const page = await next
@@ -75,7 +82,10 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
     const cursor = page.pagination.nextCursor ?? oldest?.signature ?? null
     // The next page is asked for while this one is written: fetching and writing overlap,
     // and still only one page is ever in flight beyond the committed cursor.
-    next = complete || cursor === null ? null : fetchBefore(cursor)
+    next =
+      complete || cursor === null
+        ? null
+        : fetchBefore(cursor, backfillPageLimit(row, row.itemsStored + data.length))
     next?.catch(() => {})
     result.newItems += await writer.applyHistoryPage(walletId, data, {
       ...(row.newestKey === null && data[0] ? { newestKey: data[0].signature } : {}),
@@ -98,6 +108,17 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
     })
   }
   return result
+}
+
+/**
+ * How many items the next backfill page asks for: a full page, or only what the depth
+ * limit still allows, so `--max-transactions 50` stores 50, not a page of 100. Every
+ * wallet call costs 100 credits whatever its limit (docs/service.md), so a smaller page
+ * never costs more. `storedAfterPending` counts the page still being written.
+ */
+function backfillPageLimit(row: StreamRow, storedAfterPending: number): number {
+  if (row.depthLimitCount === null) return HISTORY_PAGE_LIMIT
+  return Math.max(0, Math.min(HISTORY_PAGE_LIMIT, row.depthLimitCount - storedAfterPending))
 }
 
 /** Whether this page takes the backfill to the user's depth limit (a count or a date). */

@@ -10,10 +10,11 @@ export async function syncTransfers(ctx: StreamContext): Promise<StreamResult> {
   const { depthLimitSinceSec: sinceSec } = await ctx.writer.stream(ctx.walletId, 'transfers')
   return syncCursorStream<TransferEntry>(ctx, {
     stream: 'transfers',
-    fetchPage: async (cursor) => {
+    pageLimit: TRANSFERS_PAGE_LIMIT,
+    fetchPage: async (cursor, limit) => {
       const page = await ctx.call('wallet.transfers', {
         wallet: ctx.address,
-        limit: TRANSFERS_PAGE_LIMIT,
+        limit,
         ...(cursor === undefined ? {} : { cursor }),
       })
       return {

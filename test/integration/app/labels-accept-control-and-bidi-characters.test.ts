@@ -3,8 +3,8 @@ import { createCore, type Core } from '../../../src-main/app/core'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { testAddress } from '../../helpers/wallets'
 
-// Given the app's core on a fresh data folder, when a label holds a control character or a
-// bidi override/isolate, then adding or renaming is refused with a message naming the
+// Given the app's core on a fresh data folder, when a label holds a control character, a
+// bidi override/isolate or another invisible format character (Unicode Cf), then adding or renaming is refused with a message naming the
 // character, and nothing is stored; ordinary text in any script is still a label.
 
 describe('Labels accept control and bidi characters', () => {
@@ -30,6 +30,16 @@ describe('Labels accept control and bidi characters', () => {
     ['left-to-right embedding', '\u202aabc', /U\+202A, a text-direction control/],
     ['first-strong isolate', 'x\u2068y', /U\+2068, a text-direction control/],
     ['pop directional isolate', 'x\u2069', /U\+2069, a text-direction control/],
+    [
+      'a zero-width space',
+      'Trea\u200bsury',
+      /U\+200B \(ZERO WIDTH SPACE\), an invisible format character, at position 5; remove it/,
+    ],
+    ['a zero-width joiner', 'a\u200db', /U\+200D \(ZERO WIDTH JOINER\)/],
+    ['a soft hyphen', 'Trea\u00adsury', /U\+00AD \(SOFT HYPHEN\)/],
+    ['a byte-order mark inside', 'Sav\ufeffings', /U\+FEFF \(ZERO WIDTH NO-BREAK SPACE\)/],
+    ['a word joiner', 'Sav\u2060ings', /U\+2060 \(WORD JOINER\)/],
+    ['an interlinear annotation anchor', 'x\ufff9y', /U\+FFF9, an invisible format character/],
   ]
 
   it.each(refused)(

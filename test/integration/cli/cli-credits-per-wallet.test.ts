@@ -118,13 +118,17 @@ describe.each(ENGINES)(
         const line = lines.find((l) => l.includes(`(${wallet.address})`))
         expect(line, `${wallet.address} in\n${text}`).toBeDefined()
         expect(line).toMatch(/^ {2}(casual|compressed-holder) \(/)
-        expect(line?.trim().endsWith(`${wallet.credits} credits`)).toBe(true)
+        expect(line?.trim().endsWith(`${wallet.credits.toLocaleString('en-US')} credits`)).toBe(
+          true,
+        )
       }
       const shared = lines.find((l) => l.trim().startsWith('shared by the watchlist'))
       expect(
         shared
           ?.trim()
-          .endsWith(`${credits.sharedCredits} credit${credits.sharedCredits === 1 ? '' : 's'}`),
+          .endsWith(
+            `${credits.sharedCredits.toLocaleString('en-US')} credit${credits.sharedCredits === 1 ? '' : 's'}`,
+          ),
       ).toBe(true)
     })
   },

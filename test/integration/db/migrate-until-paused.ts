@@ -1,11 +1,13 @@
 import type { KyselyPlugin } from 'kysely'
 import type { Migration } from 'kysely/migration'
 import { openDatabase } from '../../../src-main/db/sqlite/database'
+import { openPostgresDatabase } from '../../../src-main/db/postgres/database'
 import { migrations } from '../../../src-main/db/migrations'
 
-// The child of migrations.crash-mid-migration.process.test.ts: opens the database at argv[2] with
-// every migration, but inside migration argv[3], after argv[4] of its statements, it
-// prints "paused" and never goes on, so the test can SIGKILL it at exactly that point.
+// The child of the crash-mid-migration process tests: opens the database at argv[2] (a
+// SQLite file, or a postgres:// URL) with every migration, but inside migration argv[3],
+// after argv[4] of its statements, it prints "paused" and never goes on, so the test can
+// SIGKILL it at exactly that point.
 
 const [path, pausedMigration, statementsBeforePause] = process.argv.slice(2)
 if (!path || !pausedMigration || !statementsBeforePause)
@@ -26,5 +28,7 @@ const pauseAfterStatements: KyselyPlugin = {
 }
 
 const paused: Migration = { up: (db) => original.up(db.withPlugin(pauseAfterStatements)) }
-await openDatabase(path, { migrations: { ...migrations, [pausedMigration]: paused } })
+const withPause = { ...migrations, [pausedMigration]: paused }
+if (path.startsWith('postgres://')) await openPostgresDatabase(path, { migrations: withPause })
+else await openDatabase(path, { migrations: withPause })
 throw new Error(`${pausedMigration} finished without pausing`)

@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import type { Migration } from 'kysely/migration'
 import { describe, expect, it } from 'vitest'
@@ -7,26 +6,7 @@ import { openDatabase } from '../../../src-main/db/sqlite/database'
 import { migrations } from '../../../src-main/db/migrations'
 import { builtTables, columnMismatches, readTypedSchema } from '../../helpers/schema-guard'
 import { makeTempDir } from '../../helpers/temp-dir'
-
-const CHILD = resolve(import.meta.dirname, 'migrate-until-paused.ts')
-
-/** Runs migrations in a child process that stops inside `migration`, then SIGKILLs it there. */
-async function killInsideMigration(path: string, migration: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, path, migration, '1'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stderr = ''
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  await new Promise<void>((paused, fail) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('paused')) paused()
-    })
-    child.on('exit', (code) => fail(new Error(`the child exited (${code}) unpaused: ${stderr}`)))
-  })
-  const killed = new Promise((exited) => child.on('exit', exited))
-  child.kill('SIGKILL')
-  await killed
-}
+import { killInsideMigration } from './kill-inside-migration'
 
 /** The migrations a database file records as applied (none before its first one). */
 function recordedMigrations(path: string): string[] {

@@ -208,3 +208,61 @@ describe('team server behind an https public URL', () => {
     if (typeof ws !== 'number') ws.close()
   })
 })
+
+// DNS rebinding: a name the attacker controls, made to resolve to this server, is not
+// one of the server's names, so nothing is answered for it: not the sign-in page, not an
+// extra route, not the socket.
+describe('team server: answers only the host names it serves', () => {
+  for (const bound of ['127.0.0.1', '0.0.0.0']) {
+    it(`bound to ${bound}: Host evil.example is refused on every route and the socket`, async () => {
+      const fx = await startTestTeamServer({
+        users: [{ name: 'ana', role: 'editor' }],
+        server: {
+          host: bound,
+          routes: [
+            { path: '/hooks/test', handle: (_q, response) => response.writeHead(202).end() },
+          ],
+        },
+      })
+      try {
+        const evil = { host: 'evil.example' }
+        for (const [method, path] of [
+          ['GET', '/login'],
+          ['GET', '/'],
+          ['POST', '/login'],
+          ['POST', '/hooks/test'],
+        ] as const) {
+          const answer = await rawRequest(fx.port, path, { method, headers: evil })
+          expect(answer.status, `${method} ${path}`).toBe(421)
+        }
+        const { cookie } = await fx.signIn('ana')
+        expect(
+          await fx.connect({
+            cookie,
+            host: `evil.example:${fx.port}`,
+            origin: 'http://evil.example',
+          }),
+        ).toBe(403)
+        // Its own names are answered.
+        for (const host of [`127.0.0.1:${fx.port}`, `localhost:${fx.port}`, `LOCALHOST:${fx.port}`])
+          expect((await rawRequest(fx.port, '/login', { headers: { host } })).status).toBe(200)
+      } finally {
+        await fx.stop()
+      }
+    })
+  }
+
+  it('with --public-url, its host is answered too', async () => {
+    const fx = await startTestTeamServer({
+      server: { publicUrl: 'https://heliograph.example.com' },
+    })
+    try {
+      const host = { host: 'heliograph.example.com' }
+      expect((await rawRequest(fx.port, '/login', { headers: host })).status).toBe(200)
+      const other = { host: 'other.example.com' }
+      expect((await rawRequest(fx.port, '/login', { headers: other })).status).toBe(421)
+    } finally {
+      await fx.stop()
+    }
+  })
+})

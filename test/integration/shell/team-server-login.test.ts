@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { performance } from 'node:perf_hooks'
 import { startTestTeamServer, type TeamFixture } from '../../helpers/team-server-fixture'
-import { VirtualClock } from '../../helpers/virtual-clock'
 
 // Sign-in attempts are throttled per account and per address: N wrong passwords lock both
 // out (429 with Retry-After) for a while that doubles with each further failure; after the
@@ -9,7 +8,7 @@ import { VirtualClock } from '../../helpers/virtual-clock'
 
 describe('team server: signing in', () => {
   let fx: TeamFixture
-  const clock = new VirtualClock(0)
+  let clockMs = 0
   beforeAll(async () => {
     fx = await startTestTeamServer({
       users: [
@@ -18,7 +17,7 @@ describe('team server: signing in', () => {
       ],
       server: {
         throttle: { maxFailures: 3, windowMs: 60_000, lockMs: 1_000 },
-        clock,
+        nowMs: () => clockMs,
       },
     })
   })
@@ -33,7 +32,7 @@ describe('team server: signing in', () => {
     const wrong: number[] = []
     const unknown: number[] = []
     for (let i = 0; i < 5; i++) {
-      await clock.advance(60_000) // each pair of failures ages out of the window before the next
+      clockMs += 60_000 // each pair of failures ages out of the window before the next
       const a = await timed('ana')
       const b = await timed('nobody')
       expect([a.status, b.status]).toEqual([401, 401])
@@ -51,7 +50,7 @@ describe('team server: signing in', () => {
   })
 
   it('locks an account out after 3 wrong passwords, then lets the right one in after the wait', async () => {
-    await clock.advance(60_000) // the failures above age out of the window
+    clockMs += 60_000 // the failures above age out of the window
     for (let i = 0; i < 3; i++) expect((await fx.postLogin('ana', `wrong-${i}`)).status).toBe(401)
     const locked = await fx.postLogin('ana', fx.password('ana'))
     expect(locked.status).toBe(429)
@@ -59,9 +58,9 @@ describe('team server: signing in', () => {
     expect(locked.body).toContain('Too many failed sign-ins')
     // The address is locked too: guessing another account from it waits as well.
     expect((await fx.postLogin('bo', fx.password('bo'))).status).toBe(429)
-    await clock.advance(999)
+    clockMs += 999
     expect((await fx.postLogin('ana', fx.password('ana'))).status).toBe(429)
-    await clock.advance(1)
+    clockMs += 1
     expect((await fx.postLogin('ana', fx.password('ana'))).status).toBe(303)
   })
 
@@ -71,7 +70,38 @@ describe('team server: signing in', () => {
     const locked = await fx.postLogin('bo', fx.password('bo'))
     expect(locked.status).toBe(429)
     expect(locked.headers['retry-after']).toBe('2')
-    await clock.advance(2_000)
+    clockMs += 2_000
     expect((await fx.postLogin('bo', fx.password('bo'))).status).toBe(303)
   })
+})
+
+// Attempts sent at once: each is counted before its password is checked, so a burst of
+// wrong passwords cannot keep the throttle unaware while the right one slips in.
+describe('team server: sign-ins sent at once', () => {
+  let fx: TeamFixture
+  let clockMs = 0
+  beforeAll(async () => {
+    fx = await startTestTeamServer({
+      users: [{ name: 'ana', role: 'editor' }],
+      server: { nowMs: () => clockMs },
+    })
+  })
+  afterAll(() => fx.stop())
+
+  for (const burst of [30, 100]) {
+    it(`${burst} wrong passwords at once, then the right one: refused while locked`, async () => {
+      clockMs += 60 * 60_000 // a fresh window for each burst
+      const wrong = Array.from({ length: burst }, (_, i) => fx.postLogin('ana', `wrong-${i}`))
+      const right = fx.postLogin('ana', fx.password('ana'))
+      const statuses = (await Promise.all(wrong)).map((answer) => answer.status)
+      expect((await right).status).toBe(429)
+      // Only as many were checked as the policy allows (5); the rest waited.
+      expect(statuses.filter((s) => s === 401)).toHaveLength(5)
+      expect(statuses.filter((s) => s === 429)).toHaveLength(burst - 5)
+      // Still locked once every check is done; let in after the lock-out.
+      expect((await fx.postLogin('ana', fx.password('ana'))).status).toBe(429)
+      clockMs += 60_000
+      expect((await fx.postLogin('ana', fx.password('ana'))).status).toBe(303)
+    }, 60_000)
+  }
 })

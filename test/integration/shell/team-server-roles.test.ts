@@ -47,6 +47,22 @@ describe('team server: roles decide what each account may do', () => {
     expect(await as('vera').call('sync:status')).toMatchObject({ ok: true })
   })
 
+  it('only an admin is told where the server keeps its data', async () => {
+    for (const name of ['vera', 'eddie', 'ada']) {
+      const info = await as(name).call('app:info')
+      const settings = await as(name).call('settings:get')
+      const expected = name === 'ada' ? fx.dataDir : null
+      expect(info, name).toMatchObject({ ok: true, result: { dataDir: expected } })
+      expect(settings, name).toMatchObject({ ok: true, result: { dataDir: expected } })
+      // Nowhere else in the answer either.
+      if (expected === null) expect(JSON.stringify([info, settings])).not.toContain(fx.dataDir)
+    }
+    // The person at the machine still sees it.
+    expect(await fx.core.dispatch('app:info', undefined)).toMatchObject({
+      result: { dataDir: fx.dataDir },
+    })
+  })
+
   it('a viewer cannot change the watchlist or the settings, and is told why', async () => {
     const added = await as('vera').call('watchlist:add', { address: testAddress(22) })
     expect(added).toEqual({
@@ -110,6 +126,37 @@ describe('team server: roles decide what each account may do', () => {
       ok: false,
       error: { name: 'PermissionError' },
     })
+  })
+
+  it('where the key is sent is an admin’s decision: an editor cannot move the service URLs', async () => {
+    expect(
+      await as('ada').call('settings:set-api-key', { apiKey: 'admin-key-12345' }),
+    ).toMatchObject({ ok: true })
+    const moved = await as('eddie').call('settings:update', {
+      jsonRpcUrl: 'https://rpc.elsewhere.example/',
+    })
+    expect(moved).toEqual({
+      ok: false,
+      error: {
+        name: 'PermissionError',
+        message:
+          'Your role (editor) cannot change the service URLs (where the API key is sent) — ask an admin.',
+        details: { role: 'editor', settings: ['jsonRpcUrl'] },
+      },
+    })
+    // The admin's key is still there, and the URL unchanged.
+    const settings = await as('ada').call('settings:get')
+    expect(settings).toMatchObject({ ok: true, result: { apiKeyHint: expect.any(String) } })
+    expect(JSON.stringify(settings)).not.toContain('elsewhere')
+    // Other settings are still the editor's.
+    expect(await as('eddie').call('settings:update', { dailyBudget: 99 })).toMatchObject({
+      ok: true,
+    })
+    // The admin may move it (and the key, going to a new host, is removed as before).
+    const byAdmin = await as('ada').call('settings:update', {
+      jsonRpcUrl: 'https://rpc.elsewhere.example/',
+    })
+    expect(byAdmin).toMatchObject({ ok: true, result: { apiKeyHint: null } })
   })
 
   it('a changed role applies to an open socket at its next request', async () => {

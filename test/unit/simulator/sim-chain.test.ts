@@ -6,7 +6,7 @@ import {
 import { formatRawAmount, rawToNumber } from '../../../src-main/simulator/chain/mints'
 import { SimChain } from '../../../src-main/simulator/chain/sim-chain'
 import type { SimWallet } from '../../../src-main/simulator/chain/sim-chain'
-import { parseSimulatorArgs } from '../../../src-main/simulator/simulator-server'
+import { parseSimulatorArgs } from '../../../src-main/simulator/simulator-args'
 import { applyDrift, faultTargetMatches } from '../../../src-main/simulator/fault-injector'
 import { Signature } from '@shared/api/base58'
 
