@@ -59,7 +59,11 @@ export function registerServerCommand(program: Command): void {
   program
     .command('server')
     .description('serve the app to a team: accounts with roles, sessions, CSRF protection')
-    .option('--host <host>', 'interface to listen on (0.0.0.0: every one)', '127.0.0.1')
+    .option(
+      '--host <host>',
+      'interface to listen on (0.0.0.0: every one; requests must name it, or --public-url)',
+      '127.0.0.1',
+    )
     .option('--port <n>', 'port to listen on (default: a free one)', parsePort)
     .option(
       '--public-url <url>',
