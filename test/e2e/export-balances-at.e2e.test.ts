@@ -57,7 +57,9 @@ describe('e2e: the Export page exports balances on a date', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Export' }).isVisible()).toBe(true)
     await page.getByRole('checkbox', { name: 'Demo: casual' }).check()
     await page.getByRole('checkbox', { name: 'Demo: nft-collector' }).check()
-    await page.getByRole('combobox', { name: 'What' }).selectOption({ label: 'Balances on a date' })
+    await page
+      .getByRole('combobox', { name: 'What', exact: true })
+      .selectOption({ label: 'Balances on a date' })
     await page.getByLabel('Balances on', { exact: true }).fill(date)
     await page.getByRole('button', { name: 'Export CSV…' }).click()
     await expect

@@ -7,6 +7,10 @@ import { resolve } from 'node:path'
 import { launchChromium, SCREENSHOT_DIR, screenshot } from '../helpers/chromium'
 import { startReviewApp, type ReviewApp } from '../helpers/review-app-fixture'
 
+/** A value as its tooltip writes it: every digit, thousands separated (`$21,902.387…`). */
+const exactDollars = (value: number): string =>
+  `$${String(value).replace(/^\d+/, (whole) => Number(whole).toLocaleString('en-US'))}`
+
 // The whole wallet (issue 14), in Chromium against the web shell on demo data: every NFT,
 // compressed holdings, the service's names and funder, balances on a past day, and the
 // watchlist as a dashboard whose numbers are the core's.
@@ -143,12 +147,14 @@ describe('e2e: the whole wallet', () => {
     }
     const value = page.getByTestId('wallet-value').locator('span').first()
     // The tooltip is the exact value: the tokens' and the compressed holdings' together.
-    expect(await value.getAttribute('title')).toBe(`$${whole.valueUsd}`)
+    expect(await value.getAttribute('title')).toBe(exactDollars(whole.valueUsd))
     const tokensUsd = whole.holdings.tokens.reduce((sum, t) => sum + t.valueUsd, 0)
     expect(whole.valueUsd).toBeGreaterThan(tokensUsd)
     // The sidebar counts the same value.
     const item = sidebar().locator('li.item', { hasText: 'Demo: compressed-holder' })
-    await expect.poll(() => item.locator('.usd').getAttribute('title')).toBe(`$${whole.valueUsd}`)
+    await expect
+      .poll(() => item.locator('.usd').getAttribute('title'))
+      .toBe(exactDollars(whole.valueUsd))
     await screenshotBothSizes('whole-02-compressed-overview')
   })
 
@@ -233,7 +239,7 @@ describe('e2e: the whole wallet', () => {
     await page.goto(`${base()}#/watchlist`)
     const totals = await call('watchlist:totals', undefined)
     const total = page.getByTestId('watchlist-total')
-    await expect.poll(() => total.getAttribute('title')).toBe(`$${totals.valueUsd}`)
+    await expect.poll(() => total.getAttribute('title')).toBe(exactDollars(totals.valueUsd))
     expect(await total.textContent()).toMatch(/^\s*\$[\d,.]+[KM]?\s*$/)
     const rows = page.getByRole('table', { name: 'Value by token' }).locator('tbody tr')
     const top = totals.tokens.slice(0, 3)
