@@ -160,7 +160,7 @@ describe.each(ENGINES)('sync engine under injected faults (on %s)', (engine) => 
 
     // The service is fixed; the user retries.
     await clearFaults(fx.sim.url)
-    syncEngine.retryStream(address, 'history')
+    await syncEngine.retryStream(address, 'history')
     const retried = await syncEngine.syncWallet(address)
     expect(retried.state, JSON.stringify(retried)).toBe('ok')
     expect(retried.newTransactions).toBe(truth.txCount)
