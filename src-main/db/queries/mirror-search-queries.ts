@@ -346,8 +346,15 @@ function prefixEnd(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)
 }
 
-function idMatch(id: string, text: string): SearchMatch {
-  return id === text ? 'exact' : 'prefix'
+/** A hit on an id (address, mint, signature) that starts with the text searched. */
+function idCandidate(
+  kind: SearchHitKind,
+  id: string,
+  name: string | null,
+  text: string,
+  field: SearchField = 'address',
+): Candidate {
+  return { kind, id, name, field, matched: id, match: id === text ? 'exact' : 'prefix' }
 }
 
 async function walletsByAddress(
@@ -363,14 +370,7 @@ async function walletsByAddress(
     .orderBy('address')
     .limit(limit)
     .execute()
-  return rows.map((r) => ({
-    kind: 'wallet',
-    id: r.address,
-    name: r.label,
-    field: 'address',
-    matched: r.address,
-    match: idMatch(r.address, text),
-  }))
+  return rows.map((r) => idCandidate('wallet', r.address, r.label, text))
 }
 
 async function namedAddressesByAddress(
@@ -387,14 +387,7 @@ async function namedAddressesByAddress(
     .orderBy('address')
     .limit(limit)
     .execute()
-  return rows.map((r) => ({
-    kind: 'address',
-    id: r.address,
-    name: r.name,
-    field: 'address',
-    matched: r.address,
-    match: idMatch(r.address, text),
-  }))
+  return rows.map((r) => idCandidate('address', r.address, r.name, text))
 }
 
 /**
@@ -422,14 +415,7 @@ async function counterpartiesByAddress(
     found.push(row.counterparty)
   }
   const names = await namesOf(db, found)
-  return found.map((address) => ({
-    kind: 'address',
-    id: address,
-    name: names.get(address) ?? null,
-    field: 'address',
-    matched: address,
-    match: idMatch(address, text),
-  }))
+  return found.map((address) => idCandidate('address', address, names.get(address) ?? null, text))
 }
 
 async function namesOf(db: Kysely<Database>, addresses: string[]): Promise<Map<string, string>> {
@@ -456,14 +442,7 @@ async function tokensByMint(
     .orderBy('mint')
     .limit(limit)
     .execute()
-  return rows.map((r) => ({
-    kind: 'token',
-    id: r.mint,
-    name: tokenName(r.symbol, r.name),
-    field: 'address',
-    matched: r.mint,
-    match: idMatch(r.mint, text),
-  }))
+  return rows.map((r) => idCandidate('token', r.mint, tokenName(r.symbol, r.name), text))
 }
 
 /**
@@ -486,12 +465,5 @@ async function transactionsBySignature(
     .orderBy('signature')
     .limit(limit)
     .execute()
-  return rows.map((r) => ({
-    kind: 'transaction',
-    id: r.signature,
-    name: null,
-    field: 'signature',
-    matched: r.signature,
-    match: idMatch(r.signature, text),
-  }))
+  return rows.map((r) => idCandidate('transaction', r.signature, null, text, 'signature'))
 }
