@@ -1,10 +1,14 @@
 import type { z } from 'zod'
 import { AppError, InvalidInputError, type ErrorPayload } from '@shared/ipc/ipc-errors'
-import { describeIssues, summarizeIssues } from '@shared/validation/zod-issues'
+import { describeInputIssues } from '@shared/validation/input-issues'
+import { summarizeIssues } from '@shared/validation/zod-issues'
 
-/** The input of a channel as an InvalidInputError whose message says what was wrong. */
+/**
+ * The input of a channel as an InvalidInputError whose message says what was wrong in words
+ * the person reads (fields by name, not by schema path); the details keep the paths.
+ */
 export function invalidInput(channel: string, error: z.ZodError): InvalidInputError {
-  return new InvalidInputError(describeIssues(error), {
+  return new InvalidInputError(describeInputIssues(error), {
     channel,
     issues: summarizeIssues(error),
   })

@@ -2,7 +2,7 @@ import { nowSec, type Clock } from '@shared/clock'
 import type { DataSource } from '@shared/ipc/settings-schemas'
 import type { DemoWalletsAdded } from '@shared/ipc/watchlist-schemas'
 import { AppError } from '@shared/ipc/ipc-errors'
-import { describeIssues } from '@shared/validation/zod-issues'
+import { describeInputIssues } from '@shared/validation/input-issues'
 import type { Mirror } from '../db/mirror'
 import type { SettingsStore } from '../db/stores/settings-store'
 import { singleOriginServiceSettings, ServiceSettings } from '../service/service-settings'
@@ -256,7 +256,7 @@ export class ServiceSession {
     })
     if (!parsed.success)
       throw new AppError(
-        `Service settings: ${describeIssues(parsed.error)} (change it in Settings).`,
+        `Service settings: ${describeInputIssues(parsed.error)} Change it in Settings.`,
       )
     return parsed.data
   }
