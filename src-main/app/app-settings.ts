@@ -18,6 +18,8 @@ export interface StoredSettings {
   jsonRpcUrl: string
   plan: RatePlan
   customRates: CustomRates | null
+  /** The Custom plan's monthly credits, where the plans' published ones are quoted. */
+  customMonthlyCredits: number | null
   dailyBudget: number | null
   monthlyBudget: number | null
   watch: WatchCadence
@@ -54,6 +56,7 @@ const DEFAULT_SETTINGS: StoredSettings = {
   ...DEFAULT_SERVICE_URLS,
   plan: 'free',
   customRates: null,
+  customMonthlyCredits: null,
   dailyBudget: null,
   monthlyBudget: null,
   watch: DEFAULT_WATCH_CADENCE,
@@ -134,6 +137,7 @@ export function publicSettings(
     jsonRpcUrl: stored.jsonRpcUrl,
     plan: stored.plan,
     customRates: stored.customRates,
+    customMonthlyCredits: stored.customMonthlyCredits,
     dailyBudget: stored.dailyBudget,
     monthlyBudget: stored.monthlyBudget,
     watch: stored.watch,

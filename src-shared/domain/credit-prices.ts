@@ -5,7 +5,14 @@ import { PLAN_MONTHLY_CREDITS, PLANS, type Plan } from '../api/prices'
 
 export { creditsPerCall } from '../api/prices'
 
-/** The monthly credits a rate plan includes, or null for one without published credits (custom, off). */
-export function planMonthlyCredits(plan: string): number | null {
+/**
+ * The monthly credits a rate plan includes: the published ones, the person's own for the
+ * Custom plan, or null when none are known (custom without them, off).
+ */
+export function planMonthlyCredits(
+  plan: string,
+  customMonthlyCredits: number | null = null,
+): number | null {
+  if (plan === 'custom') return customMonthlyCredits
   return (PLANS as readonly string[]).includes(plan) ? PLAN_MONTHLY_CREDITS[plan as Plan] : null
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { CREDIT_PRICES, PLAN_MONTHLY_CREDITS, type Plan } from '../api/prices'
+import { CREDIT_PRICES, type Plan } from '../api/prices'
+import { planMonthlyCredits } from './credit-prices'
 import { MAX_MULTIPLE_ACCOUNTS, TOKEN_PROGRAM_IDS } from '../api/rpc'
 
 // What watching costs, computed the same way wherever it is shown (Settings before saving,
@@ -90,7 +91,12 @@ export function backstopCredits(tokenAccounts: number, hasCompressedState: boole
 export function projectWatchCost(
   wallets: readonly WatchedWalletFootprint[],
   clocks: WatchClocks,
-  allowance: { plan: Plan | 'custom' | 'off'; monthlyBudget: number | null },
+  allowance: {
+    plan: Plan | 'custom' | 'off'
+    monthlyBudget: number | null
+    /** The Custom plan's monthly credits, when the person gave them. */
+    customMonthlyCredits?: number | null
+  },
 ): WatchCostProjection {
   const per = (everySec: number) => DAY_SEC / everySec
   const accounts = wallets.reduce((sum, w) => sum + 1 + w.tokenAccounts, 0)
@@ -118,7 +124,7 @@ export function projectWatchCost(
   const perDay = balanceLooks + tokenAccountLists + compressedLooks + backstop + changeSyncs
   const monthlyAllowance =
     allowance.monthlyBudget ??
-    (allowance.plan in PLAN_MONTHLY_CREDITS ? PLAN_MONTHLY_CREDITS[allowance.plan as Plan] : null)
+    planMonthlyCredits(allowance.plan, allowance.customMonthlyCredits ?? null)
   const perMonth = perDay * DAYS_PER_MONTH
   return {
     balanceLooks,

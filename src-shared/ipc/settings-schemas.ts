@@ -9,14 +9,32 @@ export type DataSource = z.infer<typeof DataSource>
 export const RatePlan = z.enum(['free', 'developer', 'business', 'professional', 'custom', 'off'])
 export type RatePlan = z.infer<typeof RatePlan>
 
-/** Requests per second per endpoint class, for the custom plan. */
+/** One class's requests per second on the Custom plan, refused in words naming the class. */
+const RequestsPerSecond = (name: string) =>
+  z
+    .number(`${name} requests per second (Custom plan) must be a number.`)
+    .positive(`${name} requests per second (Custom plan) must be more than 0.`)
+    .max(10_000, `${name} requests per second (Custom plan) can be at most 10,000.`)
+
+/**
+ * Requests per second per endpoint class, for the custom plan: the same four limits the
+ * service's plans publish (RPC / DAS & enhanced / Photon / getValidityProof).
+ */
 export const CustomRates = z.object({
-  rpc: z.number().positive().max(10_000),
-  'das-enhanced': z.number().positive().max(10_000),
-  photon: z.number().positive().max(10_000),
-  'validity-proof': z.number().positive().max(10_000),
+  rpc: RequestsPerSecond('RPC'),
+  'das-enhanced': RequestsPerSecond('DAS and enhanced'),
+  photon: RequestsPerSecond('Photon'),
+  'validity-proof': RequestsPerSecond('Validity proof'),
 })
 export type CustomRates = z.infer<typeof CustomRates>
+
+/** The monthly credits a Custom plan includes (null: not said), as the plans publish theirs. */
+export const CustomMonthlyCredits = z
+  .number('Monthly credits (Custom plan) must be a number.')
+  .int('Monthly credits (Custom plan) must be a whole number.')
+  .positive('Monthly credits (Custom plan) must be more than 0.')
+  .max(10_000_000_000, 'Monthly credits (Custom plan) can be at most 10,000,000,000.')
+  .nullable()
 
 const Credits = z.number().int().min(0).max(10_000_000_000).nullable()
 
@@ -79,6 +97,7 @@ export const AppSettings = z.object({
   jsonRpcUrl: z.string(),
   plan: RatePlan,
   customRates: CustomRates.nullable(),
+  customMonthlyCredits: CustomMonthlyCredits,
   dailyBudget: Credits,
   monthlyBudget: Credits,
   watch: WatchCadence,
@@ -93,27 +112,6 @@ export const AppSettings = z.object({
   dataDir: z.string().nullable(),
 })
 export type AppSettings = z.infer<typeof AppSettings>
-
-/**
- * Input of `settings:update`: any editable subset. A service URL on an origin the key does
- * not go to yet clears the stored key (the answer's `keyNotice` says so).
- */
-export const SettingsUpdate = z
-  .object({
-    walletRestBaseUrl: ServiceUrl,
-    v0RestBaseUrl: ServiceUrl,
-    jsonRpcUrl: ServiceUrl,
-    plan: RatePlan,
-    customRates: CustomRates.nullable(),
-    dailyBudget: Credits,
-    monthlyBudget: Credits,
-    watch: WatchCadence,
-    namesRefreshDays: NamesRefreshDays,
-    timeZone: DisplayTimeZone,
-  })
-  .partial()
-  .strict()
-export type SettingsUpdate = z.input<typeof SettingsUpdate>
 
 /**
  * An API key as the person pastes it. Keys come in many shapes (the simulator's are short),
@@ -133,6 +131,32 @@ export const ApiKey = z
     'The API key may only contain printable ASCII characters (letters, digits, signs).',
   )
   .refine((key) => key.length <= 200, 'The API key looks too long (at most 200 characters).')
+
+/**
+ * Input of `settings:update`: any editable subset. A service URL on an origin the key does
+ * not go to yet clears the stored key (the answer's `keyNotice` says so), unless the same
+ * update carries `apiKey`: the person typed the key for the new URLs, which is their
+ * consent to send it there (the key is then stored, and their own data chosen, as
+ * `settings:set-api-key` does).
+ */
+export const SettingsUpdate = z
+  .object({
+    walletRestBaseUrl: ServiceUrl,
+    v0RestBaseUrl: ServiceUrl,
+    jsonRpcUrl: ServiceUrl,
+    plan: RatePlan,
+    customRates: CustomRates.nullable(),
+    customMonthlyCredits: CustomMonthlyCredits,
+    dailyBudget: Credits,
+    monthlyBudget: Credits,
+    watch: WatchCadence,
+    namesRefreshDays: NamesRefreshDays,
+    timeZone: DisplayTimeZone,
+    apiKey: ApiKey,
+  })
+  .partial()
+  .strict()
+export type SettingsUpdate = z.input<typeof SettingsUpdate>
 
 /** Input of `settings:set-api-key`. The key goes to main and never comes back. */
 export const SetApiKeyInput = z.object({ apiKey: ApiKey })

@@ -1,4 +1,4 @@
-import { AppError, PermissionError } from '@shared/ipc/ipc-errors'
+import { AppError, InvalidInputError, PermissionError } from '@shared/ipc/ipc-errors'
 import type { AppSettings } from '@shared/ipc/settings-schemas'
 import { publicSettings, readSettings, writeSettings, type StoredSettings } from '../app-settings'
 import { callerRole } from '../../sync/spender'
@@ -22,6 +22,28 @@ function assertMayMoveKey(before: StoredSettings, next: StoredSettings): void {
     throw new PermissionError(
       `Your role (${role}) cannot change the service URLs (where the API key is sent) — ask an admin.`,
       { role, settings: moved },
+    )
+}
+
+/**
+ * Refuses a key carried by `settings:update` to a team account that is not an admin: the
+ * key is the admin's, as `settings:set-api-key` is.
+ */
+function assertMayManageKey(): void {
+  const role = callerRole()
+  if (role === null || role === 'admin') return
+  throw new PermissionError(`Your role (${role}) cannot manage the API key — ask an admin.`, {
+    role,
+    settings: ['apiKey'],
+  })
+}
+
+/** The Custom plan paces to the person's numbers: without them it would pace to nothing. */
+function assertCustomPlanHasRates(next: StoredSettings): void {
+  if (next.plan === 'custom' && next.customRates === null)
+    throw new InvalidInputError(
+      'The Custom plan needs its requests per second for RPC, DAS and enhanced, Photon and validity proof calls.',
+      { settings: ['customRates'] },
     )
 }
 
@@ -52,22 +74,32 @@ export function settingsHandlers(ctx: HandlerContext) {
 
   return {
     'settings:get': current,
-    'settings:update': async (patch) => {
+    'settings:update': async ({ apiKey, ...patch }) => {
+      if (apiKey !== undefined) assertMayManageKey()
       const before = await readSettings(ctx.settings)
       const next = { ...before, ...patch }
       assertMayMoveKey(before, next)
-      // The key is removed before the new URLs are stored, so no call can take it there.
-      const isKeyCleared = ctx.apiKey() !== null && isKeyGoingToNewOrigin(before, next)
+      assertCustomPlanHasRates(next)
+      // The key is removed before the new URLs are stored, so no call can take it there…
+      const isKeyCleared =
+        apiKey === undefined && ctx.apiKey() !== null && isKeyGoingToNewOrigin(before, next)
       if (isKeyCleared) ctx.secretStore.clear()
+      // …unless the person typed the key with these URLs: then it goes where they point. It
+      // replaces the stored key before the URLs change, so the old key never follows them.
+      if (apiKey !== undefined) ctx.secretStore.write(apiKey)
       const after = await writeSettings(
         ctx.settings,
-        isKeyCleared ? { ...patch, isKeyClearedForNewOrigin: true } : patch,
+        isKeyCleared || apiKey !== undefined
+          ? { ...patch, isKeyClearedForNewOrigin: isKeyCleared }
+          : patch,
         ctx.nowSec(),
       )
       const isServiceChange = SERVICE_KEYS.some(
         (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
       )
-      if (isServiceChange && ctx.info.dataSource === 'service') await ctx.reconnect()
+      // Entering a key is choosing one's own data, as `settings:set-api-key` does.
+      if (apiKey !== undefined) await chooseSource('service')
+      else if (isServiceChange && ctx.info.dataSource === 'service') await ctx.reconnect()
       const isBudgetLess = (b: number | null, a: number | null) =>
         b !== null && (a === null || a > b)
       if (
