@@ -3,7 +3,7 @@ import type { AppSettings } from '@shared/ipc/settings-schemas'
 import { publicSettings, readSettings, writeSettings, type StoredSettings } from '../app-settings'
 import { callerRole } from '../../sync/spender'
 import { shownDataDir } from '../data-dir'
-import { isKeyGoingToNewOrigin } from '../key-origins'
+import { isKeyGoingToNewOrigin } from '@shared/domain/key-origins'
 import type { HandlerContext } from './handler-context'
 import type { HandlerGroup } from './handler-table'
 

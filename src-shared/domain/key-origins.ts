@@ -1,6 +1,12 @@
-import type { StoredSettings } from './app-settings'
+// Where the API key goes: main refuses to let a settings change carry the key to a new
+// host, and Settings asks for the key beside URLs that point somewhere new.
 
-type ServiceUrls = Pick<StoredSettings, 'walletRestBaseUrl' | 'v0RestBaseUrl' | 'jsonRpcUrl'>
+/** The three service URLs, each of which receives the API key. */
+export interface ServiceUrls {
+  walletRestBaseUrl: string
+  v0RestBaseUrl: string
+  jsonRpcUrl: string
+}
 
 /** The origins the API key is sent to: one per service URL. */
 function keyOrigins(urls: ServiceUrls): Set<string> {
