@@ -62,11 +62,12 @@ describe('the names refresh period is the person’s setting', () => {
 
   it('defaults to 30 days and refuses 0 and more than a year, naming the field', async () => {
     expect((await call<AppSettings>(core, 'settings:get')).namesRefreshDays).toBe(30)
+    // Named in words, never by the schema path (issue 29, finding 5).
     await expect(call(core, 'settings:update', { namesRefreshDays: 0 })).rejects.toThrow(
-      /namesRefreshDays/,
+      'settings:update: Names refresh days must be at least 1.',
     )
     await expect(call(core, 'settings:update', { namesRefreshDays: 366 })).rejects.toThrow(
-      /namesRefreshDays/,
+      'settings:update: Names refresh days must be at most 365.',
     )
   })
 
