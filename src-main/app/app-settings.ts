@@ -112,11 +112,12 @@ export async function writeSettings(
 /** Why the renderer must ask for the key again, or null (Settings and the app's banner show it). */
 export function keyNoticeOf(
   stored: StoredSettings,
-  key: { apiKey: string | null; isKeyUnreadable: boolean },
+  key: { apiKey: string | null; isKeyUnreadable: boolean; isKeyNeeded: boolean },
 ): KeyNotice | null {
   if (key.apiKey !== null) return null
   if (key.isKeyUnreadable) return 'unreadable'
-  return stored.isKeyClearedForNewOrigin ? 'cleared-for-new-origin' : null
+  if (stored.isKeyClearedForNewOrigin) return 'cleared-for-new-origin'
+  return key.isKeyNeeded ? 'missing' : null
 }
 
 /** The renderer's view of the settings: the key reduced to a hint of its last 4 characters. */
@@ -126,6 +127,7 @@ export function publicSettings(
     dataSource: DataSource
     apiKey: string | null
     isKeyUnreadable: boolean
+    isKeyNeeded: boolean
     keyStorage: AppSettings['keyStorage']
     dataDir: string | null
   },

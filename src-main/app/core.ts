@@ -235,7 +235,7 @@ async function openStores(config: CoreConfig, isReadOnly: boolean): Promise<Core
     const path = demoDatabasePath(config.dataDir)
     if (isReadOnly && !existsSync(path)) {
       throw new NotFoundError(
-        `No demo data in ${config.dataDir} yet. Without an API key Heliograph reads its demo data; to read your own, choose it as the data source (CLI: --data-source service).`,
+        `No demo data in ${config.dataDir} yet: the app makes it the first time it shows the demo. Your own mirror is read with --data-source service.`,
         { dataDir: config.dataDir },
       )
     }
@@ -277,13 +277,16 @@ async function openSessions(
 ): Promise<CoreSessions> {
   const { home, apiKey } = stores
   const override: ServiceOverride = config.serviceUrl ? { serviceUrl: config.serviceUrl } : {}
+  // The demo is shown only while the person has nothing of their own: no choice made, no
+  // key, and no wallet in their own mirror (a watchlist can exist before the key does).
   const chooseSource = async (): Promise<DataSource> => {
     if (config.dataSource) return config.dataSource
     if (config.apiKey !== undefined || config.serviceUrl) return 'service'
     const chosen = (await readSettings(home.settings)).dataSource
-    const hasKey = apiKey() !== null
-    if (chosen === 'demo' || (chosen === 'service' && hasKey)) return chosen
-    return hasKey ? 'service' : 'demo'
+    if (chosen !== null) return chosen
+    if (apiKey() !== null || (await home.watchlist.list()).length > 0) return 'service'
+    // A reader cannot make the demo data; where none was made, the own mirror is all there is.
+    return isReadOnly && !existsSync(demoDatabasePath(config.dataDir)) ? 'service' : 'demo'
   }
   const open = async (source: DataSource): Promise<{ mirror: Mirror; session: ServiceSession }> => {
     const mirror = source === 'demo' ? await stores.openDemoMirror() : home
@@ -496,11 +499,13 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     get session() {
       return sessions.session
     },
+    ownMirror: home,
     settings: home.settings,
     events,
     info,
     secretStore,
     apiKey,
+    isKeyNeeded: () => sessions.session.isWaitingForKey,
     exports,
     images,
     choosePath: config.choosePath,

@@ -102,15 +102,30 @@ export class ServiceSession {
     return this.#connecting
   }
 
-  /** Starts watching: seeds the demo wallets on first run, then starts the scheduler. */
+  /** Whether syncing the person's own data waits for a key they have not entered yet. */
+  get isWaitingForKey(): boolean {
+    const { source, override, apiKey } = this.#o
+    return source === 'service' && !override.serviceUrl && apiKey() === null
+  }
+
+  /**
+   * Starts watching: seeds the demo wallets on first run, then starts the scheduler. Without
+   * a key the person's own data waits: entering one rebuilds the session and starts it.
+   */
   async start(): Promise<void> {
-    if (!this.#o.isWatching) return
+    if (!this.#o.isWatching || this.isWaitingForKey) return
     await this.runtime()
     if (this.#o.source === 'demo') await this.seedDemoWallets({ onlyFirstRun: true })
     this.#scheduler?.start()
   }
 
-  /** Adds the demo profile wallets to the demo mirror; says what it added and what was there. */
+  /** Whether `address` is one of the demo chain's wallets (never with the person's own data). */
+  async isDemoChainWallet(address: string): Promise<boolean> {
+    if (this.#o.source !== 'demo') return false
+    await this.runtime()
+    return this.#simulator?.chain.walletByAddress(address) !== undefined
+  }
+
   /** The demo wallets' addresses; none with the person's own data. */
   async demoWalletAddresses(): Promise<string[]> {
     if (this.#o.source !== 'demo') return []
@@ -118,6 +133,7 @@ export class ServiceSession {
     return this.#simulator ? demoWalletAddresses(this.#simulator) : []
   }
 
+  /** Adds the demo profile wallets to the demo mirror; says what it added and what was there. */
   async seedDemoWallets(options: { onlyFirstRun: boolean }): Promise<DemoWalletsAdded> {
     if (this.#o.source !== 'demo')
       throw new AppError('Demo wallets exist only with demo data; switch to it in Settings.')

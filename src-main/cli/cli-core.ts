@@ -16,6 +16,10 @@ const PROJECT_ROOT = resolve(import.meta.dirname, '../..')
 /** The built renderer served by the web shell. */
 export const RENDERER_DIR = resolve(PROJECT_ROOT, 'out/renderer')
 
+/** What a command that shows the demo says, once, on stderr (its output stays the data). */
+export const DEMO_DATA_NOTICE =
+  'Showing the built-in demo data (made-up wallets), not your own: `heliograph watch add ADDRESS` starts your own watchlist, which is shown from then on.'
+
 /** Options every command takes. */
 export interface GlobalOptions {
   dataDir?: string
@@ -34,11 +38,21 @@ export interface GlobalOptions {
  */
 export type FolderUse = 'read' | 'change' | 'create'
 
+/**
+ * Whose data a command works on. `own`: it changes the person's data (the watchlist,
+ * syncing, webhooks), so it acts on their own mirror, key or no key: the demo is read-only
+ * sample data. `shown`: it shows data (reads, look-ups, the app), from the own mirror once
+ * it holds a wallet, else from the demo, and then says so.
+ */
+export type DataUse = 'own' | 'shown'
+
 /** How a command opens the core. */
 export interface CommandCore {
   /** The command as typed after `heliograph` (`sync`, `watch add`): names this process to others. */
   command: string
   use: FolderUse
+  /** Default: `own` for a command that changes the folder, `shown` for one that only reads. */
+  data?: DataUse
   shell?: 'web' | 'electron'
   isWatching?: boolean
   choosePath?: ChoosePath
@@ -71,6 +85,12 @@ export async function openCore(options: GlobalOptions, extra: CommandCore): Prom
       `--service (or HELIOGRAPH_SERVICE_URL) must be an https URL; plain http would send the API key in clear text and is allowed only to localhost, 127.x.x.x and ::1.`,
     )
   }
+  const data = extra.data ?? (extra.use === 'read' ? 'shown' : 'own')
+  if (data === 'own' && options.dataSource === 'demo') {
+    throw new AppError(
+      `\`heliograph ${extra.command}\` acts on your own mirror: the demo is read-only sample data (drop --data-source demo).`,
+    )
+  }
   // The core (and every engine, service and shell module under it) loads only for a
   // command that opens it: `--version` and `--help` start without it.
   const { createCore } = await import('../app/core')
@@ -83,12 +103,17 @@ export async function openCore(options: GlobalOptions, extra: CommandCore): Prom
     processName: `\`heliograph ${extra.command}\``,
     isWatching: extra.isWatching ?? false,
     clock,
-    ...(options.dataSource ? { dataSource: options.dataSource } : {}),
+    ...(data === 'own'
+      ? { dataSource: 'service' as const }
+      : options.dataSource
+        ? { dataSource: options.dataSource }
+        : {}),
     ...(extra.choosePath ? { choosePath: extra.choosePath } : {}),
     ...(apiKey ? { apiKey } : {}),
     ...(serviceUrl ? { serviceUrl } : {}),
   })
   for (const notice of core.notices) cliContext().writeErr(`${notice}\n`)
+  if (core.info.dataSource === 'demo') cliContext().writeErr(`${DEMO_DATA_NOTICE}\n`)
   return core
 }
 

@@ -182,6 +182,7 @@ export function registerExportCommand(program: Command): void {
       const core = await openCore(program.opts<GlobalOptions>(), {
         command: 'export',
         use: asksService ? 'change' : 'read',
+        data: 'shown',
         choosePath: async () => out,
       })
       const exportId = `cli-${randomBytes(9).toString('base64url')}`

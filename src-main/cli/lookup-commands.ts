@@ -198,7 +198,7 @@ async function runLookup(
   opts: LookupOptions,
 ): Promise<void> {
   // Look-ups spend credits and write the cache: the folder's writer runs them.
-  const core = await openCore(global, { command, use: 'create' })
+  const core = await openCore(global, { command, use: 'create', data: 'shown' })
   try {
     const plan = await callCore(core, 'lookup:plan', request)
     const isCached = plan.cached !== null && opts.refresh !== true

@@ -35,7 +35,7 @@ function buildProgram(): Command {
     .addOption(
       new Option(
         '--data-source <source>',
-        'for this run: your own mirror (service) or the demo mirror (demo); default: as chosen in Settings, else service with a key and demo without',
+        'for a command that shows data: your own mirror (service) or the demo (demo); default: as chosen in Settings, else your own once it holds a wallet or a key is set. Commands that change data always use your own.',
       ).choices(['service', 'demo']),
     )
     .enablePositionalOptions(false)

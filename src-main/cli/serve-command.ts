@@ -21,7 +21,13 @@ export async function openCoreToServe(options: GlobalOptions, command: string): 
   if (!isRendererBuilt()) {
     throw new AppError('The renderer is not built yet: run `npm run build` first.')
   }
-  return openCore(options, { command, use: 'create', shell: 'web', isWatching: true })
+  return openCore(options, {
+    command,
+    use: 'create',
+    data: 'shown',
+    shell: 'web',
+    isWatching: true,
+  })
 }
 
 /** Starts the web shell and prints its URL; runs until interrupted. */

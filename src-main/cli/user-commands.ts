@@ -24,7 +24,7 @@ const roleOption = (): Option =>
     .choices(TeamRole.options)
     .makeOptionMandatory()
 
-/** `user add|list|remove|set-role`: the team server's accounts. */
+/** `user add|list|passwd|remove|set-role`: the team server's accounts. */
 export function registerUserCommands(program: Command): void {
   const user = program.command('user').description("manage the team server's accounts")
   const options = (): GlobalOptions => program.opts<GlobalOptions>()
@@ -58,6 +58,25 @@ export function registerUserCommands(program: Command): void {
         if (users.length === 0) printLine('No users yet: add one with `user add NAME --role R`.')
         for (const u of users)
           printLine(`${u.name.padEnd(24)} ${u.role.padEnd(7)} added ${isoDate(u.createdAtSec)}`)
+      } finally {
+        await mirror.close()
+      }
+    })
+
+  user
+    .command('passwd')
+    .description('give an account a new one-time password and end its sessions')
+    .argument('<name>')
+    .action(async (name: string) => {
+      const mirror = await openAccountsMirror(options(), 'change')
+      try {
+        const { hashPassword, newOneTimePassword } = await import('../shell/team/password-hashing')
+        const password = newOneTimePassword()
+        await mirror.team.setPassword(name, await hashPassword(password), 'one-time')
+        printLine(
+          `New one-time password for ${name}, shown only now (their sessions have ended; they choose their own at sign-in):`,
+        )
+        printLine(password)
       } finally {
         await mirror.close()
       }

@@ -96,6 +96,7 @@ export function registerWalletCommands(program: Command): void {
         const core = await openCore(program.opts<GlobalOptions>(), {
           command: 'balance-at',
           use: asksService ? 'change' : 'read',
+          data: 'shown',
         })
         try {
           const includeNfts = opts.includeNfts === true

@@ -83,6 +83,11 @@ export interface MirrorWriter {
   walletId(address: string): Promise<number | null>
   /** A stream's row, created on first use. */
   stream(walletId: number, stream: StreamName): Promise<StreamRow>
+  /**
+   * Every stream row of these wallets (each wallet's in STREAM_NAMES order), created on
+   * first use: a watch round reads a whole watchlist's in one go, not one trip per stream.
+   */
+  streams(walletIds: readonly number[]): Promise<StreamRow[]>
   /** Applies a patch to a stream row outside any page (state changes, errors). */
   patchStream(walletId: number, stream: StreamName, patch: StreamPatch): Promise<void>
   /** One page of history and the cursor; resolves to how many transactions were new. */

@@ -341,6 +341,8 @@ export interface TeamUsersTable {
   role: 'viewer' | 'editor' | 'admin'
   password_hash: string
   created_at_sec: number
+  /** 1 while the password is one-time (0015): its sessions may only choose a new one. */
+  is_password_one_time: Generated<Flag>
 }
 
 /** A signed-in session of the team server (0011): the SHA-256 of its token, never the token. */

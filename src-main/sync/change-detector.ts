@@ -102,7 +102,7 @@ export class ChangeDetector {
     signal?: AbortSignal,
   ): Promise<WalletFindings[]> {
     const ids = targets.map((t) => t.walletId)
-    for (const t of targets) await this.#store.watchWallet(t.walletId, t.address, nowSec)
+    await this.#store.watchWallets(targets, nowSec)
     const states = await this.#store.states(ids)
     const known = groupByWallet(await this.#store.accounts(ids))
     const work = new Map<number, WalletWork>()

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { hasRole, type TeamRole } from '@shared/domain/team-roles'
+import { hasRole, SPENDING_ROLE, type TeamRole } from '@shared/domain/team-roles'
 import { PermissionError } from '@shared/ipc/ipc-errors'
 
 // Who is spending. A team server request runs as its account's role; everything else (the
@@ -8,9 +8,6 @@ import { PermissionError } from '@shared/ipc/ipc-errors'
 // channel or option can lead a viewer past it.
 
 const caller = new AsyncLocalStorage<{ role: TeamRole }>()
-
-/** The least role that may make a paid call. */
-const SPENDING_ROLE: TeamRole = 'editor'
 
 /**
  * Runs `work` on behalf of a signed-in account: paid calls it leads to (now or in what it

@@ -224,8 +224,10 @@ export class WatchScheduler {
         (owned === null || owned.has(w.address)),
     )
     const targets: (WatchTarget & { wasComplete: boolean })[] = []
-    for (const w of wallets) {
-      const rows = await Promise.all(STREAM_NAMES.map((s) => engine.writer.stream(w.walletId, s)))
+    // One read for the whole watchlist: a round runs every minute, for every wallet.
+    const allRows = await engine.writer.streams(wallets.map((w) => w.walletId))
+    for (const [i, w] of wallets.entries()) {
+      const rows = allRows.slice(i * STREAM_NAMES.length, (i + 1) * STREAM_NAMES.length)
       const row = (s: StreamName) => rows[STREAM_NAMES.indexOf(s)]
       const failure = this.#failures.get(w.address)
       if (failure && failure.retrySec > now && !forced.has(w.address)) continue

@@ -14,3 +14,6 @@ const RANKS: Record<TeamRole, number> = { viewer: 0, editor: 1, admin: 2 }
 export function hasRole(role: TeamRole, minimum: TeamRole): boolean {
   return RANKS[role] >= RANKS[minimum]
 }
+
+/** The least role that may spend credits (a paid call to the service). */
+export const SPENDING_ROLE: TeamRole = 'editor'

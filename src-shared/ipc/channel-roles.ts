@@ -1,4 +1,4 @@
-import { hasRole, type TeamRole } from '../domain/team-roles'
+import { hasRole, SPENDING_ROLE, type TeamRole } from '../domain/team-roles'
 import { CHANNELS, contract, isChannel, type Channel, type ChannelSpec } from './contract'
 
 // The team server's role checks, read from the contract: each channel's entry names the
@@ -32,4 +32,14 @@ export function refusalMessage(role: TeamRole, channel: string): string {
   const spec: ChannelSpec | undefined = isChannel(channel) ? contract[channel] : undefined
   const action = spec?.refusal ?? AREA_ACTIONS[area] ?? `use ${channel}`
   return `Your role (${role}) cannot ${action} — ask an admin.`
+}
+
+/** Whether an account with `role` may make paid calls (viewers spend no credits). */
+export function maySpend(role: TeamRole): boolean {
+  return hasRole(role, SPENDING_ROLE)
+}
+
+/** The sentence a control that would spend credits shows to a role that may not spend. */
+export function spendingRefusalMessage(role: TeamRole): string {
+  return `Your role (${role}) cannot spend credits — ask an admin.`
 }

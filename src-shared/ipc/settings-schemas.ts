@@ -52,7 +52,11 @@ export type KeyStorage = z.infer<typeof KeyStorage>
  * again replaces it. `cleared-for-new-origin`: a service URL moved to a host the key never
  * went to, so the key was removed until the person enters it for that host.
  */
-export const KeyNotice = z.enum(['unreadable', 'cleared-for-new-origin'])
+/**
+ * Why the key must be entered: it could not be read, it was removed before a move to a new
+ * host, or the person's own data is shown and no key was ever entered (`missing`).
+ */
+export const KeyNotice = z.enum(['unreadable', 'cleared-for-new-origin', 'missing'])
 export type KeyNotice = z.infer<typeof KeyNotice>
 
 const DAY_SEC = 86_400

@@ -11,6 +11,16 @@ export const SESSION_INFO_PATH = '/auth/session'
 /** Where the page signs out (POST with the CSRF token in CSRF_HEADER). */
 export const SIGN_OUT_PATH = '/logout'
 
+/** Where the page changes the signed-in account's password (POST, JSON, CSRF_HEADER). */
+export const CHANGE_PASSWORD_PATH = '/auth/password'
+
+/** What the page posts to CHANGE_PASSWORD_PATH. */
+export const ChangePasswordRequest = z.object({
+  currentPassword: z.string().max(1024),
+  newPassword: z.string().max(1024),
+})
+export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequest>
+
 /** The header carrying the session's CSRF token on the page's POSTs. */
 export const CSRF_HEADER = 'x-csrf-token'
 
@@ -19,5 +29,7 @@ export const TeamSessionInfo = z.object({
   name: z.string(),
   role: TeamRole,
   csrfToken: z.string(),
+  /** Signed in with a one-time password: the page asks for a new one before anything else. */
+  mustChangePassword: z.boolean(),
 })
 export type TeamSessionInfo = z.infer<typeof TeamSessionInfo>

@@ -7,9 +7,9 @@ import { testAddress } from '../helpers/wallets'
 type Fixture = Awaited<ReturnType<typeof startTestWebShell>>
 
 const OWN_WALLET = testAddress(41)
-const DEMO_WALLET = testAddress(42)
+const ADDED_WALLET = testAddress(42)
 
-describe('e2e: switching between demo data and the own mirror is explicit and shows one at a time', () => {
+describe('e2e: demo data and the own mirror, one at a time; what the person adds is theirs', () => {
   let fx: Fixture
   let browser: Browser
   let page: Page
@@ -32,7 +32,7 @@ describe('e2e: switching between demo data and the own mirror is explicit and sh
     await fx?.stop()
   })
 
-  it('on demo data, the banner says so and only demo wallets are listed', async () => {
+  it('on demo data, the banner says so and the own wallets are not listed', async () => {
     await page.goto(fx.shell.url)
     await expect.poll(() => banner().textContent()).toMatch(/not yours/)
     // The app icon is the page's favicon, served by the shell.
@@ -40,28 +40,34 @@ describe('e2e: switching between demo data and the own mirror is explicit and sh
     const icon = await page.request.get(new URL(href as string, page.url()).toString())
     expect(icon.status()).toBe(200)
     expect(icon.headers()['content-type']).toBe('image/png')
-    await page.getByLabel('Wallet address').fill(DEMO_WALLET)
-    await page.getByLabel('Label (optional)').fill('Demo wallet')
-    await page.getByRole('button', { name: 'Watch wallet' }).click()
-    await expect.poll(sidebar).toContain('Demo wallet')
     expect(await sidebar()).not.toContain('My treasury')
   })
 
-  it('Settings switches to the own mirror: the page reloads without the banner or demo wallets', async () => {
+  it('a wallet added on demo data goes into the own mirror, which is shown from then on', async () => {
+    await page.getByLabel('Wallet address').fill(ADDED_WALLET)
+    await page.getByLabel('Label (optional)').fill('Cold wallet')
+    await page.getByRole('button', { name: 'Watch wallet' }).click()
+    await expect.poll(sidebar).toContain('Cold wallet')
+    expect(await sidebar()).toContain('My treasury')
+    await expect.poll(() => banner().count()).toBe(0)
+    await screenshot(page, 'data-source-added-own')
+  })
+
+  it('Show demo data lists none of the own wallets; the demo never took the added one', async () => {
+    await page.goto(`${fx.shell.url}#/settings`)
+    await page.getByRole('button', { name: 'Show demo data' }).click()
+    await expect.poll(() => banner().count()).toBe(1)
+    expect(await sidebar()).not.toContain('Cold wallet')
+    expect(await sidebar()).not.toContain('My treasury')
+    await screenshot(page, 'data-source-demo')
+  })
+
+  it('Settings switches back to the own mirror: the page reloads without the banner', async () => {
     await page.goto(`${fx.shell.url}#/settings`)
     await page.getByRole('button', { name: 'Show my own data' }).click()
     await expect.poll(sidebar).toContain('My treasury')
-    expect(await sidebar()).not.toContain('Demo wallet')
+    expect(await sidebar()).toContain('Cold wallet')
     expect(await banner().count()).toBe(0)
     await screenshot(page, 'data-source-own')
-  })
-
-  it('and back to demo data, which kept its wallet', async () => {
-    await page.goto(`${fx.shell.url}#/settings`)
-    await page.getByRole('button', { name: 'Show demo data' }).click()
-    await expect.poll(sidebar).toContain('Demo wallet')
-    expect(await sidebar()).not.toContain('My treasury')
-    await expect.poll(() => banner().count()).toBe(1)
-    await screenshot(page, 'data-source-demo')
   })
 })

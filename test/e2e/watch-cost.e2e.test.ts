@@ -31,7 +31,8 @@ describe('e2e: the cost of watching in Settings and Activity', () => {
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
     await page.goto(fx.shell.url)
-    await page.getByRole('heading', { name: 'Watchlist', level: 1 }).waitFor()
+    // The wallets are the person's own, and there is no key yet: the app opens on Settings.
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor()
   })
   afterAll(async () => {
     await browser?.close()

@@ -33,11 +33,13 @@ export type TeamFixture = Awaited<ReturnType<typeof startTestTeamServer>>
 
 /**
  * A test core served by the team server on a free loopback port, with accounts made as
- * `user add` makes them (Argon2id hashes of random one-time passwords) in the same mirror.
+ * `user add` makes them (Argon2id hashes of random passwords) in the same mirror, their
+ * passwords taken as chosen unless a user is marked one-time.
  */
 export async function startTestTeamServer(
   options: TestCoreOptions & {
-    users?: { name: string; role: TeamRole }[]
+    /** Accounts with chosen passwords, unless `isPasswordOneTime` (as `user add` makes them). */
+    users?: { name: string; role: TeamRole; isPasswordOneTime?: boolean }[]
     server?: Partial<Omit<TeamServerOptions, 'core' | 'accounts' | 'rendererDir'>>
     /** Serve this core on its data folder (the caller closes it) instead of a fresh one. */
     existing?: { core: Core; dataDir: string }
@@ -53,7 +55,13 @@ export async function startTestTeamServer(
   const passwords = new Map<string, string>()
   for (const user of options.users ?? []) {
     const password = newOneTimePassword()
-    await accounts.team.addUser(user.name, user.role, await hashPassword(password), 0)
+    await accounts.team.addUser(
+      user.name,
+      user.role,
+      await hashPassword(password),
+      0,
+      user.isPasswordOneTime === true ? 'one-time' : 'chosen',
+    )
     passwords.set(user.name, password)
   }
   const server: RunningTeamServer = await startTeamServer({

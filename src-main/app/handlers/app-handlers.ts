@@ -12,6 +12,7 @@ export function appHandlers(ctx: HandlerContext) {
       keyNotice: keyNoticeOf(await readSettings(ctx.settings), {
         apiKey: ctx.apiKey(),
         isKeyUnreadable: ctx.secretStore.isKeyUnreadable(),
+        isKeyNeeded: ctx.isKeyNeeded(),
       }),
     }),
   } satisfies HandlerGroup

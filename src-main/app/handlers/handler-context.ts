@@ -19,6 +19,11 @@ export type ChoosePath = (suggestion: { fileName: string }) => Promise<string | 
 export interface HandlerContext {
   /** The mirror of the current data source (the person's own, or the demo mirror). */
   readonly mirror: Mirror
+  /**
+   * The person's own mirror, whatever is shown: what they add goes here, never into the
+   * demo's sample data.
+   */
+  readonly ownMirror: Mirror
   /** The app's settings, kept in the person's own mirror whatever the data source. */
   readonly settings: SettingsStore
   readonly session: ServiceSession
@@ -27,6 +32,8 @@ export interface HandlerContext {
   readonly secretStore: SecretStore
   /** The key in use (one-run override, else stored), or null. Never leaves main. */
   apiKey(): string | null
+  /** Whether the person's own data is shown and syncing waits for a key they have not entered. */
+  isKeyNeeded(): boolean
   /** Export hand-offs: one-time downloads (web shell) and save-dialog grants. */
   readonly exports: ExportHandoffs
   /** NFT and token images, served from the data folder instead of their hosts. */

@@ -1,4 +1,4 @@
-import { AppError, InvalidInputError, PermissionError } from '@shared/ipc/ipc-errors'
+import { InvalidInputError, PermissionError } from '@shared/ipc/ipc-errors'
 import type { AppSettings } from '@shared/ipc/settings-schemas'
 import { publicSettings, readSettings, writeSettings, type StoredSettings } from '../app-settings'
 import { callerRole } from '../../sync/spender'
@@ -63,6 +63,7 @@ export function settingsHandlers(ctx: HandlerContext) {
       dataSource: ctx.info.dataSource,
       apiKey: ctx.apiKey(),
       isKeyUnreadable: ctx.secretStore.isKeyUnreadable(),
+      isKeyNeeded: ctx.isKeyNeeded(),
       keyStorage: ctx.secretStore.kind,
       dataDir: shownDataDir(ctx.info.dataDir),
     })
@@ -122,12 +123,8 @@ export function settingsHandlers(ctx: HandlerContext) {
       await writeSettings(ctx.settings, { isKeyClearedForNewOrigin: false }, ctx.nowSec())
       return chooseSource('demo')
     },
-    'settings:set-data-source': async ({ source }) => {
-      if (source === 'service' && ctx.apiKey() === null) {
-        throw new AppError('Enter your API key first: your own data is synced with it.')
-      }
-      return chooseSource(source)
-    },
+    // One's own data may be shown before a key exists: a watchlist can be made first.
+    'settings:set-data-source': async ({ source }) => chooseSource(source),
     'data:delete-all': async () => {
       ctx.session.runtimeIfConnected()?.engine.cancel()
       await ctx.mirror.deleteAllData()

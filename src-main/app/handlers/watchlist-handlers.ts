@@ -1,3 +1,4 @@
+import { writeSettings } from '../app-settings'
 import type { HandlerContext } from './handler-context'
 import type { HandlerGroup } from './handler-table'
 
@@ -10,6 +11,15 @@ export function watchlistHandlers(ctx: HandlerContext) {
   return {
     'watchlist:list': () => ctx.mirror.watchlist.list(),
     'watchlist:add': async (input) => {
+      // The demo is sample data: a wallet of the person's own goes into their own mirror,
+      // which is shown from then on (key or no key). Only the demo's wallets join the demo.
+      if (ctx.info.dataSource === 'demo' && !(await ctx.session.isDemoChainWallet(input.address))) {
+        const wallet = await ctx.ownMirror.watchlist.add(input, ctx.nowSec())
+        await writeSettings(ctx.settings, { dataSource: 'service' }, ctx.nowSec())
+        await ctx.switchDataSource('service')
+        await announceChange(ctx)
+        return wallet
+      }
       const wallet = await ctx.mirror.watchlist.add(input, ctx.nowSec())
       ctx.session.scheduler?.roundSoon()
       await announceChange(ctx)

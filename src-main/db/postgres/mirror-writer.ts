@@ -23,6 +23,7 @@ import type {
   StreamPatch,
   StreamRow,
 } from '../mirror-writer'
+import { STREAM_NAMES } from '../mirror-writer'
 import type { Database } from '../schema'
 import { describeStorageError } from '../storage-errors'
 
@@ -56,34 +57,57 @@ export class PostgresMirrorWriter implements MirrorWriter {
   }
 
   async stream(walletId: number, stream: StreamName): Promise<StreamRow> {
-    return this.#write(`read the ${stream} stream`, async (tx) => {
+    const [row] = await this.#streamRows(`read the ${stream} stream`, [walletId], [stream])
+    return row as StreamRow
+  }
+
+  async streams(walletIds: readonly number[]): Promise<StreamRow[]> {
+    return this.#streamRows("read the watchlist's streams", walletIds, STREAM_NAMES)
+  }
+
+  /** Stream rows, created on first use, in one transaction (each wallet's in `streams` order). */
+  async #streamRows(
+    what: string,
+    walletIds: readonly number[],
+    streams: readonly StreamName[],
+  ): Promise<StreamRow[]> {
+    if (walletIds.length === 0) return []
+    return this.#write(what, async (tx) => {
       await tx
         .insertInto('sync_streams')
-        .values({ wallet_id: walletId, stream })
+        .values(walletIds.flatMap((id) => streams.map((stream) => ({ wallet_id: id, stream }))))
         .onConflict((oc) => oc.doNothing())
         .execute()
-      const r = await tx
+      const rows = await tx
         .selectFrom('sync_streams')
         .selectAll()
-        .where('wallet_id', '=', walletId)
-        .where('stream', '=', stream)
-        .executeTakeFirstOrThrow()
-      return {
-        walletId,
-        stream,
-        state: r.state,
-        newestKey: r.newest_key,
-        backfillCursor: r.backfill_cursor,
-        gapCursor: r.gap_cursor,
-        isBackfillComplete: r.is_backfill_complete === 1,
-        depthLimitCount: r.depth_limit_count,
-        depthLimitSinceSec: r.depth_limit_since_sec,
-        itemsStored: r.items_stored,
-        pagesFetched: r.pages_fetched,
-        isPaused: r.is_paused === 1,
-        lastError: r.last_error,
-        topReadAtSec: r.top_read_at_sec,
-      }
+        .where('wallet_id', 'in', walletIds)
+        .where('stream', 'in', streams)
+        .execute()
+      const byKey = new Map(rows.map((r) => [`${r.wallet_id}:${r.stream}`, r]))
+      return walletIds.flatMap((walletId) =>
+        streams.map((stream): StreamRow => {
+          const r = byKey.get(`${walletId}:${stream}`)
+          if (r === undefined)
+            throw new Error(`the ${stream} stream of wallet ${walletId} is missing`)
+          return {
+            walletId,
+            stream,
+            state: r.state,
+            newestKey: r.newest_key,
+            backfillCursor: r.backfill_cursor,
+            gapCursor: r.gap_cursor,
+            isBackfillComplete: r.is_backfill_complete === 1,
+            depthLimitCount: r.depth_limit_count,
+            depthLimitSinceSec: r.depth_limit_since_sec,
+            itemsStored: r.items_stored,
+            pagesFetched: r.pages_fetched,
+            isPaused: r.is_paused === 1,
+            lastError: r.last_error,
+            topReadAtSec: r.top_read_at_sec,
+          }
+        }),
+      )
     })
   }
 

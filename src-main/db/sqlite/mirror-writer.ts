@@ -10,6 +10,7 @@ import type {
   StreamPatch,
   StreamRow,
 } from '../mirror-writer'
+import { STREAM_NAMES } from '../mirror-writer'
 import { mintUpsert, type MintRow } from '../ingest/mint-upsert'
 import {
   balanceChangeRows,
@@ -33,6 +34,19 @@ export class StreamRowReader {
 
   constructor(sqlite: BetterSqlite3.Database) {
     this.#select = sqlite.prepare('select * from sync_streams where wallet_id = ? and stream = ?')
+  }
+
+  /** Every stream row of these wallets in STREAM_NAMES order, or undefined while one is missing. */
+  readAll(walletIds: readonly number[]): StreamRow[] | undefined {
+    const rows: StreamRow[] = []
+    for (const id of walletIds) {
+      for (const stream of STREAM_NAMES) {
+        const row = this.read(id, stream)
+        if (row === undefined) return undefined
+        rows.push(row)
+      }
+    }
+    return rows
   }
 
   /** The stream's row, or undefined before its first use. */
@@ -84,6 +98,15 @@ export class SqliteMirrorWriter implements MirrorWriter {
   async stream(walletId: number, stream: StreamName): Promise<StreamRow> {
     this.#s.ensureStream.run(walletId, stream)
     return this.#rows.read(walletId, stream) as StreamRow
+  }
+
+  async streams(walletIds: readonly number[]): Promise<StreamRow[]> {
+    const found = this.#rows.readAll(walletIds)
+    if (found !== undefined) return found
+    this.#write("start the watchlist's streams", () => {
+      for (const id of walletIds) for (const s of STREAM_NAMES) this.#s.ensureStream.run(id, s)
+    })
+    return this.#rows.readAll(walletIds) as StreamRow[]
   }
 
   async patchStream(walletId: number, stream: StreamName, patch: StreamPatch): Promise<void> {

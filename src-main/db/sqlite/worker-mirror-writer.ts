@@ -65,6 +65,11 @@ export class WorkerMirrorWriter implements MirrorWriter {
     // Before its first use the row is created, which is a write: the worker's.
     return this.#ask<Awaited<ReturnType<MirrorWriter['stream']>>>('stream', args)
   }
+  streams(...args: Parameters<MirrorWriter['streams']>) {
+    const rows = this.#pending.size === 0 ? this.#rows?.readAll(...args) : undefined
+    if (rows !== undefined) return Promise.resolve(rows)
+    return this.#ask<Awaited<ReturnType<MirrorWriter['streams']>>>('streams', args)
+  }
   patchStream(...args: Parameters<MirrorWriter['patchStream']>) {
     return this.#ask<void>('patchStream', args)
   }

@@ -16,7 +16,12 @@ export interface TeamSession {
   role: TeamRole
   createdAtSec: number
   lastSeenAtSec: number
+  /** The account still has its one-time password: the session may only choose a new one. */
+  isPasswordOneTime: boolean
 }
+
+/** Who chose a password: an admin for someone else (one-time) or its account itself. */
+export type PasswordKind = 'one-time' | 'chosen'
 
 /**
  * The team server's accounts and sessions. Passwords arrive hashed and sessions by the
@@ -28,8 +33,17 @@ export class TeamAccountStore {
     this.#db = db
   }
 
-  /** Adds an account; a name already taken is a DuplicateError. */
-  async addUser(name: string, role: TeamRole, passwordHash: string, nowSec: number): Promise<void> {
+  /**
+   * Adds an account; a name already taken is a DuplicateError. Its password is one-time
+   * unless the caller says it was chosen by the account's own person.
+   */
+  async addUser(
+    name: string,
+    role: TeamRole,
+    passwordHash: string,
+    nowSec: number,
+    kind: PasswordKind = 'one-time',
+  ): Promise<void> {
     await this.#db.transaction().execute(async (tx) => {
       const taken = await tx
         .selectFrom('team_users')
@@ -39,7 +53,13 @@ export class TeamAccountStore {
       if (taken) throw new DuplicateError(`There is already a user named “${name}”.`, { name })
       await tx
         .insertInto('team_users')
-        .values({ name, role, password_hash: passwordHash, created_at_sec: nowSec })
+        .values({
+          name,
+          role,
+          password_hash: passwordHash,
+          created_at_sec: nowSec,
+          is_password_one_time: kind === 'one-time' ? 1 : 0,
+        })
         .execute()
     })
   }
@@ -83,6 +103,29 @@ export class TeamAccountStore {
     if (changed.numUpdatedRows === 0n) throw noSuchUser(name)
   }
 
+  /**
+   * Replaces an account's password and ends its sessions, all but `keepSessionHash` (the
+   * session that chose it): a new one-time password signs out everyone who used the old one.
+   */
+  async setPassword(
+    name: string,
+    passwordHash: string,
+    kind: PasswordKind,
+    keepSessionHash: string | null = null,
+  ): Promise<void> {
+    await this.#db.transaction().execute(async (tx) => {
+      const changed = await tx
+        .updateTable('team_users')
+        .set({ password_hash: passwordHash, is_password_one_time: kind === 'one-time' ? 1 : 0 })
+        .where('name', '=', name)
+        .executeTakeFirst()
+      if (changed.numUpdatedRows === 0n) throw noSuchUser(name)
+      let ended = tx.deleteFrom('team_sessions').where('user_name', '=', name)
+      if (keepSessionHash !== null) ended = ended.where('token_hash', '!=', keepSessionHash)
+      await ended.execute()
+    })
+  }
+
   /** Starts a session for an account under the hash of its token. */
   async addSession(tokenHash: string, userName: string, nowSec: number): Promise<void> {
     await this.#db
@@ -106,6 +149,7 @@ export class TeamAccountStore {
         'team_users.role',
         'team_sessions.created_at_sec',
         'team_sessions.last_seen_at_sec',
+        'team_users.is_password_one_time',
       ])
       .where('team_sessions.token_hash', '=', tokenHash)
       .executeTakeFirst()
@@ -115,6 +159,7 @@ export class TeamAccountStore {
           role: row.role,
           createdAtSec: row.created_at_sec,
           lastSeenAtSec: row.last_seen_at_sec,
+          isPasswordOneTime: row.is_password_one_time === 1,
         }
       : null
   }

@@ -88,18 +88,35 @@ export class WatchStateStore {
     }))
   }
 
-  /** Makes sure the wallet's own account is watched (nothing observed on it yet). */
-  async watchWallet(walletId: number, address: string, nowSec: number): Promise<void> {
-    await this.#db
-      .insertInto('watched_accounts')
-      .values({ wallet_id: walletId, address, kind: 'wallet', mint: null, program: null })
-      .onConflict((oc) => oc.columns(['wallet_id', 'address']).doNothing())
-      .execute()
-    await this.#db
-      .insertInto('wallet_watch')
-      .values({ wallet_id: walletId, watched_since_sec: nowSec })
-      .onConflict((oc) => oc.column('wallet_id').doNothing())
-      .execute()
+  /**
+   * Makes sure each wallet's own account is watched (nothing observed on it yet): two
+   * statements for a whole round's wallets, however many.
+   */
+  async watchWallets(
+    wallets: readonly { walletId: number; address: string }[],
+    nowSec: number,
+  ): Promise<void> {
+    if (wallets.length === 0) return
+    await this.#db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('watched_accounts')
+        .values(
+          wallets.map((w) => ({
+            wallet_id: w.walletId,
+            address: w.address,
+            kind: 'wallet' as const,
+            mint: null,
+            program: null,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['wallet_id', 'address']).doNothing())
+        .execute()
+      await tx
+        .insertInto('wallet_watch')
+        .values(wallets.map((w) => ({ wallet_id: w.walletId, watched_since_sec: nowSec })))
+        .onConflict((oc) => oc.column('wallet_id').doNothing())
+        .execute()
+    })
   }
 
   /**

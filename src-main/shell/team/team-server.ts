@@ -5,7 +5,12 @@ import type { Core } from '../../app/core'
 import type { TeamAccountStore } from '../../db/stores/team-account-store'
 import { mayUse, refusalMessage } from '@shared/ipc/channel-roles'
 import { IPC_SOCKET_PATH } from '@shared/ipc/web-socket-protocol'
-import { SESSION_INFO_PATH, SIGN_OUT_PATH, type TeamSessionInfo } from '@shared/ipc/team-session'
+import {
+  CHANGE_PASSWORD_PATH,
+  SESSION_INFO_PATH,
+  SIGN_OUT_PATH,
+  type TeamSessionInfo,
+} from '@shared/ipc/team-session'
 import { contentSecurityPolicy, pageHeaders, serveAppRoute } from '../web/app-routes'
 import {
   closeServerAndSockets,
@@ -19,6 +24,7 @@ import { withoutKeyHint } from './key-shield'
 import { LOGIN_PATH, loginPage } from './login-page'
 import { DEFAULT_THROTTLE_POLICY, LoginThrottle, type ThrottlePolicy } from './login-throttle'
 import { isServedHost, servedHosts } from './served-hosts'
+import { changePassword } from './password-change'
 import { decoyPasswordHash, verifyPassword } from './password-hashing'
 import { cookieHeader, LOGIN_CSRF_COOKIE, readCookie, SESSION_COOKIE } from './session-cookie'
 import {
@@ -70,6 +76,9 @@ export interface RunningTeamServer {
 const MAX_FORM_BYTES = 4096
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' }
+
+const ONE_TIME_PASSWORD_REFUSAL =
+  'You signed in with a one-time password: choose your own password first, then the app opens.'
 
 /**
  * Serves the app to a team: the same renderer, files and IPC socket as the web shell,
@@ -299,6 +308,15 @@ function serveSignedIn(
       })
       return
     }
+    if (method === 'POST' && url.pathname === CHANGE_PASSWORD_PATH) {
+      void changePassword(request, response, signedIn, options.accounts, team.throttle).catch(
+        () => {
+          if (!response.headersSent) response.writeHead(500, TEXT)
+          response.end()
+        },
+      )
+      return
+    }
     response.writeHead(405, TEXT).end('Method not allowed.')
     return
   }
@@ -307,6 +325,7 @@ function serveSignedIn(
       name: signedIn.name,
       role: signedIn.role,
       csrfToken: csrfTokenOf(signedIn.token),
+      mustChangePassword: signedIn.isPasswordOneTime,
     }
     response.writeHead(200, {
       'content-type': 'application/json; charset=utf-8',
@@ -356,6 +375,13 @@ function acceptContractSockets(
                 setImmediate(() => ws.close(4401, 'Signed out'))
                 return { refusal: refusal('AppError', 'Your session has ended: sign in again.') }
               }
+              // A one-time password signs in only to choose a new one (POST /auth/password).
+              if (current.isPasswordOneTime)
+                return {
+                  refusal: refusal('PermissionError', ONE_TIME_PASSWORD_REFUSAL, {
+                    channel,
+                  }),
+                }
               if (!mayUse(current.role, channel))
                 return {
                   refusal: refusal('PermissionError', refusalMessage(current.role, channel), {

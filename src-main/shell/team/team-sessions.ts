@@ -14,6 +14,8 @@ export interface SignedIn {
   token: string
   name: string
   role: TeamRole
+  /** Signed in with a one-time password: it may only choose a new one. */
+  isPasswordOneTime: boolean
 }
 
 /** A session's last use is written at most this often: not once per socket message. */
@@ -69,7 +71,12 @@ export class TeamSessions {
       return null
     }
     if (now - session.lastSeenAtSec >= TOUCH_EVERY_SEC) await this.#accounts.touchSession(hash, now)
-    return { token, name: session.userName, role: session.role }
+    return {
+      token,
+      name: session.userName,
+      role: session.role,
+      isPasswordOneTime: session.isPasswordOneTime,
+    }
   }
 
   /** Ends the session of a token. */

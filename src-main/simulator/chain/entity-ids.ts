@@ -51,6 +51,21 @@ function entityBytes(
   return bytes
 }
 
+/**
+ * Texts and coordinates already worked out. Watching asks about the same few hundred
+ * accounts every minute, and base58 plus the check word cost more than the answer: kept
+ * up to a bound, then started afresh (the values are pure functions of their keys).
+ */
+const MEMO_LIMIT = 200_000
+const encoded = new Map<string, string>()
+const decoded = new Map<string, { a: number; b: number } | null>()
+
+function remember<V>(memo: Map<string, V>, key: string, value: V): V {
+  if (memo.size >= MEMO_LIMIT) memo.clear()
+  memo.set(key, value)
+  return value
+}
+
 /** The base58 text of entity (kind, a, b). */
 export function encodeEntity(
   seed: number,
@@ -59,7 +74,10 @@ export function encodeEntity(
   b: number,
   length = ADDRESS_BYTES,
 ): string {
-  return bs58.encode(entityBytes(seed, kind, a, b, length))
+  const key = `${seed}:${kind}:${a}:${b}:${length}`
+  return (
+    encoded.get(key) ?? remember(encoded, key, bs58.encode(entityBytes(seed, kind, a, b, length)))
+  )
 }
 
 /** The coordinates of a text made by encodeEntity with the same seed and kind, or null. */
@@ -68,6 +86,19 @@ export function decodeEntity(
   kind: EntityKind,
   text: string,
   length = ADDRESS_BYTES,
+): { a: number; b: number } | null {
+  const key = `${seed}:${kind}:${length}:${text}`
+  const known = decoded.has(key)
+    ? decoded.get(key)
+    : remember(decoded, key, decodeUncached(seed, kind, text, length))
+  return known ? { ...known } : null
+}
+
+function decodeUncached(
+  seed: number,
+  kind: EntityKind,
+  text: string,
+  length: number,
 ): { a: number; b: number } | null {
   let bytes: Uint8Array
   try {

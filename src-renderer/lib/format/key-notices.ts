@@ -6,4 +6,6 @@ export const KEY_NOTICE_WORDS: Record<KeyNotice, string> = {
     'Your stored API key could not be read (the system keyring is locked, missing or was reset). Enter it again to use your own data.',
   'cleared-for-new-origin':
     'A service URL now points to a new host, so your API key was removed rather than sent there. Enter the key again if you trust that host.',
+  missing:
+    'Your own data is shown, and nothing syncs until you enter your API key. Wallets you add are kept meanwhile.',
 }

@@ -1,7 +1,7 @@
 import type { AppInfo } from '@shared/ipc/app-schemas'
 import { connectContractClient } from '../ipc/contract-client'
 import type { SocketState } from '../ipc/websocket-bridge'
-import { loadTeamSession } from './team-session.svelte'
+import { loadTeamSession, refusalFor } from './team-session.svelte'
 
 /** Whether the page can reach the app's core, the service, and what the core said about itself. */
 export const connection = $state<{
@@ -27,13 +27,32 @@ if (client.transport === 'electron') connection.socket = 'open'
 
 // Every view reads another mirror after a switch: start the page afresh so nothing from
 // the other data source stays on screen.
-client.on('app:data-source', () => location.reload())
+client.on('app:data-source', () => {
+  // The person chose what is shown: the reload keeps them where they are.
+  sessionStorage.setItem(KEY_ASKED, 'yes')
+  location.reload()
+})
 
 client.on('app:network', ({ state }) => {
   connection.network = state
 })
 window.addEventListener('online', () => (connection.isBrowserOnline = true))
 window.addEventListener('offline', () => (connection.isBrowserOnline = false))
+
+/** Set in the tab once the key was asked for (or the person chose the data source). */
+const KEY_ASKED = 'heliograph:key-asked'
+
+/**
+ * Whether the app should open on Settings to ask for the key: the person's own data is
+ * shown and nothing can sync without one. Once a tab: a reload keeps the page they chose.
+ */
+export function takeKeyRequest(): boolean {
+  if (connection.info?.keyNotice !== 'missing' || sessionStorage.getItem(KEY_ASKED)) return false
+  // On the team server only an admin enters the key.
+  if (refusalFor('settings:set-api-key') !== null) return false
+  sessionStorage.setItem(KEY_ASKED, 'yes')
+  return true
+}
 
 /** Loads the app facts shown in the status bar. */
 export async function loadAppInfo(): Promise<void> {

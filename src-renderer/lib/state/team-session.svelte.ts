@@ -1,7 +1,8 @@
 import { BRIDGE_GLOBAL } from '@shared/ipc/bridge'
 import type { Channel } from '@shared/ipc/contract'
-import { mayUse, refusalMessage } from '@shared/ipc/channel-roles'
+import { mayUse, maySpend, refusalMessage, spendingRefusalMessage } from '@shared/ipc/channel-roles'
 import {
+  CHANGE_PASSWORD_PATH,
   CSRF_HEADER,
   SESSION_INFO_PATH,
   SIGN_OUT_PATH,
@@ -36,6 +37,27 @@ export async function loadTeamSession(): Promise<void> {
   teamSession.info = TeamSessionInfo.parse(await response.json())
 }
 
+/**
+ * Replaces the signed-in account's password; throws the server's reason when it refuses.
+ * The page then reloads: a one-time session could read nothing until now.
+ */
+export async function choosePassword(currentPassword: string, newPassword: string): Promise<void> {
+  const info = teamSession.info
+  if (info === null) return
+  const response = await fetch(CHANGE_PASSWORD_PATH, {
+    method: 'POST',
+    headers: { [CSRF_HEADER]: info.csrfToken, 'content-type': 'application/json' },
+    body: JSON.stringify({ currentPassword, newPassword }),
+  })
+  if (response.status === 401) {
+    location.assign('/login')
+    return
+  }
+  if (!response.ok)
+    throw new Error((await response.text()) || `The server answered ${response.status}.`)
+  location.reload()
+}
+
 /** Signs out, then shows the sign-in form. */
 export async function signOut(): Promise<void> {
   const info = teamSession.info
@@ -44,9 +66,47 @@ export async function signOut(): Promise<void> {
   location.assign('/login')
 }
 
-/** Why the signed-in role may not use a channel, or null when it may (or there are no roles). */
-export function refusalFor(channel: Channel): string | null {
+/**
+ * Why the signed-in role may not use a channel, or null when it may (or there are no roles).
+ * `spendsCredits`: this use of the channel asks the service, which a viewer may not do even
+ * where the channel itself is open to viewers (an export of balances at a date).
+ */
+export function refusalFor(
+  channel: Channel,
+  options: { spendsCredits?: boolean } = {},
+): string | null {
   const info = teamSession.info
-  if (info === null || mayUse(info.role, channel)) return null
-  return refusalMessage(info.role, channel)
+  if (info === null) return null
+  if (!mayUse(info.role, channel)) return refusalMessage(info.role, channel)
+  if (options.spendsCredits === true && !maySpend(info.role))
+    return spendingRefusalMessage(info.role)
+  return null
+}
+
+/** A control's own state, merged with what the signed-in role allows. */
+export interface GateOptions {
+  /** Disabled for the control's own reasons (busy, empty input). */
+  disabled?: boolean
+  /** Its own hover text, shown while the role allows it. */
+  title?: string
+  spendsCredits?: boolean
+}
+
+/**
+ * The `disabled` and `title` of a control that calls `channel`: disabled with the reason on
+ * hover when the signed-in role may not use it, so no one presses a button the server will
+ * refuse. Spread it on the control:
+ *
+ * @example
+ * <button {...roleGate('sync:start', { disabled: busy })} onclick={sync}>Sync now</button>
+ */
+export function roleGate(
+  channel: Channel,
+  options: GateOptions = {},
+): { disabled: boolean; title: string | undefined } {
+  const refusal = refusalFor(channel, options)
+  return {
+    disabled: refusal !== null || options.disabled === true,
+    title: refusal ?? options.title,
+  }
 }

@@ -10,9 +10,10 @@ import { makeTempDir } from '../../helpers/temp-dir'
 import { runCli as cli } from '../../helpers/cli-in-process'
 
 // Given a mirror synced from a real service (here: the simulator given with --service),
-// when Heliograph then runs without a key — the app on demo data, `sync --once`, `status` —
-// then demo data goes to a mirror of its own and the person's mirror is byte-for-byte the
-// same. Switching between the two is an explicit choice, and each keeps its own wallets.
+// when Heliograph then runs on demo data — the app, `status` — demo data goes to a mirror
+// of its own and the person's mirror is byte-for-byte the same. Without a key, the own
+// mirror (it holds a wallet) is what is shown, and syncing it waits for the key. Switching
+// between the two is an explicit choice, and each keeps its own wallets.
 
 const sha256 = (path: string): string =>
   createHash('sha256').update(readFileSync(path)).digest('hex')
@@ -54,13 +55,14 @@ describe('demo data never enters the person’s own mirror', () => {
     temp.remove()
   })
 
-  it('the app without a key runs on demo data in its own file, and the own mirror is unchanged', async () => {
+  it('the app on demo data runs in its own file, and the own mirror is unchanged', async () => {
     let demoSynced = 0
     const core = await createCore({
       dataDir: temp.dir,
       shell: 'web',
       version: 'test',
       isWatching: true,
+      dataSource: 'demo',
       demo: { live: false },
     })
     try {
@@ -86,10 +88,13 @@ describe('demo data never enters the person’s own mirror', () => {
 
   it('CLI commands without a key leave the own mirror unchanged too', async () => {
     const base = ['--data-dir', temp.dir]
+    // Syncing is the person's own data's: without a key it says so, and changes nothing.
     const sync = await cli([...base, 'sync', '--once'])
-    expect(sync.code, sync.stderr).toBe(0)
-    expect(sync.stdout).toMatch(/Demo: /)
-    expect((await cli([...base, 'status'])).code).toBe(0)
+    expect(sync.code).toBe(1)
+    expect(sync.stderr).toContain('No API key is set')
+    const demo = await cli([...base, '--data-source', 'demo', 'status'])
+    expect(demo.code, demo.stderr).toBe(0)
+    expect(demo.stdout).toMatch(/Demo: /)
     expect(sha256(databasePath(temp.dir))).toBe(ownHash)
     expect(watchedIn(databasePath(temp.dir))).toEqual([own])
   })
@@ -101,8 +106,11 @@ describe('demo data never enters the person’s own mirror', () => {
       if (event === 'app:data-source') switched.push(payload)
     })
     try {
-      const refused = await core.dispatch('settings:set-data-source', { source: 'service' })
-      expect(refused).toMatchObject({ ok: false, error: { message: /API key/ } })
+      // No key and no choice made: the own mirror holds a wallet, so it is shown, waiting.
+      expect(core.info.dataSource).toBe('service')
+      expect(await call(core, 'app:info')).toMatchObject({ keyNotice: 'missing' })
+      await call(core, 'settings:set-data-source', { source: 'demo' })
+      expect(core.info.dataSource).toBe('demo')
 
       const withKey = await call(core, 'settings:set-api-key', { apiKey: 'a-real-key-1234' })
       expect(withKey).toMatchObject({ dataSource: 'service', apiKeyHint: '…1234' })
@@ -114,7 +122,7 @@ describe('demo data never enters the person’s own mirror', () => {
       expect(demo).toMatchObject({ dataSource: 'demo', apiKeyHint: '…1234' })
       const demoWallets = (await call(core, 'watchlist:list')) as { address: string }[]
       expect(demoWallets).toHaveLength(DEMO_PROFILES.length)
-      expect(switched).toEqual([{ source: 'service' }, { source: 'demo' }])
+      expect(switched).toEqual([{ source: 'demo' }, { source: 'service' }, { source: 'demo' }])
     } finally {
       await core.close()
     }

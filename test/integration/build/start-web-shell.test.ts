@@ -104,3 +104,28 @@ describe.skipIf(hasElectronBinary())('npm start without Electron', () => {
     expect(await exited).toBe(0)
   })
 })
+
+describe('serve on one’s own data before there is a key', () => {
+  it('starts and prints its URL (the key is entered in the app it serves)', async () => {
+    const temp = makeTempDir()
+    temps.push(temp)
+    const env = { ...process.env }
+    delete env.HELIOGRAPH_API_KEY
+    delete env.HELIOGRAPH_SERVICE_URL
+    const child = spawn(
+      process.execPath,
+      [...APP_NODE_FLAGS, BUILT_CLI, '--data-dir', temp.dir, '--data-source', 'service', 'serve'],
+      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    children.push(child)
+    const { match, out } = await outputUntil(
+      child,
+      /Heliograph web shell: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/,
+    )
+    expect(out).not.toMatch(/API key/)
+    expect((await fetch(match[1] as string)).status).toBe(200)
+    const exited = new Promise<number | null>((done) => child.on('exit', done))
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+  })
+})

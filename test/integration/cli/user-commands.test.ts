@@ -62,6 +62,34 @@ describe('cli: user add | list | set-role | remove', () => {
     expect((await cli('remove', 'dee')).stderr).toContain('There is no user named “dee”.')
   })
 
+  it('`user passwd` prints a new one-time password once and ends the account’s sessions', async () => {
+    const first = (await cli('add', 'eve', '--role', 'viewer')).stdout
+      .trim()
+      .split('\n')[1] as string
+    const before = await fx.signIn('eve', first)
+    const run = await cli('passwd', 'eve')
+    expect(run.code).toBe(0)
+    const lines = run.stdout.split('\n')
+    expect(lines[0]).toBe(
+      'New one-time password for eve, shown only now (their sessions have ended; they choose their own at sign-in):',
+    )
+    const second = lines[1] as string
+    expect(second).toMatch(/^[A-Za-z0-9_-]{32}$/)
+    expect(second).not.toBe(first)
+    expect(run.stdout).toBe(`${lines[0]}\n${second}\n`)
+
+    const ended = await rawRequest(fx.port, '/auth/session', { headers: { cookie: before.cookie } })
+    expect(ended.status).toBe(401)
+    expect((await fx.postLogin('eve', first)).status).toBe(401)
+    const after = await fx.signIn('eve', second)
+    const info = await rawRequest(fx.port, '/auth/session', { headers: { cookie: after.cookie } })
+    expect(JSON.parse(info.body)).toMatchObject({ name: 'eve', mustChangePassword: true })
+
+    const missing = await cli('passwd', 'nobody')
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain('There is no user named “nobody”.')
+  })
+
   it('refuses a --database that is not a PostgreSQL URL', async () => {
     const run = await cli('list', '--database', 'mysql://u@localhost/heliograph')
     expect(run.code).toBe(1)
@@ -81,7 +109,7 @@ describe('cli: user add on a PostgreSQL mirror, signing in to a team server on i
     await database?.drop()
   })
 
-  it('keeps the account in PostgreSQL; its one-time password signs in', async () => {
+  it('keeps the account in PostgreSQL; its one-time password signs in to choose its own', async () => {
     const run = await runCli(['--database', database.url, 'user', 'add', 'pat', '--role', 'viewer'])
     expect(run.stderr).toBe('')
     const password = run.stdout.trim().split('\n')[1] as string
@@ -94,6 +122,21 @@ describe('cli: user add on a PostgreSQL mirror, signing in to a team server on i
     const client = await fx.signIn('pat', password)
     const ws = await fx.connect({ cookie: client.cookie })
     if (typeof ws === 'number') throw new Error(`refused: ${ws}`)
+    expect(await ws.call('watchlist:list')).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('one-time password') },
+    })
+    const chosen = await rawRequest(fx.port, '/auth/password', {
+      method: 'POST',
+      headers: {
+        cookie: client.cookie,
+        origin: fx.origin,
+        'x-csrf-token': client.csrfToken,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ currentPassword: password, newPassword: 'pat chose this one' }),
+    })
+    expect(chosen.status).toBe(204)
     expect(await ws.call('watchlist:add', { address: 'x' })).toMatchObject({
       ok: false,
       error: { name: 'PermissionError' },

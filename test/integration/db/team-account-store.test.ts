@@ -52,6 +52,7 @@ describe.each(ENGINES)('team accounts on %s', (engine) => {
       role: 'editor',
       createdAtSec: 1_000,
       lastSeenAtSec: 1_000,
+      isPasswordOneTime: true,
     })
     await team.touchSession('hash-1', 5_000)
     await team.removeExpiredSessions(2_000, 0)
@@ -65,6 +66,32 @@ describe.each(ENGINES)('team accounts on %s', (engine) => {
     expect(await team.findSession('hash-3')).toBeNull()
     await expect(team.removeUser('bo')).rejects.toThrow('There is no user named “bo”.')
     await expect(team.setRole('bo', 'admin')).rejects.toThrow('There is no user named “bo”.')
+  })
+
+  it('replaces a password: one-time or chosen, ending the sessions but the one that chose', async () => {
+    const opened = await openMirror(engine)
+    drop = opened.drop
+    const { team } = opened.mirror
+    await team.addUser('cy', 'editor', '$argon2id$first', 1)
+    await team.addSession('cy-1', 'cy', 1)
+    await team.addSession('cy-2', 'cy', 1)
+    expect(await team.findSession('cy-1')).toMatchObject({ isPasswordOneTime: true })
+
+    await team.setPassword('cy', '$argon2id$chosen', 'chosen', 'cy-1')
+    expect(await team.credentials('cy')).toEqual({
+      role: 'editor',
+      passwordHash: '$argon2id$chosen',
+    })
+    expect(await team.findSession('cy-1')).toMatchObject({ isPasswordOneTime: false })
+    expect(await team.findSession('cy-2')).toBeNull()
+
+    await team.setPassword('cy', '$argon2id$reset', 'one-time')
+    expect(await team.findSession('cy-1')).toBeNull()
+    await team.addSession('cy-3', 'cy', 2)
+    expect(await team.findSession('cy-3')).toMatchObject({ isPasswordOneTime: true })
+    await expect(team.setPassword('nobody', 'x', 'one-time')).rejects.toThrow(
+      'There is no user named “nobody”.',
+    )
   })
 
   it('keeps accounts and sessions when all data is deleted', async () => {
