@@ -90,6 +90,10 @@ function zodDefaultWords(issue: z.core.$ZodIssue): string | null {
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`
     case 'unrecognized_keys':
       return `has ${issue.keys.length === 1 ? 'a setting' : 'settings'} it does not know: ${issue.keys.join(', ')}`
+    case 'invalid_format':
+      return issue.format === 'url'
+        ? 'must be a full URL, such as https://example.com/hook'
+        : `is not a valid ${issue.format}`
     case 'not_multiple_of':
       return `must be a multiple of ${String(issue.divisor)}`
     default:

@@ -99,7 +99,10 @@ describe.each(ENGINES)(
       })
       const envelope = await refused
       expect(envelope.ok).toBe(false)
-      if (!envelope.ok) expect(envelope.error.message).toMatch(/webhookURL.*accountAddresses/s)
+      if (!envelope.ok)
+        expect(envelope.error.message).toMatch(
+          /^Webhook URL must be a full URL.*Account addresses #1/s,
+        )
       const badId = await core.dispatch('webhooks:toggle', { webhookID: 'nope', active: false })
       expect(badId.ok).toBe(false)
       expect(sim.credits.forKey(KEY).calls).toBe(0)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { SetApiKeyInput, SettingsUpdate } from '@shared/ipc/settings-schemas'
 import { describeInputIssues, fieldWords } from '@shared/validation/input-issues'
 
@@ -60,6 +60,13 @@ describe('describeInputIssues', () => {
     ).toMatch(/^JSON RPC URL must use https: /)
     expect(describeInputIssues(failureOf(SettingsUpdate, { plan: 'gold' }))).toBe(
       'Plan must be one of "free", "developer", "business", "professional", "custom", "off".',
+    )
+  })
+
+  it('says what a URL must look like', () => {
+    const Hook = z.object({ webhookURL: z.url() })
+    expect(describeInputIssues(failureOf(Hook, { webhookURL: 'not a url' }))).toBe(
+      'Webhook URL must be a full URL, such as https://example.com/hook.',
     )
   })
 
