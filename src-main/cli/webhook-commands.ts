@@ -12,7 +12,7 @@ import {
   WebhookUpdateInput,
   type WebhookView,
 } from '@shared/ipc/webhook-schemas'
-import { describeIssues } from '@shared/validation/zod-issues'
+import { describeInputIssues } from '@shared/validation/input-issues'
 import type { Core } from '../app/core'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 import { printErrorLine, printJson, printLine } from './terminal-output'
@@ -41,7 +41,7 @@ const STATE_WORDS: Record<WebhookView['state'], string> = {
 /** Checks input against a channel's schema before anything is spent; names what was wrong. */
 function checked<S extends z.ZodType>(schema: S, input: unknown, what: string): z.input<S> {
   const parsed = schema.safeParse(input)
-  if (!parsed.success) throw new AppError(`${what}: ${describeIssues(parsed.error)}`)
+  if (!parsed.success) throw new AppError(`${what}: ${describeInputIssues(parsed.error)}`)
   return input as z.input<S>
 }
 

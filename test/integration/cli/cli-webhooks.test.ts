@@ -63,10 +63,10 @@ describe('CLI: heliograph webhooks', () => {
       wallet,
     ])
     expect(badUrl.code).toBe(1)
-    expect(badUrl.stderr).toMatch(/create: webhookURL/)
+    expect(badUrl.stderr).toMatch(/create: Webhook URL must be a full URL/)
     const badId = await cli([...base, 'webhooks', 'disable', 'not-an-id'])
     expect(badId.code).toBe(1)
-    expect(badId.stderr).toMatch(/webhook id: webhookID/)
+    expect(badId.stderr).toMatch(/webhook id: Webhook ID is not a valid uuid/)
     const badType = await cli([...base, 'webhooks', 'create', '--type', 'nope'])
     expect(badType.code).not.toBe(0)
     expect(spent()).toBe(0)
