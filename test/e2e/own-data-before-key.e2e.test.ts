@@ -42,8 +42,15 @@ describe('e2e: own data before there is a key', () => {
     await page.getByLabel('Wallet address').fill(testAddress(51))
     await page.getByLabel('Label (optional)').fill('Before the key')
     await page.getByRole('button', { name: 'Watch wallet' }).click()
-    await screenshot(page, 'own-data-before-key-watch')
     await expect.poll(() => page.getByRole('navigation').textContent()).toContain('Before the key')
+    // Day one: the empty cards say when their data will come, not just that there is none.
+    await expect
+      .poll(() => page.getByRole('main').textContent())
+      .toContain('no snapshot yet: the first sync takes one, and the line starts a day after it.')
+    expect(await page.getByRole('main').textContent()).toContain(
+      "No token amounts yet: once a sync stores the watched wallets' history",
+    )
+    await screenshot(page, 'own-data-before-key-day-one')
     const listed = await fx.core.dispatch('watchlist:list', undefined)
     expect(listed.ok && (listed.result as { address: string }[]).map((w) => w.address)).toEqual([
       testAddress(51),

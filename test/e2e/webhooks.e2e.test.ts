@@ -172,4 +172,16 @@ describe('e2e: the Webhooks page', () => {
     // create, disable, enable, refresh, re-enable, update
     expect(ledger).toEqual({ calls: 6, credits: 600 })
   })
+
+  it('the Fetched time moves on while the page stays open', async () => {
+    // The page's clock is Playwright's from here: time is moved on, not waited for.
+    await page.clock.install()
+    await page.reload()
+    const fetched = page.getByTestId('webhook-fetched').first()
+    await expect.poll(() => fetched.textContent()).toMatch(/now|seconds? ago|minutes? ago/)
+    const before = await fetched.textContent()
+    await page.clock.fastForward('02:00:00')
+    await expect.poll(() => fetched.textContent()).toMatch(/2 hours ago/)
+    expect(await fetched.textContent()).not.toBe(before)
+  })
 })
