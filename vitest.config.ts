@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
+import { LongFilesFirst } from './test/setup/long-files-first'
 
 // Four tiers, one run (`vitest run`, as `npm test` runs it) or the two in-process ones
 // (`npm run test:fast`):
@@ -28,6 +29,7 @@ export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: 4,
+    sequence: { sequencer: LongFilesFirst },
     testTimeout: 30_000,
     // A poll waits for what the app does next (a page reloads, a sync lands); with other
     // files running beside it that can take more than vitest's default second.
