@@ -78,7 +78,9 @@ describe('e2e: the look-up desk', () => {
           spent = ledger
           return ledger === sim
         },
-        { timeout: 10_000 },
+        // A watching round's paced calls can keep one call in flight (charged by the
+        // simulator, not yet in the ledger) for a while on a loaded machine.
+        { timeout: 30_000 },
       )
       .toBe(true)
     return spent
@@ -242,7 +244,7 @@ describe('e2e: the look-up desk', () => {
     const state = async () =>
       (await call('sync:status', undefined)).find((w) => w.address === address)?.state
     await expect.poll(state, { timeout: 60_000 }).not.toMatch(/^(never|syncing)$/)
-  })
+  }, 90_000)
 
   it('a pasted mint opens the asset view with the simulator’s asset and its own image', async () => {
     const collector = app.profileAddress('nft-collector')
@@ -266,7 +268,7 @@ describe('e2e: the look-up desk', () => {
       .poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth))
       .toBeGreaterThan(0)
     await shot('lookup-03-asset')
-  })
+  }, 90_000)
 
   it('a pasted signature opens the compressed transaction with its opened accounts', async () => {
     const holder = app.profileAddress('compressed-holder')
@@ -343,7 +345,7 @@ describe('e2e: the look-up desk', () => {
     const leaves = page.getByRole('table', { name: 'Proven accounts' }).locator('tbody tr')
     await expect.poll(() => leaves.count()).toBe(1)
     await shot('lookup-07-proof')
-  })
+  }, 90_000)
 
   it('the other views: compressed owner, assets by owner, token accounts, priority fee, token metadata', async () => {
     const holder = app.profileAddress('compressed-holder')
