@@ -5,15 +5,13 @@ import { ChangePasswordRequest } from '@shared/ipc/team-session'
 import type { LoginThrottle } from './login-throttle'
 import { hashPassword, verifyPassword } from './password-hashing'
 import { sessionTokenHash } from './session-tokens'
+import { readSmallBody } from './small-body'
 import type { SignedIn } from './team-sessions'
 
 // POST /auth/password: a signed-in account chooses its own password. A one-time password
 // (from `user add` or `user passwd`) signs in only to come here. The current password is
 // asked again, so a session left open cannot be used to take the account over, and wrong
 // ones count against the account's sign-in throttle like a wrong sign-in.
-
-/** Bodies are two passwords: anything longer is refused unread. */
-const MAX_BODY_BYTES = 4096
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }
 
@@ -75,16 +73,10 @@ export async function changePassword(
 
 /** A small JSON body, or undefined when it is too long, not JSON or not readable. */
 async function readJson(request: IncomingMessage): Promise<unknown> {
-  if (!(request.headers['content-type'] ?? '').startsWith('application/json')) return undefined
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > MAX_BODY_BYTES) return undefined
-    chunks.push(chunk)
-  }
+  const text = await readSmallBody(request, 'application/json')
+  if (text === null) return undefined
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown
+    return JSON.parse(text) as unknown
   } catch {
     return undefined
   }

@@ -24,6 +24,7 @@ import { withoutKeyHint } from './key-shield'
 import { LOGIN_PATH, loginPage } from './login-page'
 import { DEFAULT_THROTTLE_POLICY, LoginThrottle, type ThrottlePolicy } from './login-throttle'
 import { isServedHost, servedHosts } from './served-hosts'
+import { readSmallBody } from './small-body'
 import { changePassword } from './password-change'
 import { decoyPasswordHash, verifyPassword } from './password-hashing'
 import { cookieHeader, LOGIN_CSRF_COOKIE, readCookie, SESSION_COOKIE } from './session-cookie'
@@ -71,9 +72,6 @@ export interface RunningTeamServer {
   publicUrl: string | null
   close(): Promise<void>
 }
-
-/** Bodies of sign-in forms are tiny: anything longer is refused unread. */
-const MAX_FORM_BYTES = 4096
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' }
 
@@ -174,16 +172,8 @@ function refusal(name: string, message: string, details?: unknown) {
 
 /** A url-encoded form body, or null when it is too long or not a form. */
 async function readForm(request: IncomingMessage): Promise<URLSearchParams | null> {
-  const type = request.headers['content-type'] ?? ''
-  if (!type.startsWith('application/x-www-form-urlencoded')) return null
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > MAX_FORM_BYTES) return null
-    chunks.push(chunk)
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'))
+  const text = await readSmallBody(request, 'application/x-www-form-urlencoded')
+  return text === null ? null : new URLSearchParams(text)
 }
 
 /** What the parts of the team server share. */
