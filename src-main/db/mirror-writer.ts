@@ -47,6 +47,13 @@ export interface StreamPatch {
    */
   items?: number
   succeededAtSec?: number
+  /**
+   * Records the page's new transactions (or the new snapshot) in the alert inbox, in the
+   * page's own transaction, so rules see every change sync writes exactly once, even
+   * across a crash. Set for news only: new items at the top and snapshots after the first,
+   * never the backfill of the past.
+   */
+  forAlertsAtMs?: number
 }
 
 /** A compression signature item as the writer needs it. */

@@ -18,10 +18,16 @@ import type { WebhookDeliveryStore } from './stores/webhook-delivery-store'
 import type { TeamAccountStore } from './stores/team-account-store'
 
 /**
- * Tables that "delete all local data" keeps, on every engine: the person's settings and
- * the team server's accounts (the migration log is never listed).
+ * Tables that "delete all local data" keeps, on every engine: the person's settings, alert
+ * rules and channels, and the team server's accounts (the migration log is never listed).
  */
-export const KEPT_TABLES: ReadonlySet<string> = new Set(['settings', 'team_users', 'team_sessions'])
+export const KEPT_TABLES: ReadonlySet<string> = new Set([
+  'settings',
+  'alert_rules',
+  'notify_channels',
+  'team_users',
+  'team_sessions',
+])
 
 /**
  * One mirror of synced wallet data, whatever engine holds it: the only way sync, app,

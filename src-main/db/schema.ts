@@ -32,6 +32,13 @@ export interface Database {
   webhook_mode_log: WebhookModeLogTable
   team_users: TeamUsersTable
   team_sessions: TeamSessionsTable
+  wallet_tags: WalletTagsTable
+  alert_rules: AlertRulesTable
+  alert_inbox: AlertInboxTable
+  alerts: AlertsTable
+  alert_deliveries: AlertDeliveriesTable
+  notify_channels: NotifyChannelsTable
+  health_conditions: HealthConditionsTable
 }
 
 export interface WalletsTable {
@@ -84,6 +91,8 @@ export interface TransactionsTable {
   error: string | null
   is_failed: Flag
   change_count: number
+  /** SWAP, TRANSFER, NFT_SALE, … as derived on writing or named by a delivery (0016); null before. */
+  kind: string | null
 }
 
 export interface BalanceChangesTable {
@@ -351,4 +360,84 @@ export interface TeamSessionsTable {
   user_name: string
   created_at_sec: number
   last_seen_at_sec: number
+}
+
+/** A free-form tag on a watched wallet (0016). */
+export interface WalletTagsTable {
+  wallet_id: number
+  tag: string
+}
+
+/** What to watch for (0016): a trigger with its options, a scope and channels. */
+export interface AlertRulesTable {
+  id: Generated<number>
+  name: string
+  trigger: string
+  /** The trigger's options as JSON (src-shared/domain/alert-rules.ts). */
+  options_json: string
+  /** {"wallets": [...], "tags": [...]}; both empty = every watched wallet. */
+  scope_json: string
+  /** Outbound channel names, as a JSON array. */
+  channels_json: string
+  cooldown_sec: Generated<number>
+  is_muted: Generated<Flag>
+  created_at_sec: number
+}
+
+/** What sync wrote that the rules have not seen yet, written with the rows (0016). */
+export interface AlertInboxTable {
+  id: Generated<number>
+  wallet_id: number
+  transaction_id: number | null
+  snapshot_id: number | null
+  written_at_ms: number
+}
+
+/** The outbox: one row per alert, written with what caused it (0016). */
+export interface AlertsTable {
+  id: Generated<number>
+  rule_id: number | null
+  kind: 'rule' | 'health'
+  health_kind: string | null
+  wallet_address: string | null
+  signature: string | null
+  fired_at_sec: number
+  text: string
+  detail_json: string
+  match_count: Generated<number>
+  /** A burst within the rule's cool-down gathers into the row until this time. */
+  deliver_after_sec: number
+  is_read: Generated<Flag>
+  dedupe_key: string
+}
+
+/** An alert's delivery state on one channel (0016): the delivery log. */
+export interface AlertDeliveriesTable {
+  alert_id: number
+  /** A notify channel's name, or 'desktop'. */
+  channel: string
+  state: 'pending' | 'delivered' | 'failed' | 'gave-up'
+  attempts: Generated<number>
+  next_attempt_at_sec: number
+  last_error: string | null
+  delivered_at_sec: number | null
+}
+
+/** An outbound alert channel (0016); its URL and secret live in the secret store. */
+export interface NotifyChannelsTable {
+  name: string
+  format: 'json' | 'slack' | 'discord' | 'telegram'
+  /** The URL with its secret parts removed, for showing. */
+  url_shown: string
+  chat_id: string | null
+  is_private_network_allowed: Generated<Flag>
+  created_at_sec: number
+}
+
+/** Why syncing stops or slows, while it lasts (0016). */
+export interface HealthConditionsTable {
+  kind: string
+  since_sec: number
+  detail: string
+  resolved_at_sec: number | null
 }

@@ -60,6 +60,12 @@ export interface SyncEngineOptions {
   emit?: (event: SyncEvent) => void
   /** Time for the mirror's timestamps (the system clock unless a test drives it). */
   clock?: Clock
+  /**
+   * Runs once a wallet's streams, mints and names are written, before "done" is told: the
+   * alert rules evaluate what the run wrote. Its failure fails no stream; what it has not
+   * seen stays in the alert inbox for the next run.
+   */
+  afterWalletWritten?: (address: string) => Promise<void>
 }
 
 /** Options of one wallet's sync. */
@@ -101,12 +107,14 @@ export class SyncEngine {
   readonly #runs = new Set<Promise<unknown>>()
   readonly #runOf = new Map<string, Promise<unknown>>()
   readonly #nowSec: () => number
+  readonly #nowMs: () => number
 
   constructor(options: SyncEngineOptions) {
     this.#options = options
     this.writer = options.writer
     const clock = options.clock ?? systemClock
     this.#nowSec = () => nowSec(clock)
+    this.#nowMs = () => clock.nowMs()
   }
 
   /** Whether a wallet is syncing now. */
@@ -237,6 +245,7 @@ export class SyncEngine {
           )
           .catch(() => 0)
       }
+      await this.#options.afterWalletWritten?.(address).catch(() => {})
       // The outcome is final only once every call it made is in the ledger.
       await this.#options.meter.idle()
       const outcome: WalletSyncOutcome = { address, streams: outcomes, state, newTransactions }
@@ -299,6 +308,7 @@ export class SyncEngine {
       writer: this.writer,
       signal: controller.signal,
       nowSec: this.#nowSec,
+      newsAtMs: this.#nowMs,
       call: (operation, input) => {
         if (run.stopError !== undefined) return Promise.reject(run.stopError)
         const promise = this.#call(operation, input, { address, stream }, controller.signal)

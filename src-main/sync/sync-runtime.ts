@@ -41,6 +41,8 @@ export interface SyncRuntimeOptions {
   retry?: RateShaperOptions['retry']
   /** Time for pacing, backoff, the ledger and the mirror (the system clock unless a test drives it). */
   clock?: Clock
+  /** See SyncEngineOptions.afterWalletWritten: the alert rules' turn after each wallet. */
+  afterWalletWritten?: (address: string) => Promise<void>
 }
 
 /** The parts of a running sync: engine, and what it is built from. */
@@ -90,6 +92,7 @@ export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
     shaper,
     meter,
     ...(options.emit ? { emit: options.emit } : {}),
+    ...(options.afterWalletWritten ? { afterWalletWritten: options.afterWalletWritten } : {}),
     clock,
   })
   return { engine, client, shaper, meter }

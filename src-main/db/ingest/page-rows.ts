@@ -6,6 +6,7 @@ import type {
   CompressedStreamName,
 } from '../mirror-writer'
 import type { MintRow } from './mint-upsert'
+import { transactionKind } from './transaction-kind'
 
 // What each fetched item becomes in the mirror's tables, column by column: the one mapping
 // both engines' writers use, so a page stored on SQLite and on PostgreSQL holds the same rows.
@@ -23,6 +24,7 @@ export function transactionRow(walletId: number, entry: HistoryEntry) {
     error: entry.error,
     is_failed: entry.error === null ? 0 : 1,
     change_count: entry.balanceChanges.length,
+    kind: transactionKind(entry),
   }
 }
 
@@ -172,5 +174,19 @@ export function mintRowOf(b: WalletBalance, takenAtSec: number): MintRow {
     tokenProgram: b.tokenProgram,
     priceUsd: b.pricePerToken,
     updatedAtSec: takenAtSec,
+  }
+}
+
+/** An `alert_inbox` row: a new transaction or snapshot the rules have yet to see. */
+export function inboxRow(
+  walletId: number,
+  cause: { transactionId: number } | { snapshotId: number },
+  writtenAtMs: number,
+) {
+  return {
+    wallet_id: walletId,
+    transaction_id: 'transactionId' in cause ? cause.transactionId : null,
+    snapshot_id: 'snapshotId' in cause ? cause.snapshotId : null,
+    written_at_ms: writtenAtMs,
   }
 }

@@ -14,6 +14,7 @@ import * as m0012 from './0012-webhook-deliveries'
 import * as m0013 from './0013-sync-leases'
 import * as m0014 from './0014-search-indexes'
 import * as m0015 from './0015-one-time-passwords'
+import * as m0016 from './0016-alerts'
 
 /**
  * Every migration in order. Listed here rather than read from the folder so the bundled
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0013-sync-leases': m0013,
   '0014-search-indexes': m0014,
   '0015-one-time-passwords': m0015,
+  '0016-alerts': m0016,
 }

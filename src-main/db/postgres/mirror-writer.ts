@@ -7,6 +7,7 @@ import {
   compressedSignatureRow,
   compressedSnapshotChildRows,
   compressedSnapshotRow,
+  inboxRow,
   mintRowOf,
   snapshotItemRow,
   snapshotNftRow,
@@ -141,6 +142,11 @@ export class PostgresMirrorWriter implements MirrorWriter {
       for (const rows of chunks(changes)) {
         await tx.insertInto('balance_changes').values(rows).execute()
       }
+      const atMs = patch.forAlertsAtMs
+      if (atMs !== undefined && inserted.length > 0) {
+        const news = inserted.map(({ id }) => inboxRow(walletId, { transactionId: id }, atMs))
+        for (const rows of chunks(news)) await tx.insertInto('alert_inbox').values(rows).execute()
+      }
       await patchStreamRow(tx, walletId, 'history', patch, inserted.length)
       return inserted.length
     })
@@ -206,6 +212,12 @@ export class PostgresMirrorWriter implements MirrorWriter {
       const mints = [...new Map(balances.map((b) => [b.mint, mintRowOf(b, takenAtSec)])).values()]
       for (const rows of chunks(mints)) await mintUpsert(tx, rows).execute()
       await insertNfts(tx, id, nfts)
+      if (patch.forAlertsAtMs !== undefined) {
+        await tx
+          .insertInto('alert_inbox')
+          .values(inboxRow(walletId, { snapshotId: id }, patch.forAlertsAtMs))
+          .execute()
+      }
       await patchStreamRow(tx, walletId, 'balances', patch, 0)
       return id
     })

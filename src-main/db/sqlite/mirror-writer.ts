@@ -18,6 +18,7 @@ import {
   compressedSignatureRow,
   compressedSnapshotChildRows,
   compressedSnapshotRow,
+  inboxRow,
   mintRowOf,
   snapshotItemRow,
   snapshotNftRow,
@@ -128,6 +129,10 @@ export class SqliteMirrorWriter implements MirrorWriter {
         for (const change of balanceChangeRows(row.id, walletId, entry)) {
           this.#s.insertBalanceChange.run(change)
         }
+        if (patch.forAlertsAtMs !== undefined)
+          this.#s.insertInbox.run(
+            inboxRow(walletId, { transactionId: row.id }, patch.forAlertsAtMs),
+          )
       }
       this.#patch(walletId, 'history', patch, inserted)
       return inserted
@@ -176,6 +181,8 @@ export class SqliteMirrorWriter implements MirrorWriter {
       for (const b of balances) this.#s.insertSnapshotItem.run(snapshotItemRow(id, b))
       this.#upsertMints(balances.map((b) => mintRowOf(b, takenAtSec)))
       for (const n of nfts) this.#s.insertSnapshotNft.run(snapshotNftRow(id, n))
+      if (patch.forAlertsAtMs !== undefined)
+        this.#s.insertInbox.run(inboxRow(walletId, { snapshotId: id }, patch.forAlertsAtMs))
       this.#patch(walletId, 'balances', patch, 0)
       return id
     })
@@ -327,10 +334,13 @@ function prepareStatements(sqlite: BetterSqlite3.Database) {
         last_success_sec = coalesce(@succeededAtSec, last_success_sec)
       where wallet_id = @walletId and stream = @stream`),
     insertTransaction: sqlite.prepare(`
-      insert into transactions (wallet_id, signature, slot, block_time_sec, fee, fee_text, fee_payer, error, is_failed, change_count)
-      values (@wallet_id, @signature, @slot, @block_time_sec, @fee, @fee_text, @fee_payer, @error, @is_failed, @change_count)
+      insert into transactions (wallet_id, signature, slot, block_time_sec, fee, fee_text, fee_payer, error, is_failed, change_count, kind)
+      values (@wallet_id, @signature, @slot, @block_time_sec, @fee, @fee_text, @fee_payer, @error, @is_failed, @change_count, @kind)
       on conflict (wallet_id, signature) do nothing
       returning id`),
+    insertInbox: sqlite.prepare(`
+      insert into alert_inbox (wallet_id, transaction_id, snapshot_id, written_at_ms)
+      values (@wallet_id, @transaction_id, @snapshot_id, @written_at_ms)`),
     insertBalanceChange: sqlite.prepare(`
       insert into balance_changes (transaction_id, wallet_id, ordinal, mint, amount, amount_text, amount_raw, decimals, block_time_sec, slot)
       values (@transaction_id, @wallet_id, @ordinal, @mint, @amount, @amount_text, @amount_raw, @decimals, @block_time_sec, @slot)`),

@@ -57,7 +57,12 @@ export async function syncBalances(ctx: StreamContext): Promise<StreamResult> {
     takenAtSec,
     balances,
     firstNfts,
-    { addPages: page, newestKey: String(takenAtSec), items: balances.length + firstNfts.length },
+    {
+      addPages: page,
+      newestKey: String(takenAtSec),
+      items: balances.length + firstNfts.length,
+      ...(ctx.newsAtMs ? { forAlertsAtMs: ctx.newsAtMs() } : {}),
+    },
   )
   const { nfts, pages: assetPages } = await ownedNfts(ctx, balances.length, firstNfts, page)
   // Complete and succeeded only here, once the snapshot holds every holdings page: a sync

@@ -40,6 +40,7 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
       const newest = page.data.at(-1)?.signature
       result.newItems += await writer.applyHistoryPage(walletId, page.data, {
         ...(newest === undefined ? {} : { newestKey: newest }),
+        ...(ctx.newsAtMs ? { forAlertsAtMs: ctx.newsAtMs() } : {}),
         addPages: 1,
         succeededAtSec: ctx.nowSec(),
       })

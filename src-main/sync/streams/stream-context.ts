@@ -22,6 +22,11 @@ export interface StreamContext {
   call<N extends OperationName>(operation: N, input: OperationInput<N>): Promise<OperationOutput<N>>
   report(progress: StreamProgress): void
   nowSec(): number
+  /**
+   * When set, new items at the top and new snapshots are news for the alert rules, stamped
+   * with this time; a look-up's recorded answers are not news and leave it unset.
+   */
+  newsAtMs?: () => number
   signal: AbortSignal
   /**
    * Set when the stream runs over a look-up's recorded answers ("watch this wallet"): when
