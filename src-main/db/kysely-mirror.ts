@@ -4,6 +4,7 @@ import type { Mirror } from './mirror'
 import type { MirrorWriter } from './mirror-writer'
 import type { Database } from './schema'
 import { ActivityStore } from './stores/activity-store'
+import { AlertStore } from './stores/alert-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
 import { LookupCacheStore } from './stores/lookup-cache-store'
 import { MintStore } from './stores/mint-store'
@@ -40,6 +41,7 @@ export abstract class KyselyMirror implements Mirror {
   readonly names: NamesStore
   readonly settings: SettingsStore
   readonly activity: ActivityStore
+  readonly alerts: AlertStore
   readonly lookups: LookupCacheStore
   readonly search: SearchStore
   readonly webhooks: WebhookStore
@@ -57,6 +59,7 @@ export abstract class KyselyMirror implements Mirror {
     this.names = new NamesStore(db)
     this.settings = new SettingsStore(db)
     this.activity = new ActivityStore(db)
+    this.alerts = new AlertStore(db)
     this.lookups = new LookupCacheStore(db)
     this.search = new SearchStore(db)
     this.webhooks = new WebhookStore(db)

@@ -1,6 +1,7 @@
 import type { ExportReader } from './export-reader'
 import type { MirrorWriter } from './mirror-writer'
 import type { ActivityStore } from './stores/activity-store'
+import type { AlertStore } from './stores/alert-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
 import type { LookupCacheStore } from './stores/lookup-cache-store'
 import type { MintStore } from './stores/mint-store'
@@ -66,6 +67,8 @@ export interface Mirror {
   readonly settings: SettingsStore
   readonly ledger: CreditLedgerStore
   readonly activity: ActivityStore
+  /** The alert outbox: alerts with what caused them, and their deliveries per channel. */
+  readonly alerts: AlertStore
   /** The look-up desk's answers, reopened offline. */
   readonly lookups: LookupCacheStore
   /** The header search over labels, names, tokens and id prefixes: reads only. */

@@ -397,6 +397,8 @@ export interface AlertInboxTable {
 export interface AlertsTable {
   id: Generated<number>
   rule_id: number | null
+  /** The rule's name when it fired, kept should the rule be removed. */
+  rule_name: string | null
   kind: 'rule' | 'health'
   health_kind: string | null
   wallet_address: string | null

@@ -64,6 +64,8 @@ export async function up(migrationDb: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
     // null for a health alert.
     .addColumn('rule_id', 'integer')
+    // The rule's name when it fired, kept should the rule be removed.
+    .addColumn('rule_name', 'text')
     // 'rule' or 'health'
     .addColumn('kind', 'text', (c) => c.notNull())
     // For a health alert: budget-80 | budget-100 | key-rejected | rate-limited | unreachable

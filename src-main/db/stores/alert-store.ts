@@ -1,0 +1,150 @@
+import type { Kysely, Transaction } from 'kysely'
+import type { AlertDetail, AlertView, DeliveryState } from '@shared/ipc/alert-schemas'
+import type { Database } from '../schema'
+
+/** The channel every alert is delivered to on the desktop (a notification), beside outbound ones. */
+export const DESKTOP_CHANNEL = 'desktop'
+
+/** An alert to write into the outbox, with the channels it goes to. */
+export interface NewAlert {
+  kind: 'rule' | 'health'
+  ruleId: number | null
+  ruleName: string | null
+  healthKind: string | null
+  walletAddress: string | null
+  signature: string | null
+  firedAtSec: number
+  text: string
+  detail: AlertDetail
+  /** Now, or the end of the rule's cool-down for a gathering burst. */
+  deliverAfterSec: number
+  /** One alert per rule and cause: a second insert with the same key writes nothing. */
+  dedupeKey: string
+  /** Outbound channel names; the desktop channel is added for every alert. */
+  channels: readonly string[]
+}
+
+const iso = (sec: number): string => new Date(sec * 1000).toISOString()
+
+/**
+ * The alert outbox: each alert is written with what caused it and a delivery row per
+ * channel, in one transaction, so a delivery can be retried (or resumed after a kill)
+ * from the mirror alone.
+ */
+export class AlertStore {
+  readonly #db: Kysely<Database>
+  constructor(db: Kysely<Database>) {
+    this.#db = db
+  }
+
+  /**
+   * Writes an alert and its pending deliveries; resolves to its id, or null when an alert
+   * with the same dedupe key exists (nothing fires twice for the same cause).
+   *
+   * @param trx the transaction to write in (the evaluator's); a new one when absent.
+   */
+  async insert(alert: NewAlert, trx?: Transaction<Database>): Promise<number | null> {
+    if (trx === undefined) return this.#db.transaction().execute((t) => this.insert(alert, t))
+    const row = await trx
+      .insertInto('alerts')
+      .values({
+        rule_id: alert.ruleId,
+        rule_name: alert.ruleName,
+        kind: alert.kind,
+        health_kind: alert.healthKind,
+        wallet_address: alert.walletAddress,
+        signature: alert.signature,
+        fired_at_sec: alert.firedAtSec,
+        text: alert.text,
+        detail_json: JSON.stringify(alert.detail),
+        deliver_after_sec: alert.deliverAfterSec,
+        dedupe_key: alert.dedupeKey,
+      })
+      .onConflict((oc) => oc.column('dedupe_key').doNothing())
+      .returning('id')
+      .executeTakeFirst()
+    if (row === undefined) return null
+    const channels = [DESKTOP_CHANNEL, ...new Set(alert.channels)]
+    await trx
+      .insertInto('alert_deliveries')
+      .values(
+        channels.map((channel) => ({
+          alert_id: row.id,
+          channel,
+          state: 'pending' as const,
+          next_attempt_at_sec: alert.deliverAfterSec,
+          last_error: null,
+          delivered_at_sec: null,
+        })),
+      )
+      .execute()
+    return row.id
+  }
+
+  /** The newest alerts first, `limit` of them, before the alert `beforeId` when given. */
+  async history(options: { limit: number; beforeId?: number }): Promise<AlertView[]> {
+    let query = this.#db
+      .selectFrom('alerts as a')
+      .leftJoin('wallets as w', 'w.address', 'a.wallet_address')
+      .selectAll('a')
+      .select('w.label as wallet_label')
+      .orderBy('a.id', 'desc')
+      .limit(options.limit)
+    if (options.beforeId !== undefined) query = query.where('a.id', '<', options.beforeId)
+    const rows = await query.execute()
+    if (rows.length === 0) return []
+    const deliveries = await this.#db
+      .selectFrom('alert_deliveries')
+      .selectAll()
+      .where(
+        'alert_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .orderBy('alert_id')
+      .orderBy('channel')
+      .execute()
+    return rows.map((r): AlertView => {
+      const detail = JSON.parse(r.detail_json) as AlertDetail
+      return {
+        id: r.id,
+        kind: r.kind,
+        rule:
+          r.rule_id === null ? null : { id: r.rule_id, name: r.rule_name ?? `rule ${r.rule_id}` },
+        healthKind: r.health_kind,
+        wallet: r.wallet_address,
+        walletLabel: r.wallet_label ?? null,
+        signature: r.signature,
+        firedAt: iso(r.fired_at_sec),
+        text: r.text,
+        matchCount: r.match_count,
+        amounts: detail.amounts,
+        isRead: r.is_read === 1,
+        deliveries: deliveries
+          .filter((d) => d.alert_id === r.id)
+          .map((d) => ({
+            channel: d.channel,
+            state: d.state as DeliveryState,
+            attempts: d.attempts,
+            lastError: d.last_error,
+            deliveredAt: d.delivered_at_sec === null ? null : iso(d.delivered_at_sec),
+          })),
+      }
+    })
+  }
+
+  /** How many alerts the person has not seen in the app. */
+  async unreadCount(): Promise<number> {
+    const row = await this.#db
+      .selectFrom('alerts')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('is_read', '=', 0)
+      .executeTakeFirstOrThrow()
+    return Number(row.n)
+  }
+
+  /** Marks alerts read: these, or every one up to `upToId`. */
+  async markRead(upToId: number): Promise<void> {
+    await this.#db.updateTable('alerts').set({ is_read: 1 }).where('id', '<=', upToId).execute()
+  }
+}
