@@ -29,7 +29,8 @@ const notEngine = {
 // which do not import each other.
 //   shell, cli            the shells: bind transports to the core
 //   app                   the core: data source, session, handlers
-//   lookup, webhooks      features over the engine
+//   lookup, webhooks,     features over the engine
+//   alerts
 //   sync, export          the engine and the exports
 //   db                    storage: the only place SQL lives
 //   service               the data service's HTTP client
@@ -41,7 +42,7 @@ const notEngine = {
 const levels = [
   [['shell', 'cli']],
   [['app']],
-  [['lookup'], ['webhooks']],
+  [['lookup'], ['webhooks'], ['alerts']],
   [['sync'], ['export']],
   [['db']],
   [['service'], ['simulator']],
