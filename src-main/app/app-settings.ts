@@ -23,6 +23,8 @@ export interface StoredSettings {
   dailyBudget: number | null
   monthlyBudget: number | null
   watch: WatchCadence
+  /** Fit to budget: slow watching to last the month's credits rather than run out (default on). */
+  fitToBudget: boolean
   /** Days before a name asked of the service is asked again. */
   namesRefreshDays: number
   /** The clock the app shows dates in. */
@@ -60,6 +62,7 @@ const DEFAULT_SETTINGS: StoredSettings = {
   dailyBudget: null,
   monthlyBudget: null,
   watch: DEFAULT_WATCH_CADENCE,
+  fitToBudget: true,
   namesRefreshDays: DEFAULT_NAMES_REFRESH_DAYS,
   timeZone: 'local',
   dataSource: null,
@@ -143,6 +146,7 @@ export function publicSettings(
     dailyBudget: stored.dailyBudget,
     monthlyBudget: stored.monthlyBudget,
     watch: stored.watch,
+    fitToBudget: stored.fitToBudget,
     namesRefreshDays: stored.namesRefreshDays,
     timeZone: stored.timeZone,
     apiKeyHint: facts.apiKey ? `…${facts.apiKey.slice(-4)}` : null,

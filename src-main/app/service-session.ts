@@ -1,7 +1,12 @@
-import { nowSec, type Clock } from '@shared/clock'
+import { nowSec, type Cancel, type Clock } from '@shared/clock'
+import { planMonthlyCredits } from '@shared/domain/credit-prices'
+import { healthAction, healthHeadline, isSyncStoppedBy } from '@shared/domain/health-text'
+import type { HealthKind } from '@shared/domain/alert-rules'
+import type { HealthStatus } from '@shared/ipc/health-schemas'
+import type { WalletSyncStatus } from '@shared/ipc/sync-schemas'
 import type { DataSource } from '@shared/ipc/settings-schemas'
 import type { DemoWalletsAdded } from '@shared/ipc/watchlist-schemas'
-import { AppError } from '@shared/ipc/ipc-errors'
+import { AppError, SyncStoppedError } from '@shared/ipc/ipc-errors'
 import { describeInputIssues } from '@shared/validation/input-issues'
 import type { Mirror } from '../db/mirror'
 import type { SettingsStore } from '../db/stores/settings-store'
@@ -19,7 +24,19 @@ import {
 } from './demo-data'
 import type { EventBus } from './event-bus'
 import { SyncEventRelay } from './sync-event-relay'
+import { budgetPeriodStarts } from '../db/stores/credit-ledger-store'
+import { CadenceFitter } from '../alerts/cadence-fitter'
+import { HealthMonitor } from '../alerts/health-monitor'
 import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from '../sync/lease-keeper'
+
+/** The budget's stops: asking to sync cannot help until the budget or the period changes. */
+const BUDGET_STOPS: readonly HealthKind[] = ['budget-100', 'monthly-credits-spent']
+/** The conditions under which "Sync now" cannot help until something changes. */
+const REFUSING_SYNC_NOW: readonly HealthKind[] = [...BUDGET_STOPS, 'key-rejected', 'unreachable']
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1)
+}
 
 /** Overrides for one run (CLI flags and environment), never stored. */
 export interface ServiceOverride {
@@ -53,6 +70,13 @@ export interface ServiceSessionOptions {
 export class ServiceSession {
   readonly #o: ServiceSessionOptions
   readonly relay: SyncEventRelay
+  /** What stops or slows syncing: raised and resolved from what the engine sees. */
+  readonly health: HealthMonitor
+  readonly #fitter: CadenceFitter
+  /** Wakes a budget-stopped scheduler when the next UTC day or month begins. */
+  #budgetTimer: Cancel | null = null
+  /** The settings or key changed since the last health change: "Sync now" tries again. */
+  #isRetryAllowed = false
   #runtime: SyncRuntime | null = null
   #scheduler: WatchScheduler | null = null
   #simulator: RunningSimulator | null = null
@@ -67,7 +91,108 @@ export class ServiceSession {
       events: options.events,
       syncing: () => this.syncingAddresses(),
       nowSec: () => nowSec(options.clock),
+      withHealth: (statuses) => this.withHealth(statuses),
     })
+    const announceHealth = (): void => {
+      this.#isRetryAllowed = false
+      void this.healthStatus()
+        .then((status) => options.events.emit('health:changed', status))
+        .then(() => this.relay.emitStatus())
+        .catch(() => {})
+    }
+    this.health = new HealthMonitor({
+      store: options.mirror.health,
+      clock: options.clock,
+      onChange: announceHealth,
+    })
+    this.#fitter = new CadenceFitter({
+      mirror: options.mirror,
+      clock: options.clock,
+      inputs: async () => {
+        const stored = await readSettings(options.settings)
+        const month = (await this.#runtime?.meter.spent())?.month ?? 0
+        return {
+          watch: stored.watch,
+          isFitToBudget: stored.fitToBudget,
+          monthlyAllowance:
+            stored.monthlyBudget ?? planMonthlyCredits(stored.plan, stored.customMonthlyCredits),
+          monthSpent: month,
+        }
+      },
+      onChange: announceHealth,
+    })
+  }
+
+  /** What stops or slows syncing now, with the words to show, and watching's fit to budget. */
+  async healthStatus(): Promise<HealthStatus> {
+    const now = nowSec(this.#o.clock)
+    const conditions = (await this.health.active()).map((c) => ({
+      kind: c.kind,
+      since: new Date(c.sinceSec * 1000).toISOString(),
+      sinceSec: c.sinceSec,
+      detail: c.detail,
+      headline: healthHeadline(c, now),
+      action: healthAction(c.kind),
+      isSyncStopped: isSyncStoppedBy(c.kind),
+    }))
+    return { conditions, budgetFit: this.#fitter.fit }
+  }
+
+  /** The headline of the first condition that stops syncing, or null while syncing can run. */
+  async stoppedBy(): Promise<string | null> {
+    const { conditions } = await this.healthStatus()
+    const stop = conditions.find((c) => c.isSyncStopped)
+    return stop ? `${stop.headline} ${stop.action}` : null
+  }
+
+  /**
+   * Why a sync asked for now is refused (the error to throw), or null. The budget is checked afresh first (a
+   * new day, or a budget raised in another process, ends its stop). A new run (`sync
+   * --once`) is refused only by the budget: it may carry a new key or service. "Sync now"
+   * in the app is refused also while the key is rejected or the service unreachable, until
+   * the key or settings change (they reconnect the session, and syncing is tried again).
+   * Storage conditions refuse neither: a sync is how a freed disk is found out.
+   */
+  async refusalOfSyncNow(options: { isNewRun?: boolean } = {}): Promise<SyncStoppedError | null> {
+    await this.#recheckBudget()
+    const kinds = options.isNewRun || this.#isRetryAllowed ? BUDGET_STOPS : REFUSING_SYNC_NOW
+    const { conditions } = await this.healthStatus()
+    const stop = conditions.find((c) => kinds.includes(c.kind))
+    if (stop === undefined) return null
+    return new SyncStoppedError(`Not synced: ${lowerFirst(stop.headline)} ${stop.action}`, {
+      kind: stop.kind,
+      since: stop.since,
+    })
+  }
+
+  /**
+   * Ends the budget stops that no longer hold (a new day or month, a budget raised or
+   * removed) and resolves once the health conditions say so.
+   */
+  async #recheckBudget(): Promise<void> {
+    const runtime = await this.runtime()
+    const { dailyBudget, monthlyBudget } = await readSettings(this.#o.settings)
+    const { day, month } = await runtime.meter.spent()
+    const { dayStartMs, monthStartMs } = budgetPeriodStarts(this.#o.clock.nowMs())
+    this.health.onSpending({
+      day,
+      month,
+      dailyCredits: dailyBudget,
+      monthlyCredits: monthlyBudget,
+      dayStartMs,
+      monthStartMs,
+      refused: null,
+    })
+    await this.health.idle()
+  }
+
+  /** Wallet states with "up to date" replaced by "stopped" and why, while syncing is stopped. */
+  async withHealth(statuses: WalletSyncStatus[]): Promise<WalletSyncStatus[]> {
+    const reason = await this.stoppedBy()
+    if (reason === null) return statuses
+    return statuses.map((s) =>
+      s.state === 'up-to-date' ? { ...s, state: 'stopped', message: reason } : s,
+    )
   }
 
   get scheduler(): WatchScheduler | null {
@@ -158,13 +283,16 @@ export class ServiceSession {
   async resumeBudgetStops(): Promise<string[]> {
     const runtime = this.#runtime
     if (!runtime) return []
+    await this.#recheckBudget()
     const { dailyBudget, monthlyBudget } = await readSettings(this.#o.settings)
     const { day, month } = await runtime.meter.spent()
     if (
       (dailyBudget !== null && day >= dailyBudget) ||
       (monthlyBudget !== null && month >= monthlyBudget)
-    )
+    ) {
+      if (this.#scheduler?.stoppedReason != null) this.#wakeAtNextBudgetPeriod()
       return []
+    }
     const statuses = await this.#o.mirror.syncState.status(new Set(this.syncingAddresses()))
     const stopped = statuses.filter((w) => w.streams.some((s) => s.state === 'budget'))
     for (const wallet of stopped) {
@@ -180,6 +308,7 @@ export class ServiceSession {
 
   /** Drops the connection and builds a new one from the current settings and key. */
   async reconnect(): Promise<void> {
+    this.#isRetryAllowed = true
     await this.close()
     await this.start()
   }
@@ -190,6 +319,8 @@ export class ServiceSession {
    */
   async close(): Promise<void> {
     await this.#connecting?.catch(() => null)
+    this.#budgetTimer?.()
+    this.#budgetTimer = null
     this.#scheduler?.stop()
     await this.#leaseKeeper?.stop()
     this.#leaseKeeper = null
@@ -197,10 +328,30 @@ export class ServiceSession {
     await this.#scheduler?.idle()
     await this.#runtime?.meter.idle().catch(() => {})
     await this.relay.idle()
+    await this.health.idle()
     this.#scheduler = null
     this.#runtime = null
     await this.#simulator?.close()
     this.#simulator = null
+  }
+
+  /**
+   * The budget stopped watching: when the next UTC day begins (the daily budget's period;
+   * a month also begins on a day), spending is checked again and watching resumes if it fits.
+   */
+  #wakeAtNextBudgetPeriod(): void {
+    this.#budgetTimer?.()
+    const nowMs = this.#o.clock.nowMs()
+    const date = new Date(nowMs)
+    const nextDayMs = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1)
+    this.#budgetTimer = this.#o.clock.setTimeout(
+      () => {
+        this.#budgetTimer = null
+        void this.resumeBudgetStops().catch(() => {})
+      },
+      nextDayMs - nowMs,
+      { keepsAlive: false },
+    )
   }
 
   /** This worker's share of the watchlist, leased afresh (a shared mirror's watching). */
@@ -236,16 +387,20 @@ export class ServiceSession {
       namesRefreshSec: async () => (await current()).namesRefreshDays * 86_400,
       emit: (event) => this.relay.onSyncEvent(event),
       clock: this.#o.clock,
+      health: this.health,
     })
     this.#runtime = runtime
     this.#scheduler = new WatchScheduler({
       schedule: mirror.schedule,
       watchState: mirror.watchState,
       engine: runtime.engine,
-      cadence: async () => (await current()).watch,
+      cadence: () => this.#fitter.cadence(),
       clock: this.#o.clock,
       onChecked: (info) => this.relay.onChecked(info),
-      onStopped: () => void this.relay.emitStatus().catch(() => {}),
+      onStopped: () => {
+        this.#wakeAtNextBudgetPeriod()
+        void this.relay.emitStatus().catch(() => {})
+      },
       ...(this.#leaseKeeper ? { ownWallets: () => this.#ownWallets() } : {}),
     })
     return runtime

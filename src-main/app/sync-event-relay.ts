@@ -1,4 +1,5 @@
 import { walletName } from '@shared/domain/wallet-address'
+import type { WalletSyncStatus } from '@shared/ipc/sync-schemas'
 import type { Mirror } from '../db/mirror'
 import type { SyncEvent } from '../sync/sync-engine'
 import type { CheckedWallet } from '../sync/watch-scheduler'
@@ -16,6 +17,7 @@ export class SyncEventRelay {
   readonly #events: EventBus
   readonly #syncing: () => readonly string[]
   readonly #nowSec: () => number
+  readonly #withHealth: (statuses: WalletSyncStatus[]) => Promise<WalletSyncStatus[]>
   readonly #work = new Set<Promise<void>>()
   #isOffline = false
 
@@ -25,11 +27,14 @@ export class SyncEventRelay {
     /** The wallets the engine runs now. */
     syncing: () => readonly string[]
     nowSec: () => number
+    /** Wallet states as the health conditions leave them ("stopped" rather than "up to date"). */
+    withHealth?: (statuses: WalletSyncStatus[]) => Promise<WalletSyncStatus[]>
   }) {
     this.#mirror = options.mirror
     this.#events = options.events
     this.#syncing = options.syncing
     this.#nowSec = options.nowSec
+    this.#withHealth = options.withHealth ?? (async (statuses) => statuses)
   }
 
   /** Whether the engine last reported the service unreachable. */
@@ -69,7 +74,7 @@ export class SyncEventRelay {
    */
   async emitStatus(address?: string): Promise<void> {
     const syncing = new Set(this.#syncing())
-    const statuses = await this.#mirror.syncState.status(syncing, address)
+    const statuses = await this.#withHealth(await this.#mirror.syncState.status(syncing, address))
     for (const status of statuses) this.#events.emit('sync:wallet-state', status)
     if (statuses.some((s) => s.state !== 'syncing')) {
       this.#events.emit('watchlist:summaries', await this.#mirror.review.walletSummaries())

@@ -8,16 +8,30 @@ import { printJson, printLine } from './terminal-output'
 export function registerStatusCommands(program: Command): void {
   program
     .command('status')
-    .description('show each wallet’s sync streams, cursors and errors')
-    .option('--json', 'print JSON')
+    .description(
+      'show what stops or slows syncing (first), then each wallet’s sync streams, cursors and errors',
+    )
+    .option('--json', 'print JSON: { health, wallets }')
     .action(async (opts: { json?: boolean }) => {
       const core = await openCore(program.opts<GlobalOptions>(), { command: 'status', use: 'read' })
       try {
+        const health = await callCore(core, 'health:status', undefined)
         const statuses = await callCore(core, 'sync:status', undefined)
         if (opts.json) {
-          printJson(statuses)
+          printJson({
+            health: health.conditions.map((c) => ({
+              kind: c.kind,
+              since: c.since,
+              detail: c.detail,
+            })),
+            budgetFit: health.budgetFit,
+            wallets: statuses,
+          })
           return
         }
+        // What stops syncing leads: a person reading the first line knows whether to act.
+        for (const c of health.conditions) printLine(`${c.headline} ${c.action}`)
+        if (health.budgetFit) printLine(health.budgetFit.line)
         if (statuses.length === 0) printLine('No wallets on the watchlist.')
         // One table for every wallet's streams, so the counts line up down the whole output.
         const streamLines = tableLines(

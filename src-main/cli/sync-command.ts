@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
 import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import type { Core } from '../app/core'
-import { AppError } from '@shared/ipc/ipc-errors'
+import { AppError, SyncStoppedError } from '@shared/ipc/ipc-errors'
 import { countText } from '@shared/domain/display-text'
 import type { SyncProgress, WalletSyncOutcome, WatchChange } from '@shared/ipc/sync-schemas'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
@@ -200,9 +200,16 @@ export function registerSyncCommand(program: Command): void {
                 `${countText(syncedElsewhere.length, 'wallet')} synced by another worker on this database.`,
               )
           } else {
-            for (const wallet of chosen) {
-              const outcome = await callCore(core, 'sync:run', { address: wallet.address })
-              if (!report(outcome)) break
+            try {
+              for (const wallet of chosen) {
+                const outcome = await callCore(core, 'sync:run', { address: wallet.address })
+                if (!report(outcome)) break
+              }
+            } catch (error) {
+              // Stopped before a call: the budget is still spent. Say why, exit as a budget stop.
+              if (!(error instanceof SyncStoppedError)) throw error
+              printErrorLine(error.message)
+              worst = EXIT_BUDGET
             }
           }
           // The counterparties each wallet's sync left for a fuller batch-identity call.

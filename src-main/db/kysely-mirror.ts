@@ -5,6 +5,7 @@ import type { MirrorWriter } from './mirror-writer'
 import type { Database } from './schema'
 import { ActivityStore } from './stores/activity-store'
 import { AlertStore } from './stores/alert-store'
+import { HealthStore } from './stores/health-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
 import { LookupCacheStore } from './stores/lookup-cache-store'
 import { MintStore } from './stores/mint-store'
@@ -42,6 +43,7 @@ export abstract class KyselyMirror implements Mirror {
   readonly settings: SettingsStore
   readonly activity: ActivityStore
   readonly alerts: AlertStore
+  readonly health: HealthStore
   readonly lookups: LookupCacheStore
   readonly search: SearchStore
   readonly webhooks: WebhookStore
@@ -60,6 +62,7 @@ export abstract class KyselyMirror implements Mirror {
     this.settings = new SettingsStore(db)
     this.activity = new ActivityStore(db)
     this.alerts = new AlertStore(db)
+    this.health = new HealthStore(db, this.alerts)
     this.lookups = new LookupCacheStore(db)
     this.search = new SearchStore(db)
     this.webhooks = new WebhookStore(db)

@@ -2,6 +2,7 @@ import type { ExportReader } from './export-reader'
 import type { MirrorWriter } from './mirror-writer'
 import type { ActivityStore } from './stores/activity-store'
 import type { AlertStore } from './stores/alert-store'
+import type { HealthStore } from './stores/health-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
 import type { LookupCacheStore } from './stores/lookup-cache-store'
 import type { MintStore } from './stores/mint-store'
@@ -69,6 +70,8 @@ export interface Mirror {
   readonly activity: ActivityStore
   /** The alert outbox: alerts with what caused them, and their deliveries per channel. */
   readonly alerts: AlertStore
+  /** Why syncing stops or slows, while it lasts; raising or resolving one writes its alert. */
+  readonly health: HealthStore
   /** The look-up desk's answers, reopened offline. */
   readonly lookups: LookupCacheStore
   /** The header search over labels, names, tokens and id prefixes: reads only. */

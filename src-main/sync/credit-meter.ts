@@ -27,6 +27,18 @@ export class BudgetExceededError extends Error {
   }
 }
 
+/** One budget check before a call: what was spent, the budgets, and whether the call was refused. */
+export interface SpendingCheck {
+  day: number
+  month: number
+  dailyCredits: number | null
+  monthlyCredits: number | null
+  /** When the current UTC day and month began (a new period ends a refusal). */
+  dayStartMs: number
+  monthStartMs: number
+  refused: 'daily' | 'monthly' | null
+}
+
 /**
  * Keeps the credit ledger and enforces the budgets. Every call first reserves its price
  * (so calls running in parallel cannot overshoot together), then records what it cost.
@@ -46,15 +58,19 @@ export class CreditMeter {
   /** Ledger reads and writes run one after another, so a refresh never counts a row twice. */
   #ledgerWork: Promise<void> = Promise.resolve()
   #writeError: unknown = null
+  readonly #onChecked: ((check: SpendingCheck) => void) | undefined
 
   constructor(
     ledger: CreditLedgerStore,
     budget: () => Promise<CreditBudget>,
     nowMs: () => number = Date.now,
+    /** Told of every budget check (health: the budget warning and the stop). */
+    onChecked?: (check: SpendingCheck) => void,
   ) {
     this.#ledger = ledger
     this.#budget = budget
     this.#nowMs = nowMs
+    this.#onChecked = onChecked
   }
 
   /** Credits spent in the current UTC day and month (from the ledger). */
@@ -69,12 +85,25 @@ export class CreditMeter {
     const { day, month } = await this.spent()
     // From here to the reservation nothing awaits: parallel calls see each other's share.
     const { dailyCredits, monthlyCredits } = budget
+    const check = (refused: SpendingCheck['refused']): void =>
+      this.#onChecked?.({
+        day,
+        month,
+        dailyCredits,
+        monthlyCredits,
+        dayStartMs: this.#period.dayStartMs,
+        monthStartMs: this.#period.monthStartMs,
+        refused,
+      })
     if (dailyCredits !== null && day + this.#reserved + credits > dailyCredits) {
+      check('daily')
       throw new BudgetExceededError('daily', day, dailyCredits, credits)
     }
     if (monthlyCredits !== null && month + this.#reserved + credits > monthlyCredits) {
+      check('monthly')
       throw new BudgetExceededError('monthly', month, monthlyCredits, credits)
     }
+    check(null)
     this.#reserved += credits
     let released = false
     return () => {

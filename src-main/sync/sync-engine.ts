@@ -66,6 +66,8 @@ export interface SyncEngineOptions {
    * seen stays in the alert inbox for the next run.
    */
   afterWalletWritten?: (address: string) => Promise<void>
+  /** Told of every stream failure (health: a full disk or a locked database stops all). */
+  onStreamFailed?: (error: unknown) => void
 }
 
 /** Options of one wallet's sync. */
@@ -337,6 +339,7 @@ export class SyncEngine {
       })
       return { stream, state: 'ok', pages: result.pages, newItems: result.newItems, credits }
     } catch (error) {
+      this.#options.onStreamFailed?.(error)
       const { state, message, stopsAll } = describeStreamFailure(error, stream, address)
       // A budget stop starts no new call in any stream, but lets calls under way finish:
       // they fit the budget and are paid for, so aborting them would waste their credits

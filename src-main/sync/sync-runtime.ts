@@ -10,7 +10,8 @@ import type { Mirror } from '../db/mirror'
 import { createServiceClient, type ServiceClient } from '../service/service-client'
 import type { ServiceSettings } from '../service/service-settings'
 import { callAttribution } from './call-attribution'
-import { CreditMeter, type CreditBudget } from './credit-meter'
+import type { CallReport } from '../service/call-report'
+import { CreditMeter, type CreditBudget, type SpendingCheck } from './credit-meter'
 import { RateShaper, type RateShaperOptions } from './rate-shaper'
 import { SyncEngine, type SyncEvent } from './sync-engine'
 
@@ -43,6 +44,17 @@ export interface SyncRuntimeOptions {
   clock?: Clock
   /** See SyncEngineOptions.afterWalletWritten: the alert rules' turn after each wallet. */
   afterWalletWritten?: (address: string) => Promise<void>
+  health?: HealthSignals
+}
+
+/** Who hears what the engine sees that can stop or slow syncing (alerts/health-monitor.ts). */
+export interface HealthSignals {
+  onCall(report: CallReport): void
+  onNetworkState(state: 'online' | 'offline'): void
+  onSpending(check: SpendingCheck): void
+  onStreamFailed(error: unknown): void
+  /** A wallet's sync wrote its pages: storage works. */
+  onWalletWritten(): void
 }
 
 /** The parts of a running sync: engine, and what it is built from. */
@@ -59,9 +71,16 @@ export interface SyncRuntime {
  */
 export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
   const clock = options.clock ?? systemClock
-  const meter = new CreditMeter(options.mirror.ledger, options.budget, () => clock.nowMs())
+  const health = options.health
+  const meter = new CreditMeter(
+    options.mirror.ledger,
+    options.budget,
+    () => clock.nowMs(),
+    health && ((check) => health.onSpending(check)),
+  )
   const client = createServiceClient(options.service, {
     onCall: (report) => {
+      health?.onCall(report)
       callAttribution.getStore()?.onCredits?.(report.credits)
       meter.record({
         atMs: clock.nowMs(),
@@ -81,7 +100,10 @@ export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
     rpsByClass: ratesFor(options.rate),
     ...(options.retry ? { retry: options.retry } : {}),
     clock,
-    onNetworkState: (state) => options.emit?.({ type: 'network', state }),
+    onNetworkState: (state) => {
+      health?.onNetworkState(state)
+      options.emit?.({ type: 'network', state })
+    },
   })
   const engine = new SyncEngine({
     writer: options.mirror.writer,
@@ -91,7 +113,12 @@ export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
     client,
     shaper,
     meter,
-    ...(options.emit ? { emit: options.emit } : {}),
+    emit: (event) => {
+      if (event.type === 'wallet-state' && event.outcome?.streams.some((s) => s.pages > 0))
+        health?.onWalletWritten()
+      options.emit?.(event)
+    },
+    ...(health ? { onStreamFailed: (error: unknown) => health.onStreamFailed(error) } : {}),
     ...(options.afterWalletWritten ? { afterWalletWritten: options.afterWalletWritten } : {}),
     clock,
   })

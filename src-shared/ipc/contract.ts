@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { AppInfo } from './app-schemas'
+import { HealthStatus } from './health-schemas'
 import {
   ExportCancelInput,
   ExportCancelResult,
@@ -251,6 +252,8 @@ export const contract = {
   'webhooks:delete': { input: WebhookDeleteInput, output: z.void(), role: 'editor' },
   /** Webhook mode (a team server with a public URL): its state and its log. Reads only. */
   'webhooks:mode': { input: z.void(), output: WebhookModeStatus, role: 'viewer' },
+  /** What stops or slows syncing now (the banner on every page, `status`'s first line). */
+  'health:status': { input: z.void(), output: HealthStatus, role: 'viewer' },
 } as const satisfies Record<string, ChannelSpec>
 
 /** Every channel name, e.g. `'watchlist:add'`. */
@@ -286,6 +289,8 @@ export const events = {
   'app:network': z.object({ state: z.enum(['online', 'offline']) }),
   /** The data source was switched: every view reads another mirror now, so the page reloads. */
   'app:data-source': z.object({ source: DataSource }),
+  /** A health condition was raised or resolved, or watching was fitted to the budget. */
+  'health:changed': HealthStatus,
 } as const
 
 /** Every event name. */

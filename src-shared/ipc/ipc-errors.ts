@@ -47,6 +47,11 @@ export class PermissionError extends AppError {
   override name = 'PermissionError'
 }
 
+/** Syncing is stopped (`details.kind`, a health condition) and asking again cannot help yet. */
+export class SyncStoppedError extends AppError {
+  override name = 'SyncStoppedError'
+}
+
 /** The transport itself failed: the main process is gone or the socket closed. */
 class TransportError extends AppError {
   override name = 'TransportError'
@@ -59,6 +64,7 @@ const KNOWN: Record<string, new (message: string, details?: unknown) => AppError
   DuplicateError,
   StorageError,
   PermissionError,
+  SyncStoppedError,
   TransportError,
 }
 

@@ -105,6 +105,8 @@ export const AppSettings = z.object({
   dailyBudget: Credits,
   monthlyBudget: Credits,
   watch: WatchCadence,
+  /** Slow watching to last the month's credits when the projection exceeds them. */
+  fitToBudget: z.boolean(),
   namesRefreshDays: NamesRefreshDays,
   timeZone: DisplayTimeZone,
   /** "…4f2a" when a key is stored, else null. */
@@ -154,6 +156,7 @@ export const SettingsUpdate = z
     dailyBudget: Credits,
     monthlyBudget: Credits,
     watch: WatchCadence,
+    fitToBudget: z.boolean(),
     namesRefreshDays: NamesRefreshDays,
     timeZone: DisplayTimeZone,
     apiKey: ApiKey,

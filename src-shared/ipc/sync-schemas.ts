@@ -70,6 +70,8 @@ export const WalletSyncState = z.enum([
   'error',
   'offline',
   'budget',
+  /** Nothing failed in the wallet, but syncing as a whole is stopped (a health condition). */
+  'stopped',
 ])
 export type WalletSyncState = z.infer<typeof WalletSyncState>
 

@@ -21,6 +21,9 @@ export function syncHandlers(ctx: HandlerContext) {
     await session.runtime()
     if (session.isOffline)
       throw new AppError('Offline: the data service cannot be reached, so nothing can sync now.')
+    // Asking again cannot help while the budget is spent or the key is rejected: say why.
+    const refusal = await session.refusalOfSyncNow()
+    if (refusal !== null) throw refusal
     const scheduler = session.scheduler
     if (!scheduler) throw new AppError('Syncing is not available in this run.')
     return scheduler
@@ -37,6 +40,8 @@ export function syncHandlers(ctx: HandlerContext) {
     },
     'sync:run': async ({ address }) => {
       await walletId(address)
+      const refusal = await ctx.session.refusalOfSyncNow({ isNewRun: true })
+      if (refusal !== null) throw refusal
       const runtime = await ctx.session.runtime()
       return runtime.engine.syncWallet(address)
     },
@@ -67,7 +72,10 @@ export function syncHandlers(ctx: HandlerContext) {
       const runtime = await ctx.session.runtime()
       return { calls: await runtime.engine.nameCounterparties() }
     },
-    'sync:status': async () => ctx.mirror.syncState.status(new Set(ctx.session.syncingAddresses())),
+    'sync:status': async () =>
+      ctx.session.withHealth(
+        await ctx.mirror.syncState.status(new Set(ctx.session.syncingAddresses())),
+      ),
     'sync:estimate': async ({ address }) => {
       const id = await walletId(address)
       const { writer } = ctx.mirror

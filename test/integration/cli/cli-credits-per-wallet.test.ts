@@ -53,9 +53,11 @@ describe.each(ENGINES)(
     })
 
     it('status --json gives every stream the credits of the pages it fetched (not 0)', async () => {
-      const status = JSON.parse(
-        (await cli([...base, 'status', '--json'])).stdout,
-      ) as WalletSyncStatus[]
+      const status = (
+        JSON.parse((await cli([...base, 'status', '--json'])).stdout) as {
+          wallets: WalletSyncStatus[]
+        }
+      ).wallets
       expect(status).toHaveLength(2)
       for (const wallet of status) {
         for (const stream of wallet.streams) {
@@ -87,9 +89,11 @@ describe.each(ENGINES)(
     })
 
     it('per-wallet credits plus shared equal the total, which equals the service counter', async () => {
-      const status = JSON.parse(
-        (await cli([...base, 'status', '--json'])).stdout,
-      ) as WalletSyncStatus[]
+      const status = (
+        JSON.parse((await cli([...base, 'status', '--json'])).stdout) as {
+          wallets: WalletSyncStatus[]
+        }
+      ).wallets
       const credits = JSON.parse(
         (await cli([...base, 'credits', '--json'])).stdout,
       ) as CreditsOverview

@@ -1,0 +1,96 @@
+import type { HealthKind } from './alert-rules'
+
+// What each health condition says to a person, in one place: the banner, the first line of
+// `heliograph status`, the refusal of "Sync now" and the health alerts all read it.
+
+/** How a condition touches syncing: it stops, it slows, or it warns before either. */
+type HealthEffect = 'stopped' | 'slowed' | 'warning'
+
+const EFFECT_OF: Record<HealthKind, HealthEffect> = {
+  'budget-80': 'warning',
+  'budget-100': 'stopped',
+  'monthly-credits-spent': 'stopped',
+  'key-rejected': 'stopped',
+  'rate-limited': 'slowed',
+  unreachable: 'stopped',
+  'disk-full': 'stopped',
+  'database-locked': 'stopped',
+  'postgres-unreachable': 'stopped',
+}
+
+/** What to do about each condition. */
+const ACTION_OF: Record<HealthKind, string> = {
+  'budget-80': 'Raise the budget in Settings if watching needs more.',
+  'budget-100': 'Syncing resumes at 00:00 UTC, or raise the budget in Settings.',
+  'monthly-credits-spent': 'Syncing resumes on the 1st (UTC), or raise the budget in Settings.',
+  'key-rejected':
+    'Replace it in Settings (the command line: --api-key or HELIOGRAPH_API_KEY); syncing resumes once a call succeeds.',
+  'rate-limited': 'Syncing continues, slower; check that the plan chosen in Settings is your plan.',
+  unreachable:
+    'Check the network and the service URLs in Settings; syncing resumes when the service answers.',
+  'disk-full': 'Free some space; syncing resumes with the next sync (nothing was lost).',
+  'database-locked': 'Close the other Heliograph windows or commands using this data folder.',
+  'postgres-unreachable': 'Start the server or check the database URL; nothing was lost.',
+}
+
+/** A condition as the texts need it. */
+export interface HealthConditionFacts {
+  kind: HealthKind
+  sinceSec: number
+  /** What happened, as a sentence without its full stop ("The service rejected the API key"). */
+  detail: string
+}
+
+/** Whether a condition stops syncing (rather than slowing it or warning). */
+export function isSyncStoppedBy(kind: HealthKind): boolean {
+  return EFFECT_OF[kind] === 'stopped'
+}
+
+/** "12:03 UTC" on the same UTC day as `nowSec`, else "2026-11-26 12:03 UTC". */
+export function utcTimeText(sec: number, nowSec: number): string {
+  const iso = new Date(sec * 1000).toISOString()
+  const sameDay = iso.slice(0, 10) === new Date(nowSec * 1000).toISOString().slice(0, 10)
+  return `${sameDay ? '' : `${iso.slice(0, 10)} `}${iso.slice(11, 16)} UTC`
+}
+
+/** The lead words: "Syncing stopped", "Syncing slowed" or "Budget warning". */
+export function healthLead(kind: HealthKind): string {
+  const effect = EFFECT_OF[kind]
+  return effect === 'stopped'
+    ? 'Syncing stopped'
+    : effect === 'slowed'
+      ? 'Syncing slowed'
+      : 'Budget warning'
+}
+
+/** What to do about a condition, one sentence or two. */
+export function healthAction(kind: HealthKind): string {
+  return ACTION_OF[kind]
+}
+
+/**
+ * One line saying what stopped, since when and what to do.
+ *
+ * @example
+ * healthLine({ kind: 'key-rejected', sinceSec, detail: 'The service rejected the API key' }, now)
+ * // 'Syncing stopped: the service rejected the API key (since 12:03 UTC). Replace it in Settings …'
+ */
+export function healthLine(condition: HealthConditionFacts, nowSec: number): string {
+  return `${healthHeadline(condition, nowSec)} ${healthAction(condition.kind)}`
+}
+
+/** The line without the action: "Syncing stopped: the service rejected the API key (since 12:03 UTC)." */
+export function healthHeadline(condition: HealthConditionFacts, nowSec: number): string {
+  return `${healthLead(condition.kind)}: ${lowerFirst(condition.detail)} (since ${utcTimeText(condition.sinceSec, nowSec)}).`
+}
+
+/** The one line of a resolution: "Resolved: the service rejected the API key (12:03–12:20 UTC)." */
+export function healthResolvedLine(condition: HealthConditionFacts, resolvedSec: number): string {
+  const from = utcTimeText(condition.sinceSec, resolvedSec)
+  return `Resolved: ${lowerFirst(condition.detail)} (from ${from} to ${utcTimeText(resolvedSec, resolvedSec)}).`
+}
+
+function lowerFirst(text: string): string {
+  // Keep names and acronyms ("PostgreSQL", "API") as they are: only a capital then a lower case letter.
+  return /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text
+}
