@@ -33,6 +33,7 @@ const FAILURE_WORDS: Partial<Record<WalletSyncState, string>> = {
   error: 'the sync stopped with an error.',
   budget: 'the credit budget is reached.',
   paused: 'syncing this wallet is paused.',
+  stopped: 'syncing is stopped.',
 }
 
 /** Moves a "Sync now" request along with the state the core reports for its wallet. */
