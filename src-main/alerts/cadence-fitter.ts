@@ -1,12 +1,28 @@
 import { nowSec, type Clock } from '@shared/clock'
 import { budgetFitLine, fitCadenceToBudget, type BudgetFit } from '@shared/domain/budget-fit'
-import type { BudgetFitView } from '@shared/ipc/health-schemas'
+import { BudgetFitView } from '@shared/ipc/health-schemas'
 import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import type { Mirror } from '../db/mirror'
 import { readWatchFootprint } from '../sync/watch-footprint'
 
 /** How often the fit is worked out again (the footprint and the month's spending move slowly). */
 export const FIT_REFRESH_SEC = 300
+
+/** Where the watching process keeps its fit for commands that only read. */
+const FIT_SETTINGS_KEY = 'budget-fit'
+
+/** The fit the watching process last kept in the mirror, or null. */
+export async function storedBudgetFit(mirror: Mirror): Promise<BudgetFitView | null> {
+  const parsed = BudgetFitView.nullable().safeParse(
+    (await mirror.settings.read(FIT_SETTINGS_KEY)) ?? null,
+  )
+  return parsed.success ? parsed.data : null
+}
+
+/** Clears the kept fit: nothing watches at a fitted cadence any more. */
+export async function clearStoredBudgetFit(mirror: Mirror, nowSec: number): Promise<void> {
+  await mirror.settings.write(FIT_SETTINGS_KEY, null, nowSec)
+}
 
 /** What the fit reads of the person's settings and spending. */
 export interface FitInputs {
@@ -47,7 +63,8 @@ export class CadenceFitter {
   }
 
   /** Watching slowed to last the month, or null while it runs at the person's cadence. */
-  get fit(): BudgetFitView | null {
+  async currentFit(): Promise<BudgetFitView | null> {
+    await this.cadence()
     return this.#cached?.fit ?? null
   }
 
@@ -70,7 +87,11 @@ export class CadenceFitter {
           }
     const changed = JSON.stringify(view) !== JSON.stringify(cached?.fit ?? null)
     this.#cached = { atSec: now, key, cadence, fit: view }
-    if (changed) this.#onChange?.()
+    if (changed) {
+      // Kept in the mirror too, for `status` in another process (it reads, never fits).
+      await this.#mirror.settings.write(FIT_SETTINGS_KEY, view, now).catch(() => {})
+      this.#onChange?.()
+    }
     return cadence
   }
 

@@ -25,7 +25,7 @@ import {
 import type { EventBus } from './event-bus'
 import { SyncEventRelay } from './sync-event-relay'
 import { budgetPeriodStarts } from '../db/stores/credit-ledger-store'
-import { CadenceFitter } from '../alerts/cadence-fitter'
+import { CadenceFitter, clearStoredBudgetFit, storedBudgetFit } from '../alerts/cadence-fitter'
 import { HealthMonitor } from '../alerts/health-monitor'
 import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from '../sync/lease-keeper'
 
@@ -110,7 +110,9 @@ export class ServiceSession {
       clock: options.clock,
       inputs: async () => {
         const stored = await readSettings(options.settings)
-        const month = (await this.#runtime?.meter.spent())?.month ?? 0
+        // From the ledger, not the meter: a command that only reads has no meter.
+        const { monthStartMs } = budgetPeriodStarts(options.clock.nowMs())
+        const month = await options.mirror.ledger.spentSince(monthStartMs)
         return {
           watch: stored.watch,
           isFitToBudget: stored.fitToBudget,
@@ -135,7 +137,11 @@ export class ServiceSession {
       action: healthAction(c.kind),
       isSyncStopped: isSyncStoppedBy(c.kind),
     }))
-    return { conditions, budgetFit: this.#fitter.fit }
+    // Only a watching process fits the cadence; another (a `status`) reads what it kept.
+    const budgetFit = this.#o.isWatching
+      ? await this.#fitter.currentFit()
+      : await storedBudgetFit(this.#o.mirror)
+    return { conditions, budgetFit }
   }
 
   /** The headline of the first condition that stops syncing, or null while syncing can run. */
@@ -329,6 +335,8 @@ export class ServiceSession {
     await this.#runtime?.meter.idle().catch(() => {})
     await this.relay.idle()
     await this.health.idle()
+    if (this.#scheduler !== null && this.#o.isWatching)
+      await clearStoredBudgetFit(this.#o.mirror, nowSec(this.#o.clock)).catch(() => {})
     this.#scheduler = null
     this.#runtime = null
     await this.#simulator?.close()
