@@ -37,6 +37,7 @@ import { LookupDesk } from '../lookup/lookup-desk'
 import { syncHandlers } from './handlers/sync-handlers'
 import { watchlistHandlers } from './handlers/watchlist-handlers'
 import { webhookHandlers } from './handlers/webhook-handlers'
+import { alertHandlers } from './handlers/alert-handlers'
 import { FileSecretStore, MemorySecretStore, type SecretStore } from './secret-store'
 import { ServiceSession, type ServiceOverride } from './service-session'
 import {
@@ -424,6 +425,7 @@ function handlerTableOf(ctx: HandlerContext, lookups: LookupDesk): HandlerTable 
     ...walletHandlers(ctx),
     ...lookupHandlers(ctx, lookups),
     ...webhookHandlers(ctx),
+    ...alertHandlers(ctx),
   }
 }
 
