@@ -92,6 +92,13 @@ import {
   WebhookView,
 } from './webhook-schemas'
 import {
+  DesktopAlert,
+  NotifyAddInput,
+  NotifyChannelView,
+  NotifyNameInput,
+  NotifyTestResult,
+} from './notify-schemas'
+import {
   DemoWalletsAdded,
   WatchAddInput,
   WatchedWallet,
@@ -251,6 +258,27 @@ export const contract = {
   'webhooks:delete': { input: WebhookDeleteInput, output: z.void(), role: 'editor' },
   /** Webhook mode (a team server with a public URL): its state and its log. Reads only. */
   'webhooks:mode': { input: z.void(), output: WebhookModeStatus, role: 'viewer' },
+  /** Outbound alert channels, without their secrets. */
+  'notify:list': { input: z.void(), output: z.array(NotifyChannelView), role: 'viewer' },
+  // Channels send the team's alerts outside (and may reach its network): an admin's.
+  'notify:add': {
+    input: NotifyAddInput,
+    output: NotifyChannelView,
+    role: 'admin',
+    refusal: 'manage alert channels',
+  },
+  'notify:remove': {
+    input: NotifyNameInput,
+    output: z.void(),
+    role: 'admin',
+    refusal: 'manage alert channels',
+  },
+  'notify:test': {
+    input: NotifyNameInput,
+    output: NotifyTestResult,
+    role: 'admin',
+    refusal: 'manage alert channels',
+  },
 } as const satisfies Record<string, ChannelSpec>
 
 /** Every channel name, e.g. `'watchlist:add'`. */
@@ -286,6 +314,8 @@ export const events = {
   'app:network': z.object({ state: z.enum(['online', 'offline']) }),
   /** The data source was switched: every view reads another mirror now, so the page reloads. */
   'app:data-source': z.object({ source: DataSource }),
+  /** An alert for the desktop: the web shell's page shows it as a browser notification. */
+  'alerts:desktop': DesktopAlert,
 } as const
 
 /** Every event name. */
