@@ -36,7 +36,9 @@ export async function sendToChannel(
 ): Promise<{ answer: PostAnswer } | { error: Error }> {
   const secret = secrets.get(channel.name)
   if (secret === null)
-    return { error: new Error(`the channel's URL is not stored here any more; remove it and add it again`) }
+    return {
+      error: new Error(`the channel's URL is not stored here any more; remove it and add it again`),
+    }
   const url = new URL(secret.url)
   const request = channelRequestOf(channel.format, alert, {
     nowSec,
@@ -160,9 +162,12 @@ export class AlertDeliverer {
     return due.length === BATCH && this.#stopping?.signal.aborted !== true
   }
 
-  async #deliverInOrder(outbox: AlertStore, channelName: string, due: DueDelivery[]): Promise<void> {
-    const channel =
-      channelName === DESKTOP_CHANNEL ? null : await this.#o.channels.get(channelName)
+  async #deliverInOrder(
+    outbox: AlertStore,
+    channelName: string,
+    due: DueDelivery[],
+  ): Promise<void> {
+    const channel = channelName === DESKTOP_CHANNEL ? null : await this.#o.channels.get(channelName)
     for (const d of due) {
       if (this.#stopping?.signal.aborted === true) return
       if (!(await outbox.claimDelivery(d, this.#nowSec() + CLAIM_SEC))) continue

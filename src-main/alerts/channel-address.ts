@@ -43,9 +43,12 @@ export async function checkChannelUrl(
   options: { allowPrivateNetwork: boolean },
 ): Promise<URL> {
   const url = URL.parse(text)
-  if (url === null) throw new AppError('The channel URL is not a URL (expected e.g. https://example.com/hook).')
+  if (url === null)
+    throw new AppError('The channel URL is not a URL (expected e.g. https://example.com/hook).')
   if (url.username !== '' || url.password !== '')
-    throw new AppError('The channel URL must not carry a user name or password; use --secret to sign bodies.')
+    throw new AppError(
+      'The channel URL must not carry a user name or password; use --secret to sign bodies.',
+    )
   const isLoopback = isLoopbackHost(url.hostname)
   if (url.protocol === 'http:' && !isLoopback)
     throw new AppError(

@@ -40,7 +40,8 @@ export function idempotencyKeyOf(alert: { id: number; isTest?: boolean }, nowSec
 
 /** An alert's one-line title: its rule (or health), and the wallet's name. */
 export function alertTitle(alert: SentAlert): string {
-  const what = alert.rule?.name ?? (alert.healthKind !== null ? `Health: ${alert.healthKind}` : 'Heliograph')
+  const what =
+    alert.rule?.name ?? (alert.healthKind !== null ? `Health: ${alert.healthKind}` : 'Heliograph')
   const who = alert.walletLabel ?? (alert.wallet !== null ? shortAddress(alert.wallet) : null)
   return who === null ? what : `${what} · ${who}`
 }

@@ -68,7 +68,11 @@ export function postToChannel(
           if (text.length < MAX_BODY_READ) text += chunk
         })
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, bodyText: text.slice(0, MAX_BODY_READ) }),
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            bodyText: text.slice(0, MAX_BODY_READ),
+          }),
         )
         res.on('error', reject)
       },

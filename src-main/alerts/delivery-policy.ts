@@ -45,7 +45,8 @@ export function askedWaitSec(answer: PostAnswer, nowSec: number): number | null 
       parameters?: { retry_after?: unknown }
     }
     const inBody = body.retry_after ?? body.parameters?.retry_after
-    if (typeof inBody === 'number' && Number.isFinite(inBody) && inBody >= 0) return Math.ceil(inBody)
+    if (typeof inBody === 'number' && Number.isFinite(inBody) && inBody >= 0)
+      return Math.ceil(inBody)
   } catch {
     // Not JSON: no wait named in the body.
   }
@@ -91,6 +92,8 @@ export function judgeAttempt(
   if (attemptsMade >= MAX_DELIVERY_ATTEMPTS)
     return { verdict: 'give-up', status, reason: `${reason} (after ${attemptsMade} attempts)` }
   const waitSec =
-    asked !== null ? Math.min(MAX_RETRY_AFTER_SEC, Math.max(1, asked)) : backoffSec(attemptsMade, random)
+    asked !== null
+      ? Math.min(MAX_RETRY_AFTER_SEC, Math.max(1, asked))
+      : backoffSec(attemptsMade, random)
   return { verdict: 'retry', status, reason, waitSec }
 }

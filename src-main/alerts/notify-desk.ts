@@ -1,11 +1,8 @@
 import type { Clock } from '@shared/clock'
 import { nowSec as clockNowSec } from '@shared/clock'
 import { AppError, DuplicateError, NotFoundError } from '@shared/ipc/ipc-errors'
-import {
-  NotifyAddInput,
-  type NotifyChannelView,
-  type NotifyTestResult,
-} from '@shared/ipc/notify-schemas'
+import type { NotifyAddInput } from '@shared/ipc/notify-schemas'
+import { type NotifyChannelView, type NotifyTestResult } from '@shared/ipc/notify-schemas'
 import type { z } from 'zod'
 import type { NotifyChannelStore, StoredNotifyChannel } from '../db/stores/notify-channel-store'
 import { sendToChannel } from './alert-deliverer'
@@ -41,7 +38,9 @@ export class NotifyDesk {
   /** Checks and adds a channel; its URL and secret go to the secret store, never the mirror. */
   async add(input: z.output<typeof NotifyAddInput>): Promise<NotifyChannelView> {
     if ((await this.#o.channels.get(input.name)) !== null)
-      throw new DuplicateError(`A channel named “${input.name}” exists; remove it first or choose another name.`)
+      throw new DuplicateError(
+        `A channel named “${input.name}” exists; remove it first or choose another name.`,
+      )
     const fullUrl = await this.#urlOf(input)
     if (input.secret !== undefined && input.format !== 'json')
       throw new AppError(`--secret signs json bodies only; ${input.format} does not take one.`)
@@ -49,7 +48,9 @@ export class NotifyDesk {
       name: input.name,
       format: input.format,
       urlShown:
-        input.format === 'telegram' ? `${TELEGRAM_API}/bot***/sendMessage` : shownChannelUrl(fullUrl),
+        input.format === 'telegram'
+          ? `${TELEGRAM_API}/bot***/sendMessage`
+          : shownChannelUrl(fullUrl),
       chatId: input.format === 'telegram' ? (input.chatId ?? null) : null,
       isPrivateNetworkAllowed: input.allowPrivateNetwork,
       createdAtSec: clockNowSec(this.#o.clock),
@@ -69,13 +70,19 @@ export class NotifyDesk {
       if (input.botToken === undefined || input.chatId === undefined)
         throw new AppError('A telegram channel takes --bot-token and --chat-id (and no --url).')
       if (input.url !== undefined)
-        throw new AppError('A telegram channel takes --bot-token and --chat-id, not --url: its URL is the Bot API’s.')
+        throw new AppError(
+          'A telegram channel takes --bot-token and --chat-id, not --url: its URL is the Bot API’s.',
+        )
       if (!/^\d+:[A-Za-z0-9_-]{20,}$/.test(input.botToken))
-        throw new AppError('--bot-token does not look like a Telegram bot token (digits, a colon, then letters and digits).')
+        throw new AppError(
+          '--bot-token does not look like a Telegram bot token (digits, a colon, then letters and digits).',
+        )
       return new URL(`${TELEGRAM_API}/bot${input.botToken}/sendMessage`)
     }
     if (input.botToken !== undefined || input.chatId !== undefined)
-      throw new AppError(`--bot-token and --chat-id are for telegram channels, not ${input.format}.`)
+      throw new AppError(
+        `--bot-token and --chat-id are for telegram channels, not ${input.format}.`,
+      )
     if (input.url === undefined) throw new AppError(`A ${input.format} channel needs --url.`)
     return checkChannelUrl(input.url, { allowPrivateNetwork: input.allowPrivateNetwork })
   }

@@ -425,7 +425,11 @@ function dispatcherOf(handlers: HandlerTable, redact: (text: string) => string):
 }
 
 /** Every channel's handler over the context. */
-function handlerTableOf(ctx: HandlerContext, lookups: LookupDesk, notify: NotifyDesk): HandlerTable {
+function handlerTableOf(
+  ctx: HandlerContext,
+  lookups: LookupDesk,
+  notify: NotifyDesk,
+): HandlerTable {
   return {
     ...appHandlers(ctx),
     ...watchlistHandlers(ctx),

@@ -11,6 +11,7 @@ import { registerSyncCommand } from './sync-command'
 import { registerWalletCommands } from './wallet-commands'
 import { registerWatchCommand } from './watch-command'
 import { registerWebhookCommands } from './webhook-commands'
+import { registerNotifyCommands } from './notify-commands'
 import { printErrorLine, withLinesEnded } from './terminal-output'
 import { cliContext, withCliContext, type CliContext } from './cli-context'
 
@@ -50,6 +51,7 @@ function buildProgram(): Command {
   registerWalletCommands(program)
   registerLookupCommands(program)
   registerWebhookCommands(program)
+  registerNotifyCommands(program)
   registerSimulatorCommand(program)
   return program
 }
