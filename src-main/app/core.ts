@@ -37,6 +37,7 @@ import { LookupDesk } from '../lookup/lookup-desk'
 import { syncHandlers } from './handlers/sync-handlers'
 import { watchlistHandlers } from './handlers/watchlist-handlers'
 import { webhookHandlers } from './handlers/webhook-handlers'
+import { alertHandlers } from './handlers/alert-handlers'
 import { notifyHandlers } from './handlers/notify-handlers'
 import { AlertDeliverer, type DesktopNotifier } from '../alerts/alert-deliverer'
 import { ChannelSecrets, CHANNEL_SECRETS_FILE } from '../alerts/channel-secrets'
@@ -440,6 +441,7 @@ function handlerTableOf(
     ...walletHandlers(ctx),
     ...lookupHandlers(ctx, lookups),
     ...webhookHandlers(ctx),
+    ...alertHandlers(ctx),
     ...notifyHandlers(notify),
   }
 }
@@ -571,6 +573,10 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     for (const address of session.syncingAddresses())
       if (!listed.has(address)) session.runtimeIfConnected()?.engine.cancel(address)
     session.scheduler?.poke()
+  })
+  // Alerts just written go out now rather than at the deliverer's next look.
+  events.subscribe((event) => {
+    if (event === 'alerts:fired') deliverer?.poke()
   })
   await sessions.session.start()
   deliverer?.start()

@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander'
 import { readAppVersion } from '../app/app-version'
+import { registerAlertCommands } from './alert-commands'
 import { registerExportCommand } from './export-command'
 import { registerLookupCommands } from './lookup-commands'
 import { registerServeCommand } from './serve-command'
@@ -51,6 +52,7 @@ function buildProgram(): Command {
   registerWalletCommands(program)
   registerLookupCommands(program)
   registerWebhookCommands(program)
+  registerAlertCommands(program)
   registerNotifyCommands(program)
   registerSimulatorCommand(program)
   return program

@@ -5,6 +5,8 @@ import type { MirrorWriter } from './mirror-writer'
 import type { Database } from './schema'
 import { ActivityStore } from './stores/activity-store'
 import { AlertStore } from './stores/alert-store'
+import { AlertFactsReader } from './stores/alert-facts-reader'
+import { AlertRuleStore } from './stores/alert-rule-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
 import { LookupCacheStore } from './stores/lookup-cache-store'
 import { MintStore } from './stores/mint-store'
@@ -43,6 +45,8 @@ export abstract class KyselyMirror implements Mirror {
   readonly settings: SettingsStore
   readonly activity: ActivityStore
   readonly alerts: AlertStore
+  readonly alertRules: AlertRuleStore
+  readonly alertFacts: AlertFactsReader
   readonly lookups: LookupCacheStore
   readonly search: SearchStore
   readonly webhooks: WebhookStore
@@ -62,6 +66,8 @@ export abstract class KyselyMirror implements Mirror {
     this.settings = new SettingsStore(db)
     this.activity = new ActivityStore(db)
     this.alerts = new AlertStore(db)
+    this.alertRules = new AlertRuleStore(db)
+    this.alertFacts = new AlertFactsReader(db)
     this.lookups = new LookupCacheStore(db)
     this.search = new SearchStore(db)
     this.webhooks = new WebhookStore(db)

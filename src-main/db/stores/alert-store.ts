@@ -2,6 +2,20 @@ import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { AlertDetail, AlertView, DeliveryState } from '@shared/ipc/alert-schemas'
 import type { AlertsTable, Database } from '../schema'
 
+/** A rule that matched, as the evaluator hands it over to be written. */
+export interface RuleMatch {
+  ruleId: number
+  ruleName: string
+  cooldownSec: number
+  channels: readonly string[]
+  walletAddress: string | null
+  signature: string | null
+  text: string
+  detail: AlertDetail
+  /** One alert per rule and cause. */
+  dedupeKey: string
+}
+
 /** The channel every alert is delivered to on the desktop (a notification), beside outbound ones. */
 export const DESKTOP_CHANNEL = 'desktop'
 
@@ -98,6 +112,92 @@ export class AlertStore {
       )
       .execute()
     return row.id
+  }
+
+  /**
+   * Writes what one evaluation found and consumes the inbox up to `upToInboxId`, in one
+   * transaction: a crash before it commits leaves the inbox to be evaluated again, and
+   * nothing fires twice. Within a rule's cool-down a match gathers into the rule's pending
+   * alert for that wallet (or starts one due when the cool-down ends) instead of firing.
+   * Resolves to the ids of alerts written or grown.
+   */
+  async commitEvaluation(
+    upToInboxId: number,
+    matches: readonly RuleMatch[],
+    nowSec: number,
+    gatheredText: (count: number, latest: RuleMatch) => string,
+  ): Promise<number[]> {
+    return this.#db.transaction().execute(async (trx) => {
+      const touched: number[] = []
+      for (const match of matches) {
+        const id = await this.#record(trx, match, nowSec, gatheredText)
+        if (id !== null) touched.push(id)
+      }
+      await trx.deleteFrom('alert_inbox').where('id', '<=', upToInboxId).execute()
+      return touched
+    })
+  }
+
+  async #record(
+    trx: Transaction<Database>,
+    match: RuleMatch,
+    nowSec: number,
+    gatheredText: (count: number, latest: RuleMatch) => string,
+  ): Promise<number | null> {
+    const alert: NewAlert = {
+      kind: 'rule',
+      ruleId: match.ruleId,
+      ruleName: match.ruleName,
+      healthKind: null,
+      walletAddress: match.walletAddress,
+      signature: match.signature,
+      firedAtSec: nowSec,
+      text: match.text,
+      detail: match.detail,
+      deliverAfterSec: nowSec,
+      dedupeKey: match.dedupeKey,
+      channels: match.channels,
+    }
+    if (match.cooldownSec === 0) return this.insert(alert, trx)
+    const ofRuleAndWallet = trx
+      .selectFrom('alerts')
+      .where('rule_id', '=', match.ruleId)
+      .where((eb) =>
+        match.walletAddress === null
+          ? eb('wallet_address', 'is', null)
+          : eb('wallet_address', '=', match.walletAddress),
+      )
+    const gathering = await ofRuleAndWallet
+      .select(['id', 'match_count', 'detail_json'])
+      .where('deliver_after_sec', '>', nowSec)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+    if (gathering) {
+      const detail = JSON.parse(gathering.detail_json) as AlertDetail
+      const count = gathering.match_count + 1
+      await trx
+        .updateTable('alerts')
+        .set({
+          match_count: count,
+          text: gatheredText(count, match),
+          detail_json: JSON.stringify({
+            ...match.detail,
+            signatures: [...detail.signatures, ...match.detail.signatures],
+          }),
+        })
+        .where('id', '=', gathering.id)
+        .execute()
+      return gathering.id
+    }
+    const last = await ofRuleAndWallet
+      .select('deliver_after_sec')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+    const coolsAtSec = last ? last.deliver_after_sec + match.cooldownSec : nowSec
+    // A match inside the cool-down of the last alert waits for its end, gathering the rest.
+    return this.insert({ ...alert, deliverAfterSec: Math.max(nowSec, coolsAtSec) }, trx)
   }
 
   /** The newest alerts first, `limit` of them, before the alert `beforeId` when given. */
