@@ -151,6 +151,12 @@ async function main(): Promise<void> {
       shell: 'electron',
       version: app.getVersion(),
       secretStore: new SafeStorageSecretStore(dataDir, safeStorage),
+      channelSecretStore: new SafeStorageSecretStore(dataDir, safeStorage, 'notify-channels.enc'),
+      // An alert's desktop delivery; where the system shows none, the app's Alerts page has it.
+      desktopNotifier: (alert) => {
+        if (Notification.isSupported())
+          new Notification({ title: alert.title, body: alert.body }).show()
+      },
       isWatching: true,
       choosePath: chooseSavePath,
       ...(databaseUrl ? { databaseUrl } : {}),

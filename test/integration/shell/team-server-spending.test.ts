@@ -142,6 +142,7 @@ describe('team server: a viewer spends no credits, whatever channel or option', 
       'webhooks:plan': WebhookAction.options.map((action) => ({ action })),
       'webhooks:cached': [undefined],
       'webhooks:mode': [undefined],
+      'notify:list': [undefined],
     }
   }
 
