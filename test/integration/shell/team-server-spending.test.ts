@@ -143,6 +143,13 @@ describe('team server: a viewer spends no credits, whatever channel or option', 
       'webhooks:cached': [undefined],
       'webhooks:mode': [undefined],
       'notify:list': [undefined],
+      'alerts:rules': [undefined],
+      'alerts:history': [{ limit: 50 }],
+      'alerts:mark-read': [{ upToId: 1 }],
+      'alerts:try': [
+        { rule: { trigger: 'activity' }, days: 30 },
+        { rule: { trigger: 'new-counterparty', scope: { wallets: [wallet] } }, days: 365 },
+      ],
     }
   }
 
