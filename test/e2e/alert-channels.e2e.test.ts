@@ -213,6 +213,10 @@ describe('e2e: desktop notifications in the web shell', () => {
       .toContain('Wakes: Cold wallet moved')
     expect(await made(page)).toEqual([])
     await screenshot(page, 'alert-channels-desktop-not-asked')
+    // The person's click asks the browser; this context grants nothing, so it is blocked.
+    await page.getByRole('button', { name: 'Allow desktop notifications' }).click()
+    await expect.poll(() => stateOf(page)).toMatch(/blocked in this browser.*To unblock/s)
+    await screenshot(page, 'alert-channels-desktop-blocked')
   })
 })
 
