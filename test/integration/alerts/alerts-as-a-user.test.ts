@@ -76,7 +76,7 @@ describe('alerts as a user tries them: sync --every, a rule per wallet, a receiv
       'ops',
     )
     const clock = new VirtualClock()
-    let airdrop = { signature: '' }
+    let airdrop: { signature: string } | undefined
     const watching = startCliInProcess(
       [...base, 'sync', '--quiet', '--every', String(CADENCE_SEC)],
       {
@@ -114,8 +114,8 @@ describe('alerts as a user tries them: sync --every, a rule per wallet, a receiv
     const mirror = await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
     try {
       const w2Id = (await mirror.writer.walletId(w2.address)) as number
-      expect(await mirror.writer.knownSignatures(w2Id, [airdrop.signature])).toEqual(
-        new Set([airdrop.signature]),
+      expect(await mirror.writer.knownSignatures(w2Id, [airdrop?.signature ?? ''])).toEqual(
+        new Set([airdrop?.signature]),
       )
     } finally {
       await mirror.close()
