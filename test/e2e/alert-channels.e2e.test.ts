@@ -178,14 +178,17 @@ describe('e2e: desktop notifications in the web shell', () => {
     await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).click()
     return page
   }
-  const stateOf = (page: Page) =>
-    page.getByRole('status', { name: 'Desktop notifications state' }).textContent()
+  /** The state in words, as read (the markup's line breaks are spaces). */
+  const stateOf = async (page: Page) =>
+    ((await page.getByRole('status', { name: 'Desktop notifications state' }).textContent()) ?? '')
+      .replace(/\s+/g, ' ')
+      .trim()
   const made = (page: Page) =>
     page.evaluate(() => (window as unknown as { __notifications: unknown[] }).__notifications)
 
   it('allowed: an alerts:desktop push becomes a browser notification, tagged per alert', async () => {
     const page = await settingsPage(['notifications'])
-    await expect.poll(() => stateOf(page)).toMatch(/^\s*Desktop notifications: allowed\./)
+    await expect.poll(() => stateOf(page)).toMatch(/^Desktop notifications: allowed\./)
     // The push the deliverer sends for an alert's desktop delivery, over the page's socket.
     fx.core.events.emit('alerts:desktop', {
       alertId: 7,
@@ -215,7 +218,9 @@ describe('e2e: desktop notifications in the web shell', () => {
     await screenshot(page, 'alert-channels-desktop-not-asked')
     // The person's click asks the browser; this context grants nothing, so it is blocked.
     await page.getByRole('button', { name: 'Allow desktop notifications' }).click()
-    await expect.poll(() => stateOf(page)).toMatch(/blocked in this browser.*To unblock/s)
+    await expect
+      .poll(() => stateOf(page))
+      .toMatch(/blocked in this browser\. .* To unblock: open the site settings/)
     await screenshot(page, 'alert-channels-desktop-blocked')
   })
 })
