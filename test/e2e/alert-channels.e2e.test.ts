@@ -283,7 +283,10 @@ describe('e2e: on the team server only an admin manages alert channels', () => {
       }
       expect(await section.getByLabel(/^URL/).isDisabled()).toBe(true)
       expect(await section.getByRole('note').textContent()).toContain(refusal)
-      if (role === 'viewer') await screenshot(page, 'alert-channels-viewer')
+      if (role === 'viewer') {
+        await section.scrollIntoViewIfNeeded()
+        await screenshot(page, 'alert-channels-viewer')
+      }
     })
   }
 })
