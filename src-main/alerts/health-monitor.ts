@@ -25,6 +25,8 @@ export interface HealthMonitorOptions {
   clock: Clock
   /** Told after the active conditions changed (the shells' banner follows). */
   onChange?: () => void
+  /** Told of each health alert written (the bell, and the deliverer's turn). */
+  onAlert?: (alertId: number) => void
 }
 
 /**
@@ -172,8 +174,9 @@ export class HealthMonitor {
     this.#known.set(kind, { kind, sinceSec, detail })
     this.#queue(async () => {
       try {
-        await this.#o.store.raise(kind, detail, this.#nowSec(), raisedAlert)
+        const change = await this.#o.store.raise(kind, detail, this.#nowSec(), raisedAlert)
         this.#unwritten.delete(kind)
+        if (change?.alertId != null) this.#o.onAlert?.(change.alertId)
       } catch {
         this.#unwritten.set(kind, { kind, sinceSec, detail })
       }
@@ -185,9 +188,10 @@ export class HealthMonitor {
     this.#known.delete(kind)
     this.#unwritten.delete(kind)
     this.#queue(async () => {
-      await this.#o.store.resolve(kind, this.#nowSec(), resolvedAlert(this.#nowSec())).catch(() => {
-        // Not written: the condition stays in the mirror and is resolved on the next success.
-      })
+      const change = await this.#o.store
+        .resolve(kind, this.#nowSec(), resolvedAlert(this.#nowSec()))
+        .catch(() => null) // Not written: the condition stays, resolved at the next success.
+      if (change?.alertId != null) this.#o.onAlert?.(change.alertId)
     })
   }
 

@@ -28,6 +28,7 @@ import { budgetPeriodStarts } from '../db/stores/credit-ledger-store'
 import { CadenceFitter, clearStoredBudgetFit, storedBudgetFit } from '../alerts/cadence-fitter'
 import { HealthMonitor } from '../alerts/health-monitor'
 import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from '../sync/lease-keeper'
+import { AlertEvaluator } from '../alerts/alert-evaluator'
 
 /** The budget's stops: asking to sync cannot help until the budget or the period changes. */
 const BUDGET_STOPS: readonly HealthKind[] = ['budget-100', 'monthly-credits-spent']
@@ -77,6 +78,8 @@ export class ServiceSession {
   #budgetTimer: Cancel | null = null
   /** The settings or key changed since the last health change: "Sync now" tries again. */
   #isRetryAllowed = false
+  /** The alert rules' turn after each wallet's sync (and at start, for what a crash left). */
+  readonly alerts: AlertEvaluator
   #runtime: SyncRuntime | null = null
   #scheduler: WatchScheduler | null = null
   #simulator: RunningSimulator | null = null
@@ -104,6 +107,7 @@ export class ServiceSession {
       store: options.mirror.health,
       clock: options.clock,
       onChange: announceHealth,
+      onAlert: (alertId) => this.relay.onAlertsFired([alertId]),
     })
     this.#fitter = new CadenceFitter({
       mirror: options.mirror,
@@ -122,6 +126,11 @@ export class ServiceSession {
         }
       },
       onChange: announceHealth,
+    })
+    this.alerts = new AlertEvaluator({
+      mirror: options.mirror,
+      clock: options.clock,
+      onFired: (report) => this.relay.onAlertsFired(report.alertIds),
     })
   }
 
@@ -245,6 +254,8 @@ export class ServiceSession {
    */
   async start(): Promise<void> {
     if (!this.#o.isWatching || this.isWaitingForKey) return
+    // What sync wrote before a crash or a kill is evaluated now, not at the next change.
+    await this.alerts.evaluatePending()
     await this.runtime()
     if (this.#o.source === 'demo') await this.seedDemoWallets({ onlyFirstRun: true })
     this.#scheduler?.start()
@@ -396,6 +407,9 @@ export class ServiceSession {
       emit: (event) => this.relay.onSyncEvent(event),
       clock: this.#o.clock,
       health: this.health,
+      afterWalletWritten: async () => {
+        await this.alerts.evaluatePending()
+      },
     })
     this.#runtime = runtime
     this.#scheduler = new WatchScheduler({

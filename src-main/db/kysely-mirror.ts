@@ -6,10 +6,13 @@ import type { Database } from './schema'
 import { ActivityStore } from './stores/activity-store'
 import { AlertStore } from './stores/alert-store'
 import { HealthStore } from './stores/health-store'
+import { AlertFactsReader } from './stores/alert-facts-reader'
+import { AlertRuleStore } from './stores/alert-rule-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
 import { LookupCacheStore } from './stores/lookup-cache-store'
 import { MintStore } from './stores/mint-store'
 import { NamesStore } from './stores/names-store'
+import { NotifyChannelStore } from './stores/notify-channel-store'
 import { ReviewReader } from './stores/review-reader'
 import { SearchStore } from './stores/search-store'
 import { SettingsStore } from './stores/settings-store'
@@ -44,12 +47,15 @@ export abstract class KyselyMirror implements Mirror {
   readonly activity: ActivityStore
   readonly alerts: AlertStore
   readonly health: HealthStore
+  readonly alertRules: AlertRuleStore
+  readonly alertFacts: AlertFactsReader
   readonly lookups: LookupCacheStore
   readonly search: SearchStore
   readonly webhooks: WebhookStore
   readonly leases: SyncLeaseStore
   readonly webhookDeliveries: WebhookDeliveryStore
   readonly team: TeamAccountStore
+  readonly notifyChannels: NotifyChannelStore
 
   constructor(db: Kysely<Database>) {
     this.watchlist = new WatchlistStore(db)
@@ -63,12 +69,15 @@ export abstract class KyselyMirror implements Mirror {
     this.activity = new ActivityStore(db)
     this.alerts = new AlertStore(db)
     this.health = new HealthStore(db, this.alerts)
+    this.alertRules = new AlertRuleStore(db)
+    this.alertFacts = new AlertFactsReader(db)
     this.lookups = new LookupCacheStore(db)
     this.search = new SearchStore(db)
     this.webhooks = new WebhookStore(db)
     this.leases = new SyncLeaseStore(db)
     this.webhookDeliveries = new WebhookDeliveryStore(db)
     this.team = new TeamAccountStore(db)
+    this.notifyChannels = new NotifyChannelStore(db)
   }
 
   abstract deleteAllData(): Promise<void>

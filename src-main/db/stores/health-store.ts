@@ -10,6 +10,11 @@ export interface HealthCondition {
   detail: string
 }
 
+/** A condition whose state changed, with the alert written for it (null when none was asked). */
+export interface HealthChange extends HealthCondition {
+  alertId: number | null
+}
+
 /** Builds the alert that tells of a condition, given every outbound channel's name. */
 export type HealthAlertOf = (condition: HealthCondition, channels: readonly string[]) => NewAlert
 
@@ -36,7 +41,7 @@ export class HealthStore {
     detail: string,
     nowSec: number,
     alertOf?: HealthAlertOf,
-  ): Promise<HealthCondition | null> {
+  ): Promise<HealthChange | null> {
     // Writes first: a transaction that reads first cannot take the write lock from the
     // page writer's connection once it has written meanwhile (SQLite answers BUSY at once).
     return this.#db.transaction().execute(async (trx) => {
@@ -56,8 +61,10 @@ export class HealthStore {
         )
         .execute()
       const condition = { kind, sinceSec: nowSec, detail }
-      if (alertOf) await this.#alerts.insert(alertOf(condition, await channelNames(trx)), trx)
-      return condition
+      const alertId = alertOf
+        ? await this.#alerts.insert(alertOf(condition, await channelNames(trx)), trx)
+        : null
+      return { ...condition, alertId }
     })
   }
 
@@ -69,7 +76,7 @@ export class HealthStore {
     kind: HealthKind,
     nowSec: number,
     alertOf?: HealthAlertOf,
-  ): Promise<HealthCondition | null> {
+  ): Promise<HealthChange | null> {
     return this.#db.transaction().execute(async (trx) => {
       const row = await trx
         .updateTable('health_conditions')
@@ -80,8 +87,10 @@ export class HealthStore {
         .executeTakeFirst()
       if (row === undefined) return null
       const condition = { kind, sinceSec: row.since_sec, detail: row.detail }
-      if (alertOf) await this.#alerts.insert(alertOf(condition, await channelNames(trx)), trx)
-      return condition
+      const alertId = alertOf
+        ? await this.#alerts.insert(alertOf(condition, await channelNames(trx)), trx)
+        : null
+      return { ...condition, alertId }
     })
   }
 

@@ -54,7 +54,7 @@ describe.each(ENGINES)('health conditions on %s', (engine) => {
       dedupeKey: `health:${c.kind}:${c.sinceSec}`,
       channels,
     })
-    expect(await health.raise('disk-full', 'The disk is full', 100, alertOf)).toEqual({
+    expect(await health.raise('disk-full', 'The disk is full', 100, alertOf)).toMatchObject({
       kind: 'disk-full',
       sinceSec: 100,
       detail: 'The disk is full',
