@@ -6,6 +6,7 @@ import type { Envelope } from '@shared/ipc/envelope'
 import { databasePath } from '../../../src-main/app/data-dir'
 import { openDatabase } from '../../../src-main/db/sqlite/database'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
+import { startAlertReceiver, type AlertReceiver } from '../../helpers/alert-receiver'
 import { runCli } from '../../helpers/cli-in-process'
 import { readStoredMirror } from '../../helpers/stored-mirror'
 import { makeTempDir } from '../../helpers/temp-dir'
@@ -273,4 +274,61 @@ describe('the service goes away', () => {
     const refused = await core.dispatch('sync:start', {})
     expect(refused.ok).toBe(false)
   }, 120_000)
+})
+
+describe('a receiver gets the health alert (issue 30, "done means")', () => {
+  const temp = makeTempDir()
+  let sim: RunningSimulator
+  let receiver: AlertReceiver
+  let core: Core
+
+  beforeAll(async () => {
+    sim = await startSimulator({ seed: 34, clock: { mode: 'manual' } })
+    receiver = await startAlertReceiver()
+    core = await createCore({
+      dataDir: temp.dir,
+      shell: 'web',
+      version: 'test',
+      serviceUrl: sim.url,
+      apiKey: 'demo',
+      clock: new FastForwardClock(),
+      isWatching: true,
+    })
+    const added = await core.dispatch('notify:add', {
+      name: 'ops',
+      format: 'json',
+      url: receiver.url,
+      secret: 'k3y-for-tests',
+    })
+    expect(added.ok, JSON.stringify(added)).toBe(true)
+  })
+  afterAll(async () => {
+    await core?.close()
+    await receiver?.close()
+    await sim?.close()
+    temp.remove()
+  })
+
+  it('watching meets 401s: one health alert reaches the receiver, however many calls failed', async () => {
+    await fetch(`${sim.url}/__sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'error', status: 401, message: 'Invalid API key' }),
+    })
+    expect(
+      (await core.dispatch('watchlist:add', { address: sim.chain.walletByProfile('idle').address }))
+        .ok,
+    ).toBe(true)
+    await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBeGreaterThan(0)
+    const body = JSON.parse(receiver.received[0]?.body ?? '{}') as {
+      healthKind: string
+      text: string
+    }
+    expect(body).toMatchObject({
+      healthKind: 'key-rejected',
+      text: expect.stringMatching(/^Syncing stopped: the service rejected the API key/),
+    })
+    // Rounds keep failing meanwhile; the condition stays one alert.
+    expect(receiver.received.filter((p) => p.body.includes('"key-rejected"'))).toHaveLength(1)
+  }, 60_000)
 })
