@@ -89,4 +89,19 @@ describe('e2e: the health banner', () => {
     await call('sync:run', { address })
     await expect.poll(() => banner().count(), { timeout: 10_000 }).toBe(0)
   })
+
+  it('Settings has the fit-to-budget switch, on by default, saved as it is switched', async () => {
+    await page.goto(`${shell.url}#/settings`)
+    const fit = page.getByRole('region', { name: 'Fit to budget' }).getByRole('checkbox')
+    await expect.poll(() => fit.isChecked()).toBe(true)
+    await page.getByRole('region', { name: 'Fit to budget' }).scrollIntoViewIfNeeded()
+    await screenshot(page, 'health-settings-fit-to-budget')
+    await fit.uncheck()
+    await expect
+      .poll(
+        async () =>
+          ((await call('settings:get', undefined)) as { fitToBudget: boolean }).fitToBudget,
+      )
+      .toBe(false)
+  })
 })
