@@ -332,3 +332,54 @@ describe('a receiver gets the health alert (issue 30, "done means")', () => {
     expect(receiver.received.filter((p) => p.body.includes('"key-rejected"'))).toHaveLength(1)
   }, 60_000)
 })
+
+describe('a budget stop ends with the day', () => {
+  const temp = makeTempDir()
+  // Ten minutes before midnight UTC; waits jump ahead.
+  const clock = new FastForwardClock({ startMs: Date.UTC(2026, 10, 26, 23, 50) })
+  const midnightSec = Date.UTC(2026, 10, 27) / 1000
+  let sim: RunningSimulator
+  let core: Core
+
+  beforeAll(async () => {
+    sim = await startSimulator({ seed: 35, clock: { mode: 'manual' } })
+    core = await createCore({
+      dataDir: temp.dir,
+      shell: 'web',
+      version: 'test',
+      serviceUrl: sim.url,
+      apiKey: 'demo',
+      clock,
+      isWatching: true,
+    })
+  })
+  afterAll(async () => {
+    await core?.close()
+    clock.stop()
+    await sim?.close()
+    temp.remove()
+  })
+
+  it('watching stopped by the daily budget resumes at 00:00 UTC, and the stop is resolved', async () => {
+    expect((await core.dispatch('settings:update', { dailyBudget: 150 })).ok).toBe(true)
+    const address = sim.chain.walletByProfile('casual').address
+    expect((await core.dispatch('watchlist:add', { address })).ok).toBe(true)
+    const alerts = () =>
+      readStoredMirror({ dataDir: temp.dir }, (db) =>
+        db
+          .selectFrom('alerts')
+          .select(['health_kind', 'fired_at_sec'])
+          .where('kind', '=', 'health')
+          .orderBy('id')
+          .execute(),
+      )
+    await expect
+      .poll(async () => (await alerts()).map((a) => a.health_kind), { timeout: 30_000 })
+      .toContain('budget-100-resolved')
+    const all = await alerts()
+    const stop = all.find((a) => a.health_kind === 'budget-100')
+    const resolved = all.find((a) => a.health_kind === 'budget-100-resolved')
+    expect(stop?.fired_at_sec).toBeLessThan(midnightSec)
+    expect(resolved?.fired_at_sec).toBeGreaterThanOrEqual(midnightSec)
+  }, 60_000)
+})
