@@ -335,8 +335,8 @@ describe('a receiver gets the health alert (issue 30, "done means")', () => {
 
 describe('a budget stop ends with the day', () => {
   const temp = makeTempDir()
-  // Ten minutes before midnight UTC; waits jump ahead.
-  const clock = new FastForwardClock({ startMs: Date.UTC(2026, 10, 26, 23, 50) })
+  // An hour before midnight UTC: waits jump ahead, the first sync's too.
+  const clock = new FastForwardClock({ startMs: Date.UTC(2026, 10, 26, 23, 0) })
   const midnightSec = Date.UTC(2026, 10, 27) / 1000
   let sim: RunningSimulator
   let core: Core
