@@ -11,6 +11,7 @@ export type Route =
   | { page: 'activity' }
   | { page: 'export' }
   | { page: 'webhooks' }
+  | { page: 'alerts' }
   | { page: 'settings' }
   /** The look-up desk; `request` is what to look up (null: the page's forms only). */
   | { page: 'lookup'; request: LookupRequestInput | null }
@@ -38,6 +39,7 @@ function parse(hash: string): Route {
   if (page === 'activity') return { page: 'activity' }
   if (page === 'export') return { page: 'export' }
   if (page === 'webhooks') return { page: 'webhooks' }
+  if (page === 'alerts') return { page: 'alerts' }
   if (page === 'settings') return { page: 'settings' }
   return { page: 'watchlist' }
 }
@@ -53,6 +55,8 @@ export function hrefOf(route: Route): string {
       return '#/export'
     case 'webhooks':
       return '#/webhooks'
+    case 'alerts':
+      return '#/alerts'
     case 'settings':
       return '#/settings'
     case 'lookup':
