@@ -136,6 +136,9 @@ describe('e2e: the Alerts page, the rule editor and the bell', () => {
       .toContain(`in ${trial.transactionsExamined} transactions`)
     await editor().getByLabel('Name').fill('Failing fails')
     await screenshot(page, 'alerts-rule-editor-preview')
+    await page.setViewportSize({ width: 1000, height: 700 })
+    await screenshot(page, 'alerts-rule-editor-preview-1000x700')
+    await page.setViewportSize({ width: 1280, height: 900 })
   })
 
   it('saves the rule, which the list then shows', async () => {

@@ -43,7 +43,7 @@ export const OPTION_LABELS: Record<keyof AlertRuleOptions, string> = {
  * problemInEditorWords('--when wakes needs --idle-days N') // '“wakes” needs Idle days'
  */
 export function problemInEditorWords(problem: string): string {
-  let text = problem.replace(/--when (\S+)/g, '“$1”')
+  let text = problem.replace(/--when (\S+) (?=--)/g, '“$1” with ').replace(/--when (\S+)/g, '“$1”')
   // Longer flags first: `--min-usd` must not be read as `--min`.
   const flags = (Object.keys(OPTION_FLAGS) as (keyof AlertRuleOptions)[]).sort(
     (a, b) => OPTION_FLAGS[b].length - OPTION_FLAGS[a].length,
@@ -57,7 +57,7 @@ export function problemInEditorWords(problem: string): string {
       OPTION_LABELS[key],
     )
   }
-  return text.replace(/ \(e\.g\. 1h\)/, ' (e.g. 1h)')
+  return text
 }
 
 /**
