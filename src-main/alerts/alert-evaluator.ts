@@ -12,8 +12,8 @@ const BATCH = 500
 export interface EvaluationReport {
   /** Alerts written or grown. */
   alertIds: number[]
-  /** When the newest evaluated change was written (ms), for latency figures. */
-  newestWrittenAtMs: number | null
+  /** When the oldest change of the evaluation was written (ms): the longest any waited. */
+  oldestWrittenAtMs: number
 }
 
 /**
@@ -67,7 +67,7 @@ export class AlertEvaluator {
       if (ids.length > 0) {
         this.#onFired?.({
           alertIds: ids,
-          newestWrittenAtMs: Math.max(...items.map((i) => i.writtenAtMs)),
+          oldestWrittenAtMs: Math.min(...items.map((i) => i.writtenAtMs)),
         })
       }
     }

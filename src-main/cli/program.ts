@@ -12,6 +12,7 @@ import { registerSyncCommand } from './sync-command'
 import { registerWalletCommands } from './wallet-commands'
 import { registerWatchCommand } from './watch-command'
 import { registerWebhookCommands } from './webhook-commands'
+import { registerNotifyCommands } from './notify-commands'
 import { printErrorLine, withLinesEnded } from './terminal-output'
 import { cliContext, withCliContext, type CliContext } from './cli-context'
 
@@ -52,6 +53,7 @@ function buildProgram(): Command {
   registerLookupCommands(program)
   registerWebhookCommands(program)
   registerAlertCommands(program)
+  registerNotifyCommands(program)
   registerSimulatorCommand(program)
   return program
 }

@@ -11,6 +11,7 @@ import type { CreditLedgerStore } from './stores/credit-ledger-store'
 import { LookupCacheStore } from './stores/lookup-cache-store'
 import { MintStore } from './stores/mint-store'
 import { NamesStore } from './stores/names-store'
+import { NotifyChannelStore } from './stores/notify-channel-store'
 import { ReviewReader } from './stores/review-reader'
 import { SearchStore } from './stores/search-store'
 import { SettingsStore } from './stores/settings-store'
@@ -52,6 +53,7 @@ export abstract class KyselyMirror implements Mirror {
   readonly leases: SyncLeaseStore
   readonly webhookDeliveries: WebhookDeliveryStore
   readonly team: TeamAccountStore
+  readonly notifyChannels: NotifyChannelStore
 
   constructor(db: Kysely<Database>) {
     this.watchlist = new WatchlistStore(db)
@@ -72,6 +74,7 @@ export abstract class KyselyMirror implements Mirror {
     this.leases = new SyncLeaseStore(db)
     this.webhookDeliveries = new WebhookDeliveryStore(db)
     this.team = new TeamAccountStore(db)
+    this.notifyChannels = new NotifyChannelStore(db)
   }
 
   abstract deleteAllData(): Promise<void>

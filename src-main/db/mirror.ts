@@ -19,6 +19,7 @@ import type { WatchlistStore } from './stores/watchlist-store'
 import type { WebhookStore } from './stores/webhook-store'
 import type { WebhookDeliveryStore } from './stores/webhook-delivery-store'
 import type { TeamAccountStore } from './stores/team-account-store'
+import type { NotifyChannelStore } from './stores/notify-channel-store'
 
 /**
  * Tables that "delete all local data" keeps, on every engine: the person's settings, alert
@@ -87,6 +88,8 @@ export interface Mirror {
   readonly webhookDeliveries: WebhookDeliveryStore
   /** The team server's accounts and sign-in sessions. */
   readonly team: TeamAccountStore
+  /** Outbound alert channels (their secrets are kept outside the mirror). */
+  readonly notifyChannels: NotifyChannelStore
   /** Export rows, read from one consistent snapshot without holding up the sync engine. */
   readonly exports: ExportReader
   /**

@@ -104,6 +104,13 @@ import {
   WebhookView,
 } from './webhook-schemas'
 import {
+  DesktopAlert,
+  NotifyAddInput,
+  NotifyChannelView,
+  NotifyNameInput,
+  NotifyTestResult,
+} from './notify-schemas'
+import {
   DemoWalletsAdded,
   WatchAddInput,
   WatchedWallet,
@@ -290,6 +297,27 @@ export const contract = {
   },
   /** Tries a rule on the mirror's past: reads only, no credits. */
   'alerts:try': { input: AlertTryInput, output: AlertTrial, role: 'viewer' },
+  /** Outbound alert channels, without their secrets. */
+  'notify:list': { input: z.void(), output: z.array(NotifyChannelView), role: 'viewer' },
+  // Channels send the team's alerts outside (and may reach its network): an admin's.
+  'notify:add': {
+    input: NotifyAddInput,
+    output: NotifyChannelView,
+    role: 'admin',
+    refusal: 'manage alert channels',
+  },
+  'notify:remove': {
+    input: NotifyNameInput,
+    output: z.void(),
+    role: 'admin',
+    refusal: 'manage alert channels',
+  },
+  'notify:test': {
+    input: NotifyNameInput,
+    output: NotifyTestResult,
+    role: 'admin',
+    refusal: 'manage alert channels',
+  },
 } as const satisfies Record<string, ChannelSpec>
 
 /** Every channel name, e.g. `'watchlist:add'`. */
@@ -327,6 +355,8 @@ export const events = {
   'alerts:fired': z.object({ alerts: z.array(AlertView), unread: z.number().int() }),
   /** The data source was switched: every view reads another mirror now, so the page reloads. */
   'app:data-source': z.object({ source: DataSource }),
+  /** An alert for the desktop: the web shell's page shows it as a browser notification. */
+  'alerts:desktop': DesktopAlert,
 } as const
 
 /** Every event name. */
