@@ -5,12 +5,14 @@ import { startSimulator, type RunningSimulator } from '../../src-main/simulator/
 import { launchChromium, screenshot } from '../helpers/chromium'
 import { readWalletTruth } from '../helpers/sim-truth'
 import { startTestWebShell } from '../helpers/web-shell-fixture'
+import { startAlertReceiver, type AlertReceiver } from '../helpers/alert-receiver'
 
 // The Alerts page and the bell (issue 30), in Chromium against the web shell over the
 // simulator: a `failed` rule on one synced wallet is written in the editor and tried on the
-// past before it is saved (the count equals the core's trial and the simulator's truth);
-// once saved, a new failed transaction synced from the simulator lights the bell, lists
-// the alert with its text, and opening the page marks it read.
+// past before it is saved (the count equals the core's trial and the simulator's truth),
+// with an outbound channel ticked; once saved, a new failed transaction synced from the
+// simulator lights the bell, lists the alert with its text and its deliveries, and opening
+// the page marks it read.
 
 type Fixture = Awaited<ReturnType<typeof startTestWebShell>>
 const KEY = 'demo'
@@ -23,21 +25,30 @@ describe('e2e: the Alerts page, the rule editor and the bell', () => {
   let page: Page
   let casual: string
   let failing: string
+  let receiver: AlertReceiver
 
   const bell = () => page.getByRole('button', { name: /^Alerts, / })
   const editor = () => page.getByRole('form', { name: 'New alert rule' })
 
-  /** Syncs a wallet to the end; its new rows are evaluated by the rules before it answers. */
-  async function sync(address: string): Promise<void> {
-    const outcome = await fx.core.dispatch('sync:run', { address })
-    if (!outcome.ok) throw new Error(outcome.error.message)
+  /** Resolves once the watch scheduler has synced both wallets to the end. */
+  async function untilSynced(): Promise<void> {
+    const deadline = Date.now() + 90_000
+    for (;;) {
+      const status = await fx.core.dispatch('sync:status', undefined)
+      const wallets = status.ok ? (status.result as { state: string }[]) : []
+      if (wallets.length === 2 && wallets.every((w) => w.state === 'up-to-date')) return
+      if (Date.now() > deadline) throw new Error(`not synced: ${JSON.stringify(wallets)}`)
+      await new Promise((done) => setTimeout(done, 250))
+    }
   }
 
   beforeAll(async () => {
     sim = await startSimulator({ seed: 5 })
+    receiver = await startAlertReceiver()
     casual = sim.chain.walletByProfile('casual').address
     failing = sim.chain.walletByProfile('failed-transactions').address
     fx = await startTestWebShell({
+      isWatching: true,
       apiKey: KEY,
       serviceUrl: sim.url,
       ownMirror: async (own) => {
@@ -45,7 +56,7 @@ describe('e2e: the Alerts page, the rule editor and the bell', () => {
         await own.watchlist.add({ address: failing, label: 'Failing' }, 2)
       },
     })
-    for (const address of [casual, failing]) await sync(address)
+    await untilSynced()
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
   }, 120_000)
@@ -53,6 +64,7 @@ describe('e2e: the Alerts page, the rule editor and the bell', () => {
     await browser?.close()
     await fx?.stop()
     await sim?.close()
+    await receiver?.close()
   })
 
   it('opens from the sidebar with an empty state that says what alerts are', async () => {
@@ -82,9 +94,25 @@ describe('e2e: the Alerts page, the rule editor and the bell', () => {
     expect(await editor().getByLabel('Name').getAttribute('placeholder')).toBe(
       'wakes after 90 idle days',
     )
+    // No outbound channel yet: the rule goes to the app and the desktop, and Settings adds more.
+    expect(await editor().getByText('Alerts show here and on the desktop.').count()).toBe(1)
+    expect(await editor().getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe(
+      '#/settings',
+    )
+    expect(await editor().getByRole('group', { name: 'Also send to' }).count()).toBe(0)
   })
 
   it('tries a failed rule on one wallet’s past: the count the core and the simulator’s truth give, no credits', async () => {
+    const added = await fx.core.dispatch('notify:add', {
+      name: 'ops',
+      format: 'json',
+      url: receiver.url,
+    })
+    if (!added.ok) throw new Error(added.error.message)
+    // The editor lists the channels there are when it opens.
+    await editor().getByRole('button', { name: 'Cancel' }).click()
+    await page.getByRole('button', { name: 'New rule' }).first().click()
+    await editor().getByRole('group', { name: 'Also send to' }).getByLabel('ops').check()
     await editor().getByLabel('Watch for').selectOption('failed')
     await expect.poll(() => editor().textContent()).toContain('A transaction of the wallet failed.')
     await editor().getByLabel('Chosen wallets').check()
@@ -149,7 +177,7 @@ describe('e2e: the Alerts page, the rule editor and the bell', () => {
     expect(text).toContain('Failing fails')
     expect(text).toContain('A failed transaction')
     expect(text).toContain('Failing')
-    expect(text).toContain('app, desktop')
+    expect(text).toContain('app, desktop, ops')
     expect(await editor().count()).toBe(0)
     const stored = await fx.core.dispatch('alerts:rules', undefined)
     expect(stored.ok && stored.result).toEqual([
@@ -157,6 +185,7 @@ describe('e2e: the Alerts page, the rule editor and the bell', () => {
         name: 'Failing fails',
         trigger: 'failed',
         scope: { wallets: [failing], tags: [] },
+        channels: ['ops'],
       }),
     ])
   })
@@ -168,8 +197,12 @@ describe('e2e: the Alerts page, the rule editor and the bell', () => {
       kind: 'silent',
       variant: 'failed',
     })
-    await sync(failing)
-    await expect.poll(() => bell().getAttribute('aria-label')).toBe('Alerts, 1 unread')
+    // Sync now, as the wallet's button does; the bell hears of the alert it fires.
+    const started = await fx.core.dispatch('sync:start', { address: failing })
+    if (!started.ok) throw new Error(started.error.message)
+    await expect
+      .poll(() => bell().getAttribute('aria-label'), { timeout: 30_000 })
+      .toBe('Alerts, 1 unread')
     expect(await page.getByTestId('bell-count').textContent()).toBe('1')
     await screenshot(page, 'alerts-bell-with-count')
 
@@ -183,6 +216,13 @@ describe('e2e: the Alerts page, the rule editor and the bell', () => {
     const shown = await alert.textContent()
     expect(shown).toContain(fired?.text)
     expect(shown).toContain('desktop')
+    // The outbound channel delivers after the alert is announced; the page follows.
+    await expect
+      .poll(() => alert.getByRole('list', { name: 'Deliveries' }).textContent(), {
+        timeout: 20_000,
+      })
+      .toContain('ops: delivered ✓')
+    expect(receiver.received).toHaveLength(1)
     expect(await alert.getByRole('link', { name: 'Failing' }).getAttribute('href')).toBe(
       `#/wallet/${failing}/overview`,
     )

@@ -1,5 +1,5 @@
 import type { AlertRuleInput } from '@shared/domain/alert-rules'
-import type { AlertRuleView, AlertView } from '@shared/ipc/alert-schemas'
+import { MAX_ALERT_HISTORY, type AlertRuleView, type AlertView } from '@shared/ipc/alert-schemas'
 import { client } from './connection.svelte'
 
 // The in-app alert channel: the bell's unread count, the fired alerts the Alerts page shows
@@ -55,6 +55,25 @@ export async function loadOlderAlerts(): Promise<void> {
   })
   alerts.list = [...(alerts.list ?? []), ...page.alerts]
   alerts.hasOlder = page.alerts.length === ALERTS_PAGE_SIZE
+}
+
+/** Whether a shown alert still waits for a channel (its state may change without an event). */
+export function hasPendingDeliveries(): boolean {
+  return (alerts.list ?? []).some((a) => a.deliveries.some((d) => d.state === 'pending'))
+}
+
+/** Re-reads the shown alerts' delivery states: channels deliver after an alert is announced. */
+export async function refreshShownAlerts(): Promise<void> {
+  const shown = alerts.list
+  if (!shown || shown.length === 0) return
+  const page = await client.call('alerts:history', {
+    limit: Math.min(shown.length, MAX_ALERT_HISTORY),
+  })
+  // The shown copy keeps its "new" mark: it says what was unread when the page opened.
+  alerts.list = (alerts.list ?? []).map((a) => {
+    const now = page.alerts.find((f) => f.id === a.id)
+    return now ? { ...now, isRead: a.isRead } : a
+  })
 }
 
 /** Marks every alert up to the newest shown as seen; the bell follows. */
