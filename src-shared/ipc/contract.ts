@@ -66,6 +66,7 @@ import {
   Recognised,
 } from './lookup-schemas'
 import { MirrorSearchInput, MirrorSearchResult } from './search-schemas'
+import { FeedMarkViewedInput, FeedPage, FeedPageInput } from './feed-schemas'
 import {
   BalanceAtInput,
   BalanceAtPlan,
@@ -97,6 +98,7 @@ import {
   WatchedWallet,
   WatchRemoveInput,
   WatchRenameInput,
+  WatchTagInput,
 } from './watchlist-schemas'
 
 /** What the contract says of one channel. */
@@ -251,6 +253,12 @@ export const contract = {
   'webhooks:delete': { input: WebhookDeleteInput, output: z.void(), role: 'editor' },
   /** Webhook mode (a team server with a public URL): its state and its log. Reads only. */
   'webhooks:mode': { input: z.void(), output: WebhookModeStatus, role: 'viewer' },
+  'watchlist:tag': { input: WatchTagInput, output: WatchedWallet, role: 'editor' },
+  'watchlist:untag': { input: WatchTagInput, output: WatchedWallet, role: 'editor' },
+  /** Every watched wallet's transactions newest first, filtered, keyset-paged. Reads only. */
+  'feed:page': { input: FeedPageInput, output: FeedPage, role: 'viewer' },
+  /** Moves the viewer's "last viewed" mark: a note about reading, open to viewers. */
+  'feed:mark-viewed': { input: FeedMarkViewedInput, output: z.void(), role: 'viewer' },
 } as const satisfies Record<string, ChannelSpec>
 
 /** Every channel name, e.g. `'watchlist:add'`. */
