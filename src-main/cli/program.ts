@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander'
 import { readAppVersion } from '../app/app-version'
 import { registerExportCommand } from './export-command'
+import { registerFeedCommand } from './feed-command'
 import { registerLookupCommands } from './lookup-commands'
 import { registerServeCommand } from './serve-command'
 import { registerServerCommand } from './server-command'
@@ -51,6 +52,7 @@ function buildProgram(): Command {
   registerLookupCommands(program)
   registerWebhookCommands(program)
   registerSimulatorCommand(program)
+  registerFeedCommand(program)
   return program
 }
 
