@@ -9,6 +9,8 @@ export type Route =
   | { page: 'watchlist' }
   | { page: 'wallet'; address: string; tab: WalletTab }
   | { page: 'activity' }
+  /** Every watched wallet's transactions, newest first. */
+  | { page: 'feed' }
   | { page: 'export' }
   | { page: 'webhooks' }
   | { page: 'settings' }
@@ -36,6 +38,7 @@ function parse(hash: string): Route {
     return { page: 'wallet', address, tab: known ?? 'overview' }
   }
   if (page === 'activity') return { page: 'activity' }
+  if (page === 'feed') return { page: 'feed' }
   if (page === 'export') return { page: 'export' }
   if (page === 'webhooks') return { page: 'webhooks' }
   if (page === 'settings') return { page: 'settings' }
@@ -49,6 +52,8 @@ export function hrefOf(route: Route): string {
       return `#/wallet/${route.address}/${route.tab}`
     case 'activity':
       return '#/activity'
+    case 'feed':
+      return '#/feed'
     case 'export':
       return '#/export'
     case 'webhooks':
