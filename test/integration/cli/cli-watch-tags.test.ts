@@ -6,8 +6,8 @@ import { testAddress } from '../../helpers/wallets'
 
 // Given watched wallets, when a person tags and untags them from the command line, then
 // tags are kept lower-case and once each, `watch list` shows them (and --json carries
-// them), bad tags and unwatched addresses are refused by name with exit 1, and removing a
-// wallet removes its tags.
+// them), export --tag exports the tagged wallets, bad tags and unwatched addresses are
+// refused by name with exit 1, and removing a wallet removes its tags.
 
 describe('CLI: watch tag and untag', () => {
   const temp = makeTempDir()
@@ -67,6 +67,21 @@ describe('CLI: watch tag and untag', () => {
       expect(run.code, args.join(' ')).toBe(1)
       expect(run.stderr).toContain(message)
     }
+  })
+
+  it('export --tag exports the wallets carrying the tag, and refuses a tag no wallet has', async () => {
+    const out = `${temp.dir}/cold.csv`
+    const cold = await cli('export', '--tag', 'COLD', '--estimate', '--out', out)
+    expect(cold.code, cold.stderr).toBe(0)
+    expect(cold.stderr).toMatch(/Would export .*wallet Treasury/)
+    const both = await cli('export', '--tag', 'cold', '--wallet', desk, '--estimate', '--out', out)
+    expect(both.stderr).toMatch(/Would export .*wallets .*, Treasury/)
+    const nobody = await cli('export', '--tag', 'nobody', '--estimate', '--out', out)
+    expect(nobody.code).toBe(1)
+    expect(nobody.stderr).toContain('--tag “nobody”: no watched wallet has this tag.')
+    const bad = await cli('export', '--tag', 'a b', '--estimate', '--out', out)
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toContain('--tag “a b”: Tag “a b” contains a space')
   })
 
   it('removing a wallet removes its tags', async () => {
