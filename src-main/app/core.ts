@@ -38,6 +38,11 @@ import { LookupDesk } from '../lookup/lookup-desk'
 import { syncHandlers } from './handlers/sync-handlers'
 import { watchlistHandlers } from './handlers/watchlist-handlers'
 import { webhookHandlers } from './handlers/webhook-handlers'
+import { alertHandlers } from './handlers/alert-handlers'
+import { notifyHandlers } from './handlers/notify-handlers'
+import { AlertDeliverer, type DesktopNotifier } from '../alerts/alert-deliverer'
+import { ChannelSecrets, CHANNEL_SECRETS_FILE } from '../alerts/channel-secrets'
+import { NotifyDesk } from '../alerts/notify-desk'
 import { FileSecretStore, MemorySecretStore, type SecretStore } from './secret-store'
 import { ServiceSession, type ServiceOverride } from './service-session'
 import {
@@ -93,6 +98,14 @@ export interface CoreConfig {
   choosePath?: ChoosePath
   /** Time and timers for everything that waits; tests pass a virtual or fixed one. */
   clock?: Clock
+  /** Where outbound channels' secrets are kept: safeStorage (Electron), else a 0600 file. */
+  channelSecretStore?: SecretStore
+  /**
+   * Shows an alert's desktop notification (the Electron shell). Without it the alert is
+   * pushed to the renderers as `alerts:desktop` (the web shell's page shows it); with no
+   * page connected (the CLI) it is marked delivered unshown: the app's history has it.
+   */
+  desktopNotifier?: DesktopNotifier
 }
 
 /** The app's core: one per process, shared by whichever shell hosts it. */
@@ -414,7 +427,11 @@ function dispatcherOf(handlers: HandlerTable, redact: (text: string) => string):
 }
 
 /** Every channel's handler over the context. */
-function handlerTableOf(ctx: HandlerContext, lookups: LookupDesk): HandlerTable {
+function handlerTableOf(
+  ctx: HandlerContext,
+  lookups: LookupDesk,
+  notify: NotifyDesk,
+): HandlerTable {
   return {
     ...appHandlers(ctx),
     ...watchlistHandlers(ctx),
@@ -426,6 +443,8 @@ function handlerTableOf(ctx: HandlerContext, lookups: LookupDesk): HandlerTable 
     ...lookupHandlers(ctx, lookups),
     ...webhookHandlers(ctx),
     ...feedHandlers(ctx),
+    ...alertHandlers(ctx),
+    ...notifyHandlers(notify),
   }
 }
 
@@ -471,11 +490,15 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
   // (A very short one would blank out ordinary words; the messages never quote it anyway.)
   const password = decodeURIComponent(URL.parse(config.databaseUrl ?? '')?.password ?? '')
   const databasePassword = password.length >= 6 ? password : null
+  const channelSecrets = new ChannelSecrets(
+    config.channelSecretStore ?? new FileSecretStore(config.dataDir, CHANNEL_SECRETS_FILE),
+  )
   const redact = (text: string): string => {
     const secrets = [
       apiKey(),
       sessions.webhookMode !== null ? sessions.webhookSecrets.read() : null,
       databasePassword,
+      ...channelSecrets.values(),
     ]
     return redactText(
       text,
@@ -522,7 +545,27 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     imageUrlFor: (uri) => images.urlFor(uri),
     nowSec,
   })
-  const dispatch = dispatcherOf(handlerTableOf(ctx, lookups), redact)
+  // Channels are the person's, kept in their own mirror whatever is shown.
+  const notify = new NotifyDesk({
+    channels: home.notifyChannels,
+    secrets: channelSecrets,
+    clock,
+    redact,
+  })
+  const dispatch = dispatcherOf(handlerTableOf(ctx, lookups, notify), redact)
+  // Wherever alerts can fire (a process that writes and keeps watching), the outbox is
+  // drained to its channels, starting with what a previous run left undelivered.
+  const deliverer =
+    !isReadOnly && config.isWatching === true
+      ? new AlertDeliverer({
+          outbox: () => sessions.mirror.alerts,
+          channels: home.notifyChannels,
+          secrets: channelSecrets,
+          desktop: config.desktopNotifier ?? ((alert) => events.emit('alerts:desktop', alert)),
+          clock,
+          redact,
+        })
+      : null
 
   // A wallet added to the watchlist starts syncing at once; a removed one stops.
   events.subscribe((event, payload) => {
@@ -533,7 +576,12 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
       if (!listed.has(address)) session.runtimeIfConnected()?.engine.cancel(address)
     session.scheduler?.poke()
   })
+  // Alerts just written go out now rather than at the deliverer's next look.
+  events.subscribe((event) => {
+    if (event === 'alerts:fired') deliverer?.poke()
+  })
   await sessions.session.start()
+  deliverer?.start()
 
   return {
     info,
@@ -550,6 +598,7 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
       return syncSharedOn(sessions, clock, addresses, options)
     },
     close: async () => {
+      await deliverer?.stop()
       await sessions.closeCurrent()
       await home.close()
       lock?.release()

@@ -20,6 +20,7 @@ import {
 import type { EventBus } from './event-bus'
 import { SyncEventRelay } from './sync-event-relay'
 import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from '../sync/lease-keeper'
+import { AlertEvaluator } from '../alerts/alert-evaluator'
 
 /** Overrides for one run (CLI flags and environment), never stored. */
 export interface ServiceOverride {
@@ -53,6 +54,8 @@ export interface ServiceSessionOptions {
 export class ServiceSession {
   readonly #o: ServiceSessionOptions
   readonly relay: SyncEventRelay
+  /** The alert rules' turn after each wallet's sync (and at start, for what a crash left). */
+  readonly alerts: AlertEvaluator
   #runtime: SyncRuntime | null = null
   #scheduler: WatchScheduler | null = null
   #simulator: RunningSimulator | null = null
@@ -67,6 +70,11 @@ export class ServiceSession {
       events: options.events,
       syncing: () => this.syncingAddresses(),
       nowSec: () => nowSec(options.clock),
+    })
+    this.alerts = new AlertEvaluator({
+      mirror: options.mirror,
+      clock: options.clock,
+      onFired: (report) => this.relay.onAlertsFired(report.alertIds),
     })
   }
 
@@ -114,6 +122,8 @@ export class ServiceSession {
    */
   async start(): Promise<void> {
     if (!this.#o.isWatching || this.isWaitingForKey) return
+    // What sync wrote before a crash or a kill is evaluated now, not at the next change.
+    await this.alerts.evaluatePending()
     await this.runtime()
     if (this.#o.source === 'demo') await this.seedDemoWallets({ onlyFirstRun: true })
     this.#scheduler?.start()
@@ -236,6 +246,9 @@ export class ServiceSession {
       namesRefreshSec: async () => (await current()).namesRefreshDays * 86_400,
       emit: (event) => this.relay.onSyncEvent(event),
       clock: this.#o.clock,
+      afterWalletWritten: async () => {
+        await this.alerts.evaluatePending()
+      },
     })
     this.#runtime = runtime
     this.#scheduler = new WatchScheduler({

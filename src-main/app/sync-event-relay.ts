@@ -76,6 +76,20 @@ export class SyncEventRelay {
     }
   }
 
+  /** Tells the app of alerts just written (the bell, the Alerts page, the desktop). */
+  onAlertsFired(alertIds: readonly number[]): void {
+    this.#track(this.#announceAlerts(alertIds))
+  }
+
+  async #announceAlerts(alertIds: readonly number[]): Promise<void> {
+    const wanted = new Set(alertIds)
+    const newest = await this.#mirror.alerts.history({ limit: Math.max(50, alertIds.length) })
+    this.#events.emit('alerts:fired', {
+      alerts: newest.filter((a) => wanted.has(a.id)),
+      unread: await this.#mirror.alerts.unreadCount(),
+    })
+  }
+
   /** Resolves once no relayed read is still running. */
   async idle(): Promise<void> {
     while (this.#work.size > 0) await Promise.all([...this.#work])

@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander'
 import { readAppVersion } from '../app/app-version'
+import { registerAlertCommands } from './alert-commands'
 import { registerExportCommand } from './export-command'
 import { registerFeedCommand } from './feed-command'
 import { registerLookupCommands } from './lookup-commands'
@@ -12,6 +13,7 @@ import { registerSyncCommand } from './sync-command'
 import { registerWalletCommands } from './wallet-commands'
 import { registerWatchCommand } from './watch-command'
 import { registerWebhookCommands } from './webhook-commands'
+import { registerNotifyCommands } from './notify-commands'
 import { printErrorLine, withLinesEnded } from './terminal-output'
 import { cliContext, withCliContext, type CliContext } from './cli-context'
 
@@ -51,6 +53,8 @@ function buildProgram(): Command {
   registerWalletCommands(program)
   registerLookupCommands(program)
   registerWebhookCommands(program)
+  registerAlertCommands(program)
+  registerNotifyCommands(program)
   registerSimulatorCommand(program)
   registerFeedCommand(program)
   return program

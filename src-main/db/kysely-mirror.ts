@@ -5,10 +5,13 @@ import type { MirrorWriter } from './mirror-writer'
 import type { Database } from './schema'
 import { ActivityStore } from './stores/activity-store'
 import { AlertStore } from './stores/alert-store'
+import { AlertFactsReader } from './stores/alert-facts-reader'
+import { AlertRuleStore } from './stores/alert-rule-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
 import { LookupCacheStore } from './stores/lookup-cache-store'
 import { MintStore } from './stores/mint-store'
 import { NamesStore } from './stores/names-store'
+import { NotifyChannelStore } from './stores/notify-channel-store'
 import { ReviewReader } from './stores/review-reader'
 import { SearchStore } from './stores/search-store'
 import { SettingsStore } from './stores/settings-store'
@@ -46,12 +49,15 @@ export abstract class KyselyMirror implements Mirror {
   readonly settings: SettingsStore
   readonly activity: ActivityStore
   readonly alerts: AlertStore
+  readonly alertRules: AlertRuleStore
+  readonly alertFacts: AlertFactsReader
   readonly lookups: LookupCacheStore
   readonly search: SearchStore
   readonly webhooks: WebhookStore
   readonly leases: SyncLeaseStore
   readonly webhookDeliveries: WebhookDeliveryStore
   readonly team: TeamAccountStore
+  readonly notifyChannels: NotifyChannelStore
 
   constructor(db: Kysely<Database>) {
     this.watchlist = new WatchlistStore(db)
@@ -66,12 +72,15 @@ export abstract class KyselyMirror implements Mirror {
     this.settings = new SettingsStore(db)
     this.activity = new ActivityStore(db)
     this.alerts = new AlertStore(db)
+    this.alertRules = new AlertRuleStore(db)
+    this.alertFacts = new AlertFactsReader(db)
     this.lookups = new LookupCacheStore(db)
     this.search = new SearchStore(db)
     this.webhooks = new WebhookStore(db)
     this.leases = new SyncLeaseStore(db)
     this.webhookDeliveries = new WebhookDeliveryStore(db)
     this.team = new TeamAccountStore(db)
+    this.notifyChannels = new NotifyChannelStore(db)
   }
 
   abstract deleteAllData(): Promise<void>

@@ -2,6 +2,8 @@ import type { ExportReader } from './export-reader'
 import type { MirrorWriter } from './mirror-writer'
 import type { ActivityStore } from './stores/activity-store'
 import type { AlertStore } from './stores/alert-store'
+import type { AlertFactsReader } from './stores/alert-facts-reader'
+import type { AlertRuleStore } from './stores/alert-rule-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
 import type { LookupCacheStore } from './stores/lookup-cache-store'
 import type { MintStore } from './stores/mint-store'
@@ -19,6 +21,7 @@ import type { WebhookDeliveryStore } from './stores/webhook-delivery-store'
 import type { TeamAccountStore } from './stores/team-account-store'
 import type { TagStore } from './stores/tag-store'
 import type { FeedStore } from './stores/feed-store'
+import type { NotifyChannelStore } from './stores/notify-channel-store'
 
 /**
  * Tables that "delete all local data" keeps, on every engine: the person's settings, alert
@@ -75,6 +78,10 @@ export interface Mirror {
   readonly activity: ActivityStore
   /** The alert outbox: alerts with what caused them, and their deliveries per channel. */
   readonly alerts: AlertStore
+  /** The alert rules. */
+  readonly alertRules: AlertRuleStore
+  /** What the rules read: the alert inbox, and what a transaction or snapshot did. */
+  readonly alertFacts: AlertFactsReader
   /** The look-up desk's answers, reopened offline. */
   readonly lookups: LookupCacheStore
   /** The header search over labels, names, tokens and id prefixes: reads only. */
@@ -87,6 +94,8 @@ export interface Mirror {
   readonly webhookDeliveries: WebhookDeliveryStore
   /** The team server's accounts and sign-in sessions. */
   readonly team: TeamAccountStore
+  /** Outbound alert channels (their secrets are kept outside the mirror). */
+  readonly notifyChannels: NotifyChannelStore
   /** Export rows, read from one consistent snapshot without holding up the sync engine. */
   readonly exports: ExportReader
   /**

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { WalletAddressInput } from './wallet-address'
+import { shortAddress, WalletAddressInput } from './wallet-address'
 
 // What an alert rule is, in one place: the CLI's `alerts add`, the IPC channels, the rule
 // editor and the evaluator all read rules through these schemas.
@@ -209,10 +209,11 @@ export function parseDuration(text: string): number | null {
  */
 export function defaultRuleName(rule: Pick<AlertRuleDefinition, 'trigger' | 'options'>): string {
   const o = rule.options
+  const token = o.token && o.token.length > 20 ? shortAddress(o.token) : o.token
   const parts: string[] = [rule.trigger]
   if (o.types) parts.push(o.types.join(','))
-  if (o.min !== undefined) parts.push(`≥ ${o.min}${o.token ? ` ${o.token}` : ''}`)
-  else if (o.token !== undefined) parts.push(o.token)
+  if (o.min !== undefined) parts.push(`≥ ${o.min}${token ? ` ${token}` : ''}`)
+  else if (token !== undefined) parts.push(token)
   if (o.max !== undefined) parts.push(`< ${o.max}`)
   if (o.minUsd !== undefined) parts.push(`≥ $${o.minUsd}`)
   if (o.maxUsd !== undefined) parts.push(`< $${o.maxUsd}`)

@@ -1,10 +1,10 @@
 import { z } from 'zod'
-import { AlertRuleInput, AlertTrigger, HealthKind } from '../domain/alert-rules'
+import { AlertRuleInput, AlertRuleOptions, AlertTrigger, HealthKind } from '../domain/alert-rules'
 
 // Alerts as the app, the CLI's --json and outbound channels show them: one view of an
 // alert and of its delivery on each channel.
 
-export { AlertRuleInput, AlertTrigger, HealthKind }
+export { AlertRuleInput, AlertRuleOptions, AlertTrigger, HealthKind }
 
 /** An alert's state on one channel. */
 export const DeliveryState = z.enum(['pending', 'delivered', 'failed', 'gave-up'])
@@ -60,3 +60,79 @@ export const AlertView = z.object({
   deliveries: z.array(AlertDeliveryView),
 })
 export type AlertView = z.infer<typeof AlertView>
+
+/** A stored rule, as `alerts list --json` prints it and the Alerts page lists it. */
+export const AlertRuleView = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  trigger: AlertTrigger,
+  options: AlertRuleOptions,
+  scope: z.object({ wallets: z.array(z.string()), tags: z.array(z.string()) }),
+  channels: z.array(z.string()),
+  cooldownSec: z.number().int(),
+  isMuted: z.boolean(),
+  /** ISO-8601 UTC. */
+  createdAt: z.string(),
+})
+export type AlertRuleView = z.infer<typeof AlertRuleView>
+
+export const AlertRuleIdInput = z.strictObject({ id: z.number().int().positive() })
+
+export const AlertMuteInput = z.strictObject({
+  id: z.number().int().positive(),
+  isMuted: z.boolean(),
+})
+
+/** The most alerts one history page holds. */
+export const MAX_ALERT_HISTORY = 500
+
+export const AlertHistoryInput = z.strictObject({
+  limit: z.number().int().min(1).max(MAX_ALERT_HISTORY).default(50),
+  /** The page after this alert (older ones). */
+  beforeId: z.number().int().positive().optional(),
+})
+
+export const AlertHistoryPage = z.object({
+  alerts: z.array(AlertView),
+  /** Alerts not seen in the app yet (the bell's count). */
+  unread: z.number().int(),
+})
+export type AlertHistoryPage = z.infer<typeof AlertHistoryPage>
+
+export const AlertMarkReadInput = z.strictObject({ upToId: z.number().int().positive() })
+
+/** The longest stretch of the past a rule is tried on. */
+export const MAX_TRY_DAYS = 365
+
+/** Try a saved rule (by id) or one being written, on the mirror's last `days` days. */
+export const AlertTryInput = z.strictObject({
+  rule: z.union([AlertRuleIdInput, AlertRuleInput]),
+  days: z.number().int().min(1).max(MAX_TRY_DAYS),
+})
+export type AlertTryInput = z.input<typeof AlertTryInput>
+
+/** The most would-be alerts a trial lists (it counts them all). */
+export const MAX_TRY_LISTED = 200
+
+/** How often a rule would have fired on the past, and what it would have said. */
+export const AlertTrial = z.object({
+  days: z.number().int(),
+  /** Alerts it would have sent, after its cool-down gathered bursts. */
+  fired: z.number().int(),
+  /** Matches before gathering. */
+  matches: z.number().int(),
+  transactionsExamined: z.number().int(),
+  snapshotsExamined: z.number().int(),
+  /** The first MAX_TRY_LISTED of them, oldest first. */
+  alerts: z.array(
+    z.object({
+      wallet: z.string().nullable(),
+      signature: z.string().nullable(),
+      /** ISO-8601 UTC: when the transaction happened (or the snapshot was taken). */
+      at: z.string(),
+      text: z.string(),
+      matchCount: z.number().int(),
+    }),
+  ),
+})
+export type AlertTrial = z.infer<typeof AlertTrial>

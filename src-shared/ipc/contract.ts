@@ -1,4 +1,16 @@
 import { z } from 'zod'
+import {
+  AlertHistoryInput,
+  AlertHistoryPage,
+  AlertMarkReadInput,
+  AlertMuteInput,
+  AlertRuleIdInput,
+  AlertRuleInput,
+  AlertRuleView,
+  AlertTrial,
+  AlertTryInput,
+  AlertView,
+} from './alert-schemas'
 import { AppInfo } from './app-schemas'
 import {
   ExportCancelInput,
@@ -92,6 +104,13 @@ import {
   WebhookUpdateInput,
   WebhookView,
 } from './webhook-schemas'
+import {
+  DesktopAlert,
+  NotifyAddInput,
+  NotifyChannelView,
+  NotifyNameInput,
+  NotifyTestResult,
+} from './notify-schemas'
 import {
   DemoWalletsAdded,
   WatchAddInput,
@@ -259,6 +278,54 @@ export const contract = {
   'feed:page': { input: FeedPageInput, output: FeedPage, role: 'viewer' },
   /** Moves the viewer's "last viewed" mark: a note about reading, open to viewers. */
   'feed:mark-viewed': { input: FeedMarkViewedInput, output: z.void(), role: 'viewer' },
+  'alerts:rules': { input: z.void(), output: z.array(AlertRuleView), role: 'viewer' },
+  'alerts:add-rule': {
+    input: AlertRuleInput,
+    output: AlertRuleView,
+    role: 'editor',
+    refusal: 'manage alert rules',
+  },
+  'alerts:remove-rule': {
+    input: AlertRuleIdInput,
+    output: z.void(),
+    role: 'editor',
+    refusal: 'manage alert rules',
+  },
+  'alerts:mute-rule': {
+    input: AlertMuteInput,
+    output: AlertRuleView,
+    role: 'editor',
+    refusal: 'manage alert rules',
+  },
+  'alerts:history': { input: AlertHistoryInput, output: AlertHistoryPage, role: 'viewer' },
+  'alerts:mark-read': {
+    input: AlertMarkReadInput,
+    output: z.object({ unread: z.number().int() }),
+    role: 'viewer',
+  },
+  /** Tries a rule on the mirror's past: reads only, no credits. */
+  'alerts:try': { input: AlertTryInput, output: AlertTrial, role: 'viewer' },
+  /** Outbound alert channels, without their secrets. */
+  'notify:list': { input: z.void(), output: z.array(NotifyChannelView), role: 'viewer' },
+  // Channels send the team's alerts outside (and may reach its network): an admin's.
+  'notify:add': {
+    input: NotifyAddInput,
+    output: NotifyChannelView,
+    role: 'admin',
+    refusal: 'manage alert channels',
+  },
+  'notify:remove': {
+    input: NotifyNameInput,
+    output: z.void(),
+    role: 'admin',
+    refusal: 'manage alert channels',
+  },
+  'notify:test': {
+    input: NotifyNameInput,
+    output: NotifyTestResult,
+    role: 'admin',
+    refusal: 'manage alert channels',
+  },
 } as const satisfies Record<string, ChannelSpec>
 
 /** Every channel name, e.g. `'watchlist:add'`. */
@@ -292,8 +359,12 @@ export const events = {
   /** Watching found a change in a wallet and synced it. */
   'watch:change': WatchChange,
   'app:network': z.object({ state: z.enum(['online', 'offline']) }),
+  /** Rules fired (or gathered more matches into) these alerts; `unread` counts the bell. */
+  'alerts:fired': z.object({ alerts: z.array(AlertView), unread: z.number().int() }),
   /** The data source was switched: every view reads another mirror now, so the page reloads. */
   'app:data-source': z.object({ source: DataSource }),
+  /** An alert for the desktop: the web shell's page shows it as a browser notification. */
+  'alerts:desktop': DesktopAlert,
 } as const
 
 /** Every event name. */

@@ -1,3 +1,4 @@
+import { runAlertsBenchReport } from './alerts.bench'
 import { benchTable, type BenchFigure } from './bench-table'
 import { runColdStartBench } from './cold-start.bench'
 import { runExportBench } from './export.bench'
@@ -82,6 +83,12 @@ const BENCHES: {
     name: 'watch-day',
     title: 'Watching 50 wallets for 24 simulated hours, against rotki-style and naive polling',
     run: () => runWatchDayBench(),
+  },
+  {
+    name: 'alerts',
+    title:
+      'Ten alert rules over the watch day (50 wallets, 24 simulated hours), against what the truth says they should fire',
+    run: () => runAlertsBenchReport(),
   },
 ]
 

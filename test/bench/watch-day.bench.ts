@@ -6,7 +6,7 @@ import { runWatchDay, type WatchDayResult } from '../helpers/watch-day-run'
 // the mirror equal to the truth. Run: npm run bench -- watch-day
 
 /** The p-th percentile (nearest rank) of some numbers. */
-function percentile(values: readonly number[], p: number): number {
+export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN

@@ -10,6 +10,10 @@ import { walletTokenAccounts } from '../../src-main/simulator/chain/accounts'
 import type { SimWallet } from '../../src-main/simulator/chain/sim-chain'
 import { startSimulator } from '../../src-main/simulator/simulator-server'
 import { createSyncRuntime } from '../../src-main/sync/sync-runtime'
+import { AlertEvaluator, type EvaluationReport } from '../../src-main/alerts/alert-evaluator'
+import type { Mirror } from '../../src-main/db/mirror'
+import type { RunningSimulator } from '../../src-main/simulator/simulator-server'
+import { AlertRuleInput } from '@shared/domain/alert-rules'
 import { readWatchFootprint } from '../../src-main/sync/watch-footprint'
 import { WatchScheduler } from '../../src-main/sync/watch-scheduler'
 import { expectMirrorEqualsTruth } from '../integration/sync/mirror-truth-assertions'
@@ -52,6 +56,17 @@ export interface WatchDayResult {
   mismatch: string | null
   /** The Settings projection for the same watchlist and cadence, over what was measured. */
   projection: WatchCostProjection
+  /** What `inspect` found before the run closed its mirror and simulator. */
+  inspection: unknown
+}
+
+/** Alert rules over the watch day, evaluated after each wallet's sync as the app does. */
+export interface WatchDayAlerts {
+  rules(wallets: readonly SimWallet[]): AlertRuleInput[]
+  /** Tags put on wallets before watching starts. */
+  tags?(wallets: readonly SimWallet[]): { address: string; tag: string }[]
+  /** Told after each evaluation that wrote alerts. */
+  onFired?(report: EvaluationReport): void
 }
 
 /**
@@ -69,6 +84,13 @@ export async function runWatchDay(
     onHour?: (hour: number, credits: number) => void
     /** The engine holding the mirror: SQLite in a temp folder (default) or a fresh PostgreSQL database. */
     engine?: TestEngine
+    alerts?: WatchDayAlerts
+    /** Reads what it needs before the run closes (the transactions added while watching, by wallet). */
+    inspect?: (run: {
+      sim: RunningSimulator
+      mirror: Mirror
+      newSignatures: ReadonlyMap<string, readonly string[]>
+    }) => Promise<unknown>
   } = {},
 ): Promise<WatchDayResult> {
   const hours = options.hours ?? 24
@@ -80,6 +102,10 @@ export async function runWatchDay(
     ? await openPostgresMirror(postgres.url)
     : await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
   const db = mirror.database.db
+  const alerts = options.alerts
+  const evaluator = alerts
+    ? new AlertEvaluator({ mirror, ...(alerts.onFired ? { onFired: alerts.onFired } : {}) })
+    : null
   const runtime = createSyncRuntime({
     mirror,
     service: singleOriginServiceSettings(sim.url, KEY, { timeoutMs: 10_000 }),
@@ -87,6 +113,9 @@ export async function runWatchDay(
     budget: async () => ({ dailyCredits: null, monthlyCredits: null }),
     emit: () => {},
     retry: FAST_RETRIES,
+    ...(evaluator
+      ? { afterWalletWritten: async () => void (await evaluator.evaluatePending()) }
+      : {}),
   })
   const clock = sim.chain.clock
   const scheduler = new WatchScheduler({
@@ -101,12 +130,21 @@ export async function runWatchDay(
   try {
     for (const w of wallets)
       await mirror.watchlist.add({ address: w.address, label: w.profile.id }, clock.nowSec())
+    if (alerts) {
+      for (const rule of alerts.rules(wallets))
+        await mirror.alertRules.add(AlertRuleInput.parse(rule), clock.nowSec())
+      for (const { address, tag } of alerts.tags?.(wallets) ?? []) {
+        const walletId = (await mirror.writer.walletId(address)) as number
+        await db.insertInto('wallet_tags').values({ wallet_id: walletId, tag }).execute()
+      }
+    }
     // Round 0 meets every wallet: a full sync of each, which watching does not repeat.
     await scheduler.runRound()
     const initialSyncCredits = credits()
 
     const countAt = new Map(wallets.map((w) => [w.address, sim.chain.txCount(w)]))
     const pending = new Map<string, number>()
+    const newSignatures = new Map<string, string[]>(wallets.map((w) => [w.address, []]))
     const latenciesSec: number[] = []
     /** Which of the signatures the mirror holds now. */
     const storedOf = async (signatures: string[]): Promise<Set<string>> =>
@@ -134,6 +172,7 @@ export async function runWatchDay(
         for (let i = countAt.get(w.address) ?? count; i < count; i++) {
           const tx = sim.chain.tx(w, i)
           pending.set(tx.signature, tx.timestamp)
+          newSignatures.get(w.address)?.push(tx.signature)
           changes++
         }
         countAt.set(w.address, count)
@@ -160,7 +199,9 @@ export async function runWatchDay(
       }
     }
     const footprint = await readWatchFootprint(mirror, clock.nowSec())
+    const inspection = await options.inspect?.({ sim, mirror, newSignatures })
     return {
+      inspection,
       wallets: wallets.length,
       hours,
       heliographCredits: credits() - initialSyncCredits,

@@ -1,6 +1,20 @@
-import type { Kysely, Transaction } from 'kysely'
+import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { AlertDetail, AlertView, DeliveryState } from '@shared/ipc/alert-schemas'
-import type { Database } from '../schema'
+import type { AlertsTable, Database } from '../schema'
+
+/** A rule that matched, as the evaluator hands it over to be written. */
+export interface RuleMatch {
+  ruleId: number
+  ruleName: string
+  cooldownSec: number
+  channels: readonly string[]
+  walletAddress: string | null
+  signature: string | null
+  text: string
+  detail: AlertDetail
+  /** One alert per rule and cause. */
+  dedupeKey: string
+}
 
 /** The channel every alert is delivered to on the desktop (a notification), beside outbound ones. */
 export const DESKTOP_CHANNEL = 'desktop'
@@ -25,6 +39,25 @@ export interface NewAlert {
 }
 
 const iso = (sec: number): string => new Date(sec * 1000).toISOString()
+
+/** An alert's row with its wallet's label, as the views read it. */
+type AlertRow = Selectable<AlertsTable> & { wallet_label: string | null }
+
+/** A delivery due for an attempt. */
+export interface DueDelivery {
+  alertId: number
+  channel: string
+  /** Attempts made so far. */
+  attempts: number
+  /** When it fell due: what a claim compares against. */
+  nextAttemptAtSec: number
+}
+
+/** What one attempt at a delivery gave. */
+export type DeliveryOutcome =
+  | { state: 'delivered'; atSec: number }
+  | { state: 'failed'; error: string; nextAttemptAtSec: number }
+  | { state: 'gave-up'; error: string }
 
 /**
  * The alert outbox: each alert is written with what caused it and a delivery row per
@@ -81,6 +114,92 @@ export class AlertStore {
     return row.id
   }
 
+  /**
+   * Writes what one evaluation found and consumes the inbox up to `upToInboxId`, in one
+   * transaction: a crash before it commits leaves the inbox to be evaluated again, and
+   * nothing fires twice. Within a rule's cool-down a match gathers into the rule's pending
+   * alert for that wallet (or starts one due when the cool-down ends) instead of firing.
+   * Resolves to the ids of alerts written or grown.
+   */
+  async commitEvaluation(
+    upToInboxId: number,
+    matches: readonly RuleMatch[],
+    nowSec: number,
+    gatheredText: (count: number, latest: RuleMatch) => string,
+  ): Promise<number[]> {
+    return this.#db.transaction().execute(async (trx) => {
+      const touched: number[] = []
+      for (const match of matches) {
+        const id = await this.#record(trx, match, nowSec, gatheredText)
+        if (id !== null) touched.push(id)
+      }
+      await trx.deleteFrom('alert_inbox').where('id', '<=', upToInboxId).execute()
+      return touched
+    })
+  }
+
+  async #record(
+    trx: Transaction<Database>,
+    match: RuleMatch,
+    nowSec: number,
+    gatheredText: (count: number, latest: RuleMatch) => string,
+  ): Promise<number | null> {
+    const alert: NewAlert = {
+      kind: 'rule',
+      ruleId: match.ruleId,
+      ruleName: match.ruleName,
+      healthKind: null,
+      walletAddress: match.walletAddress,
+      signature: match.signature,
+      firedAtSec: nowSec,
+      text: match.text,
+      detail: match.detail,
+      deliverAfterSec: nowSec,
+      dedupeKey: match.dedupeKey,
+      channels: match.channels,
+    }
+    if (match.cooldownSec === 0) return this.insert(alert, trx)
+    const ofRuleAndWallet = trx
+      .selectFrom('alerts')
+      .where('rule_id', '=', match.ruleId)
+      .where((eb) =>
+        match.walletAddress === null
+          ? eb('wallet_address', 'is', null)
+          : eb('wallet_address', '=', match.walletAddress),
+      )
+    const gathering = await ofRuleAndWallet
+      .select(['id', 'match_count', 'detail_json'])
+      .where('deliver_after_sec', '>', nowSec)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+    if (gathering) {
+      const detail = JSON.parse(gathering.detail_json) as AlertDetail
+      const count = gathering.match_count + 1
+      await trx
+        .updateTable('alerts')
+        .set({
+          match_count: count,
+          text: gatheredText(count, match),
+          detail_json: JSON.stringify({
+            ...match.detail,
+            signatures: [...detail.signatures, ...match.detail.signatures],
+          }),
+        })
+        .where('id', '=', gathering.id)
+        .execute()
+      return gathering.id
+    }
+    const last = await ofRuleAndWallet
+      .select('deliver_after_sec')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+    const coolsAtSec = last ? last.deliver_after_sec + match.cooldownSec : nowSec
+    // A match inside the cool-down of the last alert waits for its end, gathering the rest.
+    return this.insert({ ...alert, deliverAfterSec: Math.max(nowSec, coolsAtSec) }, trx)
+  }
+
   /** The newest alerts first, `limit` of them, before the alert `beforeId` when given. */
   async history(options: { limit: number; beforeId?: number }): Promise<AlertView[]> {
     let query = this.#db
@@ -91,7 +210,86 @@ export class AlertStore {
       .orderBy('a.id', 'desc')
       .limit(options.limit)
     if (options.beforeId !== undefined) query = query.where('a.id', '<', options.beforeId)
-    const rows = await query.execute()
+    return this.#views(await query.execute())
+  }
+
+  /** The alerts with these ids as the app shows them (any missing id is left out). */
+  async views(ids: readonly number[]): Promise<AlertView[]> {
+    if (ids.length === 0) return []
+    const rows = await this.#db
+      .selectFrom('alerts as a')
+      .leftJoin('wallets as w', 'w.address', 'a.wallet_address')
+      .selectAll('a')
+      .select('w.label as wallet_label')
+      .where('a.id', 'in', [...ids])
+      .orderBy('a.id')
+      .execute()
+    return this.#views(rows)
+  }
+
+  /**
+   * Deliveries to try now, oldest alert first: pending or failed (to retry), their next
+   * attempt due, and their alert's cool-down over.
+   */
+  async dueDeliveries(nowSec: number, limit: number): Promise<DueDelivery[]> {
+    const rows = await this.#db
+      .selectFrom('alert_deliveries as d')
+      .innerJoin('alerts as a', 'a.id', 'd.alert_id')
+      .select(['d.alert_id', 'd.channel', 'd.attempts', 'd.next_attempt_at_sec'])
+      .where('d.state', 'in', ['pending', 'failed'])
+      .where('d.next_attempt_at_sec', '<=', nowSec)
+      .where('a.deliver_after_sec', '<=', nowSec)
+      .orderBy('d.alert_id')
+      .orderBy('d.channel')
+      .limit(limit)
+      .execute()
+    return rows.map((r) => ({
+      alertId: Number(r.alert_id),
+      channel: r.channel,
+      attempts: Number(r.attempts),
+      nextAttemptAtSec: Number(r.next_attempt_at_sec),
+    }))
+  }
+
+  /**
+   * Takes a due delivery for one attempt: moves its next attempt to `untilSec`, so another
+   * deliverer on the same mirror (or this one's next pass) leaves it alone meanwhile, and
+   * a process killed while sending tries again after it. Resolves to false when another
+   * took it first.
+   */
+  async claimDelivery(due: DueDelivery, untilSec: number): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('alert_deliveries')
+      .set({ next_attempt_at_sec: untilSec })
+      .where('alert_id', '=', due.alertId)
+      .where('channel', '=', due.channel)
+      .where('state', 'in', ['pending', 'failed'])
+      .where('next_attempt_at_sec', '=', due.nextAttemptAtSec)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  }
+
+  /** Records one attempt's outcome on a delivery (the delivery log). */
+  async recordAttempt(
+    key: { alertId: number; channel: string },
+    outcome: DeliveryOutcome,
+  ): Promise<void> {
+    await this.#db
+      .updateTable('alert_deliveries')
+      .set((eb) => ({
+        state: outcome.state,
+        attempts: eb('attempts', '+', 1),
+        last_error: outcome.state === 'delivered' ? null : outcome.error,
+        ...(outcome.state === 'delivered' ? { delivered_at_sec: outcome.atSec } : {}),
+        ...(outcome.state === 'failed' ? { next_attempt_at_sec: outcome.nextAttemptAtSec } : {}),
+      }))
+      .where('alert_id', '=', key.alertId)
+      .where('channel', '=', key.channel)
+      .execute()
+  }
+
+  /** The alerts of these rows as the app shows them, with their deliveries. */
+  async #views(rows: AlertRow[]): Promise<AlertView[]> {
     if (rows.length === 0) return []
     const deliveries = await this.#db
       .selectFrom('alert_deliveries')

@@ -151,6 +151,12 @@ async function main(): Promise<void> {
       shell: 'electron',
       version: app.getVersion(),
       secretStore: new SafeStorageSecretStore(dataDir, safeStorage),
+      channelSecretStore: new SafeStorageSecretStore(dataDir, safeStorage, 'notify-channels.enc'),
+      // An alert's desktop delivery; where the system shows none, the app's Alerts page has it.
+      desktopNotifier: (alert) => {
+        if (Notification.isSupported())
+          new Notification({ title: alert.title, body: alert.body }).show()
+      },
       isWatching: true,
       choosePath: chooseSavePath,
       ...(databaseUrl ? { databaseUrl } : {}),
@@ -165,11 +171,15 @@ async function main(): Promise<void> {
     return
   }
   started = core
-  // New activity becomes a desktop notification (the web shell shows a toast instead).
+  // New activity becomes a desktop notification (the web shell shows a toast instead) until
+  // the person writes alert rules: from then on the desktop hears what the rules say.
   core.events.subscribe((event, payload) => {
     if (event !== 'sync:activity' || !Notification.isSupported()) return
     const notice = payload as ActivityNotice
-    new Notification({ title: walletName(notice), body: notice.summary }).show()
+    void core.dispatch('alerts:rules', undefined).then((rules) => {
+      if (rules.ok && Array.isArray(rules.result) && rules.result.length > 0) return
+      new Notification({ title: walletName(notice), body: notice.summary }).show()
+    })
   })
   bindContract(core)
   let mainWindow = createWindow(core)

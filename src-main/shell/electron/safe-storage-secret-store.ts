@@ -23,8 +23,9 @@ export class SafeStorageSecretStore implements SecretStore {
   readonly #path: string
   readonly #safe: SafeStorageLike
 
-  constructor(dataDir: string, safe: SafeStorageLike) {
-    this.#path = join(dataDir, 'api-key.enc')
+  /** @param fileName another secret's file in the folder (default: the API key's). */
+  constructor(dataDir: string, safe: SafeStorageLike, fileName = 'api-key.enc') {
+    this.#path = join(dataDir, fileName)
     this.#safe = safe
   }
 

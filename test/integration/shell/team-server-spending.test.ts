@@ -142,6 +142,14 @@ describe('team server: a viewer spends no credits, whatever channel or option', 
       'webhooks:plan': WebhookAction.options.map((action) => ({ action })),
       'webhooks:cached': [undefined],
       'webhooks:mode': [undefined],
+      'notify:list': [undefined],
+      'alerts:rules': [undefined],
+      'alerts:history': [{ limit: 50 }],
+      'alerts:mark-read': [{ upToId: 1 }],
+      'alerts:try': [
+        { rule: { trigger: 'activity' }, days: 30 },
+        { rule: { trigger: 'new-counterparty', scope: { wallets: [wallet] } }, days: 365 },
+      ],
     }
   }
 
