@@ -30,8 +30,22 @@ import { clockReading } from './clocks'
 /** The engines a sync test can run on. */
 export type TestEngine = 'sqlite' | 'postgres'
 
-/** Both engines, for `describe.each`: the mirror-equals-truth suites run on each. */
-export const ENGINES: readonly TestEngine[] = ['sqlite', 'postgres']
+/**
+ * The engines the engine-matrix suites run on, for `describe.each`: both in `npm test`;
+ * the fast tier (`npm run test:fast`) sets HELIOGRAPH_TEST_ENGINES=sqlite and checks the
+ * file engine alone, leaving the database server's half to the full run.
+ */
+export const ENGINES: readonly TestEngine[] = testEngines(process.env.HELIOGRAPH_TEST_ENGINES)
+
+function testEngines(setting: string | undefined): TestEngine[] {
+  const all: TestEngine[] = ['sqlite', 'postgres']
+  if (setting === undefined || setting.trim() === '') return all
+  const chosen = setting.split(',').map((e) => e.trim())
+  const unknown = chosen.find((e) => !all.includes(e as TestEngine))
+  if (unknown !== undefined)
+    throw new Error(`HELIOGRAPH_TEST_ENGINES names “${unknown}”; the engines are sqlite and postgres.`)
+  return chosen as TestEngine[]
+}
 
 /** Retries that stay quick in tests while keeping the same policy. */
 export const FAST_RETRIES: Partial<RetryLimits> = { baseDelayMs: 5, maxDelayMs: 50 }

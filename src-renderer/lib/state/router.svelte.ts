@@ -13,6 +13,7 @@ export type Route =
   | { page: 'feed' }
   | { page: 'export' }
   | { page: 'webhooks' }
+  | { page: 'alerts' }
   | { page: 'settings' }
   /** The look-up desk; `request` is what to look up (null: the page's forms only). */
   | { page: 'lookup'; request: LookupRequestInput | null }
@@ -41,6 +42,7 @@ function parse(hash: string): Route {
   if (page === 'feed') return { page: 'feed' }
   if (page === 'export') return { page: 'export' }
   if (page === 'webhooks') return { page: 'webhooks' }
+  if (page === 'alerts') return { page: 'alerts' }
   if (page === 'settings') return { page: 'settings' }
   return { page: 'watchlist' }
 }
@@ -58,6 +60,8 @@ export function hrefOf(route: Route): string {
       return '#/export'
     case 'webhooks':
       return '#/webhooks'
+    case 'alerts':
+      return '#/alerts'
     case 'settings':
       return '#/settings'
     case 'lookup':
