@@ -27,6 +27,7 @@ import { invalidInput, toErrorPayload } from './error-payload'
 import { EventBus } from './event-bus'
 import { appHandlers } from './handlers/app-handlers'
 import { exportHandlers } from './handlers/export-handlers'
+import { feedHandlers } from './handlers/feed-handlers'
 import type { ChoosePath, HandlerContext } from './handlers/handler-context'
 import type { HandlerTable } from './handlers/handler-table'
 import { reviewHandlers } from './handlers/review-handlers'
@@ -441,6 +442,7 @@ function handlerTableOf(
     ...walletHandlers(ctx),
     ...lookupHandlers(ctx, lookups),
     ...webhookHandlers(ctx),
+    ...feedHandlers(ctx),
     ...alertHandlers(ctx),
     ...notifyHandlers(notify),
   }

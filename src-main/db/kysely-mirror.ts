@@ -17,6 +17,8 @@ import { SearchStore } from './stores/search-store'
 import { SettingsStore } from './stores/settings-store'
 import { SyncLeaseStore } from './stores/sync-lease-store'
 import { SyncStateStore } from './stores/sync-state-store'
+import { TagStore } from './stores/tag-store'
+import { FeedStore } from './stores/feed-store'
 import { TeamAccountStore } from './stores/team-account-store'
 import { WatchScheduleStore } from './stores/watch-schedule-store'
 import { WatchStateStore } from './stores/watch-state-store'
@@ -36,6 +38,8 @@ export abstract class KyselyMirror implements Mirror {
   abstract readonly ledger: CreditLedgerStore
   abstract readonly exports: ExportReader
   readonly watchlist: WatchlistStore
+  readonly tags: TagStore
+  readonly feed: FeedStore
   readonly review: ReviewReader
   readonly syncState: SyncStateStore
   readonly schedule: WatchScheduleStore
@@ -57,6 +61,8 @@ export abstract class KyselyMirror implements Mirror {
 
   constructor(db: Kysely<Database>) {
     this.watchlist = new WatchlistStore(db)
+    this.tags = new TagStore(db)
+    this.feed = new FeedStore(db)
     this.review = new ReviewReader(db)
     this.syncState = new SyncStateStore(db)
     this.schedule = new WatchScheduleStore(db)

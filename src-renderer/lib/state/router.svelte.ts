@@ -9,6 +9,8 @@ export type Route =
   | { page: 'watchlist' }
   | { page: 'wallet'; address: string; tab: WalletTab }
   | { page: 'activity' }
+  /** Every watched wallet's transactions, newest first. */
+  | { page: 'feed' }
   | { page: 'export' }
   | { page: 'webhooks' }
   | { page: 'alerts' }
@@ -37,6 +39,7 @@ function parse(hash: string): Route {
     return { page: 'wallet', address, tab: known ?? 'overview' }
   }
   if (page === 'activity') return { page: 'activity' }
+  if (page === 'feed') return { page: 'feed' }
   if (page === 'export') return { page: 'export' }
   if (page === 'webhooks') return { page: 'webhooks' }
   if (page === 'alerts') return { page: 'alerts' }
@@ -51,6 +54,8 @@ export function hrefOf(route: Route): string {
       return `#/wallet/${route.address}/${route.tab}`
     case 'activity':
       return '#/activity'
+    case 'feed':
+      return '#/feed'
     case 'export':
       return '#/export'
     case 'webhooks':
