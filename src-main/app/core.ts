@@ -28,6 +28,7 @@ import { EventBus } from './event-bus'
 import { appHandlers } from './handlers/app-handlers'
 import { exportHandlers } from './handlers/export-handlers'
 import { healthHandlers } from './handlers/health-handlers'
+import { feedHandlers } from './handlers/feed-handlers'
 import type { ChoosePath, HandlerContext } from './handlers/handler-context'
 import type { HandlerTable } from './handlers/handler-table'
 import { reviewHandlers } from './handlers/review-handlers'
@@ -443,6 +444,7 @@ function handlerTableOf(
     ...lookupHandlers(ctx, lookups),
     ...webhookHandlers(ctx),
     ...healthHandlers(ctx),
+    ...feedHandlers(ctx),
     ...alertHandlers(ctx),
     ...notifyHandlers(notify),
   }

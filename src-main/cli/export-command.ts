@@ -14,15 +14,34 @@ import {
 } from '@shared/ipc/export-schemas'
 import { AppError, InvalidInputError } from '@shared/ipc/ipc-errors'
 import { BalanceAtSource, CalendarDate } from '@shared/ipc/wallet-schemas'
+import { WalletTag } from '@shared/ipc/watchlist-schemas'
 import { describeIssues } from '@shared/validation/zod-issues'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 import { printErrorLine, printLine } from './terminal-output'
 import { cliContext, setExitCode } from './cli-context'
 
+/**
+ * The wallets an export with `--tag` covers: those carrying any of the tags, and those
+ * named with --wallet. A tag no watched wallet carries is an error naming it.
+ */
+async function taggedWallets(
+  core: Awaited<ReturnType<typeof openCore>>,
+  tags: string[],
+  named: string[],
+): Promise<string[]> {
+  const watched = await callCore(core, 'watchlist:list', undefined)
+  for (const tag of tags)
+    if (!watched.some((w) => w.tags.includes(tag)))
+      throw new AppError(`--tag “${tag}”: no watched wallet has this tag.`)
+  const tagged = watched.filter((w) => w.tags.some((t) => tags.includes(t))).map((w) => w.address)
+  return [...new Set([...named, ...tagged])]
+}
+
 interface ExportCommandOptions {
   format: string
   kind: string
   wallet: string[]
+  tag: string[]
   from?: string
   to?: string
   mint: string[]
@@ -123,6 +142,12 @@ export function registerExportCommand(program: Command): void {
       collect,
       [],
     )
+    .option(
+      '--tag <tag>',
+      'the wallets with this tag (repeatable; with --wallet, those wallets too)',
+      collect,
+      [],
+    )
     .option('--from <date>', 'first day (YYYY-MM-DD, ISO date-time or UTC seconds), inclusive')
     .option('--to <date>', 'last day (YYYY-MM-DD, ISO date-time or UTC seconds), inclusive')
     .option(
@@ -174,6 +199,11 @@ export function registerExportCommand(program: Command): void {
         failedOnly: opts.failedOnly === true,
       })
       if (!parsed.success) throw new AppError(describeIssues(parsed.error))
+      const tags = opts.tag.map((text) => {
+        const tag = WalletTag.safeParse(text)
+        if (!tag.success) throw new AppError(`--tag “${text}”: ${tag.error.issues[0]?.message}`)
+        return tag.data
+      })
       // Asking the service spends credits: that takes the writer's session.
       const asksService = kind === 'balances-at' && opts.source === 'service' && !opts.estimate
 
@@ -206,7 +236,8 @@ export function registerExportCommand(program: Command): void {
         )
       })
       try {
-        const filters = parsed.data
+        const filters = { ...parsed.data }
+        if (tags.length > 0) filters.wallets = await taggedWallets(core, tags, filters.wallets)
         const preview = await callCore(core, 'export:preview', { kind, format, filters })
         printErrorLine(`${opts.estimate ? 'Would export' : 'Exporting'} ${preview.description}`)
         if (opts.estimate) return

@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander'
 import { readAppVersion } from '../app/app-version'
 import { registerAlertCommands } from './alert-commands'
 import { registerExportCommand } from './export-command'
+import { registerFeedCommand } from './feed-command'
 import { registerLookupCommands } from './lookup-commands'
 import { registerServeCommand } from './serve-command'
 import { registerServerCommand } from './server-command'
@@ -55,6 +56,7 @@ function buildProgram(): Command {
   registerAlertCommands(program)
   registerNotifyCommands(program)
   registerSimulatorCommand(program)
+  registerFeedCommand(program)
   return program
 }
 

@@ -16,7 +16,7 @@ async function withCore<T>(
   }
 }
 
-/** `watch add|list|rename|remove`: manage the watchlist from a terminal or a script. */
+/** `watch add|list|rename|remove|tag|untag`: manage the watchlist from a terminal or a script. */
 export function registerWatchCommand(program: Command): void {
   const watch = program.command('watch').description('manage the watchlist')
   const globals = (): GlobalOptions => program.opts<GlobalOptions>()
@@ -45,7 +45,31 @@ export function registerWatchCommand(program: Command): void {
         return
       }
       if (wallets.length === 0) printLine('No wallets on the watchlist.')
-      for (const w of wallets) printLine(`${w.address}  ${w.label ?? ''}`.trimEnd())
+      for (const w of wallets) {
+        const tags = w.tags.map((t) => `#${t}`).join(' ')
+        printLine(`${w.address}  ${w.label ?? ''}  ${tags}`.trimEnd())
+      }
+    })
+
+  watch
+    .command('tag <address> <tags...>')
+    .description('tag a watched wallet (tags are one word each, kept lower-case)')
+    .action(async (address: string, tags: string[]) => {
+      const wallet = await withCore(globals(), 'tag', 'change', (core) =>
+        callCore(core, 'watchlist:tag', { address, tags }),
+      )
+      printLine(`Tagged ${wallet.address}: ${wallet.tags.join(', ')}`)
+    })
+
+  watch
+    .command('untag <address> <tags...>')
+    .description('take tags off a watched wallet')
+    .action(async (address: string, tags: string[]) => {
+      const wallet = await withCore(globals(), 'untag', 'change', (core) =>
+        callCore(core, 'watchlist:untag', { address, tags }),
+      )
+      const left = wallet.tags.length === 0 ? 'no tags left' : `tags: ${wallet.tags.join(', ')}`
+      printLine(`Untagged ${wallet.address} (${left})`)
     })
 
   watch

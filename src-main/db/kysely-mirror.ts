@@ -18,6 +18,8 @@ import { SearchStore } from './stores/search-store'
 import { SettingsStore } from './stores/settings-store'
 import { SyncLeaseStore } from './stores/sync-lease-store'
 import { SyncStateStore } from './stores/sync-state-store'
+import { TagStore } from './stores/tag-store'
+import { FeedStore } from './stores/feed-store'
 import { TeamAccountStore } from './stores/team-account-store'
 import { WatchScheduleStore } from './stores/watch-schedule-store'
 import { WatchStateStore } from './stores/watch-state-store'
@@ -37,6 +39,8 @@ export abstract class KyselyMirror implements Mirror {
   abstract readonly ledger: CreditLedgerStore
   abstract readonly exports: ExportReader
   readonly watchlist: WatchlistStore
+  readonly tags: TagStore
+  readonly feed: FeedStore
   readonly review: ReviewReader
   readonly syncState: SyncStateStore
   readonly schedule: WatchScheduleStore
@@ -59,6 +63,8 @@ export abstract class KyselyMirror implements Mirror {
 
   constructor(db: Kysely<Database>) {
     this.watchlist = new WatchlistStore(db)
+    this.tags = new TagStore(db)
+    this.feed = new FeedStore(db)
     this.review = new ReviewReader(db)
     this.syncState = new SyncStateStore(db)
     this.schedule = new WatchScheduleStore(db)

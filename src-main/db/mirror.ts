@@ -20,6 +20,8 @@ import type { WatchlistStore } from './stores/watchlist-store'
 import type { WebhookStore } from './stores/webhook-store'
 import type { WebhookDeliveryStore } from './stores/webhook-delivery-store'
 import type { TeamAccountStore } from './stores/team-account-store'
+import type { TagStore } from './stores/tag-store'
+import type { FeedStore } from './stores/feed-store'
 import type { NotifyChannelStore } from './stores/notify-channel-store'
 
 /**
@@ -56,6 +58,10 @@ export interface Mirror {
   /** Where it lives (a file path, or a database URL without its password), for messages. */
   readonly location: string
   readonly watchlist: WatchlistStore
+  /** Tags on watched wallets (lower-case), and the wallets of a tag. */
+  readonly tags: TagStore
+  /** Every watched wallet's transactions newest first, and the feed's last-viewed mark. */
+  readonly feed: FeedStore
   /** The review views' reads (history, transfers, balances, summaries). */
   readonly review: ReviewReader
   /** Streams' status and depth limits. */

@@ -112,8 +112,11 @@ export interface AlertRule extends Omit<AlertRuleDefinition, 'name'> {
   createdAtSec: number
 }
 
-/** Which options each trigger reads; any other is refused, so no option is silently ignored. */
-const OPTIONS_OF: Record<AlertTrigger, readonly (keyof AlertRuleOptions)[]> = {
+/**
+ * Which options each trigger reads; any other is refused, so no option is silently ignored
+ * (the rule editor shows only these fields).
+ */
+export const OPTIONS_OF: Record<AlertTrigger, readonly (keyof AlertRuleOptions)[]> = {
   activity: ['minUsd'],
   incoming: ['token', 'min', 'minUsd'],
   outgoing: ['token', 'min', 'minUsd'],

@@ -79,6 +79,7 @@ import {
   Recognised,
 } from './lookup-schemas'
 import { MirrorSearchInput, MirrorSearchResult } from './search-schemas'
+import { FeedMarkViewedInput, FeedPage, FeedPageInput } from './feed-schemas'
 import {
   BalanceAtInput,
   BalanceAtPlan,
@@ -117,6 +118,7 @@ import {
   WatchedWallet,
   WatchRemoveInput,
   WatchRenameInput,
+  WatchTagInput,
 } from './watchlist-schemas'
 
 /** What the contract says of one channel. */
@@ -273,6 +275,12 @@ export const contract = {
   'webhooks:mode': { input: z.void(), output: WebhookModeStatus, role: 'viewer' },
   /** What stops or slows syncing now (the banner on every page, `status`'s first line). */
   'health:status': { input: z.void(), output: HealthStatus, role: 'viewer' },
+  'watchlist:tag': { input: WatchTagInput, output: WatchedWallet, role: 'editor' },
+  'watchlist:untag': { input: WatchTagInput, output: WatchedWallet, role: 'editor' },
+  /** Every watched wallet's transactions newest first, filtered, keyset-paged. Reads only. */
+  'feed:page': { input: FeedPageInput, output: FeedPage, role: 'viewer' },
+  /** Moves the viewer's "last viewed" mark: a note about reading, open to viewers. */
+  'feed:mark-viewed': { input: FeedMarkViewedInput, output: z.void(), role: 'viewer' },
   'alerts:rules': { input: z.void(), output: z.array(AlertRuleView), role: 'viewer' },
   'alerts:add-rule': {
     input: AlertRuleInput,

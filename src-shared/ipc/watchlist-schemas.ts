@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { WalletAddressInput } from '../domain/wallet-address'
+import { InvalidInputError } from './ipc-errors'
 
 /** Longest label a person can give a wallet; long enough for a sentence, short enough for a sidebar. */
 export const MAX_LABEL_LENGTH = 64
@@ -26,8 +27,8 @@ const FORMAT_CHARACTER_NAMES: Record<number, string> = {
   0xfeff: 'ZERO WIDTH NO-BREAK SPACE',
 }
 
-/** Why `label` cannot be a label, or null when it can. */
-function describeLabelProblem(label: string): string | null {
+/** Why `label` cannot be a label (or, with `noun`, a tag), or null when it can. */
+function describeLabelProblem(label: string, noun = 'Label'): string | null {
   const match = LABEL_FORBIDDEN.exec(label)
   if (match === null) return null
   const char = match[0]
@@ -35,11 +36,11 @@ function describeLabelProblem(label: string): string | null {
   const code = `U+${point.toString(16).toUpperCase().padStart(4, '0')}`
   const position = [...label.slice(0, match.index)].length + 1
   if (/\p{Cc}/u.test(char))
-    return `Label contains ${code}, a control character, at position ${position}; remove it.`
+    return `${noun} contains ${code}, a control character, at position ${position}; remove it.`
   if ((point >= 0x202a && point <= 0x202e) || (point >= 0x2066 && point <= 0x2069))
-    return `Label contains ${code}, a text-direction control, at position ${position}; remove it.`
+    return `${noun} contains ${code}, a text-direction control, at position ${position}; remove it.`
   const name = FORMAT_CHARACTER_NAMES[point]
-  return `Label contains ${code}${name ? ` (${name})` : ''}, an invisible format character, at position ${position}; remove it.`
+  return `${noun} contains ${code}${name ? ` (${name})` : ''}, an invisible format character, at position ${position}; remove it.`
 }
 
 const Label = z
@@ -51,12 +52,50 @@ const Label = z
     if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
   })
 
-/** A watched wallet as the renderer sees it. `addedAtSec` is UTC seconds. */
+/** Longest tag: a word for a group of wallets ("treasury", "mm-desk"), not a sentence. */
+export const MAX_TAG_LENGTH = 40
+
+/** Why `tag` (already trimmed) cannot be a tag, or null when it can. */
+function describeTagProblem(tag: string): string | null {
+  const shown = `“${tag}”`
+  if (tag === '') return 'A tag cannot be empty.'
+  const hidden = describeLabelProblem(tag, `Tag ${JSON.stringify(tag)}`)
+  if (hidden !== null) return hidden
+  if (/\s/u.test(tag)) return `Tag ${shown} contains a space; a tag is one word (use "-" or "_").`
+  const length = [...tag].length
+  if (length > MAX_TAG_LENGTH)
+    return `Tag ${shown} is ${length} characters long; at most ${MAX_TAG_LENGTH}.`
+  return null
+}
+
+/**
+ * A wallet's tag: one word of at most 40 characters, without invisible characters. Tags
+ * are compared without regard to case, so they are kept lower-case: "Treasury" and
+ * "TREASURY" are the one tag "treasury".
+ */
+export const WalletTag = z
+  .string()
+  .trim()
+  .superRefine((tag, ctx) => {
+    const problem = describeTagProblem(tag)
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
+  })
+  .transform((tag) => tag.toLowerCase())
+
+/** Checks and normalises one tag as WalletTag does; InvalidInputError naming the problem. */
+export function normalizeTag(text: string): string {
+  const problem = describeTagProblem(text.trim())
+  if (problem !== null) throw new InvalidInputError(problem)
+  return text.trim().toLowerCase()
+}
+
+/** A watched wallet as the renderer sees it. `addedAtSec` is UTC seconds; tags sorted, lower-case. */
 export const WatchedWallet = z.object({
   address: z.string(),
   label: z.string().nullable(),
   position: z.number().int(),
   addedAtSec: z.number().int(),
+  tags: z.array(z.string()),
 })
 export type WatchedWallet = z.infer<typeof WatchedWallet>
 
@@ -73,6 +112,13 @@ export const WatchRenameInput = z.object({
   label: Label,
 })
 export type WatchRenameInput = z.input<typeof WatchRenameInput>
+
+/** Input of `watchlist:tag` and `watchlist:untag`: a watched wallet and one or more tags. */
+export const WatchTagInput = z.object({
+  address: WalletAddressInput,
+  tags: z.array(WalletTag).min(1, 'Name at least one tag.').max(50, 'At most 50 tags at once.'),
+})
+export type WatchTagInput = z.input<typeof WatchTagInput>
 
 /** Input of `watchlist:remove`. */
 export const WatchRemoveInput = z.object({ address: WalletAddressInput })

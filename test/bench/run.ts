@@ -2,6 +2,7 @@ import { runAlertsBenchReport } from './alerts.bench'
 import { benchTable, type BenchFigure } from './bench-table'
 import { runColdStartBench } from './cold-start.bench'
 import { runExportBench } from './export.bench'
+import { runFeedQueriesBench } from './feed-queries.bench'
 import { runHistoryQueriesBench } from './history-queries.bench'
 import { runMirrorSearchBench } from './mirror-search.bench'
 import { runPostgresBench } from './postgres.bench'
@@ -44,6 +45,12 @@ const BENCHES: {
     name: 'history-queries',
     title: 'History queries over a 1,000,000-transaction mirror',
     run: () => runHistoryQueriesBench(),
+  },
+  {
+    name: 'feed',
+    title:
+      'The feed over a 1,000,000-transaction mirror of 35 wallets, a page per filter, SQLite and PostgreSQL',
+    run: () => runFeedQueriesBench(),
   },
   {
     name: 'mirror-search',

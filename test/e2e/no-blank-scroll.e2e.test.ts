@@ -83,6 +83,7 @@ describe('e2e: no page scrolls into blank space', () => {
     { name: 'wallet', hash: `#/wallet/${wallet}/overview`, ready: 'figure.chart' },
     { name: 'activity', hash: '#/activity', ready: 'main h1' },
     { name: 'lookup', hash: '#/lookup', ready: 'main h1' },
+    { name: 'alerts', hash: '#/alerts', ready: 'main h1' },
     { name: 'settings', hash: '#/settings', ready: 'main h1' },
   ]
 

@@ -43,7 +43,9 @@ function testEngines(setting: string | undefined): TestEngine[] {
   const chosen = setting.split(',').map((e) => e.trim())
   const unknown = chosen.find((e) => !all.includes(e as TestEngine))
   if (unknown !== undefined)
-    throw new Error(`HELIOGRAPH_TEST_ENGINES names “${unknown}”; the engines are sqlite and postgres.`)
+    throw new Error(
+      `HELIOGRAPH_TEST_ENGINES names “${unknown}”; the engines are sqlite and postgres.`,
+    )
   return chosen as TestEngine[]
 }
 

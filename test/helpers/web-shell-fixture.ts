@@ -18,6 +18,8 @@ export interface TestCoreOptions {
   dataSource?: 'demo' | 'service'
   /** The person's mirror on this PostgreSQL database instead of the folder's SQLite file. */
   databaseUrl?: string
+  /** Watch the wallets as the app does (the scheduler syncs them; alerts are delivered). */
+  isWatching?: boolean
 }
 
 /**
@@ -41,6 +43,7 @@ export async function openTestCore(
     apiKey: options.apiKey,
     serviceUrl: options.serviceUrl,
     ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+    ...(options.isWatching ? { isWatching: true } : {}),
     ...(options.dataSource
       ? { dataSource: options.dataSource }
       : options.ownMirror

@@ -36,5 +36,15 @@ export function watchlistHandlers(ctx: HandlerContext) {
       await ctx.mirror.watchlist.remove(input.address)
       await announceChange(ctx)
     },
+    'watchlist:tag': async (input) => {
+      await ctx.mirror.tags.tag(input.address, input.tags)
+      await announceChange(ctx)
+      return ctx.mirror.watchlist.get(input.address)
+    },
+    'watchlist:untag': async (input) => {
+      await ctx.mirror.tags.untag(input.address, input.tags)
+      await announceChange(ctx)
+      return ctx.mirror.watchlist.get(input.address)
+    },
   } satisfies HandlerGroup
 }

@@ -4,18 +4,35 @@ import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import { describeStorageError } from '../storage-errors'
 import type { Database, WalletsTable } from '../schema'
 
-function toWatchedWallet(row: Omit<WalletsTable, 'id'>): WatchedWallet {
+function toWatchedWallet(row: Omit<WalletsTable, 'id'>, tags: string[]): WatchedWallet {
   return {
     address: row.address,
     label: row.label,
     position: row.position,
     addedAtSec: row.added_at_sec,
+    tags,
   }
 }
 
-const COLUMNS = ['address', 'label', 'position', 'added_at_sec'] as const
+const COLUMNS = ['id', 'address', 'label', 'position', 'added_at_sec'] as const
 
-/** Every watched wallet in sidebar order. */
+/** Each wallet's tags, sorted, by wallet id (of the given wallets, or of all). */
+async function tagsByWallet(
+  db: Kysely<Database>,
+  walletId?: number,
+): Promise<Map<number, string[]>> {
+  let query = db.selectFrom('wallet_tags').select(['wallet_id', 'tag']).orderBy('tag')
+  if (walletId !== undefined) query = query.where('wallet_id', '=', walletId)
+  const byWallet = new Map<number, string[]>()
+  for (const row of await query.execute()) {
+    const tags = byWallet.get(row.wallet_id) ?? []
+    tags.push(row.tag)
+    byWallet.set(row.wallet_id, tags)
+  }
+  return byWallet
+}
+
+/** Every watched wallet in sidebar order, with its tags. */
 export async function listWatchedWallets(db: Kysely<Database>): Promise<WatchedWallet[]> {
   const rows = await db
     .selectFrom('wallets')
@@ -23,7 +40,8 @@ export async function listWatchedWallets(db: Kysely<Database>): Promise<WatchedW
     .orderBy('position')
     .orderBy('id')
     .execute()
-  return rows.map(toWatchedWallet)
+  const tags = await tagsByWallet(db)
+  return rows.map((row) => toWatchedWallet(row, tags.get(row.id) ?? []))
 }
 
 /** One watched wallet, or NotFoundError naming the address. */
@@ -37,7 +55,8 @@ export async function getWatchedWallet(
     .where('address', '=', address)
     .executeTakeFirst()
   if (!row) throw new NotFoundError(`Wallet ${address} is not on the watchlist.`, { address })
-  return toWatchedWallet(row)
+  const tags = await tagsByWallet(db, row.id)
+  return toWatchedWallet(row, tags.get(row.id) ?? [])
 }
 
 /**
@@ -78,7 +97,7 @@ export async function addWatchedWallet(
     } catch (error) {
       throw describeStorageError(error, `add wallet ${input.address}`)
     }
-    return toWatchedWallet(row)
+    return toWatchedWallet(row, [])
   })
 }
 
@@ -100,12 +119,22 @@ export async function renameWatchedWallet(
   return getWatchedWallet(db, input.address)
 }
 
-/** Removes a wallet from the watchlist. */
+/** Removes a wallet from the watchlist, and its tags with it (they have no foreign key). */
 export async function removeWatchedWallet(db: Kysely<Database>, address: string): Promise<void> {
-  const result = await db.deleteFrom('wallets').where('address', '=', address).executeTakeFirst()
-  if (result.numDeletedRows === 0n) {
-    throw new NotFoundError(`Wallet ${address} is not on the watchlist.`, { address })
-  }
+  await db.transaction().execute(async (tx) => {
+    await tx
+      .deleteFrom('wallet_tags')
+      .where(
+        'wallet_id',
+        'in',
+        tx.selectFrom('wallets').select('id').where('address', '=', address),
+      )
+      .execute()
+    const result = await tx.deleteFrom('wallets').where('address', '=', address).executeTakeFirst()
+    if (result.numDeletedRows === 0n) {
+      throw new NotFoundError(`Wallet ${address} is not on the watchlist.`, { address })
+    }
+  })
 }
 
 function blankToNull(label: string | undefined): string | null {

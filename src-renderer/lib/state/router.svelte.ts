@@ -9,8 +9,11 @@ export type Route =
   | { page: 'watchlist' }
   | { page: 'wallet'; address: string; tab: WalletTab }
   | { page: 'activity' }
+  /** Every watched wallet's transactions, newest first. */
+  | { page: 'feed' }
   | { page: 'export' }
   | { page: 'webhooks' }
+  | { page: 'alerts' }
   | { page: 'settings' }
   /** The look-up desk; `request` is what to look up (null: the page's forms only). */
   | { page: 'lookup'; request: LookupRequestInput | null }
@@ -36,8 +39,10 @@ function parse(hash: string): Route {
     return { page: 'wallet', address, tab: known ?? 'overview' }
   }
   if (page === 'activity') return { page: 'activity' }
+  if (page === 'feed') return { page: 'feed' }
   if (page === 'export') return { page: 'export' }
   if (page === 'webhooks') return { page: 'webhooks' }
+  if (page === 'alerts') return { page: 'alerts' }
   if (page === 'settings') return { page: 'settings' }
   return { page: 'watchlist' }
 }
@@ -49,10 +54,14 @@ export function hrefOf(route: Route): string {
       return `#/wallet/${route.address}/${route.tab}`
     case 'activity':
       return '#/activity'
+    case 'feed':
+      return '#/feed'
     case 'export':
       return '#/export'
     case 'webhooks':
       return '#/webhooks'
+    case 'alerts':
+      return '#/alerts'
     case 'settings':
       return '#/settings'
     case 'lookup':

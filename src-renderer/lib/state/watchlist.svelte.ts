@@ -109,6 +109,24 @@ export async function renameWallet(address: string, label: string): Promise<void
   watchlist.wallets = watchlist.wallets.map((w) => (w.address === address ? updated : w))
 }
 
+/** Adds tags to a wallet (kept lower-case). */
+export async function tagWallet(address: string, tags: string[]): Promise<void> {
+  const updated = await client.call('watchlist:tag', { address, tags })
+  watchlist.wallets = watchlist.wallets.map((w) => (w.address === address ? updated : w))
+}
+
+/** Takes tags off a wallet. */
+export async function untagWallet(address: string, tags: string[]): Promise<void> {
+  const updated = await client.call('watchlist:untag', { address, tags })
+  watchlist.wallets = watchlist.wallets.map((w) => (w.address === address ? updated : w))
+}
+
+/** Every tag in use on the watchlist, sorted. */
+export function watchlistTags(): string[] {
+  const tags = watchlist.wallets.flatMap((w) => w.tags)
+  return tags.filter((t, i) => tags.indexOf(t) === i).sort()
+}
+
 /** Removes a wallet from the watchlist. */
 export async function removeWallet(address: string): Promise<void> {
   await client.call('watchlist:remove', { address })

@@ -28,7 +28,7 @@ describe('core: the watchlist over the dispatcher, on a real SQLite file', () =>
     const b = testAddress(2)
     expect(await core.dispatch('watchlist:add', { address: a, label: ' Trading ' })).toEqual({
       ok: true,
-      result: { address: a, label: 'Trading', position: 0, addedAtSec: 1_700_000_000 },
+      result: { address: a, label: 'Trading', position: 0, addedAtSec: 1_700_000_000, tags: [] },
     })
     await core.dispatch('watchlist:add', { address: b })
     const list = await core.dispatch('watchlist:list', undefined)

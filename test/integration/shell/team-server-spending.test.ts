@@ -145,6 +145,12 @@ describe('team server: a viewer spends no credits, whatever channel or option', 
       'notify:list': [undefined],
       'alerts:rules': [undefined],
       'alerts:history': [{ limit: 50 }],
+      'feed:page': [
+        {},
+        { filters: { wallets: [wallet], kinds: ['SWAP'], direction: 'in', minUsd: 1 } },
+        { filters: { tags: ['desk'], token: 'SOL' }, limit: 200 },
+      ],
+      'feed:mark-viewed': [{ upTo: { slot: 0, id: 0 } }],
       'alerts:mark-read': [{ upToId: 1 }],
       'alerts:try': [
         { rule: { trigger: 'activity' }, days: 30 },

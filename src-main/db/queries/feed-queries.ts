@@ -1,0 +1,394 @@
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely'
+import { NATIVE_SOL_MINT } from '@shared/api/base58'
+import { decimalFromRaw, decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
+import { describeAddressProblem } from '@shared/domain/wallet-address'
+import type { FeedCursor, FeedFilters } from '@shared/ipc/feed-schemas'
+import { InvalidInputError, NotFoundError } from '@shared/ipc/ipc-errors'
+import type { Database } from '../schema'
+import { addressNameOf } from './address-names'
+import { all } from './row-filters'
+
+/** What `fetchFeedPage` reads: filters, where the page starts and how far back is read. */
+export interface FeedQuery {
+  filters: FeedFilters
+  /** The last row of the previous page; null for the newest page. */
+  cursor: FeedCursor | null
+  /** Only rows above this key (following the feed); null for no bound. */
+  newerThan: FeedCursor | null
+  limit: number
+  /** The newest row the person saw; rows above it are unread. Null: none unread. */
+  lastViewed: FeedCursor | null
+  /** Most unread rows counted. */
+  unreadCap: number
+}
+
+/** One token a transaction moved for the wallet: the net change with the fee left out. */
+export interface FeedLeg {
+  mint: string
+  symbol: string | null
+  decimals: number
+  /** Exact signed decimal text. */
+  amountText: string
+  priceUsd: number | null
+}
+
+/** A transfer of the transaction, with the counterparty's name where the mirror knows one. */
+export interface FeedTransfer {
+  direction: 'in' | 'out'
+  mint: string
+  counterparty: string
+  counterpartyName: string | null
+}
+
+/** A feed row as the mirror holds it; the app words its summary. */
+export interface FeedQueryRow {
+  key: FeedCursor
+  signature: string
+  walletAddress: string
+  walletLabel: string | null
+  slot: number
+  blockTimeSec: number | null
+  /** null for rows written before types were derived. */
+  kind: string | null
+  isFailed: boolean
+  /** Above the last-viewed mark. */
+  isUnread: boolean
+  legs: FeedLeg[]
+  transfers: FeedTransfer[]
+}
+
+export interface FeedQueryPage {
+  rows: FeedQueryRow[]
+  nextCursor: FeedCursor | null
+  unreadCount: number
+  isUnreadCapped: boolean
+}
+
+/**
+ * Past this many chosen wallets the feed walks the whole feed index with a wallet filter
+ * instead of merging each wallet's newest rows (one index range per wallet).
+ */
+const MAX_MERGED_WALLETS = 64
+
+/** Half a lamport: a SOL change this close to zero after the fee is no movement at all. */
+const SOL_EPSILON = 5e-10
+
+/**
+ * A page of every watched wallet's transactions (one row per wallet and transaction),
+ * newest first by (slot, id), keyset-paged, filtered in the database: across every wallet
+ * the walk is the `transactions_feed (slot, id)` index; for chosen wallets or tags it
+ * merges each wallet's newest rows read on `transactions_wallet_feed (wallet_id, slot, id)`.
+ *
+ * @example
+ * const page = await fetchFeedPage(db, { filters, cursor: null, newerThan: null, limit: 50, lastViewed: null, unreadCap: 999 })
+ * const next = await fetchFeedPage(db, { ...query, cursor: page.nextCursor })
+ */
+export async function fetchFeedPage(
+  db: Kysely<Database>,
+  query: FeedQuery,
+): Promise<FeedQueryPage> {
+  const scope = await resolveScope(db, query.filters)
+  const found =
+    scope === null
+      ? []
+      : await selectKeys(
+          db,
+          scope,
+          { after: query.cursor, above: query.newerThan },
+          query.limit + 1,
+        )
+  const page = found.slice(0, query.limit)
+  const rows = await readRows(db, page, query.lastViewed)
+  const unread = await countUnread(db, scope, query)
+  const last = page.at(-1)
+  return {
+    rows,
+    nextCursor: found.length > query.limit && last ? last : null,
+    unreadCount: Math.min(unread, query.unreadCap),
+    isUnreadCapped: unread > query.unreadCap,
+  }
+}
+
+/** Whether `key` lies above `mark` in the feed's order (newer). */
+export function isAbove(key: FeedCursor, mark: FeedCursor | null): boolean {
+  return mark !== null && (key.slot > mark.slot || (key.slot === mark.slot && key.id > mark.id))
+}
+
+/** The feed's newest row key (what "mark all viewed" marks), or null when it is empty. */
+export async function newestFeedKey(db: Kysely<Database>): Promise<FeedCursor | null> {
+  const row = await db
+    .selectFrom('transactions')
+    .select(['slot', 'id'])
+    .orderBy('slot', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  return row ?? null
+}
+
+/** The filters resolved to ids: which wallets (null: all), which mints; null when nothing can match. */
+interface Scope {
+  walletIds: number[] | null
+  mints: string[] | null
+  filters: FeedFilters
+}
+
+async function resolveScope(db: Kysely<Database>, filters: FeedFilters): Promise<Scope | null> {
+  let walletIds: number[] | null = null
+  if (filters.wallets.length > 0 || filters.tags.length > 0) {
+    const ids = new Set<number>()
+    if (filters.wallets.length > 0) {
+      const rows = await db
+        .selectFrom('wallets')
+        .select(['id', 'address'])
+        .where('address', 'in', filters.wallets)
+        .execute()
+      const missing = filters.wallets.find((a) => !rows.some((r) => r.address === a))
+      if (missing !== undefined)
+        throw new NotFoundError(`Wallet ${missing} is not on the watchlist.`, { address: missing })
+      for (const r of rows) ids.add(r.id)
+    }
+    if (filters.tags.length > 0) {
+      const rows = await db
+        .selectFrom('wallet_tags')
+        .select('wallet_id')
+        .where('tag', 'in', filters.tags)
+        .execute()
+      for (const r of rows) ids.add(r.wallet_id)
+    }
+    walletIds = [...ids].sort((a, b) => a - b)
+    if (walletIds.length === 0) return null
+  }
+  const mints = filters.token === null ? null : await resolveToken(db, filters.token)
+  return { walletIds, mints, filters }
+}
+
+/** The mints a token filter names: the address itself, else every mint with that symbol. */
+async function resolveToken(db: Kysely<Database>, token: string): Promise<string[]> {
+  if (describeAddressProblem(token) === null) return [token]
+  const rows = await db
+    .selectFrom('mints')
+    .select('mint')
+    .where(sql<string>`lower(symbol)`, '=', token.toLowerCase())
+    .execute()
+  if (rows.length === 0)
+    throw new InvalidInputError(
+      `No token “${token}” in the mirror: give a mint address, or the symbol of a token the watched wallets moved.`,
+      { token },
+    )
+  return rows.map((r) => r.mint)
+}
+
+interface Bounds {
+  /** Rows below this key (the next page). */
+  after: FeedCursor | null
+  /** Rows above this key (newer than what was seen). */
+  above: FeedCursor | null
+}
+
+/** The keys of the next `limit` matching rows, newest first. */
+async function selectKeys(
+  db: Kysely<Database>,
+  scope: Scope,
+  bounds: Bounds,
+  limit: number,
+): Promise<FeedCursor[]> {
+  const branch = (walletIds: number[] | null) => {
+    let q = db
+      .selectFrom('transactions as t')
+      .select(['t.slot', 't.id'])
+      .where(matches(scope, bounds))
+      .orderBy('t.slot', 'desc')
+      .orderBy('t.id', 'desc')
+      .limit(limit)
+    if (walletIds !== null && walletIds.length === 1) q = q.where('t.wallet_id', '=', walletIds[0]!)
+    else if (walletIds !== null) q = q.where('t.wallet_id', 'in', walletIds)
+    return q
+  }
+  const ids = scope.walletIds
+  if (ids === null || ids.length === 1 || ids.length > MAX_MERGED_WALLETS)
+    return branch(ids).execute()
+  // Each wallet's newest `limit` rows on its own index range, merged: never more than
+  // wallets × limit rows read, however the rows are spread over the wallets.
+  const [first, ...rest] = ids.map((id) => db.selectFrom(branch([id]).as(`w${id}`)).selectAll())
+  let merged = first!
+  for (const next of rest) merged = merged.unionAll(next)
+  return db
+    .selectFrom(merged.as('m'))
+    .select(['m.slot', 'm.id'])
+    .orderBy('m.slot', 'desc')
+    .orderBy('m.id', 'desc')
+    .limit(limit)
+    .execute()
+}
+
+/** How many matching rows lie above the last-viewed mark (and above `newerThan`). */
+async function countUnread(
+  db: Kysely<Database>,
+  scope: Scope | null,
+  query: FeedQuery,
+): Promise<number> {
+  if (scope === null || query.lastViewed === null) return 0
+  const mark =
+    query.newerThan !== null && isAbove(query.newerThan, query.lastViewed)
+      ? query.newerThan
+      : query.lastViewed
+  const keys = await selectKeys(db, scope, { after: null, above: mark }, query.unreadCap + 1)
+  return keys.length
+}
+
+/** The filters and bounds over a `transactions as t` walk. */
+function matches(scope: Scope, bounds: Bounds): Expression<SqlBool> {
+  const { filters } = scope
+  const parts: Expression<SqlBool>[] = []
+  const { after, above } = bounds
+  // The first half seeks the index; the second is exact.
+  if (after !== null)
+    parts.push(
+      sql<SqlBool>`t.slot <= ${after.slot} and (t.slot < ${after.slot} or t.id < ${after.id})`,
+    )
+  if (above !== null)
+    parts.push(
+      sql<SqlBool>`t.slot >= ${above.slot} and (t.slot > ${above.slot} or t.id > ${above.id})`,
+    )
+  if (filters.kinds.length > 0)
+    parts.push(sql<SqlBool>`coalesce(t.kind, 'UNKNOWN') in (${sql.join(filters.kinds)})`)
+  if (scope.mints !== null || filters.direction !== null || filters.minUsd !== null)
+    parts.push(hasMatchingLeg(scope))
+  return all(parts)
+}
+
+/**
+ * The transaction has one leg that fits the token, direction and minimum USD value
+ * together. A leg is the wallet's net change of a mint with the fee it paid left out, so
+ * a token sent with a fee is "out" in that token only, and a fee alone moves nothing.
+ */
+function hasMatchingLeg(scope: Scope): Expression<SqlBool> {
+  const { filters, mints } = scope
+  const isFeeLeg = sql`(d.mint = ${NATIVE_SOL_MINT} and t.fee_payer = (select w.address from wallets as w where w.id = t.wallet_id))`
+  const net = sql`(case when ${isFeeLeg} then d.amount + t.fee else d.amount end)`
+  // Literals: PostgreSQL would type a parameter beside `0` as an integer.
+  const epsilon = sql`(case when d.mint = ${NATIVE_SOL_MINT} then ${sql.lit(SOL_EPSILON)} else ${sql.lit(0)} end)`
+  const parts: Expression<SqlBool>[] = [sql<SqlBool>`d.transaction_id = t.id`]
+  if (mints !== null) parts.push(sql<SqlBool>`d.mint in (${sql.join(mints)})`)
+  if (filters.direction === 'in') parts.push(sql<SqlBool>`${net} > ${epsilon}`)
+  if (filters.direction === 'out') parts.push(sql<SqlBool>`${net} < -${epsilon}`)
+  if (filters.minUsd !== null)
+    parts.push(
+      sql<SqlBool>`abs(${net}) * (select m.price_usd from mints as m where m.mint = d.mint) >= ${filters.minUsd}`,
+    )
+  return sql<SqlBool>`exists (select 1 from balance_changes as d where ${all(parts)})`
+}
+
+/** The page's rows with their legs and transfers, in the keys' order. */
+async function readRows(
+  db: Kysely<Database>,
+  keys: FeedCursor[],
+  lastViewed: FeedCursor | null,
+): Promise<FeedQueryRow[]> {
+  if (keys.length === 0) return []
+  const ids = keys.map((k) => k.id)
+  const transactions = await db
+    .selectFrom('transactions as t')
+    .innerJoin('wallets as w', 'w.id', 't.wallet_id')
+    .select([
+      't.id',
+      't.wallet_id',
+      't.signature',
+      't.slot',
+      't.block_time_sec',
+      't.fee_text',
+      't.fee_payer',
+      't.kind',
+      't.is_failed',
+      'w.address',
+      'w.label',
+    ])
+    .where('t.id', 'in', ids)
+    .execute()
+  const changes = await db
+    .selectFrom('balance_changes as d')
+    .leftJoin('mints as m', 'm.mint', 'd.mint')
+    .select([
+      'd.transaction_id',
+      'd.mint',
+      'd.amount',
+      'd.amount_text',
+      'd.amount_raw',
+      'd.decimals',
+      'm.symbol',
+      'm.price_usd',
+    ])
+    .where('d.transaction_id', 'in', ids)
+    .orderBy('d.transaction_id')
+    .orderBy('d.ordinal')
+    .execute()
+  const transfers = await db
+    .selectFrom('transfers as r')
+    .select([
+      'r.wallet_id',
+      'r.signature',
+      'r.direction',
+      'r.mint',
+      'r.counterparty',
+      addressNameOf('r.counterparty').as('counterparty_name'),
+    ])
+    .where('r.wallet_id', 'in', [...new Set(transactions.map((t) => t.wallet_id))])
+    .where(
+      'r.signature',
+      'in',
+      transactions.map((t) => t.signature),
+    )
+    .orderBy('r.id')
+    .execute()
+  const byId = new Map(transactions.map((t) => [t.id, t]))
+  return keys.flatMap((key): FeedQueryRow[] => {
+    const t = byId.get(key.id)
+    if (t === undefined) return [] // removed with its wallet between the two reads
+    const paysFee = t.fee_payer === t.address
+    return [
+      {
+        key,
+        signature: t.signature,
+        walletAddress: t.address,
+        walletLabel: t.label,
+        slot: t.slot,
+        blockTimeSec: t.block_time_sec,
+        kind: t.kind,
+        isFailed: t.is_failed === 1,
+        isUnread: isAbove(key, lastViewed),
+        legs: changes
+          .filter((c) => c.transaction_id === t.id)
+          .map((c) => ({
+            mint: c.mint,
+            symbol: c.symbol,
+            decimals: c.decimals,
+            amountText:
+              paysFee && c.mint === NATIVE_SOL_MINT ? withoutFee(c, t.fee_text) : c.amount_text,
+            priceUsd: c.price_usd,
+          }))
+          .filter((leg) => !/^-?0(\.0*)?$/.test(leg.amountText)),
+        transfers: transfers
+          .filter((r) => r.wallet_id === t.wallet_id && r.signature === t.signature)
+          .map((r) => ({
+            direction: r.direction === 'out' ? 'out' : 'in',
+            mint: r.mint,
+            counterparty: r.counterparty,
+            counterpartyName: r.counterparty_name,
+          })),
+      },
+    ]
+  })
+}
+
+/** The SOL change with the fee the wallet paid added back, exact in lamports. */
+function withoutFee(
+  change: { amount: number; amount_text: string; amount_raw: string | null },
+  feeText: string,
+): string {
+  const raw = change.amount_raw ?? rawFromDecimalText(change.amount_text, 9)
+  const fee = rawFromDecimalText(feeText, 9)
+  if (raw === null || fee === null)
+    return decimalText(Number((change.amount + Number(feeText)).toPrecision(12)))
+  return decimalFromRaw(String(BigInt(raw) + BigInt(fee)), 9)
+}
