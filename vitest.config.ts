@@ -13,10 +13,10 @@ import { LongFilesFirst } from './test/setup/long-files-first'
 // - e2e: Debian's Chromium (one per run, test/setup/chromium-server.ts) against the built
 //   renderer served by the web shell; it runs once the other three are done.
 // Waiting runs on injected clocks (src-shared/clock.ts), so most of the work is CPU: four
-// workers keep two cores busy while some of them wait on I/O. Unit files share their
-// worker's loaded modules (isolate: false: half their CPU); integration files keep a
-// process each, since a pooled HTTP connection to a closed simulator's port outlives its
-// file otherwise.
+// workers keep two cores busy while some of them wait on I/O. Unit and integration files
+// share their worker's loaded modules (isolate: false: loading the app once per worker,
+// not once per file, saves a sixth of the integration tier's CPU); the process and e2e
+// tiers keep a fresh module graph per file.
 const shared = resolve(import.meta.dirname, 'src-shared')
 const PROCESS_TESTS = [
   'test/integration/**/*.process.test.ts',
@@ -47,6 +47,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           exclude: PROCESS_TESTS,
+          isolate: false,
           globalSetup: ['test/setup/local-postgres.ts'],
         },
       },

@@ -1,22 +1,31 @@
 import type { Command } from 'commander'
+import type { ChannelOutput } from '@shared/ipc/contract'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 import { countText } from '@shared/domain/display-text'
 import { countCell, counted, tableLines } from './table-columns'
 import { printJson, printLine } from './terminal-output'
 
-/** `status [--json]` (streams, cursors, errors) and `credits [--json]` (ledger summary). */
+/** What stops or slows syncing, a line each: the lines `status` leads with. */
+function healthLines(health: ChannelOutput<'health:status'>): string[] {
+  return [
+    ...health.conditions.map((c) => `${c.headline} ${c.action}`),
+    ...(health.budgetFit ? [health.budgetFit.line] : []),
+  ]
+}
+
+/**
+ * `status [--json]` (what stops syncing first, then streams, cursors, errors), `health
+ * [--json]` (what stops or slows syncing) and `credits [--json]` (ledger summary).
+ */
 export function registerStatusCommands(program: Command): void {
   program
-    .command('status')
-    .description(
-      'show what stops or slows syncing (first), then each wallet’s sync streams, cursors and errors',
-    )
-    .option('--json', 'print JSON: { health, wallets }')
+    .command('health')
+    .description('show what stops or slows syncing now (nothing when all is well)')
+    .option('--json', 'print JSON: { health: [{ kind, since, detail }], budgetFit }')
     .action(async (opts: { json?: boolean }) => {
-      const core = await openCore(program.opts<GlobalOptions>(), { command: 'status', use: 'read' })
+      const core = await openCore(program.opts<GlobalOptions>(), { command: 'health', use: 'read' })
       try {
         const health = await callCore(core, 'health:status', undefined)
-        const statuses = await callCore(core, 'sync:status', undefined)
         if (opts.json) {
           printJson({
             health: health.conditions.map((c) => ({
@@ -25,13 +34,39 @@ export function registerStatusCommands(program: Command): void {
               detail: c.detail,
             })),
             budgetFit: health.budgetFit,
-            wallets: statuses,
           })
           return
         }
+        const lines = healthLines(health)
+        for (const line of lines.length
+          ? lines
+          : ['Syncing is healthy: nothing stops or slows it.'])
+          printLine(line)
+      } finally {
+        await core.close()
+      }
+    })
+
+  program
+    .command('status')
+    .description(
+      'show what stops or slows syncing (first), then each wallet’s sync streams, cursors and errors',
+    )
+    .option(
+      '--json',
+      'print JSON: the wallets’ statuses (what stops syncing: `heliograph health --json`)',
+    )
+    .action(async (opts: { json?: boolean }) => {
+      const core = await openCore(program.opts<GlobalOptions>(), { command: 'status', use: 'read' })
+      try {
+        const health = await callCore(core, 'health:status', undefined)
+        const statuses = await callCore(core, 'sync:status', undefined)
+        if (opts.json) {
+          printJson(statuses)
+          return
+        }
         // What stops syncing leads: a person reading the first line knows whether to act.
-        for (const c of health.conditions) printLine(`${c.headline} ${c.action}`)
-        if (health.budgetFit) printLine(health.budgetFit.line)
+        for (const line of healthLines(health)) printLine(line)
         if (statuses.length === 0) printLine('No wallets on the watchlist.')
         // One table for every wallet's streams, so the counts line up down the whole output.
         const streamLines = tableLines(

@@ -53,11 +53,9 @@ describe.each(ENGINES)(
     })
 
     it('status --json gives every stream the credits of the pages it fetched (not 0)', async () => {
-      const status = (
-        JSON.parse((await cli([...base, 'status', '--json'])).stdout) as {
-          wallets: WalletSyncStatus[]
-        }
-      ).wallets
+      const status = JSON.parse(
+        (await cli([...base, 'status', '--json'])).stdout,
+      ) as WalletSyncStatus[]
       expect(status).toHaveLength(2)
       for (const wallet of status) {
         for (const stream of wallet.streams) {
@@ -89,11 +87,9 @@ describe.each(ENGINES)(
     })
 
     it('per-wallet credits plus shared equal the total, which equals the service counter', async () => {
-      const status = (
-        JSON.parse((await cli([...base, 'status', '--json'])).stdout) as {
-          wallets: WalletSyncStatus[]
-        }
-      ).wallets
+      const status = JSON.parse(
+        (await cli([...base, 'status', '--json'])).stdout,
+      ) as WalletSyncStatus[]
       const credits = JSON.parse(
         (await cli([...base, 'credits', '--json'])).stdout,
       ) as CreditsOverview

@@ -45,7 +45,7 @@ describe('sync’s new items add up to the items status counts', () => {
     }
     const status = await cli([...base(), 'status', '--json'])
     expect(status.code, status.stderr).toBe(0)
-    statuses = (JSON.parse(status.stdout) as { wallets: WalletSyncStatus[] }).wallets
+    statuses = JSON.parse(status.stdout) as WalletSyncStatus[]
   })
   afterAll(async () => {
     await sim.close()

@@ -40,13 +40,9 @@ describe('CLI: sync --once --max-transactions N stores exactly N', () => {
     expect(run.code, run.stderr).toBe(0)
     expect(await storedCounts(temp.dir)).toEqual({ history: 50, transfers: 50 })
 
-    const status = (
-      JSON.parse((await cli([...base, 'status', '--json'])).stdout) as {
-        wallets: {
-          streams: { stream: string; itemsStored: number; isBackfillComplete: boolean }[]
-        }[]
-      }
-    ).wallets
+    const status = JSON.parse((await cli([...base, 'status', '--json'])).stdout) as {
+      streams: { stream: string; itemsStored: number; isBackfillComplete: boolean }[]
+    }[]
     const history = status[0]?.streams.find((s) => s.stream === 'history')
     expect(history).toMatchObject({ itemsStored: 50, isBackfillComplete: true })
 

@@ -41,13 +41,11 @@ describe.each(ENGINES)(
       const run = await cli([...base, 'sync', '--once', '--quiet'])
       expect(run.code, run.stderr).toBe(0)
       expect(run.stdout).toMatch(/Casual: ok/)
-      const { wallets: status } = JSON.parse((await cli([...base, 'status', '--json'])).stdout) as {
-        wallets: {
-          address: string
-          state: string
-          streams: { stream: string; isBackfillComplete: boolean }[]
-        }[]
-      }
+      const status = JSON.parse((await cli([...base, 'status', '--json'])).stdout) as {
+        address: string
+        state: string
+        streams: { stream: string; isBackfillComplete: boolean }[]
+      }[]
       expect(status).toEqual([expect.objectContaining({ address, state: 'up-to-date' })])
       expect(status[0]?.streams.every((s) => s.isBackfillComplete)).toBe(true)
       const credits = JSON.parse((await cli([...base, 'credits', '--json'])).stdout) as {
