@@ -15,16 +15,41 @@ const EXIT_BUDGET = 2
  * Resolves with the signal's name at the first SIGINT or SIGTERM. Signal handlers do not
  * keep Node's event loop alive, and the scheduler's timer is unreferenced so that it never
  * holds a process open by itself: the wait holds one referenced timer until the signal.
+ * Listening starts at once (before the core opens), so a signal that comes while watching
+ * starts — with the alert deliverer already at work — still closes the core and records
+ * what was delivered; `stop()` ends the wait when the run ends another way.
  */
-function untilStopSignal(): Promise<StopSignal> {
-  return new Promise((resolve) => {
+function untilStopSignal(): { signal: Promise<StopSignal>; stop(): void } {
+  let stop = (): void => {}
+  const signal = new Promise<StopSignal>((resolve) => {
     const keepAlive = setInterval(() => {}, 2 ** 30)
-    const stopListening = cliContext().onStopSignal((signal) => {
+    const stopListening = cliContext().onStopSignal((name) => {
+      stop()
+      resolve(name)
+    })
+    stop = () => {
       clearInterval(keepAlive)
       stopListening()
-      resolve(signal)
-    })
+    }
   })
+  return { signal, stop }
+}
+
+/** The core of a `sync` run; a watching run listens for its stop signal from the start. */
+async function openSyncCore(
+  globals: GlobalOptions,
+  opts: { once?: boolean; estimate?: boolean },
+): Promise<{ core: Core; stopSignal: ReturnType<typeof untilStopSignal> | null }> {
+  const isWatching = opts.once !== true && opts.estimate !== true
+  const stopSignal = isWatching ? untilStopSignal() : null
+  // --estimate spends nothing: no watching round may start while it prices.
+  const core = await openCore(globals, { command: 'sync', use: 'create', isWatching }).catch(
+    (error: unknown) => {
+      stopSignal?.stop()
+      throw error
+    },
+  )
+  return { core, stopSignal }
 }
 
 function describeOutcome(name: string, o: WalletSyncOutcome): string {
@@ -109,12 +134,7 @@ export function registerSyncCommand(program: Command): void {
         const globals = program.opts<GlobalOptions>()
         if (opts.wallet && !opts.once)
           throw new AppError('--wallet goes with --once (watching keeps every wallet current).')
-        const core = await openCore(globals, {
-          command: 'sync',
-          use: 'create',
-          // --estimate spends nothing: no watching round may start while it prices.
-          isWatching: opts.once !== true && opts.estimate !== true,
-        })
+        const { core, stopSignal } = await openSyncCore(globals, opts)
         // --once: a signal cancels the sync (exit 130). Watching: a signal ends the wait
         // below, and closing the core finishes the page in flight (exit 0).
         const cancel = (): void => void callCore(core, 'sync:cancel', {}).catch(() => {})
@@ -154,8 +174,8 @@ export function registerSyncCommand(program: Command): void {
             printErrorLine(`${walletName(wallet)}: ${estimate.summary}`)
           }
           if (opts.estimate) return
-          if (!opts.once) {
-            await watchUntilStopped(core, chosen, opts.every)
+          if (stopSignal !== null) {
+            await watchUntilStopped(core, chosen, opts.every, stopSignal.signal)
             return
           }
           let worst = 0
@@ -217,6 +237,7 @@ export function registerSyncCommand(program: Command): void {
           setExitCode(worst)
         } finally {
           stopListening()
+          stopSignal?.stop()
           await core.close()
         }
       },
@@ -254,6 +275,7 @@ async function watchUntilStopped(
   core: Core,
   chosen: readonly WatchedWallet[],
   every: number | undefined,
+  stopped: Promise<StopSignal>,
 ): Promise<void> {
   if (every !== undefined) {
     const { watch } = await callCore(core, 'settings:get', undefined)
@@ -267,6 +289,6 @@ async function watchUntilStopped(
   core.events.subscribe((event, payload) => {
     if (event === 'watch:change') printLine((payload as WatchChange).summary)
   })
-  const signal = await untilStopSignal()
+  const signal = await stopped
   printErrorLine(`${signal}: stopping after the page in flight…`)
 }

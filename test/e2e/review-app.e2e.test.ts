@@ -265,10 +265,13 @@ describe('e2e: the review app', () => {
       .poll(() => page.getByRole('alert', { name: 'Offline' }).isVisible(), { timeout: 20_000 })
       .toBe(true)
     expect(await page.getByRole('status').textContent()).toMatch(/Offline/)
-    // The sync asked for says it waits for the service.
+    // The sync asked for says why it does not run: it waits for the service, or (once the
+    // service is known to be unreachable) it is refused with the reason.
     await expect
       .poll(() => page.locator('.sync-box .request').textContent())
-      .toBe('Sync queued: it runs once the data service can be reached again.')
+      .toMatch(
+        /^(Sync queued: it runs once the data service can be reached again\.|Sync failed at .+: Syncing stopped: the data service cannot be reached \(since \d\d:\d\d UTC\)\. .+)$/,
+      )
     const grid = page.getByRole('grid', { name: 'Transaction history' })
     await expect.poll(() => grid.getByRole('row').count()).toBeGreaterThan(10)
     // Network actions say why they are disabled.

@@ -151,6 +151,7 @@ describe('team server: a viewer spends no credits, whatever channel or option', 
         { filters: { tags: ['desk'], token: 'SOL' }, limit: 200 },
       ],
       'feed:mark-viewed': [{ upTo: { slot: 0, id: 0 } }],
+      'health:status': [undefined],
       'alerts:mark-read': [{ upToId: 1 }],
       'alerts:try': [
         { rule: { trigger: 'activity' }, days: 30 },
