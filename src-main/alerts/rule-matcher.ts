@@ -103,8 +103,9 @@ export async function matchTransaction(
     amounts: alertAmounts(tx.legs),
     transactionKind: tx.kind,
   }
+  // The text says what happened; the rule's name goes beside it (titles, the Alerts page).
   const fire = (text: string, cause = tx.signature) =>
-    matchOf(rule, tx, `${rule.name}: ${text}`, detail, `${tx.walletId}:${cause}`)
+    matchOf(rule, tx, text, detail, `${tx.walletId}:${cause}`)
   const o = rule.options
   switch (rule.trigger) {
     case 'activity':
@@ -207,7 +208,7 @@ async function matchCluster(
       .map((a) => shortAddress(a))
     const window =
       windowSec % 3600 === 0 ? `${windowSec / 3600} h` : `${Math.round(windowSec / 60)} min`
-    const text = `${rule.name}: ${wallets.length} watched wallets received ${token} within ${window} (${names.join(', ')})`
+    const text = `${wallets.length} watched wallets received ${token} within ${window} (${names.join(', ')})`
     // Once per token and window: the window the first qualifying transaction opened.
     const bucket = Math.floor(tx.blockTimeSec / windowSec)
     return {
@@ -257,7 +258,7 @@ export async function matchSnapshot(
   return matchOf(
     rule,
     { walletAddress: snap.walletAddress, signature: null },
-    `${rule.name}: ${what}`,
+    what,
     { signatures: [], amounts: [], transactionKind: null },
     `${snap.walletId}:snapshot:${snap.snapshotId}`,
   )

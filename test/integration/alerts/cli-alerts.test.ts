@@ -107,7 +107,7 @@ describe('CLI: alerts add, list, history and try', () => {
       matchCount: 1,
       isRead: false,
     })
-    expect(history[0]?.text).toMatch(/^Casual moves: Casual /)
+    expect(history[0]?.text).toMatch(/^Casual /)
     expect(history[0]?.deliveries.map((d) => d.channel)).toEqual(['desktop'])
 
     const again = await runCli([...base, 'sync', '--once', '--quiet'])

@@ -62,7 +62,7 @@ describe.each(ENGINES)('the alert inbox across a stop, on %s', (engine: TestEngi
       await evaluator.evaluatePending()
       const alerts = await second.alerts.history({ limit: 10 })
       expect(alerts.map((a) => [a.signature, a.text])).toEqual([
-        [signature, 'incoming: Vault received 2.5 SOL'],
+        [signature, 'Vault received 2.5 SOL'],
       ])
       expect(await second.alertFacts.pendingInbox(10)).toEqual([])
     } finally {

@@ -200,9 +200,7 @@ describe.each(ENGINES)('alert triggers on %s', (engine: TestEngine) => {
     expect(await sigs(rules.stranger)).toEqual(sorted(wake))
     const cluster = await firedBy(rules.cluster)
     expect(cluster).toHaveLength(1)
-    expect(cluster[0]?.text).toMatch(
-      /^cluster .{4}….{4} 2 wallets: 2 watched wallets received .{4}….{4} within 1 h \(/,
-    )
+    expect(cluster[0]?.text).toMatch(/^2 watched wallets received .{4}….{4} within 1 h \(/)
 
     const [outgoing] = await firedBy(rules.outgoingBig)
     expect(outgoing?.text).toMatch(/Treasury sent 20,000 USDC to /)
@@ -253,9 +251,7 @@ describe.each(ENGINES)('alert triggers on %s', (engine: TestEngine) => {
     }
     const fired = await firedBy(rule)
     expect(fired.map((x) => x.matchCount)).toEqual([3, 1])
-    expect(fired[0]?.text).toMatch(
-      /^3 alerts from “activity” · latest: activity: Hot received 0.5 SOL/,
-    )
+    expect(fired[0]?.text).toMatch(/^3 alerts from “activity” · latest: Hot received 0.5 SOL/)
   })
 
   it('muted rules fire nothing, and a rule sees only wallets of its tag', async () => {
