@@ -17,8 +17,16 @@ export const AppInfo = z.object({
   dataDir: z.string().nullable(),
   /** Why the key must be entered again, shown as a banner from the start; null when all is well. */
   keyNotice: KeyNotice.nullable(),
+  /**
+   * What the sync engine last found of the data service: a page opened while it is
+   * unreachable starts offline instead of waiting for the next change (`app:network`).
+   */
+  network: z.enum(['online', 'offline']),
 })
 export type AppInfo = z.infer<typeof AppInfo>
 
-/** What the core keeps about itself; `app:info` adds the key notice, worked out at each call. */
-export type AppFacts = Omit<AppInfo, 'keyNotice' | 'dataDir'> & { dataDir: string }
+/**
+ * What the core keeps about itself; `app:info` adds the key notice and the network state,
+ * worked out at each call.
+ */
+export type AppFacts = Omit<AppInfo, 'keyNotice' | 'dataDir' | 'network'> & { dataDir: string }

@@ -14,6 +14,7 @@ export function appHandlers(ctx: HandlerContext) {
         isKeyUnreadable: ctx.secretStore.isKeyUnreadable(),
         isKeyNeeded: ctx.isKeyNeeded(),
       }),
+      network: ctx.session.isOffline ? 'offline' : 'online',
     }),
   } satisfies HandlerGroup
 }

@@ -57,4 +57,5 @@ export function takeKeyRequest(): boolean {
 /** Loads the app facts shown in the status bar. */
 export async function loadAppInfo(): Promise<void> {
   connection.info = await client.call('app:info')
+  connection.network = connection.info.network
 }

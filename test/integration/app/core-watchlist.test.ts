@@ -137,6 +137,7 @@ describe('core: the watchlist over the dispatcher, on a real SQLite file', () =>
         dataSource: 'demo',
         dataDir: temp.dir,
         keyNotice: null,
+        network: 'online',
       },
     })
   })
