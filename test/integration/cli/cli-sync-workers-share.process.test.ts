@@ -98,9 +98,11 @@ describe('sync workers sharing one PostgreSQL mirror (20 wallets)', () => {
     const single = await runCli([...alone.args, 'sync', '--once', '--quiet'])
     expect(single.code, single.stderr).toBe(0)
 
-    // Two workers on one mirror; the second is killed once it has synced a wallet.
+    // Two workers on one mirror; the second is killed once it has synced a wallet. Leases of
+    // 8 s (renewed every 2.7 s): short enough that the survivor takes the killed worker's
+    // wallets soon, long enough that a renewal late on a busy 2-core machine keeps its own.
     shared = await prepare('shared')
-    const flags = ['sync', '--once', '--quiet', '--lease-seconds', '3']
+    const flags = ['sync', '--once', '--quiet', '--lease-seconds', '8']
     const survivor = startCli([
       ...shared.args.map((a) => a.replace('/shared', '/shared-a')),
       ...flags,
