@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto'
+import { shortAddress } from '@shared/domain/wallet-address'
 import type { AlertView } from '@shared/ipc/alert-schemas'
 import type { NotifyFormat } from '@shared/ipc/notify-schemas'
 
@@ -44,10 +45,6 @@ export function alertTitle(alert: SentAlert): string {
     alert.rule?.name ?? (alert.healthKind !== null ? `Health: ${alert.healthKind}` : 'Heliograph')
   const who = alert.walletLabel ?? (alert.wallet !== null ? shortAddress(alert.wallet) : null)
   return who === null ? what : `${what} · ${who}`
-}
-
-function shortAddress(address: string): string {
-  return address.length > 12 ? `${address.slice(0, 4)}…${address.slice(-4)}` : address
 }
 
 /** The plain text chat channels show: title, then the alert's own text. */
