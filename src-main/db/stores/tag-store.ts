@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
-import { InvalidInputError, NotFoundError } from '@shared/ipc/ipc-errors'
+import { InvalidInputError } from '@shared/ipc/ipc-errors'
+import { walletIdOf } from '../queries/wallet-summary-queries'
 import type { Database } from '../schema'
 
 /**
@@ -15,7 +16,7 @@ export class TagStore {
 
   /** Adds tags to a watched wallet (a tag it has stays once); resolves to all its tags. */
   async tag(address: string, tags: readonly string[]): Promise<string[]> {
-    const walletId = await this.#walletId(address)
+    const walletId = await walletIdOf(this.#db, address)
     await this.#db
       .insertInto('wallet_tags')
       .values([...new Set(tags)].map((tag) => ({ wallet_id: walletId, tag })))
@@ -30,7 +31,7 @@ export class TagStore {
    * nothing is taken off.
    */
   async untag(address: string, tags: readonly string[]): Promise<string[]> {
-    const walletId = await this.#walletId(address)
+    const walletId = await walletIdOf(this.#db, address)
     const has = await this.#tagsOfId(walletId)
     const missing = tags.filter((tag) => !has.includes(tag))
     if (missing.length > 0) {
@@ -51,7 +52,7 @@ export class TagStore {
 
   /** A watched wallet's tags, sorted. */
   async tagsOf(address: string): Promise<string[]> {
-    return this.#tagsOfId(await this.#walletId(address))
+    return this.#tagsOfId(await walletIdOf(this.#db, address))
   }
 
   /** The addresses of watched wallets carrying any of `tags`, in sidebar order. */
@@ -94,15 +95,5 @@ export class TagStore {
       .orderBy('tag')
       .execute()
     return rows.map((r) => r.tag)
-  }
-
-  async #walletId(address: string): Promise<number> {
-    const row = await this.#db
-      .selectFrom('wallets')
-      .select('id')
-      .where('address', '=', address)
-      .executeTakeFirst()
-    if (!row) throw new NotFoundError(`Wallet ${address} is not on the watchlist.`, { address })
-    return row.id
   }
 }
