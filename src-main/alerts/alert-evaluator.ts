@@ -1,7 +1,8 @@
 import { nowSec, systemClock, type Clock } from '@shared/clock'
 import type { AlertRule } from '@shared/domain/alert-rules'
 import type { Mirror } from '../db/mirror'
-import type { RuleMatch } from '../db/stores/alert-store'
+import type { InboxMatch } from '../db/stores/alert-store'
+import type { InboxItem } from '../db/stores/alert-facts-reader'
 import { gatheredText } from './alert-text'
 import { matchSnapshot, matchTransaction, type MatchContext } from './rule-matcher'
 
@@ -55,13 +56,15 @@ export class AlertEvaluator {
     const fired: number[] = []
     for (;;) {
       const items = await this.#mirror.alertFacts.pendingInbox(BATCH)
-      const last = items.at(-1)
-      if (last === undefined) return fired
+      if (items.length === 0) return fired
       const rules = (await this.#mirror.alertRules.list()).filter((r) => !r.isMuted)
       const matches = rules.length === 0 ? [] : await this.#match(rules, items)
       const now = nowSec(this.#clock)
-      const ids = await this.#mirror.alerts.commitEvaluation(last.id, matches, now, (count, m) =>
-        gatheredText(count, m.text, m.ruleName),
+      const ids = await this.#mirror.alerts.commitEvaluation(
+        items.map((i) => i.id),
+        matches,
+        now,
+        (count, m) => gatheredText(count, m.text, m.ruleName),
       )
       fired.push(...ids)
       if (ids.length > 0) {
@@ -73,18 +76,17 @@ export class AlertEvaluator {
     }
   }
 
-  async #match(
-    rules: readonly AlertRule[],
-    items: Awaited<ReturnType<Mirror['alertFacts']['pendingInbox']>>,
-  ): Promise<RuleMatch[]> {
+  async #match(rules: readonly AlertRule[], items: readonly InboxItem[]): Promise<InboxMatch[]> {
     const reader = this.#mirror.alertFacts
     const ctx = await matchContext(this.#mirror)
-    const matches: RuleMatch[] = []
-    const txIds = items.flatMap((i) => (i.transactionId === null ? [] : [i.transactionId]))
-    for (const tx of await reader.transactions(txIds)) {
+    const matches: InboxMatch[] = []
+    const inboxOfTx = new Map<number, number>()
+    for (const i of items) if (i.transactionId !== null) inboxOfTx.set(i.transactionId, i.id)
+    for (const tx of await reader.transactions([...inboxOfTx.keys()])) {
+      const inboxId = inboxOfTx.get(tx.transactionId) as number
       for (const rule of rules) {
         const match = await matchTransaction(rule, tx, ctx)
-        if (match) matches.push(match)
+        if (match) matches.push({ ...match, inboxId })
       }
     }
     if (rules.some((r) => r.trigger === 'balance-below' || r.trigger === 'balance-above')) {
@@ -94,7 +96,7 @@ export class AlertEvaluator {
         if (snap === null) continue
         for (const rule of rules) {
           const match = await matchSnapshot(rule, snap, ctx)
-          if (match) matches.push(match)
+          if (match) matches.push({ ...match, inboxId: item.id })
         }
       }
     }

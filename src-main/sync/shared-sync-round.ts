@@ -54,11 +54,16 @@ export async function runSharedSyncRound(
   const syncedElsewhere: string[] = []
   const { keeper } = deps
   // A lease lost mid-sync (this worker stalled past its expiry) stops the sync at once:
-  // the wallet may be another worker's by now.
+  // the wallet may be another worker's by now. That is no one's cancel: the wallet stays
+  // pending, to be finished by whoever holds it next (this worker, once it takes it again).
+  const lostLease = new Set<string>()
   const stopGuard = clock.setInterval(
     () => {
       for (const address of deps.addresses)
-        if (deps.isSyncing(address) && !keeper.isMine(address)) deps.cancelWallet(address)
+        if (deps.isSyncing(address) && !keeper.isMine(address)) {
+          lostLease.add(address)
+          deps.cancelWallet(address)
+        }
     },
     250,
     { keepsAlive: false },
@@ -70,12 +75,14 @@ export async function runSharedSyncRound(
       for (const address of keeper.mine()) {
         if (!pending.has(address) || deps.isCancelled?.() === true) continue
         if (!keeper.isMine(address)) continue
+        lostLease.delete(address)
         const outcome = await deps.syncWallet(address)
+        didWork = true
+        if (outcome.state === 'cancelled' && lostLease.has(address)) continue
         outcomes.push(outcome)
         deps.onOutcome?.(outcome)
         // A wallet that failed here is not retried in this round; it counts as done.
         pending.delete(address)
-        didWork = true
       }
       if (pending.size === 0) break
       for (const status of await deps.status()) {

@@ -16,6 +16,9 @@ export interface RuleMatch {
   dedupeKey: string
 }
 
+/** A match and the inbox item (a new transaction or snapshot) it was found on. */
+export type InboxMatch = RuleMatch & { inboxId: number }
+
 /** The channel every alert is delivered to on the desktop (a notification), beside outbound ones. */
 export const DESKTOP_CHANNEL = 'desktop'
 
@@ -115,25 +118,38 @@ export class AlertStore {
   }
 
   /**
-   * Writes what one evaluation found and consumes the inbox up to `upToInboxId`, in one
+   * Writes what one evaluation found and consumes the inbox items it read, in one
    * transaction: a crash before it commits leaves the inbox to be evaluated again, and
-   * nothing fires twice. Within a rule's cool-down a match gathers into the rule's pending
-   * alert for that wallet (or starts one due when the cool-down ends) instead of firing.
-   * Resolves to the ids of alerts written or grown.
+   * nothing fires twice. Only the items this call deletes are its own: on a mirror several
+   * workers share, another evaluator may have consumed some of them meanwhile (it waits for
+   * that one to commit), and their matches are that one's to write. Items written after
+   * the read are left for the next evaluation. Within a rule's cool-down a match gathers into
+   * the rule's pending alert for that wallet (or starts one due when the cool-down ends)
+   * instead of firing. Resolves to the ids of alerts written or grown.
+   *
+   * @example
+   * await alerts.commitEvaluation([7, 8], [{ ...match, inboxId: 8 }], nowSec, gatheredText)
    */
   async commitEvaluation(
-    upToInboxId: number,
-    matches: readonly RuleMatch[],
+    inboxIds: readonly number[],
+    matches: readonly InboxMatch[],
     nowSec: number,
     gatheredText: (count: number, latest: RuleMatch) => string,
   ): Promise<number[]> {
+    if (inboxIds.length === 0) return []
     return this.#db.transaction().execute(async (trx) => {
+      const consumed = await trx
+        .deleteFrom('alert_inbox')
+        .where('id', 'in', inboxIds)
+        .returning('id')
+        .execute()
+      const ours = new Set(consumed.map((r) => r.id))
       const touched: number[] = []
       for (const match of matches) {
+        if (!ours.has(match.inboxId)) continue
         const id = await this.#record(trx, match, nowSec, gatheredText)
         if (id !== null) touched.push(id)
       }
-      await trx.deleteFrom('alert_inbox').where('id', '<=', upToInboxId).execute()
       return touched
     })
   }

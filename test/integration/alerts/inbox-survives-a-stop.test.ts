@@ -70,3 +70,59 @@ describe.each(ENGINES)('the alert inbox across a stop, on %s', (engine: TestEngi
     }
   })
 })
+
+// Two sync workers on one PostgreSQL mirror each evaluate after their own wallets, so both
+// read the same inbox: each item is consumed by one of them, and what it caused is written
+// once — a burst inside a rule's cool-down gathers each match once, not once per worker.
+describe('two evaluators sharing one PostgreSQL mirror', () => {
+  let database: TestDatabase | null = null
+  afterAll(async () => {
+    await database?.drop()
+  })
+
+  it.skipIf(!ENGINES.includes('postgres'))(
+    'consume each inbox item once and count each match once',
+    async () => {
+      database = await createTestDatabase()
+      const a = await openPostgresMirror(database.url)
+      const b = await openPostgresMirror(database.url)
+      try {
+        const address = testAddress(91)
+        await a.watchlist.add({ address, label: 'Shared' }, 1_800_000_000)
+        await a.alertRules.add(
+          AlertRuleInput.parse({ trigger: 'incoming', cooldownSec: 3600 }),
+          1_800_000_000,
+        )
+        const walletId = (await a.writer.walletId(address)) as number
+        const receive = (n: number) => ({
+          signature: `shared${String(n).padStart(82, '1')}`,
+          slot: n,
+          fee: 0.000005,
+          feePayer: testAddress(92),
+          balanceChanges: [{ mint: NATIVE_SOL_MINT, amount: n, decimals: 9 }],
+          timestamp: 1_800_000_000 + n,
+          error: null,
+        })
+        const first = new AlertEvaluator({ mirror: a })
+        const second = new AlertEvaluator({ mirror: b })
+        // The first receipt fires; the next five fall inside the cool-down and gather.
+        await a.writer.applyHistoryPage(walletId, [receive(1)], { forAlertsAtMs: 1 })
+        await first.evaluatePending()
+        for (let n = 2; n <= 6; n++)
+          await a.writer.applyHistoryPage(walletId, [receive(n)], { forAlertsAtMs: n })
+        await Promise.all([
+          first.evaluatePending(),
+          second.evaluatePending(),
+          first.evaluatePending(),
+          second.evaluatePending(),
+        ])
+        const alerts = await a.alerts.history({ limit: 10 })
+        expect(alerts.map((x) => x.matchCount).sort()).toEqual([1, 5])
+        expect(await a.alertFacts.pendingInbox(10)).toEqual([])
+      } finally {
+        await a.close()
+        await b.close()
+      }
+    },
+  )
+})

@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { WalletSyncOutcome } from '@shared/ipc/sync-schemas'
+import { LeaseKeeper } from '../../../src-main/sync/lease-keeper'
+import { runSharedSyncRound } from '../../../src-main/sync/shared-sync-round'
+import { LEASE_ENGINES, type LeaseDatabase } from '../../helpers/lease-engines'
+import { VirtualClock } from '../../helpers/virtual-clock'
+import { testAddress } from '../../helpers/wallets'
+
+// A worker on a busy machine can miss its lease renewals: its sync of a wallet stops at
+// once, since another worker may hold the wallet by now. That is not a cancel by the person:
+// the round goes on, takes the wallet again once it is free and finishes it.
+
+const TTL = 30_000
+const WALLETS = [testAddress(1), testAddress(2)].sort()
+
+const outcome = (address: string, state: WalletSyncOutcome['state']): WalletSyncOutcome => ({
+  address,
+  streams: [],
+  state,
+  newTransactions: 0,
+})
+
+describe('a shared sync round', () => {
+  let database: LeaseDatabase | null = null
+  afterEach(async () => {
+    await database?.close()
+  })
+
+  it('a lease lost mid-sync is taken again and the wallet finished, with no cancel reported', async () => {
+    database = await LEASE_ENGINES.sqlite(1)
+    const clock = new VirtualClock(1_795_000_000_000)
+    // Renewals that never come in time: the machine is too busy to run the timer.
+    const keeper = new LeaseKeeper({
+      store: database.stores[0] as NonNullable<LeaseDatabase['stores'][0]>,
+      holder: 'busy',
+      ttlMs: TTL,
+      renewEveryMs: 10 * TTL,
+      watched: WALLETS,
+      clock,
+    })
+    const runs: string[] = []
+    const reported: WalletSyncOutcome[] = []
+    let syncing: string | null = null
+    let cancelStalled: (() => void) | null = null
+    const round = runSharedSyncRound({
+      keeper,
+      addresses: WALLETS,
+      clock,
+      pollMs: 1_000,
+      syncWallet: async (address) => {
+        runs.push(address)
+        syncing = address
+        try {
+          // The first sync stalls until its lease lapses and the round stops it.
+          if (runs.length === 1) {
+            await new Promise<void>((resolve) => (cancelStalled = resolve))
+            return outcome(address, 'cancelled')
+          }
+          return outcome(address, 'ok')
+        } finally {
+          syncing = null
+        }
+      },
+      cancelWallet: (address) => {
+        if (address === syncing) cancelStalled?.()
+      },
+      isSyncing: (address) => address === syncing,
+      status: () => Promise.resolve([]),
+      onOutcome: (o) => reported.push(o),
+    })
+    let isDone = false
+    const result = await Promise.all([
+      round.finally(() => (isDone = true)),
+      clock.advanceUntil(() => isDone, 500, 10 * TTL),
+    ]).then(([r]) => r)
+
+    expect(runs[0]).toBe(runs[1])
+    expect([...new Set(runs)].sort()).toEqual(WALLETS)
+    expect(reported.map((o) => [o.address, o.state]).sort()).toEqual(WALLETS.map((w) => [w, 'ok']))
+    expect(result.outcomes.map((o) => o.state)).toEqual(['ok', 'ok'])
+  })
+})
