@@ -169,6 +169,12 @@ export class FastForwardClock extends VirtualClock {
     this.#isStopped = true
   }
 
+  /** Moves by itself again after {@link stop}. */
+  resume(): void {
+    this.#isStopped = false
+    if (this.pendingTimers > 0) this.#pump()
+  }
+
   #pump(): void {
     if (this.#isPumping || this.#isStopped) return
     this.#isPumping = true

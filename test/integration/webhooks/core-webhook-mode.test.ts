@@ -91,8 +91,9 @@ describe.each(ENGINES)('webhook mode started through the core (on %s)', (engine)
     expect(status).toMatchObject({ isOn: true, mode: 'webhook' })
     expect(status.lastDeliverySec).not.toBeNull()
     expect(status.lines[0]?.line).toMatch(/^Webhook mode on at \d\d:\d\d UTC/)
-    // Announcements are read from the mirror in the background.
-    await expect.poll(() => heard.filter((h) => h.event === 'sync:activity').length).toBe(1)
+    // Announcements are read from the mirror in the background, each in its own time.
+    const count = (event: string) => heard.filter((h) => h.event === event).length
+    await expect.poll(() => [count('sync:activity'), count('watch:change')]).toEqual([1, 1])
     unsubscribe()
     const change = heard.find((h) => h.event === 'watch:change')?.payload as {
       reasons: string[]
