@@ -121,11 +121,28 @@ export function tokenAccountAt(chain: SimChain, address: string): SimTokenAccoun
   }
 }
 
+/**
+ * Mints and owners recur in every account read (watching asks for the same token accounts
+ * each round), and decoding base58 was most of what a read cost: their bytes are kept.
+ */
+const addressBytes = new Map<string, Uint8Array>()
+const MOST_ADDRESSES_KEPT = 100_000
+
+function bytesOf(address: string): Uint8Array {
+  let bytes = addressBytes.get(address)
+  if (bytes === undefined) {
+    if (addressBytes.size >= MOST_ADDRESSES_KEPT) addressBytes.clear()
+    bytes = bs58.decode(address)
+    addressBytes.set(address, bytes)
+  }
+  return bytes
+}
+
 /** The 165 bytes of an SPL token account: mint, owner, amount (u64 LE), state Initialized. */
 export function tokenAccountData(account: SimTokenAccount): Uint8Array {
   const data = new Uint8Array(TOKEN_ACCOUNT_SIZE)
-  data.set(bs58.decode(account.mintAddress), TOKEN_ACCOUNT_MINT_OFFSET)
-  data.set(bs58.decode(account.owner.address), TOKEN_ACCOUNT_OWNER_OFFSET)
+  data.set(bytesOf(account.mintAddress), TOKEN_ACCOUNT_MINT_OFFSET)
+  data.set(bytesOf(account.owner.address), TOKEN_ACCOUNT_OWNER_OFFSET)
   new DataView(data.buffer).setBigUint64(TOKEN_ACCOUNT_AMOUNT_OFFSET, account.amountRaw, true)
   data[TOKEN_ACCOUNT_STATE_OFFSET] = 1
   return data
