@@ -36,7 +36,7 @@ const WALLETS = [
   ...Array.from({ length: 30 }, () => 2_600),
 ]
 
-function buildMirror(sqlite: BetterSqlite3.Database, scale: number): GeneratedMirror[] {
+export function buildMirror(sqlite: BetterSqlite3.Database, scale: number): GeneratedMirror[] {
   const mirrors = WALLETS.map((count, i) =>
     generateHistoryMirror(sqlite, {
       address: testAddress(500 + i),
@@ -105,6 +105,9 @@ async function timeFeed(
     ['direction out', base({ direction: 'out' })],
     ['token USDC (common)', base({ token: 'USDC' })],
     ['token RARE (0.4% of rows)', base({ token: 'RARE' })],
+    ['token USDC in one small wallet', base({ token: 'USDC', wallets: [small.address] })],
+    ['token RARE in the whale', base({ token: 'RARE', wallets: [whale.address] })],
+    ['type NFT_SALE in the whale', base({ wallets: [whale.address], kinds: ['NFT_SALE'] })],
     ['minimum $100', base({ minUsd: 100 })],
     ['tag + type + direction', base({ tags: ['desk'], kinds: ['TRANSFER'], direction: 'out' })],
     ['unread count (5,000 new, capped at 999)', { ...base({}), lastViewed: mark }],

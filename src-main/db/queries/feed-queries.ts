@@ -186,33 +186,112 @@ interface Bounds {
   above: FeedCursor | null
 }
 
-/** The keys of the next `limit` matching rows, newest first. */
+/** A query of matching rows' keys, newest first, at most the page's rows. */
+type KeyBranch = ReturnType<typeof walkFeed>
+
+/**
+ * The keys of the next `limit` matching rows, newest first. Each filter that narrows the
+ * feed most reads its own order, so a page never walks far past rows that do not match:
+ * a token reads its balance changes on `balance_changes_mint_feed (mint, slot,
+ * transaction_id)`, a type its rows on `transactions_kind_feed`, chosen wallets their own
+ * rows on `transactions_wallet_feed`; the rest walks `transactions_feed (slot, id)`.
+ */
 async function selectKeys(
   db: Kysely<Database>,
   scope: Scope,
   bounds: Bounds,
   limit: number,
 ): Promise<FeedCursor[]> {
-  const branch = (walletIds: number[] | null) => {
-    let q = db
-      .selectFrom('transactions as t')
-      .select(['t.slot', 't.id'])
-      .where(matches(scope, bounds))
-      .orderBy('t.slot', 'desc')
-      .orderBy('t.id', 'desc')
-      .limit(limit)
-    if (walletIds !== null && walletIds.length === 1) q = q.where('t.wallet_id', '=', walletIds[0]!)
-    else if (walletIds !== null) q = q.where('t.wallet_id', 'in', walletIds)
-    return q
-  }
   const ids = scope.walletIds
-  if (ids === null || ids.length === 1 || ids.length > MAX_MERGED_WALLETS)
-    return branch(ids).execute()
-  // Each wallet's newest `limit` rows on its own index range, merged: never more than
-  // wallets × limit rows read, however the rows are spread over the wallets.
-  const [first, ...rest] = ids.map((id) => db.selectFrom(branch([id]).as(`w${id}`)).selectAll())
+  const walk = () => walkFeed(db, scope, bounds, limit)
+  if (scope.mints !== null)
+    return newestOf(
+      db,
+      scope.mints.map((mint) => walkToken(db, scope, bounds, limit, mint)),
+      limit,
+    )
+  if (ids !== null && ids.length === 1) return walk().where('t.wallet_id', '=', ids[0]!).execute()
+  if (ids !== null && ids.length <= MAX_MERGED_WALLETS)
+    return newestOf(
+      db,
+      ids.map((id) => walk().where('t.wallet_id', '=', id)),
+      limit,
+    )
+  const inScope = (q: KeyBranch) => (ids === null ? q : q.where('t.wallet_id', 'in', ids))
+  const kinds = scope.filters.kinds
+  if (kinds.length > 0)
+    return newestOf(
+      db,
+      kinds.map((kind) =>
+        inScope(walk()).where(sql<string>`coalesce(t.kind, 'UNKNOWN')`, '=', kind),
+      ),
+      limit,
+    )
+  return inScope(walk()).execute()
+}
+
+/** Matching rows newest first on the feed's order (slot, id). */
+function walkFeed(db: Kysely<Database>, scope: Scope, bounds: Bounds, limit: number) {
+  return db
+    .selectFrom('transactions as t')
+    .select(['t.slot', 't.id'])
+    .where(matches(scope, bounds))
+    .orderBy('t.slot', 'desc')
+    .orderBy('t.id', 'desc')
+    .limit(limit)
+}
+
+/** Matching rows that moved `mint`, newest first on that mint's balance changes. */
+function walkToken(
+  db: Kysely<Database>,
+  scope: Scope,
+  bounds: Bounds,
+  limit: number,
+  mint: string,
+): KeyBranch {
+  const { after, above } = bounds
+  // The change read is the leg the token, direction and USD filters ask about.
+  const rest: Scope = {
+    ...scope,
+    mints: null,
+    filters: { ...scope.filters, direction: null, minUsd: null },
+  }
+  let q = db
+    .selectFrom('balance_changes as c')
+    .innerJoin('transactions as t', 't.id', 'c.transaction_id')
+    .select(['t.slot', 't.id'])
+    .where('c.mint', '=', mint)
+    .where(all([matches(rest, bounds), ...legFits({ ...scope, mints: null }, 'c')]))
+    .orderBy('c.slot', 'desc')
+    .orderBy('c.transaction_id', 'desc')
+    .limit(limit)
+  // The same bounds on the change's own columns: they seek the mint's index.
+  if (after !== null)
+    q = q.where(
+      sql<SqlBool>`c.slot <= ${after.slot} and (c.slot < ${after.slot} or c.transaction_id < ${after.id})`,
+    )
+  if (above !== null)
+    q = q.where(
+      sql<SqlBool>`c.slot >= ${above.slot} and (c.slot > ${above.slot} or c.transaction_id > ${above.id})`,
+    )
+  if (scope.walletIds !== null) q = q.where('c.wallet_id', 'in', scope.walletIds)
+  return q
+}
+
+/**
+ * The newest `limit` keys of several branches, each read on its own index range and
+ * merged: never more than branches × limit rows read, however the rows are spread. A row
+ * two branches find (a transaction that moved two mints of one symbol) is counted once.
+ */
+async function newestOf(
+  db: Kysely<Database>,
+  branches: KeyBranch[],
+  limit: number,
+): Promise<FeedCursor[]> {
+  if (branches.length === 1) return branches[0]!.execute()
+  const [first, ...rest] = branches.map((b, i) => db.selectFrom(b.as(`b${i}`)).selectAll())
   let merged = first!
-  for (const next of rest) merged = merged.unionAll(next)
+  for (const next of rest) merged = merged.union(next)
   return db
     .selectFrom(merged.as('m'))
     .select(['m.slot', 'm.id'])
@@ -264,20 +343,27 @@ function matches(scope: Scope, bounds: Bounds): Expression<SqlBool> {
  * a token sent with a fee is "out" in that token only, and a fee alone moves nothing.
  */
 function hasMatchingLeg(scope: Scope): Expression<SqlBool> {
+  const parts = [sql<SqlBool>`d.transaction_id = t.id`, ...legFits(scope, 'd')]
+  return sql<SqlBool>`exists (select 1 from balance_changes as d where ${all(parts)})`
+}
+
+/** What the leg (the balance change `alias` of transaction `t`) must fit: token, direction, USD. */
+function legFits(scope: Scope, alias: 'c' | 'd'): Expression<SqlBool>[] {
   const { filters, mints } = scope
-  const isFeeLeg = sql`(d.mint = ${NATIVE_SOL_MINT} and t.fee_payer = (select w.address from wallets as w where w.id = t.wallet_id))`
-  const net = sql`(case when ${isFeeLeg} then d.amount + t.fee else d.amount end)`
+  const d = sql.raw(alias)
+  const isFeeLeg = sql`(${d}.mint = ${NATIVE_SOL_MINT} and t.fee_payer = (select w.address from wallets as w where w.id = t.wallet_id))`
+  const net = sql`(case when ${isFeeLeg} then ${d}.amount + t.fee else ${d}.amount end)`
   // Literals: PostgreSQL would type a parameter beside `0` as an integer.
-  const epsilon = sql`(case when d.mint = ${NATIVE_SOL_MINT} then ${sql.lit(SOL_EPSILON)} else ${sql.lit(0)} end)`
-  const parts: Expression<SqlBool>[] = [sql<SqlBool>`d.transaction_id = t.id`]
-  if (mints !== null) parts.push(sql<SqlBool>`d.mint in (${sql.join(mints)})`)
+  const epsilon = sql`(case when ${d}.mint = ${NATIVE_SOL_MINT} then ${sql.lit(SOL_EPSILON)} else ${sql.lit(0)} end)`
+  const parts: Expression<SqlBool>[] = []
+  if (mints !== null) parts.push(sql<SqlBool>`${d}.mint in (${sql.join(mints)})`)
   if (filters.direction === 'in') parts.push(sql<SqlBool>`${net} > ${epsilon}`)
   if (filters.direction === 'out') parts.push(sql<SqlBool>`${net} < -${epsilon}`)
   if (filters.minUsd !== null)
     parts.push(
-      sql<SqlBool>`abs(${net}) * (select m.price_usd from mints as m where m.mint = d.mint) >= ${filters.minUsd}`,
+      sql<SqlBool>`abs(${net}) * (select m.price_usd from mints as m where m.mint = ${d}.mint) >= ${filters.minUsd}`,
     )
-  return sql<SqlBool>`exists (select 1 from balance_changes as d where ${all(parts)})`
+  return parts
 }
 
 /** The page's rows with their legs and transfers, in the keys' order. */
@@ -333,11 +419,14 @@ async function readRows(
       'r.counterparty',
       addressNameOf('r.counterparty').as('counterparty_name'),
     ])
-    .where('r.wallet_id', 'in', [...new Set(transactions.map((t) => t.wallet_id))])
-    .where(
-      'r.signature',
-      'in',
-      transactions.map((t) => t.signature),
+    // Pairs, not two lists: each pair seeks the natural key (wallet_id, signature, …), where
+    // two lists left PostgreSQL scanning every transfer of the wallets.
+    .where((eb) =>
+      eb(
+        eb.refTuple('r.wallet_id', 'r.signature'),
+        'in',
+        transactions.map((t) => eb.tuple(t.wallet_id, t.signature)),
+      ),
     )
     .orderBy('r.id')
     .execute()

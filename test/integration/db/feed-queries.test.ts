@@ -304,6 +304,9 @@ const FILTERS: [string, FeedFiltersInput][] = [
   ['minimum USD', { minUsd: 1_000 }],
   ['token, direction and USD on one leg', { token: 'USDC', direction: 'out', minUsd: 100 }],
   ['a tag and a type', { tags: ['desk'], kinds: ['TRANSFER', 'NFT_SALE'] }],
+  ['two types (merged per type)', { kinds: ['SWAP', 'NFT_SALE'] }],
+  ['a token and a wallet', { token: 'usdc', wallets: [wallets[0]!] }],
+  ['a token and a type', { token: 'USDC', kinds: ['SWAP'] }],
 ]
 
 describe.each(ENGINES)('the feed query on %s', (engine) => {
