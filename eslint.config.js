@@ -106,11 +106,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // Svelte files are parsed as TypeScript without type information: no rule here needs it
+  // (types are checked by svelte-check), and building it was four fifths of lint's time.
   {
     files: ['**/*.svelte', '**/*.svelte.ts'],
     languageOptions: {
       parserOptions: {
-        projectService: true,
         extraFileExtensions: ['.svelte'],
         parser: tseslint.parser,
         svelteConfig,
