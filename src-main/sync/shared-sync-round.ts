@@ -107,16 +107,19 @@ export async function runSharedSyncRound(
 const SETTLED_STATES: ReadonlySet<StreamState> = new Set(['error', 'paused', 'budget'])
 
 /**
- * Every stream of the wallet succeeded at or after `sinceSec` (here or in another worker),
- * or stopped where a re-run would not go on by itself (an error, a pause, the budget): the
- * worker holding it has had its go, and waiting for it would never end.
+ * Every stream of the wallet finished a run at or after `sinceSec` (here or in another
+ * worker), or stopped where a re-run would not go on by itself (an error, a pause, the
+ * budget): the worker holding it has had its go, and waiting for it would never end. A
+ * page's success alone is not a finished run: a worker killed or stopped mid-backfill
+ * leaves pages stored since `sinceSec` and the rest to fetch.
  */
-function isUpToDateSince(status: WalletSyncStatus, sinceSec: number): boolean {
+export function isUpToDateSince(status: WalletSyncStatus, sinceSec: number): boolean {
   return (
     status.streams.length > 0 &&
     status.streams.every(
       (s) =>
-        (s.lastSuccessSec !== null && s.lastSuccessSec >= sinceSec) || SETTLED_STATES.has(s.state),
+        (s.state === 'ok' && s.lastSuccessSec !== null && s.lastSuccessSec >= sinceSec) ||
+        SETTLED_STATES.has(s.state),
     )
   )
 }

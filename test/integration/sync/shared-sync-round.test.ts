@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { WalletSyncOutcome } from '@shared/ipc/sync-schemas'
+import type { StreamStatus, WalletSyncOutcome, WalletSyncStatus } from '@shared/ipc/sync-schemas'
 import { LeaseKeeper } from '../../../src-main/sync/lease-keeper'
 import { runSharedSyncRound } from '../../../src-main/sync/shared-sync-round'
 import { LEASE_ENGINES, type LeaseDatabase } from '../../helpers/lease-engines'
@@ -78,5 +78,78 @@ describe('a shared sync round', () => {
     expect([...new Set(runs)].sort()).toEqual(WALLETS)
     expect(reported.map((o) => [o.address, o.state]).sort()).toEqual(WALLETS.map((w) => [w, 'ok']))
     expect(result.outcomes.map((o) => o.state)).toEqual(['ok', 'ok'])
+  })
+
+  it('a wallet a dead worker left mid-backfill is synced here, not counted as synced elsewhere', async () => {
+    database = await LEASE_ENGINES.sqlite(2)
+    const [mine, theirs] = database.stores as [
+      NonNullable<LeaseDatabase['stores'][0]>,
+      NonNullable<LeaseDatabase['stores'][0]>,
+    ]
+    const clock = new VirtualClock(1_795_000_000_000)
+    const startedSec = Math.floor(clock.nowMs() / 1000)
+    // The other worker takes both wallets, syncs pages of one, and dies without a word.
+    const dead = new LeaseKeeper({
+      store: theirs,
+      holder: 'dead',
+      ttlMs: TTL,
+      watched: WALLETS,
+      clock,
+    })
+    await dead.runRound()
+    const left = WALLETS[0] as string
+    // Its pages succeeded after the round began, but the run never finished.
+    const stream = (state: StreamStatus['state']): StreamStatus => ({
+      stream: 'transfers',
+      state,
+      itemsStored: 300,
+      pagesFetched: 3,
+      creditsSpent: 300,
+      isBackfillComplete: state === 'ok',
+      newestKey: 'n',
+      backfillCursor: state === 'ok' ? null : 'c',
+      depthLimitCount: null,
+      depthLimitSinceSec: null,
+      lastSuccessSec: startedSec + 1,
+      lastError: null,
+      isPaused: false,
+    })
+    const synced = new Set<string>()
+    const status = (address: string): WalletSyncStatus => ({
+      address,
+      label: null,
+      state: 'syncing',
+      message: null,
+      isPaused: false,
+      creditsSpent: 0,
+      streams: [stream(synced.has(address) ? 'ok' : address === left ? 'cancelled' : 'idle')],
+    })
+    const keeper = new LeaseKeeper({
+      store: mine,
+      holder: 'alive',
+      ttlMs: TTL,
+      watched: WALLETS,
+      clock,
+    })
+    const round = runSharedSyncRound({
+      keeper,
+      addresses: WALLETS,
+      clock,
+      pollMs: 1_000,
+      syncWallet: async (address) => {
+        synced.add(address)
+        return outcome(address, 'ok')
+      },
+      cancelWallet: () => {},
+      isSyncing: () => false,
+      status: () => Promise.resolve(WALLETS.map(status)),
+    })
+    let isDone = false
+    const result = await Promise.all([
+      round.finally(() => (isDone = true)),
+      clock.advanceUntil(() => isDone, 500, 10 * TTL),
+    ]).then(([r]) => r)
+    expect(result.syncedElsewhere).toEqual([])
+    expect(result.outcomes.map((o) => o.address).sort()).toEqual(WALLETS)
   })
 })
