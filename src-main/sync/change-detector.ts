@@ -184,14 +184,25 @@ export class ChangeDetector {
         mint: a.mint,
         program: a.program,
         observed: kept.get(a.address)?.observed ?? null,
+        isCollectible: kept.get(a.address)?.isCollectible ?? false,
       })),
     ]
     w.statePatch.tokenAccountsListedSec = nowSec
   }
 
-  /** Reads every watched account, 100 a call, and compares with the last observation. */
+  /**
+   * Reads the watched accounts, 100 a call, and compares with the last observation. A
+   * wallet's collectibles (NFT token accounts) are read only in the round that lists its
+   * token accounts: an NFT that leaves moves the wallet's lamports too (the fee, or the
+   * price of a sale), and one that arrives opens a new account, which the listing finds.
+   * What only the collectibles' look would see (an NFT returned to an account it left, paid
+   * for by someone else) is found at the next listing, at most `tokenAccountsEverySec`
+   * later, or by the backstop.
+   */
   async #lookAtBalances(all: readonly WalletWork[], signal?: AbortSignal): Promise<void> {
-    const accounts = all.flatMap((w) => w.accounts.map((a) => ({ w, a })))
+    const accounts = all.flatMap((w) =>
+      w.accounts.filter((a) => !a.isCollectible || w.listed !== null).map((a) => ({ w, a })),
+    )
     for (let i = 0; i < accounts.length; i += MAX_MULTIPLE_ACCOUNTS) {
       const chunk = accounts.slice(i, i + MAX_MULTIPLE_ACCOUNTS)
       const result = await this.#call(

@@ -42,8 +42,10 @@ export async function readWatchFootprint(mirror: Mirror, nowSec: number): Promis
     const measured = changes.get(walletId)
     const since = watchedSince.get(walletId) ?? nowSec
     const days = Math.max(1, Math.min(RATE_WINDOW_SEC, nowSec - since) / DAY_SEC)
+    const tokenAccounts = accounts.filter((a) => a.walletId === walletId && a.kind === 'token')
     footprints.push({
-      tokenAccounts: accounts.filter((a) => a.walletId === walletId && a.kind === 'token').length,
+      tokenAccounts: tokenAccounts.length,
+      collectibleAccounts: tokenAccounts.filter((a) => a.isCollectible).length,
       hasCompressedState: holdsCompressedState(rows),
       changesPerDay: (measured?.count ?? 0) / days,
       creditsPerChange: measured && measured.count > 0 ? measured.credits / measured.count : null,

@@ -23,6 +23,8 @@ const DAYS_PER_MONTH = 30
 /** One watched wallet, as the projection sees it. */
 export const WatchedWalletFootprint = z.object({
   tokenAccounts: z.number().int().min(0),
+  /** Of those, NFT token accounts: looked at when token accounts are listed, not every round. */
+  collectibleAccounts: z.number().int().min(0).default(0),
   hasCompressedState: z.boolean(),
   /** Changes a day seen so far (0 when nothing was measured yet). */
   changesPerDay: z.number().min(0),
@@ -99,10 +101,16 @@ export function projectWatchCost(
   },
 ): WatchCostProjection {
   const per = (everySec: number) => DAY_SEC / everySec
-  const accounts = wallets.reduce((sum, w) => sum + 1 + w.tokenAccounts, 0)
+  const calls = (accounts: number) => Math.ceil(accounts / MAX_MULTIPLE_ACCOUNTS)
+  const everyRound = wallets.reduce(
+    (sum, w) => sum + 1 + w.tokenAccounts - w.collectibleAccounts,
+    0,
+  )
+  const collectibles = wallets.reduce((sum, w) => sum + w.collectibleAccounts, 0)
+  // Collectibles join the look of the rounds that list token accounts.
   const balanceLooks =
-    per(clocks.checkEverySec) *
-    Math.ceil(accounts / MAX_MULTIPLE_ACCOUNTS) *
+    (per(clocks.checkEverySec) * calls(everyRound) +
+      per(clocks.tokenAccountsEverySec) * (calls(everyRound + collectibles) - calls(everyRound))) *
     CREDIT_PRICES.rpcStandard
   const tokenAccountLists =
     per(clocks.tokenAccountsEverySec) *

@@ -11,6 +11,13 @@ export interface WatchedAccount {
   program: string | null
   /** Lamports or raw token amount (decimal), `closed`, or null before the first look. */
   observed: string | null
+  /**
+   * A token account of an NFT (a mint the mirror holds among a wallet's NFTs, or knows with
+   * 0 decimals): its amount moves
+   * only when the NFT comes or goes, so it is looked at when the wallet's token accounts
+   * are listed, not every round.
+   */
+  isCollectible: boolean
 }
 
 /** One observed value, to be saved. */
@@ -71,12 +78,24 @@ export class WatchStateStore {
   async accounts(walletIds: readonly number[]): Promise<WatchedAccount[]> {
     if (walletIds.length === 0) return []
     const rows = await this.#db
-      .selectFrom('watched_accounts')
-      .selectAll()
-      .where('wallet_id', 'in', walletIds)
-      .orderBy('wallet_id')
-      .orderBy('kind', 'desc')
-      .orderBy('address')
+      .selectFrom('watched_accounts as a')
+      .leftJoin('mints as m', 'm.mint', 'a.mint')
+      .selectAll('a')
+      .select((eb) => [
+        'm.decimals',
+        eb
+          .exists(
+            eb
+              .selectFrom('balance_snapshot_nfts as n')
+              .select('n.mint')
+              .whereRef('n.mint', '=', 'a.mint'),
+          )
+          .as('is_nft'),
+      ])
+      .where('a.wallet_id', 'in', walletIds)
+      .orderBy('a.wallet_id')
+      .orderBy('a.kind', 'desc')
+      .orderBy('a.address')
       .execute()
     return rows.map((r) => ({
       walletId: r.wallet_id,
@@ -85,6 +104,7 @@ export class WatchStateStore {
       mint: r.mint,
       program: r.program,
       observed: r.observed,
+      isCollectible: r.kind === 'token' && (r.decimals === 0 || Boolean(r.is_nft)),
     }))
   }
 

@@ -7,6 +7,7 @@ import { projectWatchCost, type WatchedWalletFootprint } from '@shared/domain/wa
 
 const wallets: WatchedWalletFootprint[] = Array.from({ length: 10 }, () => ({
   tokenAccounts: 3,
+  collectibleAccounts: 0,
   hasCompressedState: false,
   changesPerDay: 0.1,
   creditsPerChange: null,

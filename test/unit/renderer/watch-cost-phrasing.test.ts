@@ -14,6 +14,7 @@ import {
 
 const idle = (tokenAccounts: number): WatchedWalletFootprint => ({
   tokenAccounts,
+  collectibleAccounts: 0,
   hasCompressedState: false,
   changesPerDay: 0,
   creditsPerChange: null,
