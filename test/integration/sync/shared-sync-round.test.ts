@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { StreamStatus, WalletSyncOutcome, WalletSyncStatus } from '@shared/ipc/sync-schemas'
 import { LeaseKeeper } from '../../../src-main/sync/lease-keeper'
-import { runSharedSyncRound } from '../../../src-main/sync/shared-sync-round'
+import {
+  runSharedSyncRound,
+  type SharedSyncRoundResult,
+} from '../../../src-main/sync/shared-sync-round'
 import { LEASE_ENGINES, type LeaseDatabase } from '../../helpers/lease-engines'
 import { VirtualClock } from '../../helpers/virtual-clock'
 import { testAddress } from '../../helpers/wallets'
@@ -19,6 +22,23 @@ const outcome = (address: string, state: WalletSyncOutcome['state']): WalletSync
   state,
   newTransactions: 0,
 })
+
+/**
+ * A shared round over WALLETS, polling every second, with the virtual clock moved on until
+ * it ends (its renewals and polls wait on that clock).
+ */
+async function roundOnClock(
+  clock: VirtualClock,
+  deps: Omit<Parameters<typeof runSharedSyncRound>[0], 'addresses' | 'clock' | 'pollMs'>,
+): Promise<SharedSyncRoundResult> {
+  let isDone = false
+  const round = runSharedSyncRound({ ...deps, addresses: WALLETS, clock, pollMs: 1_000 })
+  const [result] = await Promise.all([
+    round.finally(() => (isDone = true)),
+    clock.advanceUntil(() => isDone, 500, 10 * TTL),
+  ])
+  return result
+}
 
 describe('a shared sync round', () => {
   let database: LeaseDatabase | null = null
@@ -42,11 +62,8 @@ describe('a shared sync round', () => {
     const reported: WalletSyncOutcome[] = []
     let syncing: string | null = null
     let cancelStalled: (() => void) | null = null
-    const round = runSharedSyncRound({
+    const result = await roundOnClock(clock, {
       keeper,
-      addresses: WALLETS,
-      clock,
-      pollMs: 1_000,
       syncWallet: async (address) => {
         runs.push(address)
         syncing = address
@@ -68,11 +85,6 @@ describe('a shared sync round', () => {
       status: () => Promise.resolve([]),
       onOutcome: (o) => reported.push(o),
     })
-    let isDone = false
-    const result = await Promise.all([
-      round.finally(() => (isDone = true)),
-      clock.advanceUntil(() => isDone, 500, 10 * TTL),
-    ]).then(([r]) => r)
 
     expect(runs[0]).toBe(runs[1])
     expect([...new Set(runs)].sort()).toEqual(WALLETS)
@@ -131,11 +143,8 @@ describe('a shared sync round', () => {
       watched: WALLETS,
       clock,
     })
-    const round = runSharedSyncRound({
+    const result = await roundOnClock(clock, {
       keeper,
-      addresses: WALLETS,
-      clock,
-      pollMs: 1_000,
       syncWallet: async (address) => {
         synced.add(address)
         return outcome(address, 'ok')
@@ -144,11 +153,6 @@ describe('a shared sync round', () => {
       isSyncing: () => false,
       status: () => Promise.resolve(WALLETS.map(status)),
     })
-    let isDone = false
-    const result = await Promise.all([
-      round.finally(() => (isDone = true)),
-      clock.advanceUntil(() => isDone, 500, 10 * TTL),
-    ]).then(([r]) => r)
     expect(result.syncedElsewhere).toEqual([])
     expect(result.outcomes.map((o) => o.address).sort()).toEqual(WALLETS)
   })
