@@ -10,6 +10,7 @@ import { AlertFactsReader } from './stores/alert-facts-reader'
 import { AlertRuleStore } from './stores/alert-rule-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
 import { LookupCacheStore } from './stores/lookup-cache-store'
+import { HoldingsStore } from './stores/holdings-store'
 import { MintStore } from './stores/mint-store'
 import { NamesStore } from './stores/names-store'
 import { NotifyChannelStore } from './stores/notify-channel-store'
@@ -46,6 +47,7 @@ export abstract class KyselyMirror implements Mirror {
   readonly schedule: WatchScheduleStore
   readonly watchState: WatchStateStore
   readonly mints: MintStore
+  readonly holdings: HoldingsStore
   readonly names: NamesStore
   readonly settings: SettingsStore
   readonly activity: ActivityStore
@@ -70,6 +72,7 @@ export abstract class KyselyMirror implements Mirror {
     this.schedule = new WatchScheduleStore(db)
     this.watchState = new WatchStateStore(db)
     this.mints = new MintStore(db)
+    this.holdings = new HoldingsStore(db)
     this.names = new NamesStore(db)
     this.settings = new SettingsStore(db)
     this.activity = new ActivityStore(db)

@@ -7,6 +7,7 @@ import type { AlertFactsReader } from './stores/alert-facts-reader'
 import type { AlertRuleStore } from './stores/alert-rule-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
 import type { LookupCacheStore } from './stores/lookup-cache-store'
+import type { HoldingsStore } from './stores/holdings-store'
 import type { MintStore } from './stores/mint-store'
 import type { NamesStore } from './stores/names-store'
 import type { WatchStateStore } from './stores/watch-state-store'
@@ -72,6 +73,8 @@ export interface Mirror {
   /** What watching observed on each wallet, and the changes it found. */
   readonly watchState: WatchStateStore
   readonly mints: MintStore
+  /** The latest holdings snapshot read back, for a change written without asking again. */
+  readonly holdings: HoldingsStore
   /** Names of addresses and each wallet's funder, with when they were asked. */
   readonly names: NamesStore
   readonly settings: SettingsStore

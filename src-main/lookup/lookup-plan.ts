@@ -101,7 +101,7 @@ const FAMILY_NAMES: Record<PriceKey, string> = {
   priorityFee: 'priority-fee',
   webhookManagement: 'webhook',
   tokenMetadata: 'token-metadata',
-  rpcSignatures: 'RPC',
+  rpcArchival: 'RPC',
   rpcStandard: 'RPC',
 }
 

@@ -1,6 +1,5 @@
 import bs58 from 'bs58'
 import type { OperationInput, OperationName, OperationOutput } from '@shared/api/operations'
-import { CREDIT_PRICES } from '@shared/api/prices'
 import {
   MAX_MULTIPLE_ACCOUNTS,
   TOKEN_ACCOUNT_MINT_OFFSET,
@@ -8,10 +7,11 @@ import {
   TOKEN_PROGRAM_IDS,
   type AccountInfo,
 } from '@shared/api/rpc'
-import { WALLET_CHECK_CREDITS } from '@shared/domain/watch-cost'
 import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import type { ChangeReason } from '@shared/ipc/sync-schemas'
 import type { MirrorWriter } from '../db/mirror-writer'
+import type { LookedAccounts } from './holdings-from-look'
+import type { MovedAccount } from './streams/change-stream'
 import type {
   ListedTokenAccount,
   Observation,
@@ -29,7 +29,7 @@ import type {
  * show: the token accounts are listed again (someone who sends a new token pays the rent,
  * so the wallet's lamports do not move, but a new account appears); compressed balances of
  * wallets with compressed state are compared (compressed transfers move no account); and
- * a backstop verifies each wallet's newest signatures against the mirror.
+ * a backstop verifies each wallet's newest signature against the mirror.
  *
  * What balance looks cannot see, and what bounds it:
  * - a transaction that changes no balance of the wallet (a memo naming it, a failed
@@ -65,6 +65,10 @@ export interface WalletFindings {
   address: string
   /** Empty when nothing moved. */
   reasons: ChangeReason[]
+  /** The wallet's own account when its lamports moved (first), and each token account that changed or appeared. */
+  moved: MovedAccount[]
+  /** Lamports and fungible token amounts as this round read them (null: some never read yet). */
+  looked: LookedAccounts | null
   /**
    * Saves what the round saw as the new baseline. For a wallet that changed, call it only
    * after its sync succeeded: until then the next round sees the same difference again.
@@ -112,6 +116,7 @@ export class ChangeDetector {
         state: states.get(t.walletId) as WalletWatchState,
         accounts: known.get(t.walletId) ?? [],
         reasons: new Set(),
+        moved: new Set(),
         observations: [],
         statePatch: {},
         listed: null,
@@ -145,6 +150,8 @@ export class ChangeDetector {
       walletId: w.target.walletId,
       address: w.target.address,
       reasons: [...w.reasons],
+      moved: movedAccounts(w),
+      looked: lookedAccounts(w),
       commit: async () => {
         if (w.listed) await this.#store.replaceTokenAccounts(w.target.walletId, w.listed, nowSec)
         await this.#store.saveObservations(w.observations)
@@ -169,8 +176,10 @@ export class ChangeDetector {
     }
     const before = new Set(w.accounts.filter((a) => a.kind === 'token').map((a) => a.address))
     const isFirstListing = w.state.tokenAccountsListedSec === null
-    if (!isFirstListing && listed.some((a) => !before.has(a.address)))
+    for (const a of isFirstListing ? [] : listed.filter((l) => !before.has(l.address))) {
       w.reasons.add('new-token-account')
+      w.moved.add(a.address)
+    }
     w.listed = listed
     // The look below covers the accounts as listed now; newly listed ones start unobserved.
     const own = w.accounts.filter((a) => a.kind === 'wallet')
@@ -213,7 +222,10 @@ export class ChangeDetector {
       chunk.forEach(({ w, a }, k) => {
         const account = result.value[k] ?? null
         const observed = observedValue(a.kind, account)
-        if (a.observed !== null && a.observed !== observed) w.reasons.add('balance')
+        if (a.observed !== null && a.observed !== observed) {
+          w.reasons.add('balance')
+          w.moved.add(a.address)
+        }
         if (a.observed !== observed)
           w.observations.push({ walletId: a.walletId, address: a.address, observed })
       })
@@ -244,28 +256,22 @@ export class ChangeDetector {
   }
 
   /**
-   * Verifies that the mirror holds the newest signature of the wallet and of each token
-   * account (10 credits each), or — where that would cost more than reading the history's
-   * newest page (100 credits) — has the history read instead.
+   * Verifies that the mirror holds the wallet's newest signature (10 credits). Its token
+   * accounts need no listing of their own: what leaves one is signed by the wallet, so it
+   * is on the wallet's list, and what arrives changes the amount the looks compare. What
+   * neither shows — a delegate sending on what arrived between two looks, or an NFT coming
+   * back to an account it left while another change is synced — waits for a full sync.
    */
   async #backstop(w: WalletWork, nowSec: number, signal?: AbortSignal): Promise<void> {
     w.statePatch.backstopCheckedSec = nowSec
-    const addresses = w.accounts.map((a) => a.address)
-    if (addresses.length * CREDIT_PRICES.rpcSignatures >= WALLET_CHECK_CREDITS.history) {
-      w.reasons.add('backstop-history')
-      return
-    }
-    const newest: string[] = []
-    for (const address of addresses) {
-      const result = await this.#call(
-        'rpc.getSignaturesForAddress',
-        [address, { limit: 1 }],
-        signal,
-      )
-      if (result[0]) newest.push(result[0].signature)
-    }
-    const known = await this.#writer.knownSignatures(w.target.walletId, newest)
-    if (newest.some((s) => !known.has(s))) w.reasons.add('backstop-signature')
+    const [newest] = await this.#call(
+      'rpc.getSignaturesForAddress',
+      [w.target.address, { limit: 1 }],
+      signal,
+    )
+    if (newest === undefined) return
+    const known = await this.#writer.knownSignatures(w.target.walletId, [newest.signature])
+    if (!known.has(newest.signature)) w.reasons.add('backstop-signature')
   }
 }
 
@@ -274,9 +280,44 @@ interface WalletWork {
   state: WalletWatchState
   accounts: WatchedAccount[]
   reasons: Set<ChangeReason>
+  moved: Set<string>
   observations: Observation[]
   statePatch: Partial<WalletWatchState>
   listed: ListedTokenAccount[] | null
+}
+
+/** The accounts whose look moved, with what the round read; the wallet's own first. */
+function movedAccounts(w: WalletWork): MovedAccount[] {
+  const seen = new Map(w.observations.map((o) => [o.address, o.observed]))
+  return w.accounts
+    .filter((a) => w.moved.has(a.address))
+    .sort((a, b) => Number(b.kind === 'wallet') - Number(a.kind === 'wallet'))
+    .map((a) => ({
+      address: a.address,
+      before: rawValue(a.observed ?? 'closed'),
+      value: rawValue(seen.get(a.address) ?? a.observed ?? 'closed'),
+    }))
+}
+
+/** Lamports or a token amount as a number of raw units (0 once closed). */
+function rawValue(observed: string): bigint {
+  return observed === 'closed' ? 0n : BigInt(observed)
+}
+
+/** What the round read of a wallet's lamports and fungible token accounts. */
+function lookedAccounts(w: WalletWork): LookedAccounts | null {
+  const seen = new Map(w.observations.map((o) => [o.address, o.observed]))
+  let lamports: bigint | null = null
+  const tokens: { mint: string; amount: bigint }[] = []
+  for (const a of w.accounts) {
+    if (a.isCollectible) continue
+    const value = seen.get(a.address) ?? a.observed
+    if (value === null) return null
+    const raw = rawValue(value)
+    if (a.kind === 'wallet') lamports = raw
+    else if (a.mint !== null) tokens.push({ mint: a.mint, amount: raw })
+  }
+  return lamports === null ? null : { lamports, tokens }
 }
 
 /** The value compared between looks: lamports of a wallet, the amount of a token account. */

@@ -14,6 +14,7 @@ import type {
   WalletSyncOutcome,
 } from '@shared/ipc/sync-schemas'
 import { STREAM_NAMES, type MirrorWriter, type StreamName } from '../db/mirror-writer'
+import type { HoldingsStore } from '../db/stores/holdings-store'
 import type { MintStore } from '../db/stores/mint-store'
 import type { NamesStore } from '../db/stores/names-store'
 import type { ServiceClient } from '../service/service-client'
@@ -26,6 +27,7 @@ import type { WalletCall } from './service-caller'
 import { BudgetExceededError, type CreditMeter } from './credit-meter'
 import { OfflineError, type RateShaper } from './rate-shaper'
 import { syncBalances } from './streams/balances-stream'
+import { syncChange, type ChangeEvidence, type ChangeSyncResult } from './streams/change-stream'
 import { syncCompressedSignatures } from './streams/compressed-signatures-stream'
 import { syncHistory } from './streams/history-stream'
 import type { StreamContext, StreamProgress, StreamResult } from './streams/stream-context'
@@ -50,6 +52,8 @@ export interface SyncEngineOptions {
   writer: MirrorWriter
   /** The mint cache, filled for mints the history names but no snapshot did. */
   mints: MintStore
+  /** The latest holdings read back: a change's new snapshot carries its prices and names. */
+  holdings: HoldingsStore
   /** Names of the wallet, its counterparties and its funder; not asked for when absent. */
   names?: NamesStore
   /** How long an asked name stays fresh (default monthly). */
@@ -75,7 +79,15 @@ export interface SyncWalletOptions {
   /** Streams to run; all by default. */
   streams?: readonly StreamName[]
   signal?: AbortSignal
+  /**
+   * What watching saw move. History and transfers are then first synced from the moved
+   * accounts' new transactions (change-stream.ts); the streams run only if that declines.
+   */
+  change?: ChangeEvidence
 }
+
+/** The streams a change sync answers together. */
+const CHANGE_STREAMS: readonly StreamName[] = ['history', 'transfers']
 
 const STATE_RANK: Record<StreamState, number> = {
   idle: 0,
@@ -204,8 +216,28 @@ export class SyncEngine {
         if ((s === 'history' || s === 'transfers') && row.topReadAtSec !== null)
           hasLookedUpPages = true
       }
-      const outcomes = await Promise.all(
-        streams.map((stream) => this.#runStream(walletId, address, stream, controller, run)),
+      const quick =
+        options.change && streams.includes('history') && streams.includes('transfers')
+          ? await this.#syncChange(
+              walletId,
+              address,
+              options.change,
+              controller,
+              run,
+              streams.includes('balances'),
+            )
+          : null
+      const rest = quick?.answered ? streams.filter((s) => !quick.covered.includes(s)) : streams
+      const outcomes = [
+        ...(quick?.answered ? quick.outcomes : []),
+        ...(await Promise.all(
+          rest.map((stream) => this.#runStream(walletId, address, stream, controller, run)),
+        )),
+      ].map((o) =>
+        // A declined change sync's calls are the history stream's cost.
+        quick && !quick.answered && o.stream === 'history'
+          ? { ...o, pages: o.pages + quick.calls, credits: o.credits + quick.credits }
+          : o,
       )
       const state = outcomes.reduce<StreamState>(
         (worst, o) => (STATE_RANK[o.state] > STATE_RANK[worst] ? o.state : worst),
@@ -296,12 +328,64 @@ export class SyncEngine {
     })
   }
 
+  /**
+   * Syncs history and transfers of a change from its transactions. Answered: the two
+   * streams' outcomes (a failure, such as the budget, counts as answered: the streams
+   * would stop the same way). Declined: the calls it made, for the history stream's tally.
+   */
+  async #syncChange(
+    walletId: number,
+    address: string,
+    change: ChangeEvidence,
+    controller: AbortController,
+    run: RunStop,
+    withHoldings: boolean,
+  ): Promise<
+    | { answered: true; outcomes: StreamOutcome[]; covered: readonly StreamName[] }
+    | { answered: false; calls: number; credits: number }
+  > {
+    let result: ChangeSyncResult | null = null
+    const stores = { mints: this.#options.mints, holdings: this.#options.holdings }
+    const outcome = await this.#runStream(
+      walletId,
+      address,
+      'history',
+      controller,
+      run,
+      async (ctx) => {
+        result = await syncChange(ctx, change, stores, withHoldings)
+        return result.answered ? result.history : null
+      },
+    )
+    const answer = result as ChangeSyncResult | null
+    if (answer !== null && !answer.answered)
+      return { answered: false, calls: answer.calls, credits: outcome.credits }
+    if (answer === null) return { answered: true, outcomes: [outcome], covered: CHANGE_STREAMS }
+    const written = [answer.transfers, ...(answer.balances ? [answer.balances] : [])]
+    for (const w of written)
+      await this.writer.patchStream(walletId, w.stream, {
+        state: 'ok',
+        lastError: null,
+        topReadAtSec: null,
+      })
+    return {
+      answered: true,
+      outcomes: [outcome, ...written.map((w) => ({ ...w, state: 'ok' as const, credits: 0 }))],
+      covered: [...CHANGE_STREAMS, ...(answer.balances ? (['balances'] as const) : [])],
+    }
+  }
+
+  /**
+   * Runs one stream (or `runner` in its name: null from it means it declined, and the
+   * stream is left as it was for its own run).
+   */
   async #runStream(
     walletId: number,
     address: string,
     stream: StreamName,
     controller: AbortController,
     run: RunStop,
+    runner: (ctx: StreamContext) => Promise<StreamResult | null> = (ctx) => runStream(ctx, stream),
   ): Promise<StreamOutcome> {
     let credits = 0
     const ctx: StreamContext = {
@@ -322,7 +406,8 @@ export class SyncEngine {
     }
     try {
       await this.writer.patchStream(walletId, stream, { state: 'syncing' })
-      const result = await runStream(ctx, stream)
+      const result = await runner(ctx)
+      if (result === null) return { stream, state: 'ok', pages: 0, newItems: 0, credits }
       // A top a look-up read serves one sync: the next one reads the top again.
       await this.writer.patchStream(walletId, stream, {
         state: 'ok',

@@ -108,6 +108,7 @@ export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
   const engine = new SyncEngine({
     writer: options.mirror.writer,
     mints: options.mirror.mints,
+    holdings: options.mirror.holdings,
     names: options.mirror.names,
     ...(options.namesRefreshSec ? { namesRefreshSec: options.namesRefreshSec } : {}),
     client,

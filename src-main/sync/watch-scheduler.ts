@@ -11,6 +11,7 @@ import {
   type WatchTarget,
 } from './change-detector'
 import type { SyncEngine, WalletSyncOutcome } from './sync-engine'
+import type { ChangeEvidence } from './streams/change-stream'
 import { COMPRESSED_STREAMS, holdsCompressedState } from './watch-footprint'
 import { runAsApp } from './spender'
 
@@ -259,7 +260,7 @@ export class WatchScheduler {
         cover !== null &&
         !target.syncsFully &&
         previousRoundSec !== null &&
-        found.reasons.every((r) => r !== 'backstop-signature' && r !== 'backstop-history') &&
+        !found.reasons.includes('backstop-signature') &&
         cover.isDeliveredSince(target.address, previousRoundSec)
       if (isExplained) {
         await found.commit()
@@ -313,7 +314,11 @@ export class WatchScheduler {
     restarts: number,
   ): Promise<CheckedWallet> {
     const reasons: (ChangeReason | 'full')[] = target.syncsFully ? ['full'] : found.reasons
-    const outcome = await this.#syncStreams(target, reasons)
+    // What the looks saw move names the new transactions; anything else reads the endpoints.
+    const change = reasons.every((r) => r === 'balance' || r === 'new-token-account')
+      ? { moved: found.moved, looked: found.looked }
+      : undefined
+    const outcome = await this.#syncStreams(target, reasons, change)
     const syncCredits = outcome ? outcomeCredits(outcome) : 0
     if (outcome?.state === 'ok') {
       this.#failures.delete(target.address)
@@ -362,23 +367,14 @@ export class WatchScheduler {
   async #syncStreams(
     target: WatchTarget,
     reasons: readonly (ChangeReason | 'full')[],
+    change: ChangeEvidence | undefined,
   ): Promise<WalletSyncOutcome | null> {
     const { engine } = this.#o
     try {
-      const outcome = await engine.syncWallet(target.address, {
+      return await engine.syncWallet(target.address, {
         streams: streamsFor(reasons, target.hasCompressedState),
+        ...(change ? { change } : {}),
       })
-      // The history's newest page was the backstop; anything new there may show elsewhere.
-      if (
-        outcome.state !== 'ok' ||
-        !reasons.includes('backstop-history') ||
-        outcome.newTransactions === 0
-      )
-        return outcome
-      const rest = await engine.syncWallet(target.address, {
-        streams: WALLET_STREAMS.filter((s) => s !== 'history'),
-      })
-      return mergeOutcomes(outcome, rest)
     } catch {
       return null
     }
@@ -405,9 +401,6 @@ function streamsFor(
       case 'compressed':
         ;['history', ...COMPRESSED_STREAMS].forEach((s) => out.add(s as StreamName))
         break
-      case 'backstop-history':
-        ;['history', ...compressed].forEach((s) => out.add(s as StreamName))
-        break
       case 'delivery':
         WALLET_STREAMS.forEach((s) => out.add(s))
         break
@@ -419,13 +412,4 @@ function streamsFor(
 /** Credits a sync's pages cost (each page is one call of its stream's operation). */
 export function outcomeCredits(outcome: WalletSyncOutcome): number {
   return outcome.streams.reduce((sum, s) => sum + s.credits, 0)
-}
-
-function mergeOutcomes(a: WalletSyncOutcome, b: WalletSyncOutcome): WalletSyncOutcome {
-  return {
-    address: a.address,
-    streams: [...a.streams, ...b.streams],
-    state: b.state === 'ok' ? a.state : b.state,
-    newTransactions: a.newTransactions + b.newTransactions,
-  }
 }

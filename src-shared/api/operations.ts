@@ -5,6 +5,7 @@ import { FAMILY_BILLING } from './prices'
 import type { EndpointClass, PriceKey } from './prices'
 import * as priorityFee from './priority-fee'
 import * as rpc from './rpc'
+import * as rpcTransaction from './rpc-transaction'
 import * as tokenMetadata from './token-metadata'
 import * as wallet from './wallet-rest'
 import * as webhooks from './webhooks'
@@ -214,12 +215,18 @@ export const OPERATIONS = {
     FAMILY_BILLING.validityProof,
   ),
 
-  // Standard Solana RPC: an archival signature listing and 1-credit account reads.
+  // Standard Solana RPC: archival signature listings and transactions, 1-credit account reads.
   'rpc.getSignaturesForAddress': jsonRpc(
     'getSignaturesForAddress',
     rpc.GetSignaturesForAddressParams,
     rpc.GetSignaturesForAddressResult,
-    FAMILY_BILLING.rpcSignatures,
+    FAMILY_BILLING.rpcArchival,
+  ),
+  'rpc.getTransaction': jsonRpc(
+    'getTransaction',
+    rpcTransaction.GetTransactionParams,
+    rpcTransaction.GetTransactionResult,
+    FAMILY_BILLING.rpcArchival,
   ),
   'rpc.getMultipleAccounts': jsonRpc(
     'getMultipleAccounts',

@@ -10,7 +10,7 @@ export const PRICE_KEYS = [
   'priorityFee',
   'webhookManagement',
   'tokenMetadata',
-  'rpcSignatures',
+  'rpcArchival',
   'rpcStandard',
 ] as const
 export type PriceKey = (typeof PRICE_KEYS)[number]
@@ -27,7 +27,7 @@ export const CREDIT_PRICES: Readonly<Record<PriceKey, number>> = {
   // token-metadata endpoint. 10 (like the DAS methods replacing it) is a default; callers
   // override it with `creditOverrides`.
   tokenMetadata: 10,
-  rpcSignatures: 10, // getSignaturesForAddress is an archival call
+  rpcArchival: 10, // archival calls: getSignaturesForAddress, getTransaction
   rpcStandard: 1, // standard calls: getMultipleAccounts (≤ 100 accounts), getTokenAccountsByOwner, getBalance
 }
 
@@ -83,7 +83,7 @@ export const FAMILY_BILLING = {
   compression: { priceKey: 'compression', endpointClass: 'photon' },
   validityProof: { priceKey: 'validityProof', endpointClass: 'validity-proof' },
   priorityFee: { priceKey: 'priorityFee', endpointClass: 'rpc' },
-  rpcSignatures: { priceKey: 'rpcSignatures', endpointClass: 'rpc' },
+  rpcArchival: { priceKey: 'rpcArchival', endpointClass: 'rpc' },
   rpcStandard: { priceKey: 'rpcStandard', endpointClass: 'rpc' },
   // Both are v0 "enhanced" REST endpoints; uncertain which rate class the service applies.
   tokenMetadata: { priceKey: 'tokenMetadata', endpointClass: 'das-enhanced' },

@@ -26,7 +26,7 @@ export const GetSignaturesForAddressParams = z.union([
 export type GetSignaturesForAddressParams = z.input<typeof GetSignaturesForAddressParams>
 
 /** Transaction error of Solana RPC: null, a string ("AccountInUse") or an object ({InstructionError: …}). */
-const TransactionError = z.union([z.null(), z.string(), z.record(z.string(), z.unknown())])
+export const TransactionError = z.union([z.null(), z.string(), z.record(z.string(), z.unknown())])
 
 /** One signature, newest first (Solana RPC getSignaturesForAddress). */
 export const SignatureInfo = z.object({

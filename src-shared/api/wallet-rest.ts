@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { AddressOrDomain, Signature, WalletAddress } from './base58'
+import { AddressOrDomain, NATIVE_SOL_MINT, Signature, WalletAddress } from './base58'
 import { HistoryTransactionType } from './enums'
 import { Integer, RawAmountString } from './numbers'
 
@@ -21,6 +21,18 @@ export const WalletBalance = z.object({
   logoUri: z.string(),
 })
 export type WalletBalance = z.infer<typeof WalletBalance>
+
+/**
+ * The balances answer's order: SOL first, then by USD value, largest first (the answer
+ * does not say how ties go; by mint here).
+ */
+export function balancesAnswerOrder(a: WalletBalance, b: WalletBalance): number {
+  return (
+    Number(b.mint === NATIVE_SOL_MINT) - Number(a.mint === NATIVE_SOL_MINT) ||
+    b.usdValue - a.usdValue ||
+    a.mint.localeCompare(b.mint)
+  )
+}
 
 /** NFT entry `nfts[]` (with showNfts). */
 export const WalletNft = z.object({

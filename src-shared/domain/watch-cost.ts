@@ -67,20 +67,19 @@ export interface WatchCostProjection {
   monthlyAllowance: number | null
 }
 
-/** Credits a change's sync costs: one page of each stream it runs. */
+/**
+ * Credits a change's sync costs before any was measured: the wallet's newest signatures
+ * and the one new transaction (10 each), which give its history, transfers and holdings;
+ * a wallet with compressed state reads its compression streams too.
+ */
 export function changeSyncCredits(hasCompressedState: boolean): number {
-  const { history, transfers, balances, compressed, compressedState } = WALLET_CHECK_CREDITS
-  return history + transfers + balances + (hasCompressedState ? compressed + compressedState : 0)
+  const { compressed, compressedState } = WALLET_CHECK_CREDITS
+  return 2 * CREDIT_PRICES.rpcArchival + (hasCompressedState ? compressed + compressedState : 0)
 }
 
-/**
- * Credits one backstop of a wallet costs: its newest signatures and its token accounts'
- * (10 each), or the history's newest page where that is cheaper.
- */
-export function backstopCredits(tokenAccounts: number, hasCompressedState: boolean): number {
-  const signatures = (1 + tokenAccounts) * CREDIT_PRICES.rpcSignatures
-  const base = Math.min(signatures, WALLET_CHECK_CREDITS.history)
-  return base + (hasCompressedState ? WALLET_CHECK_CREDITS.compressed : 0)
+/** Credits one backstop of a wallet costs: its newest signature (10), and its compressed look. */
+export function backstopCredits(hasCompressedState: boolean): number {
+  return CREDIT_PRICES.rpcArchival + (hasCompressedState ? WALLET_CHECK_CREDITS.compressed : 0)
 }
 
 /**
@@ -123,7 +122,7 @@ export function projectWatchCost(
     WALLET_CHECK_CREDITS.compressed
   const backstop =
     per(clocks.backstopEverySec) *
-    wallets.reduce((sum, w) => sum + backstopCredits(w.tokenAccounts, w.hasCompressedState), 0)
+    wallets.reduce((sum, w) => sum + backstopCredits(w.hasCompressedState), 0)
   const changeSyncs = wallets.reduce(
     (sum, w) =>
       sum + w.changesPerDay * (w.creditsPerChange ?? changeSyncCredits(w.hasCompressedState)),

@@ -149,6 +149,7 @@ export const ChangeReason = z.enum([
   'new-token-account',
   'compressed',
   'backstop-signature',
+  /** The full check read the history's newest page (changes recorded before it listed signatures only). */
   'backstop-history',
   /** A webhook delivery named the wallet (webhook mode). */
   'delivery',

@@ -251,7 +251,7 @@ class ReferenceReplay {
       const historyCalls = Math.max(1, Math.ceil(fresh / WALLET_PAGE))
 
       const accounts = 1 + walletTokenAccounts(chain, w).length
-      this.rotkiCredits += accounts * CREDIT_PRICES.rpcSignatures
+      this.rotkiCredits += accounts * CREDIT_PRICES.rpcArchival
       if (fresh > 0) this.rotkiCredits += (historyCalls + 2) * CREDIT_PRICES.wallet
 
       this.naiveCredits += (historyCalls + 2) * CREDIT_PRICES.wallet + 2 * CREDIT_PRICES.compression

@@ -13,7 +13,7 @@ export interface WatchedAccount {
   observed: string | null
   /**
    * A token account of an NFT (a mint the mirror holds among a wallet's NFTs, or knows with
-   * 0 decimals): its amount moves
+   * 0 decimals and no price): its amount moves
    * only when the NFT comes or goes, so it is looked at when the wallet's token accounts
    * are listed, not every round.
    */
@@ -83,6 +83,7 @@ export class WatchStateStore {
       .selectAll('a')
       .select((eb) => [
         'm.decimals',
+        'm.price_usd',
         eb
           .exists(
             eb
@@ -104,7 +105,9 @@ export class WatchStateStore {
       mint: r.mint,
       program: r.program,
       observed: r.observed,
-      isCollectible: r.kind === 'token' && (r.decimals === 0 || Boolean(r.is_nft)),
+      // A 0-decimal token with a price is fungible (the balances answer priced it).
+      isCollectible:
+        r.kind === 'token' && (Boolean(r.is_nft) || (r.decimals === 0 && r.price_usd === null)),
     }))
   }
 

@@ -21,6 +21,8 @@ const KIND_CODES = {
   keyOwner: 13,
   dataHash: 14,
   root: 15,
+  counterpartyTokenAccount: 16,
+  blockhash: 17,
 } as const
 type EntityKind = keyof typeof KIND_CODES
 

@@ -2,6 +2,7 @@ import { SIM_IMAGE_HOST } from '../sim-images'
 import type { CompressedAccount } from '@shared/api/compression'
 import type { Asset } from '@shared/api/das'
 import type { SignatureInfo } from '@shared/api/rpc'
+import { balancesAnswerOrder } from '@shared/api/wallet-rest'
 import type {
   BalanceChange,
   HistoryEntry,
@@ -130,12 +131,9 @@ export function sortedHoldings(
     if (amount === 0n && !options.showZeroBalance) continue
     entries.push(balanceEntry(chain.mints[m] as MintInfo, amount))
   }
-  entries.sort((a, b) => b.usdValue - a.usdValue || a.mint.localeCompare(b.mint))
   if (options.showNative)
-    entries.unshift(
-      balanceEntry(chain.mints[SOL_MINT_INDEX] as MintInfo, raw[SOL_MINT_INDEX] ?? 0n),
-    )
-  return entries
+    entries.push(balanceEntry(chain.mints[SOL_MINT_INDEX] as MintInfo, raw[SOL_MINT_INDEX] ?? 0n))
+  return entries.sort(balancesAnswerOrder)
 }
 
 /** Display name of a collectible. */

@@ -40,6 +40,7 @@ const OPERATION_HANDLERS: { [N in OperationName]: Handler<N> } = {
   'compression.getTransactionWithCompressionInfo': compression.getTransactionWithCompressionInfo,
   'compression.getValidityProof': compression.getValidityProof,
   'rpc.getSignaturesForAddress': rpc.getSignaturesForAddress,
+  'rpc.getTransaction': rpc.getTransaction,
   'rpc.getMultipleAccounts': rpcAccounts.getMultipleAccounts,
   'rpc.getTokenAccountsByOwner': rpcAccounts.getTokenAccountsByOwner,
   'rpc.getBalance': rpcAccounts.getBalance,

@@ -5,6 +5,8 @@ import type {
   PriorityLevel,
 } from '@shared/api/priority-fee'
 import type { GetSignaturesForAddressParams, SignatureInfo } from '@shared/api/rpc'
+import type { GetTransactionParams, GetTransactionResult } from '@shared/api/rpc-transaction'
+import { parsedTransaction } from '../chain/parsed-transactions'
 import { hash32 } from '../chain/prng'
 import type { SimChain, SimWallet, TxView } from '../chain/sim-chain'
 import { signatureInfo } from '../chain/views'
@@ -65,6 +67,16 @@ export function getSignaturesForAddress(
     if (target.includes(tx)) out.push(signatureInfo(tx))
   }
   return out
+}
+
+/** Standard Solana RPC getTransaction (jsonParsed): null for a signature the chain does not hold. */
+export function getTransaction(
+  p: z.output<typeof GetTransactionParams>,
+  ctx: HandlerContext,
+): GetTransactionResult {
+  const tx = ctx.chain.txBySignature(p[0])
+  const wallet = tx ? ctx.chain.walletById(tx.walletId) : undefined
+  return tx && wallet ? parsedTransaction(ctx.chain, wallet, tx) : null
 }
 
 const LEVEL_KEYS = {

@@ -35,6 +35,7 @@ const REQUIRED_OPERATIONS = [
   'compression.getTransactionWithCompressionInfo',
   'compression.getValidityProof',
   'rpc.getSignaturesForAddress',
+  'rpc.getTransaction',
   'rpc.getMultipleAccounts',
   'rpc.getTokenAccountsByOwner',
   'rpc.getBalance',

@@ -46,6 +46,7 @@ export const VALID_INPUTS: { [N in OperationName]: OperationInput<N> } = {
   'compression.getTransactionWithCompressionInfo': { signature: s.SIG },
   'compression.getValidityProof': { hashes: [s.HASH] },
   'rpc.getSignaturesForAddress': [s.WALLET, { limit: 2 }],
+  'rpc.getTransaction': [s.SIG, { encoding: 'jsonParsed', maxSupportedTransactionVersion: 0 }],
   'rpc.getMultipleAccounts': [
     [s.WALLET, s.TOKEN_ACCOUNT, s.OTHER_WALLET],
     { encoding: 'base64', dataSlice: { offset: 64, length: 8 } },
@@ -100,6 +101,7 @@ export const RECORDED: { [N in OperationName]: unknown } = {
   'compression.getTransactionWithCompressionInfo': s.transactionWithCompressionInfoResult,
   'compression.getValidityProof': s.validityProofResult,
   'rpc.getSignaturesForAddress': s.signaturesForAddressResult,
+  'rpc.getTransaction': s.transactionResult,
   'rpc.getMultipleAccounts': s.multipleAccountsResult,
   'rpc.getTokenAccountsByOwner': s.tokenAccountsByOwnerResult,
   'rpc.getBalance': s.balanceResult,

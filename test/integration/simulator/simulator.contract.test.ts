@@ -74,6 +74,10 @@ describe('every operation answers in the shared schema', () => {
       'compression.getTransactionWithCompressionInfo': { signature: compressionSig },
       'compression.getValidityProof': { hashes: [hash] },
       'rpc.getSignaturesForAddress': [trader, { limit: 3 }],
+      'rpc.getTransaction': [
+        compressionSig,
+        { encoding: 'jsonParsed', maxSupportedTransactionVersion: 0 },
+      ],
       'rpc.getMultipleAccounts': [
         [trader, chain.tokenAccountAddress(chain.walletByProfile('active-trader'), 1), holder],
         { encoding: 'base64', dataSlice: { offset: 64, length: 8 } },

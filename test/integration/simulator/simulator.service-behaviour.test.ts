@@ -74,7 +74,7 @@ describe('credits', () => {
       2 * CREDIT_PRICES.compression +
       CREDIT_PRICES.validityProof +
       CREDIT_PRICES.priorityFee +
-      CREDIT_PRICES.rpcSignatures +
+      CREDIT_PRICES.rpcArchival +
       CREDIT_PRICES.webhookManagement
     const res = (await (await fetch(`${sim.url}/__sim/credits?key=demo`)).json()) as {
       total: number

@@ -6,6 +6,7 @@ import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import { walletTokenAccounts } from '../../../src-main/simulator/chain/accounts'
 import type { WatchDayProfileId } from '../../../src-main/simulator/chain/wallet-profiles'
 import { WatchScheduler, type CheckedWallet } from '../../../src-main/sync/watch-scheduler'
+import { sortedHoldings } from '../../../src-main/simulator/chain/views'
 import {
   ENGINES,
   startSyncFixture,
@@ -80,6 +81,11 @@ async function inject(simUrl: string, body: Record<string, string>) {
   return (await response.json()) as { signature: string; timestamp: number }
 }
 
+/** Every call in the ledger so far, oldest first: the operation and the stream it was for. */
+async function ledgerOperations(fx: SyncFixture) {
+  return fx.db.selectFrom('credit_ledger').select(['operation', 'stream']).orderBy('id').execute()
+}
+
 async function isStored(fx: SyncFixture, signature: string): Promise<boolean> {
   const row = await fx.db
     .selectFrom('transactions')
@@ -127,15 +133,29 @@ describe.each(ENGINES)('watch scheduler: what watching costs (on %s)', (engine) 
     },
   )
 
-  it('a wallet that moved is synced alone, one page of each wallet stream', async () => {
+  it('a wallet that moved is synced alone, from its new transaction: no history, transfers or balances page', async () => {
     const { fx, address, scheduler, nextRound } = await start(engine, 'watch-idle')
     const other = await fx.watch('watch-active')
     await scheduler.runRound()
     await nextRound()
+    const calledBefore = await ledgerOperations(fx)
     const moved = fx.sim.addActivity(fx.sim.chain.walletByAddress(address)!, 1)
     const { checked, spent } = await nextRound()
     expect(checked.map((c) => [c.address, c.reasons])).toEqual([[address, ['balance']]])
     expect(checked[0]?.syncCredits).toBe(changeSyncCredits(false))
+    // The sync's calls: the wallet's newest signatures and the transaction, nothing else.
+    const called = (await ledgerOperations(fx)).slice(calledBefore.length)
+    expect(called.filter((c) => c.stream !== null)).toEqual([
+      { operation: 'rpc.getSignaturesForAddress', stream: 'history' },
+      { operation: 'rpc.getTransaction', stream: 'history' },
+    ])
+    const holdings = await fx.mirror.holdings.latest((await fx.mirror.writer.walletId(address))!)
+    // What the balances endpoint answers now (its own view of the chain, asked without a call).
+    const answer = sortedHoldings(fx.sim.chain, fx.sim.chain.walletByAddress(address)!, {
+      showNative: true,
+      showZeroBalance: false,
+    })
+    expect(holdings?.balances, 'the holdings written from the look').toEqual(answer)
     const accounts = [address, other].reduce(
       (sum, a) =>
         sum + 1 + walletTokenAccounts(fx.sim.chain, fx.sim.chain.walletByAddress(a)!).length,
@@ -192,9 +212,7 @@ describe.each(ENGINES)('watch scheduler: what balance looks cannot see (on %s)',
         expect(fx.sim.chain.clock.nowSec()).toBeLessThanOrEqual(fullCheckAt)
       }
       expect(found.detectedSec).toBe(fullCheckAt)
-      expect(found.reasons).toEqual([
-        profile === 'watch-nft' ? 'backstop-history' : 'backstop-signature',
-      ])
+      expect(found.reasons).toEqual(['backstop-signature'])
       expect(found.detectedSec - silent.timestamp).toBeLessThanOrEqual(CADENCE.backstopEverySec)
       expect(await isStored(fx, silent.signature)).toBe(true)
       await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)

@@ -271,6 +271,50 @@ export const validityProofResult = {
   },
 }
 
+/** A SOL transfer from WALLET to OTHER_WALLET as getTransaction (jsonParsed) returns it. */
+export const transactionResult = {
+  slot: 250_000_000,
+  blockTime: 1_700_000_000,
+  meta: {
+    err: null,
+    fee: 5_000,
+    preBalances: [2_000_000_000, 1_000_000, 1],
+    postBalances: [1_499_995_000, 501_000_000, 1],
+    preTokenBalances: [],
+    postTokenBalances: [],
+    innerInstructions: [],
+    logMessages: ['Program 11111111111111111111111111111111 invoke [1]'],
+  },
+  transaction: {
+    signatures: [SIG],
+    message: {
+      accountKeys: [
+        { pubkey: WALLET, signer: true, writable: true, source: 'transaction' },
+        { pubkey: OTHER_WALLET, signer: false, writable: true, source: 'transaction' },
+        {
+          pubkey: '11111111111111111111111111111111',
+          signer: false,
+          writable: false,
+          source: 'transaction',
+        },
+      ],
+      instructions: [
+        {
+          program: 'system',
+          programId: '11111111111111111111111111111111',
+          parsed: {
+            type: 'transfer',
+            info: { source: WALLET, destination: OTHER_WALLET, lamports: 500_000_000 },
+          },
+          stackHeight: null,
+        },
+      ],
+      recentBlockhash: 'EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N',
+    },
+  },
+  version: 0,
+}
+
 export const signaturesForAddressResult = [
   {
     signature: SIG,

@@ -1,0 +1,247 @@
+import { z } from 'zod'
+import { NATIVE_SOL_MINT } from '@shared/api/base58'
+import type { ConfirmedTransaction, TransactionInstruction } from '@shared/api/rpc-transaction'
+import type { BalanceChange, HistoryEntry, TransferEntry } from '@shared/api/wallet-rest'
+import { decimalFromRaw } from '@shared/domain/exact-amount'
+
+/**
+ * A watched wallet's view of one confirmed transaction (getTransaction, jsonParsed): the
+ * history entry and the transfers the history and transfers endpoints would list for it,
+ * worked out from the account keys, the balances before and after and the parsed
+ * transfer instructions — or why that cannot be done, and the endpoints must answer:
+ * - a failed transaction: the history names its error in words the transaction lacks;
+ * - a token balance without an owner, a transfer whose other side has no known owner;
+ * - transfers that do not add up to the wallet's balance changes (SOL counted without
+ *   the fee the wallet paid): some other instruction moved value, and a transfer row
+ *   could be missing;
+ * - a mint whose symbol the mirror does not know, or a 0-decimal one (an NFT: the
+ *   service names those its own way).
+ */
+export type TransactionView =
+  | {
+      ok: true
+      entry: HistoryEntry
+      transfers: TransferEntry[]
+      /** It ran a program that moves assets no token account holds (compressed NFTs, Core assets). */
+      movesAccountlessAssets: boolean
+    }
+  | { ok: false; why: string }
+
+/** One movement between the wallet and someone else, in instruction order. */
+interface Leg {
+  mint: string
+  raw: bigint
+  decimals: number
+  direction: 'in' | 'out'
+  counterparty: string
+}
+
+const SystemTransfer = z.object({
+  type: z.literal('transfer'),
+  info: z.object({ source: z.string(), destination: z.string(), lamports: z.number() }),
+})
+
+const TokenTransfer = z.object({
+  type: z.enum(['transfer', 'transferChecked']),
+  info: z.object({
+    source: z.string(),
+    destination: z.string(),
+    mint: z.string().optional(),
+    amount: z.string().optional(),
+    tokenAmount: z.object({ amount: z.string(), decimals: z.number() }).optional(),
+  }),
+})
+
+const TOKEN_PROGRAMS = new Set(['spl-token', 'spl-token-2022'])
+
+/** Programs whose assets live in no token account: Bubblegum (compressed NFTs), Metaplex Core. */
+const ACCOUNTLESS_ASSET_PROGRAMS = new Set([
+  'BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY',
+  'CoREENxT6tW1HoK8ypY1SxRMZTcVPm7R94rH4PZNhX7d',
+])
+
+/**
+ * Works out what `tx` did to `wallet`.
+ *
+ * @example
+ * const view = walletView(wallet, tx, new Map([[NATIVE_SOL_MINT, 'SOL']]))
+ * if (view.ok) view.transfers // [{ direction: 'out', counterparty: '9WzD…', amountRaw: '500000000', … }]
+ */
+export function walletView(
+  wallet: string,
+  tx: ConfirmedTransaction,
+  symbols: ReadonlyMap<string, string>,
+): TransactionView {
+  const meta = tx.meta
+  const signature = tx.transaction.signatures[0] as string
+  if (meta === null) return { ok: false, why: 'the transaction has no status' }
+  if (meta.err !== null) return { ok: false, why: 'a failed transaction' }
+  if (tx.blockTime === null) return { ok: false, why: 'the transaction has no block time' }
+  const keys = tx.transaction.message.accountKeys.map((k) => k.pubkey)
+  const feePayer = keys[0] as string
+
+  // Token accounts: who owns them, which mint, and what they held before and after.
+  const tokens = new Map<
+    number,
+    { mint: string; owner?: string; decimals: number; pre: bigint; post: bigint }
+  >()
+  for (const [side, list] of [
+    ['post', meta.postTokenBalances ?? []],
+    ['pre', meta.preTokenBalances ?? []],
+  ] as const) {
+    for (const b of list) {
+      const t = tokens.get(b.accountIndex) ?? {
+        mint: b.mint,
+        ...(b.owner === undefined ? {} : { owner: b.owner }),
+        decimals: b.uiTokenAmount.decimals,
+        pre: 0n,
+        post: 0n,
+      }
+      t[side] = BigInt(b.uiTokenAmount.amount)
+      tokens.set(b.accountIndex, t)
+    }
+  }
+  if ([...tokens.values()].some((t) => t.owner === undefined))
+    return { ok: false, why: 'a token balance names no owner' }
+
+  const deltas = new Map<string, { raw: bigint; decimals: number }>()
+  const walletIndex = keys.indexOf(wallet)
+  if (walletIndex !== -1) {
+    const lamports =
+      BigInt(meta.postBalances[walletIndex] ?? 0) - BigInt(meta.preBalances[walletIndex] ?? 0)
+    if (lamports !== 0n) deltas.set(NATIVE_SOL_MINT, { raw: lamports, decimals: 9 })
+  }
+  for (const t of tokens.values()) {
+    if (t.owner !== wallet) continue
+    const sum = deltas.get(t.mint) ?? { raw: 0n, decimals: t.decimals }
+    sum.raw += t.post - t.pre
+    deltas.set(t.mint, sum)
+  }
+  const balanceChanges: BalanceChange[] = []
+  for (const [mint, d] of deltas) {
+    if (d.raw !== 0n)
+      balanceChanges.push({ mint, amount: amountOf(d.raw, d.decimals), decimals: d.decimals })
+  }
+
+  const ownerOf = new Map<string, { owner: string; mint: string; decimals: number }>()
+  for (const [index, t] of tokens)
+    ownerOf.set(keys[index] as string, {
+      owner: t.owner as string,
+      mint: t.mint,
+      decimals: t.decimals,
+    })
+  const legs: Leg[] = []
+  let movesAccountlessAssets = false
+  for (const instruction of executionOrder(tx)) {
+    if (ACCOUNTLESS_ASSET_PROGRAMS.has(instruction.programId)) movesAccountlessAssets = true
+    if (!('parsed' in instruction)) continue
+    const leg =
+      instruction.program === 'system'
+        ? solLeg(wallet, instruction.parsed)
+        : TOKEN_PROGRAMS.has(instruction.program)
+          ? tokenLeg(wallet, instruction.parsed, ownerOf)
+          : null
+    if (typeof leg === 'string') return { ok: false, why: leg }
+    if (leg !== null) legs.push(leg)
+  }
+
+  // The legs must account for every balance change; the fee the wallet paid is no leg.
+  const net = new Map<string, bigint>()
+  for (const leg of legs)
+    net.set(leg.mint, (net.get(leg.mint) ?? 0n) + (leg.direction === 'in' ? leg.raw : -leg.raw))
+  const fee = feePayer === wallet ? BigInt(meta.fee) : 0n
+  for (const mint of new Set([...net.keys(), ...deltas.keys()])) {
+    const change = (deltas.get(mint)?.raw ?? 0n) + (mint === NATIVE_SOL_MINT ? fee : 0n)
+    if ((net.get(mint) ?? 0n) !== change)
+      return { ok: false, why: 'its transfers do not add up to the balance changes' }
+  }
+
+  const transfers: TransferEntry[] = []
+  for (const leg of legs) {
+    if (leg.decimals === 0) return { ok: false, why: 'an NFT moved' }
+    const symbol = symbols.get(leg.mint)
+    if (symbol === undefined) return { ok: false, why: `the mirror has no symbol for ${leg.mint}` }
+    transfers.push({
+      signature,
+      timestamp: tx.blockTime,
+      direction: leg.direction,
+      counterparty: leg.counterparty,
+      mint: leg.mint,
+      amount: amountOf(leg.raw, leg.decimals),
+      amountRaw: leg.raw.toString(),
+      decimals: leg.decimals,
+      symbol,
+    })
+  }
+  return {
+    ok: true,
+    entry: {
+      signature,
+      slot: tx.slot,
+      timestamp: tx.blockTime,
+      fee: amountOf(BigInt(meta.fee), 9),
+      feePayer,
+      balanceChanges,
+      error: null,
+    },
+    transfers,
+    movesAccountlessAssets,
+  }
+}
+
+/** Top-level instructions, each followed by the inner ones it invoked (as they ran). */
+function executionOrder(tx: ConfirmedTransaction): TransactionInstruction[] {
+  const inner = new Map((tx.meta?.innerInstructions ?? []).map((i) => [i.index, i.instructions]))
+  return tx.transaction.message.instructions.flatMap((instruction, index) => [
+    instruction,
+    ...(inner.get(index) ?? []),
+  ])
+}
+
+/** A system transfer to or from the wallet, or null when it is someone else's. */
+function solLeg(wallet: string, parsed: unknown): Leg | null {
+  const transfer = SystemTransfer.safeParse(parsed)
+  if (!transfer.success) return null
+  const { source, destination, lamports } = transfer.data.info
+  if ((source === wallet) === (destination === wallet)) return null
+  const isOut = source === wallet
+  return {
+    mint: NATIVE_SOL_MINT,
+    raw: BigInt(lamports),
+    decimals: 9,
+    direction: isOut ? 'out' : 'in',
+    counterparty: isOut ? destination : source,
+  }
+}
+
+/** A token transfer between the wallet's account and someone else's; a string says why not. */
+function tokenLeg(
+  wallet: string,
+  parsed: unknown,
+  ownerOf: ReadonlyMap<string, { owner: string; mint: string; decimals: number }>,
+): Leg | string | null {
+  const transfer = TokenTransfer.safeParse(parsed)
+  if (!transfer.success) return null
+  const { source, destination, mint, amount, tokenAmount } = transfer.data.info
+  const from = ownerOf.get(source)
+  const to = ownerOf.get(destination)
+  const isOut = from?.owner === wallet
+  const isIn = to?.owner === wallet
+  if (isOut === isIn) return null
+  const other = isOut ? to : from
+  if (other === undefined) return 'a token transfer whose other side has no known owner'
+  const raw = tokenAmount?.amount ?? amount
+  if (raw === undefined) return 'a token transfer without an amount'
+  return {
+    mint: mint ?? other.mint,
+    raw: BigInt(raw),
+    decimals: tokenAmount?.decimals ?? other.decimals,
+    direction: isOut ? 'out' : 'in',
+    counterparty: other.owner,
+  }
+}
+
+/** A raw amount as the service's decimal number (through exact text, as the service rounds). */
+function amountOf(raw: bigint, decimals: number): number {
+  return Number(decimalFromRaw(raw.toString(), decimals))
+}
