@@ -6,7 +6,8 @@ import { CREDITS_PER_WEBHOOK_EVENT } from '@shared/api/prices'
 import type { ApiKeys } from './api-keys'
 import type { SimClock } from './chain/clock'
 import type { SimChain, SimWallet, TxView } from './chain/sim-chain'
-import { historyEntry, transferEntries } from './chain/views'
+import { enhancedTransaction } from './chain/enhanced-transactions'
+import { parsedTransaction } from './chain/parsed-transactions'
 import type { CreditCounter } from './credit-counter'
 import { invalidParams, notFound } from './routes/http-io'
 
@@ -155,35 +156,7 @@ export class WebhookDeliveries {
   }
 
   private enhancedEvent(wallet: SimWallet, tx: TxView): Record<string, unknown> {
-    const entry = historyEntry(this.chain, wallet, tx)
-    const transfers = transferEntries(this.chain, tx)
-    return {
-      signature: tx.signature,
-      slot: tx.slot,
-      timestamp: tx.timestamp,
-      type: tx.type,
-      source: 'SYSTEM_PROGRAM',
-      fee: Number(tx.feeLamports),
-      feePayer: entry.feePayer,
-      description: '',
-      nativeTransfers: transfers
-        .filter((t) => t.decimals === 9 && t.symbol === 'SOL')
-        .map((t) => ({
-          fromUserAccount: t.direction === 'out' ? wallet.address : t.counterparty,
-          toUserAccount: t.direction === 'out' ? t.counterparty : wallet.address,
-          amount: Number(t.amountRaw),
-        })),
-      tokenTransfers: transfers
-        .filter((t) => t.symbol !== 'SOL')
-        .map((t) => ({
-          fromUserAccount: t.direction === 'out' ? wallet.address : t.counterparty,
-          toUserAccount: t.direction === 'out' ? t.counterparty : wallet.address,
-          mint: t.mint,
-          tokenAmount: t.amount,
-        })),
-      accountData: entry.balanceChanges,
-      transactionError: entry.error,
-    }
+    return enhancedTransaction(parsedTransaction(this.chain, wallet, tx), tx.type)
   }
 
   private rawEvent(tx: TxView): Record<string, unknown> {

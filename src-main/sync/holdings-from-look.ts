@@ -42,12 +42,24 @@ export function holdingsFromLook(
       return `the last snapshot does not describe ${mint}`
     }
     if (raw === 0n && mint !== NATIVE_SOL_MINT) continue
-    const balance = Number(decimalFromRaw(raw.toString(), last.decimals))
-    balances.push({
-      ...last,
-      balance,
-      usdValue: Math.round(balance * last.pricePerToken * 100) / 100,
-    })
+    balances.push(repriced(last, raw))
   }
   return balances.sort(balancesAnswerOrder)
+}
+
+/**
+ * A balance entry at a new raw amount, its USD value the entry's price times the new
+ * balance, rounded to cents as the balances answer rounds it.
+ */
+export function repriced(last: WalletBalance, raw: bigint): WalletBalance {
+  const balance = Number(decimalFromRaw(raw.toString(), last.decimals))
+  return { ...last, balance, usdValue: Math.round(balance * last.pricePerToken * 100) / 100 }
+}
+
+/** Whether the round read the amounts the holdings hold (every mint, SOL included). */
+export function holdingsMatchLook(holdings: StoredHoldings, looked: LookedAccounts): boolean {
+  const next = holdingsFromLook(holdings, looked)
+  if (typeof next === 'string' || next.length !== holdings.balances.length) return false
+  const held = new Map(holdings.balances.map((b) => [b.mint, b.balance]))
+  return next.every((b) => held.get(b.mint) === b.balance)
 }

@@ -217,15 +217,8 @@ export class SyncEngine {
           hasLookedUpPages = true
       }
       const quick =
-        options.change && streams.includes('history') && streams.includes('transfers')
-          ? await this.#syncChange(
-              walletId,
-              address,
-              options.change,
-              controller,
-              run,
-              streams.includes('balances'),
-            )
+        options.change && streams.includes('history')
+          ? await this.#syncChange(walletId, address, options.change, controller, run, streams)
           : null
       const rest = quick?.answered ? streams.filter((s) => !quick.covered.includes(s)) : streams
       const outcomes = [
@@ -339,7 +332,7 @@ export class SyncEngine {
     change: ChangeEvidence,
     controller: AbortController,
     run: RunStop,
-    withHoldings: boolean,
+    asked: readonly StreamName[],
   ): Promise<
     | { answered: true; outcomes: StreamOutcome[]; covered: readonly StreamName[] }
     | { answered: false; calls: number; credits: number }
@@ -353,7 +346,7 @@ export class SyncEngine {
       controller,
       run,
       async (ctx) => {
-        result = await syncChange(ctx, change, stores, withHoldings)
+        result = await syncChange(ctx, change, stores, asked.includes('balances'))
         return result.answered ? result.history : null
       },
     )
@@ -361,7 +354,10 @@ export class SyncEngine {
     if (answer !== null && !answer.answered)
       return { answered: false, calls: answer.calls, credits: outcome.credits }
     if (answer === null) return { answered: true, outcomes: [outcome], covered: CHANGE_STREAMS }
-    const written = [answer.transfers, ...(answer.balances ? [answer.balances] : [])]
+    // Told only of the streams asked for (a compressed change asks for no transfers).
+    const written = [answer.transfers, ...(answer.balances ? [answer.balances] : [])].filter((w) =>
+      asked.includes(w.stream),
+    )
     for (const w of written)
       await this.writer.patchStream(walletId, w.stream, {
         state: 'ok',

@@ -1,8 +1,9 @@
 import { z } from 'zod'
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
-import type { ConfirmedTransaction, TransactionInstruction } from '@shared/api/rpc-transaction'
+import { executionOrder, type ConfirmedTransaction } from '@shared/api/rpc-transaction'
 import type { BalanceChange, HistoryEntry, TransferEntry } from '@shared/api/wallet-rest'
-import { decimalFromRaw } from '@shared/domain/exact-amount'
+import { decimalFromRaw, decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
+import type { EnhancedTransaction } from '@shared/api/webhook-delivery'
 
 /**
  * A watched wallet's view of one confirmed transaction (getTransaction, jsonParsed): the
@@ -14,8 +15,8 @@ import { decimalFromRaw } from '@shared/domain/exact-amount'
  * - transfers that do not add up to the wallet's balance changes (SOL counted without
  *   the fee the wallet paid): some other instruction moved value, and a transfer row
  *   could be missing;
- * - a mint whose symbol the mirror does not know, or a 0-decimal one (an NFT: the
- *   service names those its own way).
+ * - a mint whose symbol the mirror does not know, or an NFT it has named (the endpoint
+ *   lists NFTs without a symbol).
  */
 export type TransactionView =
   | {
@@ -24,8 +25,29 @@ export type TransactionView =
       transfers: TransferEntry[]
       /** It ran a program that moves assets no token account holds (compressed NFTs, Core assets). */
       movesAccountlessAssets: boolean
+      /** What it changed of the wallet's holdings, raw, by mint (SOL with the fee). */
+      deltas: ReadonlyMap<string, Delta>
     }
   | { ok: false; why: string }
+
+/** A raw balance change of one mint. */
+export interface Delta {
+  raw: bigint
+  decimals: number
+}
+
+/** What one transaction did to the wallet, whatever told it (a read, a delivery). */
+interface Movement {
+  signature: string
+  slot: number
+  timestamp: number
+  feeLamports: bigint
+  feePayer: string
+  /** The wallet's balance changes by mint, SOL first, in the order the accounts come. */
+  deltas: Map<string, Delta>
+  legs: Leg[]
+  movesAccountlessAssets: boolean
+}
 
 /** One movement between the wallet and someone else, in instruction order. */
 interface Leg {
@@ -117,12 +139,6 @@ export function walletView(
     sum.raw += t.post - t.pre
     deltas.set(t.mint, sum)
   }
-  const balanceChanges: BalanceChange[] = []
-  for (const [mint, d] of deltas) {
-    if (d.raw !== 0n)
-      balanceChanges.push({ mint, amount: amountOf(d.raw, d.decimals), decimals: d.decimals })
-  }
-
   const ownerOf = new Map<string, { owner: string; mint: string; decimals: number }>()
   for (const [index, t] of tokens)
     ownerOf.set(keys[index] as string, {
@@ -145,11 +161,114 @@ export function walletView(
     if (leg !== null) legs.push(leg)
   }
 
+  return viewOf(
+    wallet,
+    {
+      signature,
+      slot: tx.slot,
+      timestamp: tx.blockTime,
+      feeLamports: BigInt(meta.fee),
+      feePayer,
+      deltas,
+      legs,
+      movesAccountlessAssets,
+    },
+    symbols,
+  )
+}
+
+/**
+ * Works out what a delivered enhanced transaction did to `wallet`: the same view as
+ * walletView gives from a read, from the delivery's own account data and transfers
+ * (a token transfer's raw amount from its decimal amount and the mint's decimals, which
+ * the balance check then proves exact).
+ */
+export function deliveredView(
+  wallet: string,
+  event: EnhancedTransaction,
+  symbols: ReadonlyMap<string, string>,
+): TransactionView {
+  if (event.transactionError !== null) return { ok: false, why: 'a failed transaction' }
+  const deltas = new Map<string, Delta>()
+  const decimalsOf = new Map<string, number>()
+  for (const a of event.accountData) {
+    if (a.account === wallet && a.nativeBalanceChange !== 0)
+      deltas.set(NATIVE_SOL_MINT, { raw: BigInt(a.nativeBalanceChange), decimals: 9 })
+    for (const c of a.tokenBalanceChanges) {
+      decimalsOf.set(c.mint, c.rawTokenAmount.decimals)
+      if (c.userAccount !== wallet) continue
+      const sum = deltas.get(c.mint) ?? { raw: 0n, decimals: c.rawTokenAmount.decimals }
+      sum.raw += BigInt(c.rawTokenAmount.tokenAmount)
+      deltas.set(c.mint, sum)
+    }
+  }
+  const legs: Leg[] = []
+  for (const t of event.nativeTransfers) {
+    const leg = solLeg(wallet, {
+      type: 'transfer',
+      info: { source: t.fromUserAccount, destination: t.toUserAccount, lamports: t.amount },
+    })
+    if (leg !== null) legs.push(leg)
+  }
+  for (const t of event.tokenTransfers) {
+    const isOut = t.fromUserAccount === wallet
+    if (isOut === (t.toUserAccount === wallet)) continue
+    const counterparty = isOut ? t.toUserAccount : t.fromUserAccount
+    const decimals = decimalsOf.get(t.mint)
+    const raw =
+      decimals === undefined ? null : rawFromDecimalText(decimalText(t.tokenAmount), decimals)
+    if (counterparty === '' || raw === null)
+      return { ok: false, why: 'a token transfer the delivery does not fully name' }
+    legs.push({
+      mint: t.mint,
+      raw: BigInt(raw),
+      decimals: decimals as number,
+      direction: isOut ? 'out' : 'in',
+      counterparty,
+    })
+  }
+  const programs = event.instructions?.flatMap((i) => [
+    i.programId,
+    ...(i.innerInstructions ?? []).map((inner) => inner.programId),
+  ])
+  return viewOf(
+    wallet,
+    {
+      signature: event.signature,
+      slot: event.slot,
+      timestamp: event.timestamp,
+      feeLamports: BigInt(event.fee),
+      feePayer: event.feePayer,
+      deltas,
+      legs,
+      movesAccountlessAssets:
+        programs === undefined || programs.some((p) => ACCOUNTLESS_ASSET_PROGRAMS.has(p)),
+    },
+    symbols,
+  )
+}
+
+/**
+ * The history entry and transfers of a movement, once its legs are checked against its
+ * balance changes.
+ */
+function viewOf(
+  wallet: string,
+  m: Movement,
+  symbols: ReadonlyMap<string, string>,
+): TransactionView {
+  const { legs, deltas, signature } = m
+  const balanceChanges: BalanceChange[] = []
+  for (const [mint, d] of deltas) {
+    if (d.raw !== 0n)
+      balanceChanges.push({ mint, amount: amountOf(d.raw, d.decimals), decimals: d.decimals })
+  }
+
   // The legs must account for every balance change; the fee the wallet paid is no leg.
   const net = new Map<string, bigint>()
   for (const leg of legs)
     net.set(leg.mint, (net.get(leg.mint) ?? 0n) + (leg.direction === 'in' ? leg.raw : -leg.raw))
-  const fee = feePayer === wallet ? BigInt(meta.fee) : 0n
+  const fee = m.feePayer === wallet ? m.feeLamports : 0n
   for (const mint of new Set([...net.keys(), ...deltas.keys()])) {
     const change = (deltas.get(mint)?.raw ?? 0n) + (mint === NATIVE_SOL_MINT ? fee : 0n)
     if ((net.get(mint) ?? 0n) !== change)
@@ -158,12 +277,15 @@ export function walletView(
 
   const transfers: TransferEntry[] = []
   for (const leg of legs) {
-    if (leg.decimals === 0) return { ok: false, why: 'an NFT moved' }
-    const symbol = symbols.get(leg.mint)
+    // The transfers endpoint lists an NFT without a symbol; one the mirror has named (DAS
+    // gives collections symbols) could be listed either way, so the endpoint answers.
+    const isNft = leg.decimals === 0 && leg.raw === 1n
+    const symbol = symbols.get(leg.mint) ?? (isNft ? null : undefined)
     if (symbol === undefined) return { ok: false, why: `the mirror has no symbol for ${leg.mint}` }
+    if (isNft && symbol !== null) return { ok: false, why: 'a named NFT moved' }
     transfers.push({
       signature,
-      timestamp: tx.blockTime,
+      timestamp: m.timestamp,
       direction: leg.direction,
       counterparty: leg.counterparty,
       mint: leg.mint,
@@ -177,25 +299,17 @@ export function walletView(
     ok: true,
     entry: {
       signature,
-      slot: tx.slot,
-      timestamp: tx.blockTime,
-      fee: amountOf(BigInt(meta.fee), 9),
-      feePayer,
+      slot: m.slot,
+      timestamp: m.timestamp,
+      fee: amountOf(m.feeLamports, 9),
+      feePayer: m.feePayer,
       balanceChanges,
       error: null,
     },
     transfers,
-    movesAccountlessAssets,
+    movesAccountlessAssets: m.movesAccountlessAssets,
+    deltas,
   }
-}
-
-/** Top-level instructions, each followed by the inner ones it invoked (as they ran). */
-function executionOrder(tx: ConfirmedTransaction): TransactionInstruction[] {
-  const inner = new Map((tx.meta?.innerInstructions ?? []).map((i) => [i.index, i.instructions]))
-  return tx.transaction.message.instructions.flatMap((instruction, index) => [
-    instruction,
-    ...(inner.get(index) ?? []),
-  ])
 }
 
 /** A system transfer to or from the wallet, or null when it is someone else's. */

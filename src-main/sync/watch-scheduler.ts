@@ -12,6 +12,7 @@ import {
 } from './change-detector'
 import type { SyncEngine, WalletSyncOutcome } from './sync-engine'
 import type { ChangeEvidence } from './streams/change-stream'
+import type { LookedAccounts } from './holdings-from-look'
 import { COMPRESSED_STREAMS, holdsCompressedState } from './watch-footprint'
 import { runAsApp } from './spender'
 
@@ -38,10 +39,23 @@ export interface CheckedWallet {
  * is already being synced by that delivery.
  */
 export interface DeliveryCover {
-  /** The slowest the probe runs while deliveries are trusted. */
-  checkEverySec: number
+  /**
+   * The probe's slowest clocks while deliveries are trusted: a delivery names the wallet
+   * for what the balance look and the token-account listing would find, so both slow down;
+   * compressed transfers, which no delivery may name, are compared less often too.
+   */
+  floors: Pick<WatchCadence, 'checkEverySec' | 'tokenAccountsEverySec' | 'compressedEverySec'>
+  /**
+   * Whether deliveries since `sinceSec` account for what the round read of the wallet: one
+   * named it, and the holdings they left are the amounts read (else one went missing).
+   */
+  explains(address: string, sinceSec: number, looked: LookedAccounts | null): Promise<boolean>
   /** Whether a delivery named the wallet at or after `sinceSec`. */
   isDeliveredSince(address: string, sinceSec: number): boolean
+  /** Signatures written from deliveries that no read of the service has confirmed yet. */
+  unverifiedSignatures(address: string): string[]
+  /** The wallet's history was read past every delivered signature. */
+  markVerified(address: string): void
   /** Wallets that changed with no delivery naming them: deliveries may have stopped. */
   onUnexplained(addresses: string[]): void
 }
@@ -196,7 +210,7 @@ export class WatchScheduler {
   async #maybeRound(): Promise<void> {
     const cadence = await this.#o.cadence()
     const now = this.#now
-    const everySec = Math.max(cadence.checkEverySec, this.#cover?.checkEverySec ?? 0)
+    const everySec = this.#withFloors(cadence).checkEverySec
     const isDue = this.#lastRoundSec === null || now - this.#lastRoundSec >= everySec
     if (!this.#isRoundAsked && (!isDue || !cadence.isWatching)) return
     await this.#runRound(cadence)
@@ -204,7 +218,19 @@ export class WatchScheduler {
 
   /** A round spends on the watchlist's behalf, whoever's request started the scheduler. */
   #runRound(cadence: WatchCadence): Promise<CheckedWallet[]> {
-    return runAsApp(() => this.#watchRound(cadence))
+    return runAsApp(() => this.#watchRound(this.#withFloors(cadence)))
+  }
+
+  /** The person's cadence, slowed to the delivery cover's floors while it stands. */
+  #withFloors(cadence: WatchCadence): WatchCadence {
+    const floors = this.#cover?.floors
+    if (!floors) return cadence
+    return {
+      ...cadence,
+      checkEverySec: Math.max(cadence.checkEverySec, floors.checkEverySec),
+      tokenAccountsEverySec: Math.max(cadence.tokenAccountsEverySec, floors.tokenAccountsEverySec),
+      compressedEverySec: Math.max(cadence.compressedEverySec, floors.compressedEverySec),
+    }
   }
 
   async #watchRound(cadence: WatchCadence): Promise<CheckedWallet[]> {
@@ -261,12 +287,21 @@ export class WatchScheduler {
         !target.syncsFully &&
         previousRoundSec !== null &&
         !found.reasons.includes('backstop-signature') &&
-        cover.isDeliveredSince(target.address, previousRoundSec)
+        (await cover.explains(target.address, previousRoundSec, found.looked))
       if (isExplained) {
         await found.commit()
         continue
       }
-      if (cover !== null && !target.syncsFully) unexplained.push(target.address)
+      // Balances that moved with no delivery naming the wallet: deliveries may have stopped.
+      // (Compressed transfers and failed transactions are never delivered.)
+      if (
+        cover !== null &&
+        !target.syncsFully &&
+        previousRoundSec !== null &&
+        found.reasons.some((r) => r === 'balance' || r === 'new-token-account') &&
+        !cover.isDeliveredSince(target.address, previousRoundSec)
+      )
+        unexplained.push(target.address)
       work.push({ target, found })
     }
     if (unexplained.length > 0) cover?.onUnexplained(unexplained)
@@ -314,11 +349,21 @@ export class WatchScheduler {
     restarts: number,
   ): Promise<CheckedWallet> {
     const reasons: (ChangeReason | 'full')[] = target.syncsFully ? ['full'] : found.reasons
-    // What the looks saw move names the new transactions; anything else reads the endpoints.
-    const change = reasons.every((r) => r === 'balance' || r === 'new-token-account')
-      ? { moved: found.moved, looked: found.looked }
+    // What the looks saw move names the new transactions (a compressed change moves none of
+    // the wallet's accounts); the full sync and the backstop's findings read the endpoints.
+    const cover = this.#cover
+    const change = reasons.every(
+      (r) => r === 'balance' || r === 'new-token-account' || r === 'compressed',
+    )
+      ? {
+          moved: found.moved,
+          looked: found.looked,
+          ...(cover ? { delivered: cover.unverifiedSignatures(target.address) } : {}),
+        }
       : undefined
     const outcome = await this.#syncStreams(target, reasons, change)
+    // A sync that read the history past the deliveries confirms them (or found the missing).
+    if (outcome?.state === 'ok') cover?.markVerified(target.address)
     const syncCredits = outcome ? outcomeCredits(outcome) : 0
     if (outcome?.state === 'ok') {
       this.#failures.delete(target.address)

@@ -1,4 +1,6 @@
 import type { Mirror } from '../db/mirror'
+import type { HoldingsStore } from '../db/stores/holdings-store'
+import { holdingsMatchLook, type LookedAccounts } from '../sync/holdings-from-look'
 import type { LedgerEntry } from '../db/stores/credit-ledger-store'
 import type { SyncEngine } from '../sync/sync-engine'
 import type { CheckedWallet } from '../sync/watch-scheduler'
@@ -32,10 +34,13 @@ export class DeliveryReceiver {
   readonly route: ServerRoute & { idle(): Promise<void> }
   #deliveries: DeliverySync
   #lastDeliverySec: number | null
+  readonly #holdings: HoldingsStore
+  readonly #walletId: (address: string) => Promise<number | null>
 
   constructor(deps: DeliveryReceiverDeps) {
     const { mirror } = deps
     this.#lastDeliverySec = deps.lastDeliverySec
+    this.#walletId = (address) => deps.engine.writer.walletId(address)
     this.#deliveries = new DeliverySync({
       engine: deps.engine,
       store: mirror.webhookDeliveries,
@@ -49,7 +54,15 @@ export class DeliveryReceiver {
       recordChange: (change) => mirror.watchState.recordChange(change),
       nowSec: deps.nowSec,
       ...(deps.onSynced ? { onSynced: deps.onSynced } : {}),
+      direct: {
+        writer: deps.engine.writer,
+        mints: mirror.mints,
+        holdings: mirror.holdings,
+        nowSec: deps.nowSec,
+        nowMs: () => deps.nowSec() * 1_000,
+      },
     })
+    this.#holdings = mirror.holdings
     this.route = createDeliveryRoute({
       secret: () => deps.secret,
       ...(deps.maxBodyBytes !== undefined ? { maxBodyBytes: deps.maxBodyBytes } : {}),
@@ -66,9 +79,33 @@ export class DeliveryReceiver {
     return this.#lastDeliverySec
   }
 
-  /** Whether a delivery since `sinceSec` named `address` (so the probe need not sync it). */
+  /**
+   * Whether deliveries since `sinceSec` account for what the probe read of `address`: one
+   * named it, and the holdings the mirror holds now are the amounts read. A delivery the
+   * service never sent leaves them apart, and the probe syncs.
+   */
+  async explains(
+    address: string,
+    sinceSec: number,
+    looked: LookedAccounts | null,
+  ): Promise<boolean> {
+    if (!this.#deliveries.isDeliveredSince(address, sinceSec) || looked === null) return false
+    const walletId = await this.#walletId(address)
+    const holdings = walletId === null ? null : await this.#holdings.latest(walletId)
+    return holdings !== null && holdingsMatchLook(holdings, looked)
+  }
+
+  /** Whether a delivery since `sinceSec` named `address`. */
   isDeliveredSince(address: string, sinceSec: number): boolean {
     return this.#deliveries.isDeliveredSince(address, sinceSec)
+  }
+
+  unverifiedSignatures(address: string): string[] {
+    return this.#deliveries.unverifiedSignatures(address)
+  }
+
+  markVerified(address: string): void {
+    this.#deliveries.markVerified(address)
   }
 
   /** Resolves once the deliveries received so far are read and synced. */

@@ -1,15 +1,18 @@
 import type { Mirror } from '../db/mirror'
 import type { WatchMode } from '../db/stores/webhook-delivery-store'
-import type { WatchScheduler } from '../sync/watch-scheduler'
+import type { DeliveryCover, WatchScheduler } from '../sync/watch-scheduler'
 
 export interface PollSlowdownDeps {
   mirror: Pick<Mirror, 'webhookDeliveries'>
   /** The balance probe's scheduler; null when not watching. */
   scheduler: WatchScheduler | null
-  /** The probe's floor while deliveries are trusted. */
-  slowCheckEverySec: number
-  /** Whether a delivery since `sinceSec` named `address`: its change is not synced twice. */
-  isDeliveredSince: (address: string, sinceSec: number) => boolean
+  /** The probe's floors while deliveries are trusted. */
+  floors: DeliveryCover['floors']
+  /** What deliveries tell the probe: which changes they explain, what they wrote unconfirmed. */
+  deliveries: Pick<
+    DeliveryCover,
+    'explains' | 'isDeliveredSince' | 'unverifiedSignatures' | 'markVerified'
+  >
   /** Told when the probe finds a change no delivery named. */
   onUnexplained: () => void
   nowSec: () => number
@@ -34,11 +37,18 @@ export class PollSlowdown {
 
   /** Switches to `next`, slowing the probe for 'webhook', and logs `line`. */
   async switchTo(next: WatchMode, line: string): Promise<void> {
-    const { scheduler, slowCheckEverySec, isDeliveredSince, onUnexplained } = this.#deps
+    const { scheduler, floors, deliveries, onUnexplained } = this.#deps
     this.#mode = next
     scheduler?.setDeliveryCover(
       next === 'webhook'
-        ? { checkEverySec: slowCheckEverySec, isDeliveredSince, onUnexplained }
+        ? {
+            floors,
+            explains: (...a) => deliveries.explains(...a),
+            isDeliveredSince: (...a) => deliveries.isDeliveredSince(...a),
+            unverifiedSignatures: (address) => deliveries.unverifiedSignatures(address),
+            markVerified: (address) => deliveries.markVerified(address),
+            onUnexplained,
+          }
         : null,
     )
     await this.log(next, line)

@@ -1,3 +1,4 @@
+import { WEBHOOK_MODE_CLOCKS } from '@shared/domain/watch-cost'
 import { randomBytes } from 'node:crypto'
 import { nowSec as nowSecOn, systemClock, type Clock } from '@shared/clock'
 import type { Mirror } from '../db/mirror'
@@ -19,10 +20,12 @@ export const WEBHOOK_SECRET_FILE = 'webhook-secret'
  * deliveries work, slowed to `slowCheckEverySec` (1 credit per 100 wallets a look).
  */
 export const WEBHOOK_MODE_DEFAULTS = {
-  /** The probe's floor while deliveries are trusted: 144 looks a day. */
-  slowCheckEverySec: 600,
+  /** The probe's floors while deliveries are trusted (144 looks a day; see watch-cost.ts). */
+  slowCheckEverySec: WEBHOOK_MODE_CLOCKS.probeFloors.checkEverySec,
+  slowTokenAccountsEverySec: WEBHOOK_MODE_CLOCKS.probeFloors.tokenAccountsEverySec,
+  slowCompressedEverySec: WEBHOOK_MODE_CLOCKS.probeFloors.compressedEverySec,
   /** A routine look at the webhook's `active` (100 credits: 400 a day). */
-  healthCheckEverySec: 6 * 3_600,
+  healthCheckEverySec: WEBHOOK_MODE_CLOCKS.healthCheckEverySec,
   /** A change the probe found with no delivery since this long reads as deliveries stopped. */
   silentAfterSec: 1_800,
   /** Look at the webhook at most this often when changes come without deliveries. */
@@ -105,6 +108,15 @@ export interface WebhookMode {
  * const mode = await startWebhookMode({ publicUrl: 'https://desk.example', ...deps })
  * server.mount(mode.route)
  */
+/** The probe's slowest clocks while deliveries are trusted. */
+function probeFloors(o: { [K in keyof typeof WEBHOOK_MODE_DEFAULTS]: number }) {
+  return {
+    checkEverySec: o.slowCheckEverySec,
+    tokenAccountsEverySec: o.slowTokenAccountsEverySec,
+    compressedEverySec: o.slowCompressedEverySec,
+  }
+}
+
 export async function startWebhookMode(deps: WebhookModeDeps): Promise<WebhookMode> {
   const o = { ...WEBHOOK_MODE_DEFAULTS, ...definedOnly(deps) }
   const clock = deps.clock ?? systemClock
@@ -137,8 +149,8 @@ export async function startWebhookMode(deps: WebhookModeDeps): Promise<WebhookMo
   const slowdown = new PollSlowdown({
     mirror,
     scheduler: deps.scheduler,
-    slowCheckEverySec: o.slowCheckEverySec,
-    isDeliveredSince: (address, sinceSec) => receiver.isDeliveredSince(address, sinceSec),
+    floors: probeFloors(o),
+    deliveries: receiver,
     onUnexplained: () => background(onUnexplained()),
     nowSec,
   })

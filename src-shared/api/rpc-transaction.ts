@@ -89,3 +89,12 @@ export type ConfirmedTransaction = z.infer<typeof ConfirmedTransaction>
 
 export const GetTransactionResult = ConfirmedTransaction.nullable()
 export type GetTransactionResult = z.infer<typeof GetTransactionResult>
+
+/** Top-level instructions, each followed by the inner ones it invoked (the order they ran). */
+export function executionOrder(tx: ConfirmedTransaction): TransactionInstruction[] {
+  const inner = new Map((tx.meta?.innerInstructions ?? []).map((i) => [i.index, i.instructions]))
+  return tx.transaction.message.instructions.flatMap((instruction, index) => [
+    instruction,
+    ...(inner.get(index) ?? []),
+  ])
+}

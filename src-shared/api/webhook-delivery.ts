@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { Integer, RawAmountString } from './numbers'
 
 // What a webhook delivery carries (docs/service.md, Webhooks): a POST of a JSON array of
 // transactions. Enhanced events name the parties (fee payer, transfer ends, accounts whose
@@ -71,3 +72,55 @@ export function deliveredTransaction(event: WebhookDelivery[number]): {
   for (const key of raw.message?.accountKeys ?? []) add(typeof key === 'string' ? key : key.pubkey)
   return { signature: raw.signatures[0] as string, addresses }
 }
+
+/**
+ * An enhanced event read whole, to be written to the mirror as it is: the fields of the
+ * service's parsed transaction that say what moved, between whom (the payload's shape is
+ * the service's enhanced transaction; the interface does not show it).
+ */
+export const EnhancedTransaction = z.object({
+  signature: z.string().min(1),
+  slot: Integer.min(0),
+  timestamp: Integer,
+  fee: Integer.min(0),
+  feePayer: z.string().min(1),
+  transactionError: z.unknown().nullable(),
+  nativeTransfers: z.array(
+    z.object({
+      fromUserAccount: z.string(),
+      toUserAccount: z.string(),
+      amount: Integer.min(0),
+    }),
+  ),
+  tokenTransfers: z.array(
+    z.object({
+      fromUserAccount: z.string(),
+      toUserAccount: z.string(),
+      mint: z.string().min(1),
+      tokenAmount: z.number().min(0),
+    }),
+  ),
+  accountData: z.array(
+    z.object({
+      account: z.string().min(1),
+      nativeBalanceChange: Integer,
+      tokenBalanceChanges: z.array(
+        z.object({
+          userAccount: z.string(),
+          mint: z.string().min(1),
+          rawTokenAmount: z.object({ tokenAmount: RawAmountString, decimals: Integer.min(0) }),
+        }),
+      ),
+    }),
+  ),
+  /** The programs it ran; absent: not known, so anything may have moved. */
+  instructions: z
+    .array(
+      z.object({
+        programId: z.string(),
+        innerInstructions: z.array(z.object({ programId: z.string() })).optional(),
+      }),
+    )
+    .optional(),
+})
+export type EnhancedTransaction = z.infer<typeof EnhancedTransaction>

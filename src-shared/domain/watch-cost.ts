@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { CREDIT_PRICES, type Plan } from '../api/prices'
+import { CREDIT_PRICES, CREDITS_PER_WEBHOOK_EVENT, type Plan } from '../api/prices'
 import { planMonthlyCredits } from './credit-prices'
 import { MAX_MULTIPLE_ACCOUNTS, TOKEN_PROGRAM_IDS } from '../api/rpc'
 
@@ -19,6 +19,20 @@ export const WALLET_CHECK_CREDITS = {
 
 const DAY_SEC = 86_400
 const DAYS_PER_MONTH = 30
+
+/**
+ * Webhook mode's clocks: while deliveries are trusted the probe runs no faster than these
+ * (a delivery names a wallet whose balances move or whose new token account opens;
+ * compressed transfers, which no delivery may name, are compared hourly), and the webhook
+ * itself is looked at every 6 hours (100 credits a look).
+ */
+export const WEBHOOK_MODE_CLOCKS = {
+  probeFloors: { checkEverySec: 600, tokenAccountsEverySec: 6 * 3_600, compressedEverySec: 3_600 },
+  healthCheckEverySec: 6 * 3_600,
+} as const
+
+/** How new transactions reach the mirror: by polling, or by webhook deliveries. */
+export type WatchMode = 'polling' | 'webhook'
 
 /** One watched wallet, as the projection sees it. */
 export const WatchedWalletFootprint = z.object({
@@ -59,6 +73,9 @@ export interface WatchCostProjection {
   compressedLooks: number
   backstop: number
   changeSyncs: number
+  /** Webhook mode: each delivered transaction (1 credit), and the routine look at the webhook. */
+  deliveries: number
+  webhookChecks: number
   perDay: number
   perMonth: number
   /** Share of the monthly allowance (0…, may exceed 1), or null when none is known. */
@@ -98,7 +115,11 @@ export function projectWatchCost(
     /** The Custom plan's monthly credits, when the person gave them. */
     customMonthlyCredits?: number | null
   },
+  /** In webhook mode deliveries bring the changes, written as they come (no sync). */
+  mode: WatchMode = 'polling',
 ): WatchCostProjection {
+  const isWebhook = mode === 'webhook'
+  if (isWebhook) clocks = withProbeFloors(clocks)
   const per = (everySec: number) => DAY_SEC / everySec
   const calls = (accounts: number) => Math.ceil(accounts / MAX_MULTIPLE_ACCOUNTS)
   const everyRound = wallets.reduce(
@@ -123,12 +144,26 @@ export function projectWatchCost(
   const backstop =
     per(clocks.backstopEverySec) *
     wallets.reduce((sum, w) => sum + backstopCredits(w.hasCompressedState), 0)
-  const changeSyncs = wallets.reduce(
-    (sum, w) =>
-      sum + w.changesPerDay * (w.creditsPerChange ?? changeSyncCredits(w.hasCompressedState)),
-    0,
-  )
-  const perDay = balanceLooks + tokenAccountLists + compressedLooks + backstop + changeSyncs
+  const changes = wallets.reduce((sum, w) => sum + w.changesPerDay, 0)
+  const changeSyncs = isWebhook
+    ? 0
+    : wallets.reduce(
+        (sum, w) =>
+          sum + w.changesPerDay * (w.creditsPerChange ?? changeSyncCredits(w.hasCompressedState)),
+        0,
+      )
+  const deliveries = isWebhook ? changes * CREDITS_PER_WEBHOOK_EVENT : 0
+  const webhookChecks = isWebhook
+    ? per(WEBHOOK_MODE_CLOCKS.healthCheckEverySec) * CREDIT_PRICES.webhookManagement
+    : 0
+  const perDay =
+    balanceLooks +
+    tokenAccountLists +
+    compressedLooks +
+    backstop +
+    changeSyncs +
+    deliveries +
+    webhookChecks
   const monthlyAllowance =
     allowance.monthlyBudget ??
     planMonthlyCredits(allowance.plan, allowance.customMonthlyCredits ?? null)
@@ -139,9 +174,22 @@ export function projectWatchCost(
     compressedLooks,
     backstop,
     changeSyncs,
+    deliveries,
+    webhookChecks,
     perDay,
     perMonth,
     shareOfMonth: monthlyAllowance ? perMonth / monthlyAllowance : null,
     monthlyAllowance,
+  }
+}
+
+/** A cadence no faster than webhook mode's probe floors. */
+function withProbeFloors<C extends WatchClocks>(clocks: C): C {
+  const floors = WEBHOOK_MODE_CLOCKS.probeFloors
+  return {
+    ...clocks,
+    checkEverySec: Math.max(clocks.checkEverySec, floors.checkEverySec),
+    tokenAccountsEverySec: Math.max(clocks.tokenAccountsEverySec, floors.tokenAccountsEverySec),
+    compressedEverySec: Math.max(clocks.compressedEverySec, floors.compressedEverySec),
   }
 }

@@ -1,3 +1,4 @@
+import { PLAN_MONTHLY_CREDITS } from '@shared/api/prices'
 import { runWatchDay, type WatchDayResult } from '../helpers/watch-day-run'
 
 // The watch day of issue 11: 50 wallets watched for 24 simulated hours at a 60-second
@@ -25,6 +26,28 @@ export function watchDayLine(day: WatchDayResult): string {
   )
 }
 
+/** The webhook run's line: the same day with deliveries instead of polling. */
+export function watchDayWebhooksLine(day: WatchDayResult): string {
+  const hooks = day.webhooks
+  const seconds = (p: number) => (hooks ? percentile(hooks.latenciesSec, p) : Number.NaN).toFixed(1)
+  return (
+    `watch-day webhooks: ${day.wallets} wallets, ${day.hours} h: heliograph ${n(day.heliographCredits)} credits, ` +
+    `deliveries ${n(hooks?.deliveries ?? 0)}; detected ${day.detected}/${day.changes} changes, ` +
+    `latency p50 ${seconds(50)} s p95 ${seconds(95)} s; mirror equals truth: ${day.mirrorEqualsTruth ? 'yes' : 'no'}`
+  )
+}
+
+/** What each run's day comes to over a 30-day month, against the Free plan's credits. */
+export function monthLine(polling: WatchDayResult, webhooks: WatchDayResult): string {
+  const free = PLAN_MONTHLY_CREDITS.free
+  const month = (day: WatchDayResult) => day.heliographCredits * 30
+  const share = (day: WatchDayResult) => `${((month(day) / free) * 100).toFixed(1)}% of Free`
+  return (
+    `month: polling ${n(month(polling))} credits (${share(polling)}), ` +
+    `webhooks ${n(month(webhooks))} (${share(webhooks)})`
+  )
+}
+
 export async function runWatchDayBench(): Promise<WatchDayResult> {
   const t0 = performance.now()
   const day = await runWatchDay({
@@ -42,6 +65,19 @@ export async function runWatchDayBench(): Promise<WatchDayResult> {
       (day.mismatch ? `mirror differs: ${day.mismatch}\n` : '') +
       `(${((performance.now() - t0) / 1000).toFixed(0)} s of real time)\n` +
       `${watchDayLine(day)}\n`,
+  )
+  const t1 = performance.now()
+  const hooks = await runWatchDay({
+    mode: 'webhook',
+    onHour: (hour, credits) => {
+      if (hour % 6 === 0)
+        process.stderr.write(`  webhooks: ${hour} h simulated, ${n(credits)} credits so far\n`)
+    },
+  })
+  process.stdout.write(
+    (hooks.mismatch ? `mirror differs: ${hooks.mismatch}\n` : '') +
+      `(${((performance.now() - t1) / 1000).toFixed(0)} s of real time)\n` +
+      `${watchDayWebhooksLine(hooks)}\n${monthLine(day, hooks)}\n`,
   )
   return day
 }

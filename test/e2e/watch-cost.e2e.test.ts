@@ -55,6 +55,13 @@ describe('e2e: the cost of watching in Settings and Activity', () => {
       .poll(() => projection().textContent())
       .toContain('2 wallets every minute ≈ 1,600 credits/day (47,000/month), 4.7% of your plan')
     await expect.poll(() => projection().textContent()).toMatch(/Balance looks: 1,400\/day/)
+    // The month in each mode, polling (in use) first: with deliveries the looks run every
+    // 10 min, lists every 6 h, and the webhook is looked at every 6 h (400 credits a day).
+    await expect
+      .poll(() => page.getByLabel('A month in each mode').textContent())
+      .toMatch(
+        /^A month polling ≈ 47,000 credits \(4\.7% of your plan\); with webhook deliveries ≈ [\d,]+ \([\d.]+%\)$/,
+      )
     await page.getByRole('button', { name: 'Save watching' }).scrollIntoViewIfNeeded()
     await screenshot(page, 'watch-cost-settings')
   })

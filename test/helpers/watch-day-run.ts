@@ -21,6 +21,7 @@ import { createTestDatabase } from './postgres'
 import { FAST_RETRIES, type TestEngine } from './sync-fixture'
 import { makeTempDir } from './temp-dir'
 import { clockReading } from './clocks'
+import { WatchDayWebhooks } from './watch-day-webhooks'
 
 // The watch day (issue 11): the watch-day population (50 wallets, seed 7) on the
 // simulator's manual clock, the real engine and scheduler over HTTP, and a round every
@@ -42,7 +43,7 @@ export interface WatchDayResult {
   hours: number
   /** Credits the simulator charged Heliograph's key while watching (the first full sync apart). */
   heliographCredits: number
-  /** Credits of the first full sync of every wallet, before the watched hours. */
+  /** Credits of the first full sync of every wallet (and the webhook's registration), before the watched hours. */
   initialSyncCredits: number
   rotkiCredits: number
   naiveCredits: number
@@ -56,6 +57,8 @@ export interface WatchDayResult {
   mismatch: string | null
   /** The Settings projection for the same watchlist and cadence, over what was measured. */
   projection: WatchCostProjection
+  /** Webhook mode: delivered events charged, and seconds from each delivery to its write. */
+  webhooks: { deliveries: number; latenciesSec: number[] } | null
   /** What `inspect` found before the run closed its mirror and simulator. */
   inspection: unknown
 }
@@ -84,6 +87,8 @@ export async function runWatchDay(
     onHour?: (hour: number, credits: number) => void
     /** The engine holding the mirror: SQLite in a temp folder (default) or a fresh PostgreSQL database. */
     engine?: TestEngine
+    /** Polling (default), or webhook mode: deliveries, and the probe at its floor. */
+    mode?: 'polling' | 'webhook'
     alerts?: WatchDayAlerts
     /** Reads what it needs before the run closes (the transactions added while watching, by wallet). */
     inspect?: (run: {
@@ -106,8 +111,11 @@ export async function runWatchDay(
   const evaluator = alerts
     ? new AlertEvaluator({ mirror, ...(alerts.onFired ? { onFired: alerts.onFired } : {}) })
     : null
+  const clock = sim.chain.clock
   const runtime = createSyncRuntime({
     mirror,
+    // The mirror's times are the chain's, as the scheduler's and the webhook mode's are.
+    clock: clockReading(() => clock.nowSec()),
     service: singleOriginServiceSettings(sim.url, KEY, { timeoutMs: 10_000 }),
     rate: 'off',
     budget: async () => ({ dailyCredits: null, monthlyCredits: null }),
@@ -117,7 +125,6 @@ export async function runWatchDay(
       ? { afterWalletWritten: async () => void (await evaluator.evaluatePending()) }
       : {}),
   })
-  const clock = sim.chain.clock
   const scheduler = new WatchScheduler({
     schedule: mirror.schedule,
     watchState: mirror.watchState,
@@ -127,6 +134,7 @@ export async function runWatchDay(
   })
   const credits = () => sim.credits.forKey(KEY).total
   const wallets = sim.chain.wallets
+  let webhooks: WatchDayWebhooks | null = null
   try {
     for (const w of wallets)
       await mirror.watchlist.add({ address: w.address, label: w.profile.id }, clock.nowSec())
@@ -140,6 +148,17 @@ export async function runWatchDay(
     }
     // Round 0 meets every wallet: a full sync of each, which watching does not repeat.
     await scheduler.runRound()
+    // Registering the webhook is set-up too, like the first sync: counted with it.
+    webhooks =
+      options.mode === 'webhook'
+        ? await WatchDayWebhooks.start({
+            sim,
+            mirror,
+            runtime,
+            scheduler,
+            checkEverySec: cadence.checkEverySec,
+          })
+        : null
     const initialSyncCredits = credits()
 
     const countAt = new Map(wallets.map((w) => [w.address, sim.chain.txCount(w)]))
@@ -179,7 +198,9 @@ export async function runWatchDay(
       }
       for (; nextReference <= now; nextReference += REFERENCE_TICK_SEC)
         rotki.tick(sim.chain, nextReference)
-      await scheduler.runRound()
+      await webhooks?.settle()
+      await webhooks?.maybeCheckHealth(now)
+      if (!webhooks || webhooks.isRoundDue(now)) await scheduler.runRound()
       const stored = await storedOf([...pending.keys()])
       for (const [signature, timestamp] of pending) {
         if (!stored.has(signature)) continue
@@ -217,8 +238,12 @@ export async function runWatchDay(
         plan: 'free',
         monthlyBudget: null,
       }),
+      webhooks: webhooks
+        ? { deliveries: webhooks.deliveries(KEY), latenciesSec: webhooks.latenciesSec }
+        : null,
     }
   } finally {
+    await webhooks?.stop()
     scheduler.stop()
     runtime.engine.cancel()
     await runtime.meter.idle().catch(() => {})

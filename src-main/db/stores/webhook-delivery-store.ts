@@ -2,7 +2,9 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../schema'
 
 /** Which way watching learns of new transactions: deliveries, or the balance probe's polling. */
-export type WatchMode = 'webhook' | 'polling'
+import type { WatchMode } from '@shared/domain/watch-cost'
+
+export type { WatchMode }
 
 /** One line of webhook mode's log, newest first when read. */
 export interface WebhookModeLine {

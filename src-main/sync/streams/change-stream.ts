@@ -24,6 +24,11 @@ export interface ChangeEvidence {
   moved: readonly MovedAccount[]
   /** What the round read of all its accounts (null: not all were read), for the holdings. */
   looked: LookedAccounts | null
+  /**
+   * Signatures written from webhook deliveries that no read has confirmed: read again with
+   * what is new, since one the service never delivered may sit among them.
+   */
+  delivered?: readonly string[]
 }
 
 /**
@@ -88,11 +93,15 @@ export async function syncChange(
     return decline('the history is not complete')
 
   const found = new Map<string, ConfirmedTransaction>()
-  for (const moved of evidence.moved) {
-    // Often one transaction moved several accounts: read only what it leaves unexplained.
-    if (explains(found, ctx.address, moved)) continue
+  const delivered = new Set(evidence.delivered ?? [])
+  /**
+   * An account's newest signatures down to the first one a read of the service confirmed
+   * (stored, and not only delivered), and which of them are stored; null when all it
+   * lists are newer than that.
+   */
+  const unconfirmed = async (address: string) => {
     const listed = await ctx.call('rpc.getSignaturesForAddress', [
-      moved.address,
+      address,
       { limit: CHANGE_SIGNATURE_LIMIT },
     ])
     calls++
@@ -100,12 +109,31 @@ export async function syncChange(
       walletId,
       listed.map((s) => s.signature),
     )
-    const firstKnown = listed.findIndex((s) => known.has(s.signature))
-    if (firstKnown === -1 && listed.length === CHANGE_SIGNATURE_LIMIT)
-      return decline('more is new than one listing shows')
-    const fresh = (firstKnown === -1 ? listed : listed.slice(0, firstKnown)).filter(
-      (s) => !found.has(s.signature),
-    )
+    const confirmed = listed.findIndex((s) => known.has(s.signature) && !delivered.has(s.signature))
+    if (confirmed === -1 && listed.length === CHANGE_SIGNATURE_LIMIT) return null
+    return { window: confirmed === -1 ? listed : listed.slice(0, confirmed), known }
+  }
+  if (evidence.moved.length === 0) {
+    // A compressed change: the history gains only what the wallet signed (a compressed
+    // transfer to it names neither it nor its token accounts), which its own newest
+    // signatures show. Nothing new there, and no page is read.
+    const newest = await unconfirmed(ctx.address)
+    if (newest === null) return decline('more is new than one listing shows')
+    if (newest.window.some((s) => !newest.known.has(s.signature)))
+      return decline('the wallet signed something new')
+    return {
+      answered: true,
+      history: { stream: 'history', pages: calls, newItems: 0 },
+      transfers: { stream: 'transfers', pages: 0, newItems: 0 },
+      balances: null,
+    }
+  }
+  for (const moved of evidence.moved) {
+    // Often one transaction moved several accounts: read only what it leaves unexplained.
+    if (explains(found, ctx.address, moved)) continue
+    const newest = await unconfirmed(moved.address)
+    if (newest === null) return decline('more is new than one listing shows')
+    const fresh = newest.window.filter((s) => !found.has(s.signature))
     if (fresh.some((s) => s.err !== null)) return decline('a new transaction failed')
     calls += fresh.length
     let read: (ConfirmedTransaction | null)[]

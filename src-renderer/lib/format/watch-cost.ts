@@ -75,7 +75,36 @@ export function projectionParts(p: WatchCostProjection): { label: string; perDay
     { label: 'Compressed balances', perDay: p.compressedLooks },
     { label: 'Full checks', perDay: p.backstop },
     { label: 'Syncs of changes', perDay: p.changeSyncs },
+    { label: 'Webhook deliveries', perDay: p.deliveries },
+    { label: 'Webhook checks', perDay: p.webhookChecks },
   ]
     .filter((part) => part.perDay > 0)
     .sort((a, b) => b.perDay - a.perDay)
+}
+
+/**
+ * What a month comes to in each mode, the one in use first, each against the allowance.
+ *
+ * @example
+ * describeMonths({ polling, webhook }, 'polling')
+ * // "A month polling ≈ 390,000 credits (39% of your plan); with webhook deliveries ≈ 78,000 (7.8%)"
+ */
+export function describeMonths(
+  by: { polling: WatchCostProjection; webhook: WatchCostProjection },
+  current: 'polling' | 'webhook',
+  isBudget: boolean,
+): string {
+  const share = (p: WatchCostProjection) =>
+    p.shareOfMonth === null ? '' : ` (${describeShare(p.shareOfMonth)})`
+  const words = { polling: 'polling', webhook: 'with webhook deliveries' } as const
+  const other = current === 'polling' ? 'webhook' : 'polling'
+  const first = by[current]
+  const firstShare =
+    first.shareOfMonth === null
+      ? ''
+      : ` (${describeShare(first.shareOfMonth)} of your ${isBudget ? 'monthly budget' : 'plan'})`
+  return (
+    `A month ${words[current]} ≈ ${formatCount(roundCredits(first.perMonth))} credits${firstShare}; ` +
+    `${words[other]} ≈ ${formatCount(roundCredits(by[other].perMonth))}${share(by[other])}`
+  )
 }

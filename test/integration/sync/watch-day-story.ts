@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+import { PLAN_MONTHLY_CREDITS } from '@shared/api/prices'
 import { DEFAULT_WATCH_CADENCE } from '../../../src-main/app/app-settings'
 import { ENGINES, type TestEngine } from '../../helpers/sync-fixture'
 import { runWatchDay, type WatchDayResult } from '../../helpers/watch-day-run'
@@ -28,8 +29,9 @@ export function describeWatchDay(engine: TestEngine): void {
         expect(error, JSON.stringify(day.projection)).toBeLessThanOrEqual(0.1)
       })
 
-      it('spends at most 3% of what the rotki-style refresher spends', () => {
-        expect(day.heliographCredits / day.rotkiCredits).toBeLessThanOrEqual(0.03)
+      it('spends at most 1% of what the rotki-style refresher spends: half a Free plan a month', () => {
+        expect(day.heliographCredits / day.rotkiCredits).toBeLessThanOrEqual(0.01)
+        expect(day.heliographCredits * 30).toBeLessThanOrEqual(PLAN_MONTHLY_CREDITS.free / 2)
         expect(day.rotkiCredits).toBeLessThan(day.naiveCredits)
       })
 
@@ -39,6 +41,34 @@ export function describeWatchDay(engine: TestEngine): void {
         const sorted = [...day.latenciesSec].sort((a, b) => a - b)
         const p95 = sorted[Math.ceil(0.95 * sorted.length) - 1] ?? Infinity
         expect(p95).toBeLessThanOrEqual(2 * DEFAULT_WATCH_CADENCE.checkEverySec)
+        expect(day.mismatch).toBeNull()
+        expect(day.mirrorEqualsTruth).toBe(true)
+      })
+    },
+  )
+}
+
+/** The same day in webhook mode: deliveries written as they come, the probe at its floor. */
+export function describeWebhookDay(engine: TestEngine): void {
+  describe.skipIf(!ENGINES.includes(engine))(
+    `watch day in webhook mode: 50 wallets, 24 virtual hours (on ${engine})`,
+    () => {
+      let day: WatchDayResult
+
+      beforeAll(async () => {
+        day = await runWatchDay({ hours: 24, engine, mode: 'webhook' })
+      }, 600_000)
+
+      it('spends at most 3,000 credits, a delivery 1 credit of them', () => {
+        expect(day.heliographCredits).toBeLessThanOrEqual(3_000)
+        // Enhanced webhooks skip failed transactions: every other one is delivered once.
+        expect(day.webhooks?.deliveries).toBeGreaterThanOrEqual(day.changes - 5)
+        expect(day.webhooks?.deliveries).toBeLessThanOrEqual(day.changes)
+      })
+
+      it('detects every change, delivered or not, and the mirror equals the truth', () => {
+        expect(day.changes).toBeGreaterThanOrEqual(60)
+        expect(day.detected).toBe(day.changes)
         expect(day.mismatch).toBeNull()
         expect(day.mirrorEqualsTruth).toBe(true)
       })

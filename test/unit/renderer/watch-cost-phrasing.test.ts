@@ -3,6 +3,7 @@ import { projectWatchCost, type WatchedWalletFootprint } from '@shared/domain/wa
 import {
   describeDuration,
   describeEvery,
+  describeMonths,
   describeProjection,
   describeShare,
   projectionParts,
@@ -95,5 +96,47 @@ describe('describeProjection', () => {
       'Token-account lists',
       'Full checks',
     ])
+  })
+})
+
+describe('webhook mode in the projection', () => {
+  const active: WatchedWalletFootprint = {
+    tokenAccounts: 5,
+    collectibleAccounts: 0,
+    hasCompressedState: true,
+    changesPerDay: 20,
+    creditsPerChange: 40,
+  }
+  const wallets = [active, ...Array.from({ length: 49 }, () => idle(3))]
+  const allowance = { plan: 'free' as const, monthlyBudget: null }
+
+  it('slows the probe to its floors, pays each delivery 1 credit and syncs nothing', () => {
+    const polling = projectWatchCost(wallets, CADENCE, allowance)
+    const webhook = projectWatchCost(wallets, CADENCE, allowance, 'webhook')
+    // Looks every 10 min instead of every minute; lists every 6 h; compressed hourly.
+    expect(webhook.balanceLooks).toBeCloseTo(polling.balanceLooks / 10, 5)
+    expect(webhook.tokenAccountLists).toBeCloseTo(polling.tokenAccountLists / 6, 5)
+    expect(webhook.compressedLooks).toBeCloseTo(polling.compressedLooks / 6, 5)
+    expect(polling.changeSyncs).toBe(20 * 40)
+    expect(webhook.changeSyncs).toBe(0)
+    expect(webhook.deliveries).toBe(20)
+    expect(webhook.webhookChecks).toBe(400)
+    expect(polling.deliveries + polling.webhookChecks).toBe(0)
+    expect(webhook.perDay).toBeLessThan(polling.perDay)
+    expect(projectionParts(webhook).map((p) => p.label)).toContain('Webhook deliveries')
+  })
+
+  it('a month in each mode, the one in use first, against the plan', () => {
+    const by = {
+      polling: projectWatchCost(wallets, CADENCE, allowance),
+      webhook: projectWatchCost(wallets, CADENCE, allowance, 'webhook'),
+    }
+    const text = describeMonths(by, 'webhook', false)
+    expect(text).toMatch(
+      /^A month with webhook deliveries ≈ [\d,]+ credits \([\d.]+% of your plan\); polling ≈ [\d,]+ \([\d.]+%\)$/,
+    )
+    expect(describeMonths(by, 'polling', true)).toMatch(
+      /^A month polling ≈ .* of your monthly budget\)/,
+    )
   })
 })

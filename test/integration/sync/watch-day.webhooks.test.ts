@@ -1,0 +1,3 @@
+import { describeWebhookDay } from './watch-day-story'
+
+describeWebhookDay('sqlite')
