@@ -15,6 +15,7 @@ import type {
 } from '@shared/ipc/sync-schemas'
 import { STREAM_NAMES, type MirrorWriter, type StreamName } from '../db/mirror-writer'
 import type { HoldingsStore } from '../db/stores/holdings-store'
+import type { SyncStateStore } from '../db/stores/sync-state-store'
 import type { MintStore } from '../db/stores/mint-store'
 import type { NamesStore } from '../db/stores/names-store'
 import type { ServiceClient } from '../service/service-client'
@@ -54,6 +55,8 @@ export interface SyncEngineOptions {
   mints: MintStore
   /** The latest holdings read back: a change's new snapshot carries its prices and names. */
   holdings: HoldingsStore
+  /** Where the history's newest key stands (a change's newest key only moves forward). */
+  syncState: SyncStateStore
   /** Names of the wallet, its counterparties and its funder; not asked for when absent. */
   names?: NamesStore
   /** How long an asked name stays fresh (default monthly). */
@@ -338,7 +341,11 @@ export class SyncEngine {
     | { answered: false; calls: number; credits: number }
   > {
     let result: ChangeSyncResult | null = null
-    const stores = { mints: this.#options.mints, holdings: this.#options.holdings }
+    const stores = {
+      mints: this.#options.mints,
+      holdings: this.#options.holdings,
+      syncState: this.#options.syncState,
+    }
     const outcome = await this.#runStream(
       walletId,
       address,

@@ -109,6 +109,7 @@ export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
     writer: options.mirror.writer,
     mints: options.mirror.mints,
     holdings: options.mirror.holdings,
+    syncState: options.mirror.syncState,
     names: options.mirror.names,
     ...(options.namesRefreshSec ? { namesRefreshSec: options.namesRefreshSec } : {}),
     client,

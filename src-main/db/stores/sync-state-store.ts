@@ -19,6 +19,17 @@ export class SyncStateStore {
     return readSyncStatus(this.#db, syncing, address)
   }
 
+  /** The slot of a transaction the wallet's history holds, or null. */
+  async slotOf(walletId: number, signature: string): Promise<number | null> {
+    const row = await this.#db
+      .selectFrom('transactions')
+      .select('slot')
+      .where('wallet_id', '=', walletId)
+      .where('signature', '=', signature)
+      .executeTakeFirst()
+    return row?.slot ?? null
+  }
+
   /** Sets the backfill depth limit of a watched wallet's streams. */
   async setDepthLimit(address: string, depth: DepthLimit): Promise<void> {
     await setDepthLimit(this.#db, await walletIdOf(this.#db, address), depth)

@@ -1,8 +1,9 @@
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import type { ConfirmedTransaction } from '@shared/api/rpc-transaction'
-import type { TransferEntry } from '@shared/api/wallet-rest'
+import type { HistoryEntry, TransferEntry } from '@shared/api/wallet-rest'
 import type { HoldingsStore } from '../../db/stores/holdings-store'
 import type { MintStore } from '../../db/stores/mint-store'
+import type { SyncStateStore } from '../../db/stores/sync-state-store'
 import { newItemsOf } from '@shared/ipc/sync-schemas'
 import { holdingsFromLook, type LookedAccounts } from '../holdings-from-look'
 import { InvalidResponseError } from '../../service/service-errors'
@@ -66,14 +67,14 @@ export type ChangeSyncResult =
  * stored item — when:
  * - a listing shows no stored signature (more is new than it reads, or the mirror has none);
  * - the new transactions do not leave a moved account as the round read it;
- * - a new transaction failed, moved an NFT, or does not add up (see walletView).
+ * - a new transaction failed, moved an NFT the mirror has named, names a mint it has no
+ *   symbol for, or does not add up (see walletView).
  * Nothing is stored then, so the endpoints find every new item.
  *
- * What it can miss: a transaction that touched only an account not read (an NFT account
- * between two listings, with nothing else of the wallet moving in it) while another
- * change is derived — it sits below the newest stored item, where `after` paging does not
- * look. Only a transfer into an existing NFT account does that (anything leaving needs
- * the wallet's signature); the backstop's signature check finds it as unknown.
+ * What waits longer: a transaction that touched only an account the round did not read (an
+ * NFT sent back into an account it left, with nothing else of the wallet moving) is found
+ * when the next listing reads that account and lists its signatures — below the newest
+ * stored item, where `after` paging would not look, but the account's own list shows it.
  *
  * Transfers are stored before history: the history row is what marks a transaction as
  * known, so a stop between the two writes derives it again next time.
@@ -81,7 +82,7 @@ export type ChangeSyncResult =
 export async function syncChange(
   ctx: StreamContext,
   evidence: ChangeEvidence,
-  stores: { mints: MintStore; holdings: HoldingsStore },
+  stores: { mints: MintStore; holdings: HoldingsStore; syncState: SyncStateStore },
   withHoldings: boolean,
 ): Promise<ChangeSyncResult> {
   const { mints } = stores
@@ -165,7 +166,11 @@ export async function syncChange(
 
   // History ascends like an `after` page; transfers come newest first, as the endpoint lists.
   views.sort((a, b) => a.entry.slot - b.entry.slot)
-  const newest = views.at(-1)?.entry.signature as string
+  const newest = views.at(-1)?.entry as HistoryEntry
+  // The newest key only moves forward: an NFT sent back to an account the round had not
+  // read, found at the next listing, is older than what other changes stored since.
+  const topSlot = await stores.syncState.slotOf(walletId, history.newestKey)
+  const isNewer = topSlot === null || newest.slot > topSlot
   const transfers: TransferEntry[] = views.flatMap((v) => v.transfers).reverse()
   const stamp = { succeededAtSec: ctx.nowSec() }
   const news = ctx.newsAtMs ? { forAlertsAtMs: ctx.newsAtMs() } : {}
@@ -176,7 +181,7 @@ export async function syncChange(
   const newTransactions = await writer.applyHistoryPage(
     walletId,
     views.map((v) => v.entry),
-    { newestKey: newest, addPages: calls, ...news, ...stamp },
+    { ...(isNewer ? { newestKey: newest.signature } : {}), addPages: calls, ...news, ...stamp },
   )
   const movesUnreadHoldings = views.some(
     (v) => v.movesAccountlessAssets || v.entry.balanceChanges.some((c) => c.decimals === 0),
