@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import { executionOrder, type ConfirmedTransaction } from '@shared/api/rpc-transaction'
-import type { BalanceChange, HistoryEntry, TransferEntry } from '@shared/api/wallet-rest'
+import { HistoryEntry, TransferEntry, type BalanceChange } from '@shared/api/wallet-rest'
 import { decimalFromRaw, decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
 import type { EnhancedTransaction } from '@shared/api/webhook-delivery'
 
@@ -295,18 +295,24 @@ function viewOf(
       symbol,
     })
   }
+  // Held to the endpoints' own schemas, as what they answer is: what they would refuse is
+  // not written either.
+  const entry = HistoryEntry.safeParse({
+    signature,
+    slot: m.slot,
+    timestamp: m.timestamp,
+    fee: amountOf(m.feeLamports, 9),
+    feePayer: m.feePayer,
+    balanceChanges,
+    error: null,
+  })
+  const rows = TransferEntry.array().safeParse(transfers)
+  if (!entry.success || !rows.success)
+    return { ok: false, why: 'it makes an entry the endpoints’ schemas refuse' }
   return {
     ok: true,
-    entry: {
-      signature,
-      slot: m.slot,
-      timestamp: m.timestamp,
-      fee: amountOf(m.feeLamports, 9),
-      feePayer: m.feePayer,
-      balanceChanges,
-      error: null,
-    },
-    transfers,
+    entry: entry.data,
+    transfers: rows.data,
     movesAccountlessAssets: m.movesAccountlessAssets,
     deltas,
   }

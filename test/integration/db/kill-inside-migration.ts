@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { resolve } from 'node:path'
+import { bundledScript } from '../../helpers/bundled-script'
 
 const CHILD = resolve(import.meta.dirname, 'migrate-until-paused.ts')
 
@@ -8,7 +9,7 @@ const CHILD = resolve(import.meta.dirname, 'migrate-until-paused.ts')
  * process that stops inside `migration` after its first statement, then SIGKILLs it there.
  */
 export async function killInsideMigration(database: string, migration: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, database, migration, '1'], {
+  const child = spawn(process.execPath, [await bundledScript(CHILD), database, migration, '1'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stderr = ''
