@@ -67,7 +67,7 @@ export interface WalletFindings {
   reasons: ChangeReason[]
   /** The wallet's own account when its lamports moved (first), and each token account that changed or appeared. */
   moved: MovedAccount[]
-  /** Lamports and fungible token amounts as this round read them (null: some never read yet). */
+  /** Lamports and fungible token amounts as this round read them (null: some never read yet, or nothing moved). */
   looked: LookedAccounts | null
   /**
    * Saves what the round saw as the new baseline. For a wallet that changed, call it only
@@ -150,8 +150,9 @@ export class ChangeDetector {
       walletId: w.target.walletId,
       address: w.target.address,
       reasons: [...w.reasons],
-      moved: movedAccounts(w),
-      looked: lookedAccounts(w),
+      // Worked out only for a wallet that changed: a round reads every wallet, every minute.
+      moved: w.reasons.size > 0 ? movedAccounts(w) : [],
+      looked: w.reasons.size > 0 ? lookedAccounts(w) : null,
       commit: async () => {
         if (w.listed) await this.#store.replaceTokenAccounts(w.target.walletId, w.listed, nowSec)
         await this.#store.saveObservations(w.observations)
