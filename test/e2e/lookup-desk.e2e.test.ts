@@ -79,9 +79,8 @@ describe('e2e: the look-up desk', () => {
           return ledger === sim
         },
         // A watching round's paced calls can keep one call in flight (charged by the
-        // simulator, not yet in the ledger) for a while on a loaded machine: on CI's two
-        // cores, with other files beside it, that has outlasted 30 s.
-        { timeout: 60_000 },
+        // simulator, not yet in the ledger) for a while on a loaded machine.
+        { timeout: 30_000 },
       )
       .toBe(true)
     return spent
