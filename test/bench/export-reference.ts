@@ -62,7 +62,7 @@ async function timedTool(
     return await new Promise<number | null>((resolve, reject) => {
       const child = spawn(command, args, { stdio: ['pipe', out, 'pipe'] })
       let stderr = ''
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+      child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()))
       child.on('error', (error: NodeJS.ErrnoException) =>
         error.code === 'ENOENT' ? resolve(null) : reject(error),
       )
@@ -71,7 +71,7 @@ async function timedTool(
           ? resolve(performance.now() - t0)
           : reject(new Error(`${command} exited with ${code}: ${stderr.trim()}`)),
       )
-      child.stdin.end(input)
+      child.stdin?.end(input)
     })
   } finally {
     if (typeof out === 'number') closeSync(out)

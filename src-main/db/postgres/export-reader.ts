@@ -1,12 +1,8 @@
 import type { Kysely } from 'kysely'
 import type pg from 'pg'
 import type { ExportKind } from '@shared/ipc/export-schemas'
-import {
-  countExportRows,
-  exportStatements,
-  mintSymbolsStatement,
-  type ExportRowFilters,
-} from '../queries/export-queries'
+import { countExportRows, exportStatements, type ExportRowFilters } from '../queries/export-queries'
+import { mintSymbolOf, mintSymbolsStatement } from '../queries/mint-symbols'
 import type { ExportReader, ExportRows } from '../export-reader'
 import type { Database } from '../schema'
 import { describeStorageError } from '../storage-errors'
@@ -15,7 +11,7 @@ import { describeStorageError } from '../storage-errors'
  * Reads export rows from a PostgreSQL mirror on a connection of its own, inside one
  * read-only repeatable-read transaction: the count and the rows see the same snapshot
  * while sync workers go on writing. Rows stream through a server-side cursor, `batchRows`
- * at a time, never the whole result in memory.
+ * at a time, one batch read ahead, never the whole result in memory.
  *
  * @example
  * const rows = await reader.open('transfers', filters, 2_000)
@@ -69,11 +65,22 @@ export class PostgresExportReader implements ExportReader {
         ...select.parameters,
       ])
       const fetch = `fetch forward ${Math.max(1, Math.floor(batchRows))} from export_rows`
+      const symbolOf = statements.symbolsFromMints ? mintSymbolOf(mintSymbols) : null
+      const next = async (): Promise<Record<string, unknown>[]> => {
+        const { rows } = await client.query<Record<string, unknown>>(fetch)
+        if (symbolOf) for (const row of rows) row.symbol = symbolOf(row.mint as string)
+        return rows
+      }
       async function* batches(): AsyncGenerator<unknown[], void, undefined> {
+        // The next batch is asked for before this one is handed on: the server reads it
+        // and the wire carries it while the export encodes and writes this one.
+        let ahead = next()
         for (;;) {
-          if (isClosed) return
-          const { rows } = await client.query(fetch)
-          if (rows.length === 0) return
+          const rows = await ahead
+          if (rows.length === 0 || isClosed) return
+          ahead = next()
+          // A read left unawaited when the export stops early must not go unhandled.
+          ahead.catch(() => undefined)
           yield rows
         }
       }

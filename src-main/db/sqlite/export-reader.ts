@@ -1,12 +1,8 @@
 import BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { ExportKind } from '@shared/ipc/export-schemas'
-import {
-  countExportRows,
-  exportStatements,
-  mintSymbolsStatement,
-  type ExportRowFilters,
-} from '../queries/export-queries'
+import { countExportRows, exportStatements, type ExportRowFilters } from '../queries/export-queries'
+import { mintSymbolOf, mintSymbolsStatement } from '../queries/mint-symbols'
 import type { ExportReader, ExportRows } from '../export-reader'
 import type { Database } from '../schema'
 import { describeStorageError } from '../storage-errors'
@@ -67,12 +63,16 @@ export class SqliteExportReader implements ExportReader {
         symbol: string | null
       }[]
       const select = statements.rows.compile()
-      const iterator = sqlite.prepare(select.sql).iterate(...select.parameters)
+      const iterator = sqlite.prepare(select.sql).iterate(...select.parameters) as IterableIterator<
+        Record<string, unknown>
+      >
       rows = iterator
+      const symbolOf = statements.symbolsFromMints ? mintSymbolOf(mintSymbols) : null
       const size = Math.max(1, batchRows)
       async function* batches(): AsyncGenerator<unknown[], void, undefined> {
         let batch: unknown[] = []
         for (const row of iterator) {
+          if (symbolOf) row.symbol = symbolOf(row.mint as string)
           batch.push(row)
           if (batch.length >= size) {
             yield batch

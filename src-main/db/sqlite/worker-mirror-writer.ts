@@ -1,12 +1,10 @@
-import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import { rebuildError, StorageError, type ErrorPayload } from '@shared/ipc/ipc-errors'
 import type BetterSqlite3 from 'better-sqlite3'
 import type { MirrorWriter } from '../mirror-writer'
 import type { LedgerEntry } from '../stores/credit-ledger-store'
 import { StreamRowReader } from './mirror-writer'
+import { startWorker } from '../start-worker'
 
 /** The writer's methods, each a request to the worker, and the credit ledger's row. */
 type WriterMethod = keyof MirrorWriter | 'recordLedgerEntry'
@@ -142,7 +140,11 @@ export class WorkerMirrorWriter implements MirrorWriter {
   }
 
   #start(): Worker {
-    const worker = startWorker(this.#path)
+    const worker = startWorker(
+      'mirror-writer-worker',
+      new URL('./mirror-writer-worker.ts', import.meta.url),
+      { path: this.#path },
+    )
     this.#worker = worker
     worker.on('message', (reply: WriterReply) => {
       const pending = this.#pending.get(reply.id)
@@ -166,30 +168,3 @@ export class WorkerMirrorWriter implements MirrorWriter {
     return worker
   }
 }
-
-/**
- * Starts the worker: the built main process has it as its own bundle entry beside this
- * one (electron.vite.config.ts); from source (the CLI under tsx, vitest) it is TypeScript,
- * loaded through tsx with the project's tsconfig (for the `@shared` alias).
- */
-function startWorker(path: string): Worker {
-  const options = { workerData: { path } }
-  const built = new URL(BUILT_ENTRY, import.meta.url)
-  if (!import.meta.url.endsWith('.ts') && existsSync(built)) return new Worker(built, options)
-  const source = new URL('./mirror-writer-worker.ts', import.meta.url)
-  // tsx's ESM API (its CommonJS build cannot start from a worker's eval'd source).
-  const tsx = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  )
-  const tsconfig = fileURLToPath(new URL('../../../tsconfig.json', import.meta.url))
-  const bootstrap =
-    `import { register } from ${JSON.stringify(tsx.href)};` +
-    `register({ tsconfig: ${JSON.stringify(tsconfig)} });` +
-    `await import(${JSON.stringify(source.href)});`
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), options)
-}
-
-/** The worker's file in the built main process, next to the bundle that starts it. */
-const BUILT_ENTRY = './mirror-writer-worker.js'
