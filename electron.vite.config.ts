@@ -23,9 +23,10 @@ export default defineConfig({
         input: {
           index: resolve(root, 'src-main/shell/electron/main.ts'),
           cli: resolve(root, 'src-main/cli/main.ts'),
-          // The mirror writer's worker thread: its own entry, beside index.js, which
-          // WorkerMirrorWriter starts by that name.
+          // The worker threads (the mirror's writer, an export's parts): entries of their
+          // own, beside index.js, which db/start-worker.ts starts by name.
           'mirror-writer-worker': resolve(root, 'src-main/db/sqlite/mirror-writer-worker.ts'),
+          'export-part-worker': resolve(root, 'src-main/export/export-part-worker.ts'),
         },
         // Code the entries share goes beside them, not in a subfolder: paths resolved from
         // import.meta.url (the worker's file, the renderer, package.json) stay the same.

@@ -1,5 +1,5 @@
 import type { ExportKind } from '@shared/ipc/export-schemas'
-import type { ExportRowFilters } from './queries/export-queries'
+import type { ExportRowFilters, PlainExportStatements } from './queries/export-queries'
 
 /** The rows of one export, read in batches from one consistent snapshot. */
 export interface ExportRows {
@@ -14,6 +14,34 @@ export interface ExportRows {
 }
 
 /**
+ * One part of an export split by time, as plain data a worker thread can take: where the
+ * mirror is, and the statements of the part's rows. Every part of one export reads the
+ * same snapshot: SQLite's because writers wait until each part has begun its read, so no
+ * commit falls between them; PostgreSQL's by importing the snapshot `snapshot` names.
+ */
+export type ExportPartJob =
+  | { engine: 'sqlite'; path: string; statements: PlainExportStatements }
+  | { engine: 'postgres'; url: string; snapshot: string; statements: PlainExportStatements }
+
+/** An export split into parts in output order, each read on a thread of its own. */
+export interface ExportParts {
+  jobs: ExportPartJob[]
+  /**
+   * Lets writers go on (SQLite) or ends the transaction that holds the snapshot
+   * (PostgreSQL): call it once every part has begun its read, or when the export fails.
+   */
+  release(): Promise<void>
+}
+
+/** How finely to split an export, and from what size it is worth it. */
+export interface ExportPartOptions {
+  /** Parts at most (one per core the export may use). */
+  parts: number
+  /** Below about this many rows an export is read whole, on the calling thread. */
+  minRows: number
+}
+
+/**
  * Export rows, read from one consistent snapshot without holding up the sync engine: each
  * engine reads on a connection of its own (sqlite/export-reader.ts, postgres/export-reader.ts).
  */
@@ -21,4 +49,14 @@ export interface ExportReader {
   /** How many source rows an export of these filters reads now. */
   count(kind: ExportKind, filters: ExportRowFilters): Promise<number>
   open(kind: ExportKind, filters: ExportRowFilters, batchRows: number): Promise<ExportRows>
+  /**
+   * The export split by block time into parts of about equal size that read one snapshot,
+   * or null when it is too small to gain from it, its kind is not split, or the snapshot
+   * cannot be shared (then `open` reads it whole).
+   */
+  parts(
+    kind: ExportKind,
+    filters: ExportRowFilters,
+    options: ExportPartOptions,
+  ): Promise<ExportParts | null>
 }

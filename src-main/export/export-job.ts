@@ -5,15 +5,25 @@ import type {
   ExportKind,
 } from '@shared/ipc/export-schemas'
 import { ExportFilters } from '@shared/ipc/export-schemas'
+import type { ExportPartOptions } from '../db/export-reader'
 import type { Mirror } from '../db/mirror'
-import type { CsvLayout, CsvRecord, RowOfKind } from './csv-presets'
+import type { CsvLayout, RowOfKind } from './csv-presets'
 import { layoutFor } from './csv-presets'
 import { currencyNames } from './currency-names'
 import { resolveFilters } from './export-filters'
 import { writeCsvFile } from './export-writer'
+import { defaultExportParts, writePartedExport } from './parted-export'
+import { recordBatches } from './record-batches'
 
-/** What opens an export's rows: the mirror's reader, or any source of the same rows. */
-export type ExportRowSource = Pick<Mirror['exports'], 'open'>
+/**
+ * What opens an export's rows: the mirror's reader (which can also split a large export
+ * into parts read side by side), or any source of the same rows.
+ */
+export type ExportRowSource = Pick<Mirror['exports'], 'open'> &
+  Partial<Pick<Mirror['exports'], 'parts'>>
+
+/** Below about this many rows an export is read whole: starting threads would cost more. */
+const MIN_ROWS_FOR_PARTS = 50_000
 
 /** Progress of a running export. */
 export interface ExportProgressInfo {
@@ -47,6 +57,11 @@ export interface ExportOptions {
   batchRows?: number
   /** Exactly these permission bits for the file (see CsvFileOptions.fileMode). */
   fileMode?: number
+  /**
+   * How a large export is split into parts read side by side (by default one per core,
+   * from 50,000 rows); `{ parts: 1, … }` reads it whole. The file is the same either way.
+   */
+  parts?: ExportPartOptions
 }
 
 /** The finished export. */
@@ -60,7 +75,8 @@ export interface ExportSummary {
 /**
  * Exports rows of the local mirror to a CSV file: no network, rows streamed in batches
  * from one snapshot of the mirror (never the whole result in memory), the file written
- * safely (see writeCsvFile).
+ * safely (see writeCsvFile). A large export is split by time into parts read, laid out
+ * and encoded side by side on threads of their own (see writePartedExport).
  *
  * @example
  * const summary = await runExport({
@@ -77,21 +93,35 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
   const format = options.format ?? 'full'
   layoutFor(options.kind, format) // refuses a layout the kind does not have before reading
   const batchRows = Math.max(1, options.batchRows ?? 2_000)
+  const progress = progressReporter(options.onProgress)
+  const parts = await options.source.parts?.(
+    options.kind,
+    filters,
+    options.parts ?? { parts: defaultExportParts(), minRows: MIN_ROWS_FOR_PARTS },
+  )
+  if (parts) {
+    const file = await writePartedExport(parts, {
+      kind: options.kind,
+      format,
+      delimiter: options.delimiter ?? ',',
+      includeHeader: options.includeHeader !== false,
+      outPath: options.outPath,
+      batchRows,
+      signal: options.signal,
+      fileMode: options.fileMode,
+      onProgress: (p) => progress(p.rowsRead, p.totalRows, p.rowsWritten, false),
+    })
+    progress(file.rowsRead, file.rowsRead, file.rowsWritten, true)
+    return file
+  }
   const read = await options.source.open(options.kind, filters, batchRows)
   try {
     // Currency names are unique over the mirror's mints: symbols never merge in a tax tool.
     const layout = layoutFor(options.kind, format, currencyNames(read.mintSymbols))
     const { totalRows } = read
     let rowsRead = 0
-    let lastPercent = -1
-    const report = (rowsWritten: number, isFinal: boolean): void => {
-      if (!options.onProgress) return
-      const fraction = totalRows === 0 ? 1 : Math.min(1, rowsRead / totalRows)
-      const percent = Math.floor(fraction * 100)
-      if (!isFinal && percent === lastPercent) return
-      lastPercent = percent
-      options.onProgress({ rowsRead, totalRows, rowsWritten, fraction })
-    }
+    const report = (rowsWritten: number, isFinal: boolean): void =>
+      progress(rowsRead, totalRows, rowsWritten, isFinal)
     const batches = recordBatches(
       read.batches as AsyncIterable<readonly RowOfKind[typeof options.kind][]>,
       layout as CsvLayout<unknown>,
@@ -111,6 +141,23 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
     return { path: file.path, rowsRead, rowsWritten: file.records, bytes: file.bytes }
   } finally {
     await read.close()
+  }
+}
+
+/**
+ * Reports progress at most once per whole percent of the rows read, and once at the end.
+ */
+function progressReporter(
+  onProgress: ((progress: ExportProgressInfo) => void) | undefined,
+): (rowsRead: number, totalRows: number, rowsWritten: number, isFinal: boolean) => void {
+  let lastPercent = -1
+  return (rowsRead, totalRows, rowsWritten, isFinal) => {
+    if (!onProgress) return
+    const fraction = totalRows === 0 ? 1 : Math.min(1, rowsRead / totalRows)
+    const percent = Math.floor(fraction * 100)
+    if (!isFinal && percent === lastPercent) return
+    lastPercent = percent
+    onProgress({ rowsRead, totalRows, rowsWritten, fraction })
   }
 }
 
@@ -146,49 +193,4 @@ export async function countExportRecords(query: ExportRecordsQuery): Promise<num
   } finally {
     await read.close()
   }
-}
-
-/**
- * Groups adjacent rows by the layout's key (one transaction) and turns them into batches
- * of records of about `batchRows` rows each. Lazy: rows are read as batches are taken.
- */
-export async function* recordBatches<Row>(
-  rowBatches: AsyncIterable<readonly Row[]>,
-  layout: CsvLayout<Row>,
-  batchRows: number,
-  onRead: (rowsRead: number) => void,
-): AsyncGenerator<CsvRecord[], void, undefined> {
-  const key = layout.groupKey
-  let batch: CsvRecord[] = []
-  let group: Row[] = []
-  let groupKey: number | undefined
-  let read = 0
-  let inBatch = 0
-  const closeGroup = (): void => {
-    if (group.length === 0) return
-    for (const record of layout.records(group)) batch.push(record)
-    group = []
-  }
-  for await (const rows of rowBatches) {
-    for (const row of rows) {
-      const k = key?.(row)
-      if (key === undefined || k !== groupKey) {
-        closeGroup()
-        groupKey = k
-        // Batches end only between groups, so a transaction is never split.
-        if (inBatch >= batchRows) {
-          onRead(read)
-          yield batch
-          batch = []
-          inBatch = 0
-        }
-      }
-      group.push(row)
-      read += 1
-      inBatch += 1
-    }
-  }
-  closeGroup()
-  onRead(read)
-  yield batch
 }

@@ -79,12 +79,95 @@ export async function checkWritableTarget(target: string): Promise<void> {
   if (existing?.isDirectory()) throw exportFileError(target, { code: 'EISDIR' })
 }
 
+/** Where {@link writeFileSafely} writes, and what it has the file's content written by. */
+export interface SafeFileOptions {
+  signal?: AbortSignal | undefined
+  /** Exactly these permission bits (see CsvFileOptions.fileMode). */
+  fileMode?: number | undefined
+}
+
 /**
- * Writes CSV records to `target` safely: RFC 4180 (CRLF, quotes doubled, fields with a
- * delimiter, quote or line break quoted; see encodeCsv), into `<target>.partial-<random>`
- * in the same folder, flushed to disk, then renamed over the target, so readers see the
- * old file or the whole new one. On cancel or failure the temporary file is removed and the
- * target is left untouched.
+ * Writes a file safely: `fill` writes the content into `<target>.partial-<random>` in the
+ * same folder (settling its own writes before it returns or throws); the file is then
+ * flushed to disk and renamed over the target, so readers see the old file or the whole
+ * new one. On cancel or failure the temporary file is removed and the target is left
+ * untouched; a system error becomes an ExportFileError that names the path and the reason.
+ *
+ * @example
+ * await writeFileSafely('/tmp/out.csv', async (file) => { await writeAll(file, bytes) }, {})
+ */
+export async function writeFileSafely<T>(
+  target: string,
+  fill: (file: FileHandle, temp: string) => Promise<T>,
+  options: SafeFileOptions,
+): Promise<{ path: string; result: T }> {
+  const path = resolve(target)
+  await checkWritableTarget(path)
+  const temp = `${path}.partial-${randomBytes(6).toString('hex')}`
+  let handle: FileHandle | null = null
+  try {
+    handle = await open(temp, 'wx', options.fileMode ?? 0o644)
+    if (options.fileMode !== undefined) await handle.chmod(options.fileMode)
+    const result = await fill(handle, temp)
+    throwIfCancelled(options.signal)
+    await handle.sync()
+    await handle.close()
+    handle = null
+    throwIfCancelled(options.signal)
+    await rename(temp, path)
+    await syncFolder(dirname(path))
+    return { path, result }
+  } catch (error) {
+    await handle?.close().catch(() => undefined)
+    await rm(temp, { force: true }).catch(() => undefined)
+    if (error instanceof ExportCancelledError || error instanceof ExportFileError) throw error
+    if ((error as { code?: unknown } | null)?.code !== undefined) throw exportFileError(path, error)
+    throw error
+  }
+}
+
+/**
+ * Byte chunks written to a file in order, one on its way to disk while the caller
+ * prepares the next; `bytes` counts what reached the file.
+ */
+export class OrderedWrites {
+  readonly #file: FileHandle
+  #inFlight: Promise<void> = Promise.resolve()
+  bytes = 0
+
+  constructor(file: FileHandle) {
+    this.#file = file
+  }
+
+  /**
+   * Queues `chunk` after the ones before it (it is not copied: leave it be); resolves once
+   * the chunk before it is on disk, so a caller that awaits each write keeps one in flight.
+   */
+  write(chunk: Uint8Array): Promise<void> {
+    const before = this.#inFlight
+    const current = before.then(() => writeAll(this.#file, chunk))
+    this.#inFlight = current.then(() => {
+      this.bytes += chunk.length
+    })
+    // A failure reaches the caller through the next write or done().
+    this.#inFlight.catch(() => undefined)
+    return before
+  }
+
+  /** Every chunk on disk (or the first failure). */
+  done(): Promise<void> {
+    return this.#inFlight
+  }
+
+  /** Every write ended, failed or not: before the file is closed after a failure. */
+  settle(): Promise<void> {
+    return this.#inFlight.catch(() => undefined)
+  }
+}
+
+/**
+ * Writes CSV records to `target` safely (see {@link writeFileSafely}): RFC 4180 (CRLF,
+ * quotes doubled, fields with a delimiter, quote or line break quoted; see encodeCsv).
  *
  * Records arrive in batches; between batches the event loop runs, so a cancel request can
  * land, and writes wait for the disk, so memory stays flat.
@@ -97,76 +180,58 @@ export async function writeCsvFile(
   batches: Iterable<readonly CsvRecord[]> | AsyncIterable<readonly CsvRecord[]>,
   options: CsvFileOptions,
 ): Promise<CsvFileSummary> {
-  const path = resolve(target)
-  await checkWritableTarget(path)
-  const temp = `${path}.partial-${randomBytes(6).toString('hex')}`
   const iterator =
     Symbol.asyncIterator in batches ? batches[Symbol.asyncIterator]() : batches[Symbol.iterator]()
-  let handle: FileHandle | null = null
-  let settle: () => Promise<void> | undefined = () => undefined
   let records = 0
-  let bytes = 0
-  try {
-    handle = await open(temp, 'wx', options.fileMode ?? 0o644)
-    if (options.fileMode !== undefined) await handle.chmod(options.fileMode)
-    const file = handle
-    let pending: string[] = []
-    let pendingBytes = 0
-    // One write may be on its way to disk while the next chunk is being built.
-    let inFlight: Promise<void> | null = null
-    const flush = async (): Promise<void> => {
-      if (pending.length === 0) return
-      const chunk = Buffer.from(pending.join(''), 'utf8')
-      pending = []
-      pendingBytes = 0
-      await inFlight
-      inFlight = writeAll(file, chunk).then(() => {
-        bytes += chunk.length
-      })
-    }
-    settle = () => inFlight?.catch(() => undefined)
-    const push = async (text: string): Promise<void> => {
-      pending.push(text)
-      pendingBytes += text.length
-      if (pendingBytes >= WRITE_CHUNK_BYTES) await flush()
-    }
-
-    if (options.header) await push(encodeCsv([options.header], options.delimiter))
-    for (;;) {
-      throwIfCancelled(options.signal)
-      const next = await iterator.next()
-      if (next.done) break
-      if (next.value.length > 0) {
-        await push(encodeCsv(next.value, options.delimiter))
-        records += next.value.length
+  const { path, result: bytes } = await writeFileSafely(
+    target,
+    async (file) => {
+      const writes = new OrderedWrites(file)
+      let pending: string[] = []
+      let pendingLength = 0
+      const flush = async (): Promise<void> => {
+        if (pending.length === 0) return
+        const chunk = Buffer.from(pending.join(''), 'utf8')
+        pending = []
+        pendingLength = 0
+        await writes.write(chunk)
       }
-      options.onBatchWritten?.(records)
-      // Yield after every batch, so cancel requests, write completions and other work get a turn.
-      await new Promise<void>((done) => setImmediate(done))
-    }
-    throwIfCancelled(options.signal)
-    await flush()
-    await inFlight
-    await file.sync()
-    await file.close()
-    handle = null
-    throwIfCancelled(options.signal)
-    await rename(temp, path)
-    await syncFolder(dirname(path))
-    return { path, records, bytes }
-  } catch (error) {
-    await iterator.return?.()
-    await settle()
-    await handle?.close().catch(() => undefined)
-    await rm(temp, { force: true }).catch(() => undefined)
-    if (error instanceof ExportCancelledError || error instanceof ExportFileError) throw error
-    if ((error as { code?: unknown } | null)?.code !== undefined) throw exportFileError(path, error)
-    throw error
-  }
+      const push = async (text: string): Promise<void> => {
+        pending.push(text)
+        pendingLength += text.length
+        if (pendingLength >= WRITE_CHUNK_BYTES) await flush()
+      }
+      try {
+        if (options.header) await push(encodeCsv([options.header], options.delimiter))
+        for (;;) {
+          throwIfCancelled(options.signal)
+          const next = await iterator.next()
+          if (next.done) break
+          if (next.value.length > 0) {
+            await push(encodeCsv(next.value, options.delimiter))
+            records += next.value.length
+          }
+          options.onBatchWritten?.(records)
+          // Yield after every batch, so cancel requests, write completions and other work get a turn.
+          await new Promise<void>((done) => setImmediate(done))
+        }
+        throwIfCancelled(options.signal)
+        await flush()
+        await writes.done()
+        return writes.bytes
+      } catch (error) {
+        await iterator.return?.()
+        await writes.settle()
+        throw error
+      }
+    },
+    options,
+  )
+  return { path, records, bytes }
 }
 
 /** Writes all of `chunk`: a write may take fewer bytes than offered. */
-async function writeAll(file: FileHandle, chunk: Buffer): Promise<void> {
+async function writeAll(file: FileHandle, chunk: Uint8Array): Promise<void> {
   let offset = 0
   while (offset < chunk.length) {
     const { bytesWritten } = await file.write(chunk, offset, chunk.length - offset)
@@ -174,7 +239,8 @@ async function writeAll(file: FileHandle, chunk: Buffer): Promise<void> {
   }
 }
 
-function throwIfCancelled(signal: AbortSignal | undefined): void {
+/** Throws the export's cancel error once `signal` has fired. */
+export function throwIfCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new ExportCancelledError('Export cancelled; no file was written.')
 }
 

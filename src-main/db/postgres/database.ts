@@ -6,6 +6,7 @@ import { migrations } from '../migrations'
 import type { Database } from '../schema'
 import { describeStorageError } from '../storage-errors'
 import { displayDatabaseUrl } from '../database-url'
+import { ClosingClient, mirrorTypes } from './client'
 
 /** An open PostgreSQL mirror database: the typed Kysely handle and its connection pool. */
 export interface OpenPostgresDatabase {
@@ -14,47 +15,6 @@ export interface OpenPostgresDatabase {
   /** The URL without its password, for messages. */
   location: string
   close(): Promise<void>
-}
-
-/** PostgreSQL's type ids whose text the app reads as JavaScript numbers. */
-const INT8_OID = 20
-const NUMERIC_OID = 1700
-
-/**
- * bigint and numeric arrive as text from `pg` (they can exceed 2^53); the mirror keeps
- * exact amounts in text columns of their own, and its bigints are ids, slots, times and
- * counts, which SQLite hands over as numbers too, so both engines answer alike.
- */
-const mirrorTypes = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID || oid === NUMERIC_OID
-      ? (text: string) => Number(text)
-      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-}
-
-/**
- * A `pg` client that closes its socket when it fails to connect. pg-pool drops such a client
- * without ending it, and where pg gives up mid sign-in on its own side (a URL without the
- * password the server asks for) the server keeps that half-signed-in session until its
- * authentication_timeout (a minute by default): a connection slot held, and a
- * `drop database` on the server waiting for it.
- */
-class ClosingClient extends pg.Client {
-  override connect(): Promise<pg.Client>
-  override connect(callback: (error: Error | null, client?: pg.Client) => void): void
-  override connect(
-    callback?: (error: Error | null, client?: pg.Client) => void,
-  ): Promise<pg.Client> | void {
-    if (callback === undefined) {
-      return new Promise((connected, failed) =>
-        this.connect((error) => (error ? failed(error) : connected(this))),
-      )
-    }
-    super.connect((error: Error | null) => {
-      if (error) this.connection.stream.destroy()
-      callback(error, this)
-    })
-  }
 }
 
 /**

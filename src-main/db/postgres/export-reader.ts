@@ -1,11 +1,16 @@
 import type { Kysely } from 'kysely'
 import type pg from 'pg'
 import type { ExportKind } from '@shared/ipc/export-schemas'
-import { countExportRows, exportStatements, type ExportRowFilters } from '../queries/export-queries'
-import { mintSymbolOf, mintSymbolsStatement } from '../queries/mint-symbols'
-import type { ExportReader, ExportRows } from '../export-reader'
+import {
+  compileExportStatements,
+  countExportRows,
+  type ExportRowFilters,
+} from '../queries/export-queries'
+import type { ExportPartOptions, ExportParts, ExportReader, ExportRows } from '../export-reader'
+import { planExportRanges } from '../export-ranges'
 import type { Database } from '../schema'
 import { describeStorageError } from '../storage-errors'
+import { readPostgresExport } from './export-rows'
 
 /**
  * Reads export rows from a PostgreSQL mirror on a connection of its own, inside one
@@ -34,65 +39,63 @@ export class PostgresExportReader implements ExportReader {
   }
 
   async open(kind: ExportKind, filters: ExportRowFilters, batchRows: number): Promise<ExportRows> {
-    const statements = exportStatements(this.#db, kind, filters)
-    let client: pg.PoolClient
-    try {
-      client = await this.#pool.connect()
-    } catch (error) {
-      throw describeStorageError(error, 'connect for the export')
-    }
-    let isClosed = false
-    const close = async (): Promise<void> => {
-      if (isClosed) return
-      isClosed = true
-      // Ending the transaction closes the cursor; a broken connection is dropped, not reused.
-      await client.query('rollback').then(
-        () => client.release(),
-        (error: Error) => client.release(error),
-      )
-    }
+    const client = await this.#connect()
+    return readPostgresExport(
+      client,
+      compileExportStatements(this.#db, kind, filters),
+      batchRows,
+      (error) => client.release(error),
+    )
+  }
+
+  /**
+   * The parts share one snapshot the way parallel dumps do: a transaction of its own
+   * exports its snapshot (`pg_export_snapshot`), each part's transaction imports it, and
+   * the exporting transaction stays open until `release`, after every part has begun.
+   */
+  async parts(
+    kind: ExportKind,
+    filters: ExportRowFilters,
+    options: ExportPartOptions,
+  ): Promise<ExportParts | null> {
+    const ranges = await planExportRanges(this.#db, kind, filters, options)
+    const url = this.#pool.options.connectionString
+    if (ranges === null || url === undefined) return null
+    const client = await this.#connect()
+    let snapshot: string
     try {
       await client.query('begin isolation level repeatable read read only')
-      const count = statements.count.compile()
-      const counted = await client.query(count.sql, [...count.parameters])
-      const symbols = mintSymbolsStatement(this.#db).compile()
-      const mintSymbols = (await client.query(symbols.sql, [...symbols.parameters])).rows as {
-        mint: string
-        symbol: string | null
-      }[]
-      const select = statements.rows.compile()
-      await client.query(`declare export_rows no scroll cursor for ${select.sql}`, [
-        ...select.parameters,
-      ])
-      const fetch = `fetch forward ${Math.max(1, Math.floor(batchRows))} from export_rows`
-      const symbolOf = statements.symbolsFromMints ? mintSymbolOf(mintSymbols) : null
-      const next = async (): Promise<Record<string, unknown>[]> => {
-        const { rows } = await client.query<Record<string, unknown>>(fetch)
-        if (symbolOf) for (const row of rows) row.symbol = symbolOf(row.mint as string)
-        return rows
-      }
-      async function* batches(): AsyncGenerator<unknown[], void, undefined> {
-        // The next batch is asked for before this one is handed on: the server reads it
-        // and the wire carries it while the export encodes and writes this one.
-        let ahead = next()
-        for (;;) {
-          const rows = await ahead
-          if (rows.length === 0 || isClosed) return
-          ahead = next()
-          // A read left unawaited when the export stops early must not go unhandled.
-          ahead.catch(() => undefined)
-          yield rows
-        }
-      }
-      return {
-        totalRows: Number((counted.rows[0] as { n?: unknown } | undefined)?.n ?? 0),
-        mintSymbols,
-        batches: batches(),
-        close,
-      }
+      const exported = await client.query<{ id: string }>('select pg_export_snapshot() as id')
+      snapshot = exported.rows[0]!.id
     } catch (error) {
-      await close()
-      throw describeStorageError(error, 'read the rows to export')
+      await client.query('rollback').catch(() => undefined)
+      client.release(true)
+      throw describeStorageError(error, 'share a snapshot between the parts of the export')
+    }
+    let isReleased = false
+    return {
+      jobs: ranges.map((range) => ({
+        engine: 'postgres' as const,
+        url,
+        snapshot,
+        statements: compileExportStatements(this.#db, kind, filters, range),
+      })),
+      release: async () => {
+        if (isReleased) return
+        isReleased = true
+        await client.query('rollback').then(
+          () => client.release(),
+          (error: Error) => client.release(error),
+        )
+      },
+    }
+  }
+
+  async #connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.#pool.connect()
+    } catch (error) {
+      throw describeStorageError(error, 'connect for the export')
     }
   }
 }

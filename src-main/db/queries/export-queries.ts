@@ -3,6 +3,7 @@ import type { ExportKind } from '@shared/ipc/export-schemas'
 import { InvalidInputError } from '@shared/ipc/ipc-errors'
 import { engineOf } from '../engine-of'
 import type { Database } from '../schema'
+import { mintSymbolsStatement } from './mint-symbols'
 import {
   all,
   changeMatches,
@@ -16,6 +17,31 @@ import {
 /** An export's filters: the History view's row filters over a set of wallets (all when empty). */
 export interface ExportRowFilters extends RowFilters {
   walletAddresses: readonly string[]
+}
+
+/** A compiled statement as plain data (it crosses to a worker thread). */
+export interface PlainStatement {
+  sql: string
+  parameters: unknown[]
+}
+
+/** What one read of export rows runs, in one snapshot: the count, the mint symbols, the rows. */
+export interface PlainExportStatements {
+  count: PlainStatement
+  symbols: PlainStatement
+  rows: PlainStatement
+  /** The rows' `symbol` is filled from the mint symbols (see ExportStatements). */
+  symbolsFromMints: boolean
+}
+
+/**
+ * One time range of an export split into parts (its rows are the export's rows in that
+ * range, in the same order): block times at least `fromSec` (when not null) and below
+ * `belowSec` (when not null). Undated rows sort first, so they belong to the first range.
+ */
+export interface ExportTimeRange {
+  fromSec: number | null
+  belowSec: number | null
 }
 
 /** The two statements of an export: how many source rows, and the rows themselves. */
@@ -43,17 +69,45 @@ export function exportStatements(
   db: Kysely<Database>,
   kind: ExportKind,
   f: ExportRowFilters,
+  range?: ExportTimeRange,
 ): ExportStatements {
   switch (kind) {
     case 'balance-changes':
-      return balanceChangeStatements(db, f)
+      return balanceChangeStatements(db, f, range)
     case 'transfers':
-      return transferStatements(db, f)
+      return transferStatements(db, f, range)
     case 'balances':
       return balanceStatements(db, f)
     case 'balances-at':
       // Rebuilt per wallet from balance changes (or asked of the service): app/balances-at.ts.
       throw new InvalidInputError('Balances at a date are not read by one statement.')
+  }
+}
+
+/**
+ * What one read of an export runs, compiled to plain SQL and parameters for the engine of
+ * `db`: its count, the mint symbols and its rows, within `range` when given.
+ *
+ * @example
+ * const { rows } = compileExportStatements(db, 'transfers', filters)
+ * sqlite.prepare(rows.sql).iterate(...rows.parameters)
+ */
+export function compileExportStatements(
+  db: Kysely<Database>,
+  kind: ExportKind,
+  filters: ExportRowFilters,
+  range?: ExportTimeRange,
+): PlainExportStatements {
+  const statements = exportStatements(db, kind, filters, range)
+  const plain = (statement: Compilable<unknown>): PlainStatement => {
+    const { sql: text, parameters } = statement.compile()
+    return { sql: text, parameters: [...parameters] }
+  }
+  return {
+    count: plain(statements.count),
+    symbols: plain(mintSymbolsStatement(db)),
+    rows: plain(statements.rows),
+    symbolsFromMints: statements.symbolsFromMints,
   }
 }
 
@@ -64,7 +118,23 @@ function walletIdIn(db: Kysely<Database>, column: string, addresses: readonly st
   return sql<boolean>`${sql.ref(column)} in (${ids})`
 }
 
-function balanceChangeStatements(db: Kysely<Database>, f: ExportRowFilters): ExportStatements {
+/** The rows of a time range: undated rows are in the range that starts nowhere. */
+function inRange(time: string, range: ExportTimeRange | undefined) {
+  if (range === undefined) return sql<boolean>`true`
+  const column = sql.ref(time)
+  const from =
+    range.fromSec === null ? sql<boolean>`true` : sql<boolean>`${column} >= ${range.fromSec}`
+  const below =
+    range.belowSec === null
+      ? sql<boolean>`true`
+      : range.fromSec === null
+        ? sql<boolean>`(${column} < ${range.belowSec} or ${column} is null)`
+        : sql<boolean>`${column} < ${range.belowSec}`
+  return all([from, below])
+}
+
+/** The balance changes an export of these filters reads, before any order. */
+function balanceChangesFrom(db: Kysely<Database>, f: ExportRowFilters, range?: ExportTimeRange) {
   // The view lists the transactions that have a matching change; the export writes exactly
   // those changes (a LUMN-incoming view exports LUMN inflows, not the SOL paid for them).
   const where = all([
@@ -72,11 +142,20 @@ function balanceChangeStatements(db: Kysely<Database>, f: ExportRowFilters): Exp
     withinDates(sql.ref('bc.block_time_sec'), f),
     transactionMatches('t', f),
     changeMatches('bc', f),
+    inRange('bc.block_time_sec', range),
   ])
-  const from = db
+  return db
     .selectFrom('balance_changes as bc')
     .innerJoin('transactions as t', 't.id', 'bc.transaction_id')
     .where(where)
+}
+
+function balanceChangeStatements(
+  db: Kysely<Database>,
+  f: ExportRowFilters,
+  range?: ExportTimeRange,
+): ExportStatements {
+  const from = balanceChangesFrom(db, f, range)
   // The sort holds only the order keys and row ids; the wide columns are joined after it,
   // in that order. Sorting whole rows made a 300 MB sorter for a million rows (spilled to
   // temporary files), twice the time of sorting ids and looking the rows up by them. The
@@ -119,7 +198,8 @@ function balanceChangeStatements(db: Kysely<Database>, f: ExportRowFilters): Exp
   }
 }
 
-function transferStatements(db: Kysely<Database>, f: ExportRowFilters): ExportStatements {
+/** The transfers an export of these filters reads, before any order. */
+function transfersFrom(db: Kysely<Database>, f: ExportRowFilters, range?: ExportTimeRange) {
   const failed = f.isFailedOnly
     ? sql<boolean>`exists (select 1 from transactions as t where t.wallet_id = tr.wallet_id and t.signature = tr.signature and t.is_failed = 1)`
     : sql<boolean>`true`
@@ -127,8 +207,17 @@ function transferStatements(db: Kysely<Database>, f: ExportRowFilters): ExportSt
     walletIdIn(db, 'tr.wallet_id', f.walletAddresses),
     transferMatches('tr', f),
     failed,
+    inRange('tr.block_time_sec', range),
   ])
-  const from = db.selectFrom('transfers as tr').where(where)
+  return db.selectFrom('transfers as tr').where(where)
+}
+
+function transferStatements(
+  db: Kysely<Database>,
+  f: ExportRowFilters,
+  range?: ExportTimeRange,
+): ExportStatements {
+  const from = transfersFrom(db, f, range)
   return {
     count: from.select((eb) => eb.fn.countAll<number>().as('n')),
     rows: from
@@ -152,6 +241,52 @@ function transferStatements(db: Kysely<Database>, f: ExportRowFilters): ExportSt
       .orderBy('tr.wallet_id')
       .orderBy('tr.id'),
     symbolsFromMints: false,
+  }
+}
+
+/**
+ * Where an export's rows lie in time, for splitting it into parts of about equal size: the
+ * ids its rows can have (the table's smallest and largest), and the block times of the rows
+ * among some of those ids. Null for a kind that is not split (current balances: a row per
+ * holding, never many).
+ *
+ * @example
+ * const sample = exportTimeSample(db, 'balance-changes', filters)
+ * const { lo, hi } = (await sample.idSpan.execute())[0]
+ * const times = await sample.timesOf([lo, (lo + hi) / 2, hi]).execute()
+ */
+export function exportTimeSample(
+  db: Kysely<Database>,
+  kind: ExportKind,
+  f: ExportRowFilters,
+): {
+  idSpan: Compilable<{ lo: number | null; hi: number | null }>
+  timesOf(ids: readonly number[]): Compilable<{ t: number | null }>
+} | null {
+  switch (kind) {
+    case 'balance-changes':
+      return {
+        idSpan: db
+          .selectFrom('balance_changes')
+          .select((eb) => [eb.fn.min('id').as('lo'), eb.fn.max('id').as('hi')]),
+        timesOf: (ids) =>
+          balanceChangesFrom(db, f)
+            .where('bc.id', 'in', [...ids])
+            .select('bc.block_time_sec as t'),
+      }
+    case 'transfers':
+      return {
+        idSpan: db
+          .selectFrom('transfers')
+          .select((eb) => [eb.fn.min('id').as('lo'), eb.fn.max('id').as('hi')]),
+        timesOf: (ids) =>
+          transfersFrom(db, f)
+            .where('tr.id', 'in', [...ids])
+            .select('tr.block_time_sec as t'),
+      }
+    case 'balances':
+    case 'balances-at':
+      return null
   }
 }
 

@@ -1,11 +1,16 @@
 import BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { ExportKind } from '@shared/ipc/export-schemas'
-import { countExportRows, exportStatements, type ExportRowFilters } from '../queries/export-queries'
-import { mintSymbolOf, mintSymbolsStatement } from '../queries/mint-symbols'
-import type { ExportReader, ExportRows } from '../export-reader'
+import {
+  compileExportStatements,
+  countExportRows,
+  type ExportRowFilters,
+} from '../queries/export-queries'
+import type { ExportPartOptions, ExportParts, ExportReader, ExportRows } from '../export-reader'
+import { planExportRanges } from '../export-ranges'
 import type { Database } from '../schema'
 import { describeStorageError } from '../storage-errors'
+import { BUSY_TIMEOUT_MS, readSqliteExport } from './export-rows'
 
 /**
  * Reads export rows from a SQLite mirror on a read-only connection of its own, inside one
@@ -34,57 +39,42 @@ export class SqliteExportReader implements ExportReader {
   }
 
   async open(kind: ExportKind, filters: ExportRowFilters, batchRows: number): Promise<ExportRows> {
-    const statements = exportStatements(this.#db, kind, filters)
-    let sqlite: BetterSqlite3.Database
+    return readSqliteExport(this.#path, compileExportStatements(this.#db, kind, filters), batchRows)
+  }
+
+  /**
+   * The parts share one snapshot because no write can commit while they begin: a
+   * connection of its own takes the write lock (waiting, as any writer does, for a page
+   * being written) and keeps it until `release`, a moment after the parts' first reads.
+   * A mirror that cannot be written (a read-only file) is read whole instead.
+   */
+  async parts(
+    kind: ExportKind,
+    filters: ExportRowFilters,
+    options: ExportPartOptions,
+  ): Promise<ExportParts | null> {
+    const ranges = await planExportRanges(this.#db, kind, filters, options)
+    if (ranges === null) return null
+    let gate: BetterSqlite3.Database | null = null
     try {
-      sqlite = new BetterSqlite3(this.#path, {
-        readonly: true,
-        fileMustExist: true,
-        timeout: 5_000,
-      })
-    } catch (error) {
-      throw describeStorageError(error, `open the database at ${this.#path} for export`)
+      gate = new BetterSqlite3(this.#path, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS })
+      gate.exec('begin immediate')
+    } catch {
+      gate?.close()
+      return null
     }
-    let rows: IterableIterator<unknown> | null = null
-    const close = async (): Promise<void> => {
-      // An unfinished iterator keeps the connection busy: close it before ending the read.
-      rows?.return?.()
-      rows = null
-      if (sqlite.open && sqlite.inTransaction) sqlite.exec('commit')
-      if (sqlite.open) sqlite.close()
-    }
-    try {
-      sqlite.exec('begin')
-      const count = statements.count.compile()
-      const { n } = sqlite.prepare(count.sql).get(...count.parameters) as { n: number }
-      const symbols = mintSymbolsStatement(this.#db).compile()
-      const mintSymbols = sqlite.prepare(symbols.sql).all(...symbols.parameters) as {
-        mint: string
-        symbol: string | null
-      }[]
-      const select = statements.rows.compile()
-      const iterator = sqlite.prepare(select.sql).iterate(...select.parameters) as IterableIterator<
-        Record<string, unknown>
-      >
-      rows = iterator
-      const symbolOf = statements.symbolsFromMints ? mintSymbolOf(mintSymbols) : null
-      const size = Math.max(1, batchRows)
-      async function* batches(): AsyncGenerator<unknown[], void, undefined> {
-        let batch: unknown[] = []
-        for (const row of iterator) {
-          if (symbolOf) row.symbol = symbolOf(row.mint as string)
-          batch.push(row)
-          if (batch.length >= size) {
-            yield batch
-            batch = []
-          }
-        }
-        if (batch.length > 0) yield batch
-      }
-      return { totalRows: Number(n), mintSymbols, batches: batches(), close }
-    } catch (error) {
-      await close()
-      throw describeStorageError(error, 'read the rows to export')
+    const held = gate
+    return {
+      jobs: ranges.map((range) => ({
+        engine: 'sqlite' as const,
+        path: this.#path,
+        statements: compileExportStatements(this.#db, kind, filters, range),
+      })),
+      release: async () => {
+        if (!held.open) return
+        if (held.inTransaction) held.exec('rollback')
+        held.close()
+      },
     }
   }
 }
