@@ -1,6 +1,7 @@
 import { runAlertsBenchReport } from './alerts.bench'
 import { benchTable, type BenchFigure } from './bench-table'
 import { runColdStartBench } from './cold-start.bench'
+import { runDeskBench } from './desk.bench'
 import { runExportBench } from './export.bench'
 import { runFeedQueriesBench } from './feed-queries.bench'
 import { runHistoryQueriesBench } from './history-queries.bench'
@@ -78,6 +79,12 @@ const BENCHES: {
     title:
       'The mirror on PostgreSQL beside SQLite: ingest rows/s and the review queries over 1,000,000 transactions',
     run: () => runPostgresBench(),
+  },
+  {
+    name: 'desk',
+    title:
+      "A 10,000,000-row desk on SQLite and PostgreSQL: History and feed p99, cold start, export against the database's own CSV writer, bytes per row",
+    run: () => runDeskBench(),
   },
   {
     name: 'watch-day',
