@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import { Worker, type ResourceLimits } from 'node:worker_threads'
 
 /**
  * Starts one of the app's worker threads. The built main process has each as its own
@@ -12,8 +12,13 @@ import { Worker } from 'node:worker_threads'
  * @example
  * startWorker('export-part-worker', new URL('./export-part-worker.ts', import.meta.url), job)
  */
-export function startWorker(entry: string, source: URL, workerData: unknown): Worker {
-  const options = { workerData }
+export function startWorker(
+  entry: string,
+  source: URL,
+  workerData: unknown,
+  resourceLimits?: ResourceLimits,
+): Worker {
+  const options = { workerData, ...(resourceLimits ? { resourceLimits } : {}) }
   const built = new URL(`./${entry}.js`, import.meta.url)
   if (!import.meta.url.endsWith('.ts') && existsSync(built)) return new Worker(built, options)
   // tsx's ESM API (its CommonJS build cannot start from a worker's eval'd source).

@@ -9,7 +9,8 @@ import { recordBatches } from './record-batches'
 
 // One part of an export on a thread of its own: its rows read in the snapshot every part
 // shares, turned into records and CSV bytes here, and handed to the thread that writes
-// the file. At most `aheadChunks` chunks wait unwritten: memory stays flat.
+// the file. The part has `aheadChunks` buffers, handed over full and back once written:
+// memory stays flat whatever the row count.
 
 const port = parentPort
 if (port === null) throw new Error('export-part-worker runs only as a worker thread.')
@@ -17,13 +18,55 @@ const work = workerData as ExportPartWork
 const post = (message: PartMessage, transfer: ArrayBuffer[] = []): void =>
   port.postMessage(message, transfer)
 
-let credits = work.aheadChunks
+/** Buffers free to fill: the part's own at first, then those handed back once written. */
+const free: Uint8Array[] = Array.from(
+  { length: work.aheadChunks },
+  () => new Uint8Array(work.chunkBytes),
+)
 let wake: (() => void) | null = null
 port.on('message', (request: PartRequest) => {
-  if (request === 'written') credits += 1
+  free.push(new Uint8Array(request.buffer))
   wake?.()
   wake = null
 })
+
+/** CSV text into chunk buffers, each handed over full (the last one as far as it is filled). */
+class ChunkFiller {
+  #buffer: Uint8Array | null = null
+  #filled = 0
+  readonly #encoder = new TextEncoder()
+  rowsRead = 0
+  records = 0
+
+  async add(text: string): Promise<void> {
+    let rest = text
+    while (rest.length > 0) {
+      const buffer = this.#buffer ?? (this.#buffer = await takeFree())
+      const { read, written } = this.#encoder.encodeInto(rest, buffer.subarray(this.#filled))
+      this.#filled += written
+      rest = rest.slice(read)
+      // Full, or the next character does not fit (a multi-byte one at the end).
+      if (rest.length > 0 || this.#filled === buffer.length) this.hand()
+    }
+  }
+
+  /** Hands the buffer over as far as it is filled. */
+  hand(): void {
+    const buffer = this.#buffer
+    if (buffer === null || this.#filled === 0) return
+    const bytes = buffer.subarray(0, this.#filled)
+    post({ kind: 'bytes', bytes, rowsRead: this.rowsRead, records: this.records }, [
+      buffer.buffer as ArrayBuffer,
+    ])
+    this.#buffer = null
+    this.#filled = 0
+  }
+}
+
+async function takeFree(): Promise<Uint8Array> {
+  while (free.length === 0) await new Promise<void>((done) => (wake = done))
+  return free.shift() as Uint8Array
+}
 
 async function writePart(): Promise<void> {
   const rows = await openExportPart(work.job, work.batchRows)
@@ -31,36 +74,21 @@ async function writePart(): Promise<void> {
     post({ kind: 'opened', totalRows: rows.totalRows })
     // Every part reads the same mint symbols, so every part names currencies alike.
     const layout = layoutFor(work.kind, work.format, currencyNames(rows.mintSymbols))
-    let rowsRead = 0
-    let records = 0
-    let pending: string[] = []
-    let pendingLength = 0
-    const send = async (): Promise<void> => {
-      while (credits === 0) await new Promise<void>((done) => (wake = done))
-      credits -= 1
-      // Its own buffer (never the shared pool of small Buffers), so it can be handed over.
-      const bytes = new TextEncoder().encode(pending.join(''))
-      pending = []
-      pendingLength = 0
-      post({ kind: 'bytes', bytes, rowsRead, records }, [bytes.buffer as ArrayBuffer])
-    }
-    if (work.includeHeader) pending.push(encodeCsv([layout.header], work.delimiter))
+    const chunks = new ChunkFiller()
+    if (work.includeHeader) await chunks.add(encodeCsv([layout.header], work.delimiter))
     const batches = recordBatches(
       rows.batches as AsyncIterable<readonly unknown[]>,
       layout as CsvLayout<unknown>,
       work.batchRows,
-      (read) => (rowsRead = read),
+      (read) => (chunks.rowsRead = read),
     )
     for await (const batch of batches) {
       if (batch.length === 0) continue
-      const text = encodeCsv(batch, work.delimiter)
-      pending.push(text)
-      pendingLength += text.length
-      records += batch.length
-      if (pendingLength >= work.chunkBytes) await send()
+      chunks.records += batch.length
+      await chunks.add(encodeCsv(batch, work.delimiter))
     }
-    if (pending.length > 0) await send()
-    post({ kind: 'done', rowsRead, records })
+    chunks.hand()
+    post({ kind: 'done', rowsRead: chunks.rowsRead, records: chunks.records })
   } finally {
     await rows.close()
   }

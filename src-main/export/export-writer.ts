@@ -144,14 +144,25 @@ export class OrderedWrites {
    * the chunk before it is on disk, so a caller that awaits each write keeps one in flight.
    */
   write(chunk: Uint8Array): Promise<void> {
+    return this.#enqueue(chunk).before
+  }
+
+  /** Queues `chunk` after the ones before it; resolves once it is on disk (to reuse it). */
+  written(chunk: Uint8Array): Promise<void> {
+    return this.#enqueue(chunk).current
+  }
+
+  #enqueue(chunk: Uint8Array): { before: Promise<void>; current: Promise<void> } {
     const before = this.#inFlight
-    const current = before.then(() => writeAll(this.#file, chunk))
-    this.#inFlight = current.then(() => {
-      this.bytes += chunk.length
-    })
+    const current = before
+      .then(() => writeAll(this.#file, chunk))
+      .then(() => {
+        this.bytes += chunk.length
+      })
+    this.#inFlight = current
     // A failure reaches the caller through the next write or done().
-    this.#inFlight.catch(() => undefined)
-    return before
+    current.catch(() => undefined)
+    return { before, current }
   }
 
   /** Every chunk on disk (or the first failure). */

@@ -24,14 +24,17 @@ export interface ExportPartWork {
   /** Only the first part writes the header line. */
   includeHeader: boolean
   batchRows: number
-  /** Bytes gathered before a chunk is handed over. */
+  /** The size of a chunk's buffer. */
   chunkBytes: number
-  /** Chunks a part may hand over before the first of them is written. */
+  /** Chunk buffers a part has: how many it may hand over before the first is written. */
   aheadChunks: number
 }
 
-/** To a part's thread: a chunk it handed over is on disk (it may hand over another). */
-export type PartRequest = 'written'
+/** To a part's thread: a chunk it handed over is on disk; its buffer comes back to be reused. */
+export interface PartRequest {
+  kind: 'written'
+  buffer: ArrayBuffer
+}
 
 /** From a part's thread, in order: opened, bytes…, then done or failed. */
 export type PartMessage =
@@ -62,6 +65,12 @@ export interface PartedExportSettings {
 
 const CHUNK_BYTES = 1 << 20
 const AHEAD_CHUNKS = 4
+/**
+ * A part's heap: its batches are small and short-lived, so a small young generation is
+ * collected often, and the old one never holds more than a few batches; without limits
+ * each part's heap grew by hundreds of MB before its first full collection.
+ */
+const PART_HEAP_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 }
 /** Bytes copied at a time when a later part's file is appended. */
 const APPEND_BYTES = 1 << 20
 
@@ -193,6 +202,7 @@ class PartThread {
       'export-part-worker',
       new URL('./export-part-worker.ts', import.meta.url),
       work,
+      PART_HEAP_LIMITS,
     )
     this.opened = new Promise((resolve, reject) => {
       this.#take = (message) => {
@@ -220,8 +230,11 @@ class PartThread {
         if (message.kind === 'bytes') {
           this.rowsRead = message.rowsRead
           this.records = message.records
-          writes.write(message.bytes).then(() => {
-            this.#worker.postMessage('written' satisfies PartRequest)
+          // Once on disk, the chunk's buffer goes back to the part to be filled again: a
+          // buffer per chunk would pile up here between collections.
+          writes.written(message.bytes).then(() => {
+            const buffer = message.bytes.buffer as ArrayBuffer
+            this.#worker.postMessage({ kind: 'written', buffer } satisfies PartRequest, [buffer])
             report()
           }, reject)
         } else if (message.kind === 'done') {
