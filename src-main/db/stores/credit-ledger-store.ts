@@ -16,6 +16,22 @@ export interface LedgerEntry {
   httpStatus: number | null
 }
 
+/** A call's `credit_ledger` row (the mirror writer's thread writes the same row). */
+export function ledgerRow(entry: LedgerEntry) {
+  return {
+    at_ms: entry.atMs,
+    operation: entry.operation,
+    endpoint_class: entry.endpointClass,
+    wallet_address: entry.walletAddress,
+    stream: entry.stream ?? null,
+    credits: entry.credits,
+    status: entry.status,
+    error_name: entry.errorName,
+    duration_ms: entry.durationMs,
+    http_status: entry.httpStatus,
+  }
+}
+
 /** Start of the UTC day and month holding `nowMs`: the budget periods. */
 export function budgetPeriodStarts(nowMs: number): { dayStartMs: number; monthStartMs: number } {
   const now = new Date(nowMs)
@@ -62,21 +78,7 @@ export class CreditLedgerStore {
   /** Writes one call. */
   async record(entry: LedgerEntry): Promise<void> {
     if (this.#recordElsewhere) return this.#recordElsewhere(entry)
-    await this.#db
-      .insertInto('credit_ledger')
-      .values({
-        at_ms: entry.atMs,
-        operation: entry.operation,
-        endpoint_class: entry.endpointClass,
-        wallet_address: entry.walletAddress,
-        stream: entry.stream ?? null,
-        credits: entry.credits,
-        status: entry.status,
-        error_name: entry.errorName,
-        duration_ms: entry.durationMs,
-        http_status: entry.httpStatus,
-      })
-      .execute()
+    await this.#db.insertInto('credit_ledger').values(ledgerRow(entry)).execute()
   }
 
   /** Credits recorded at or after `sinceMs`. */

@@ -119,6 +119,72 @@ describe('mirror writer on a worker thread', () => {
     await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
   })
 
+  it('requests queued together are written in one transaction, each standing or failing alone', async () => {
+    fx = await startSyncFixture({ writeIn: 'worker' })
+    const address = await fx.watch('casual')
+    const { writer } = fx.mirror
+    const walletId = (await writer.walletId(address)) as number
+    const entry = (n: number): HistoryEntry => ({
+      signature: `Group${n}Signature1111111111111111111111111111111111111111111111111111`,
+      slot: 500_000_000 + n,
+      fee: 0.000005,
+      feePayer: address,
+      balanceChanges: [
+        { mint: 'So11111111111111111111111111111111111111112', amount: -n, decimals: 9 },
+      ],
+      timestamp: 1_790_000_000 + n,
+      error: null,
+    })
+    const entryOf = (n: number) => ({
+      atMs: 1_790_000_000_000 + n,
+      operation: 'wallet.history',
+      endpointClass: 'das-enhanced',
+      walletAddress: address,
+      stream: 'history',
+      credits: 100,
+      status: 'ok' as const,
+      errorName: null,
+      durationMs: 1,
+      httpStatus: 200,
+    })
+    const commits = () =>
+      (
+        fx!.database.sqlite.prepare('select count(*) as n from credit_ledger').get() as {
+          n: number
+        }
+      ).n
+    const ledgerBefore = commits()
+    // Sent in one go, so they queue up behind the lock and reach the thread together.
+    const lock = holdWriteLock(fx.database.path)
+    const sent = [
+      fx.mirror.ledger.record(entryOf(1)),
+      writer.applyHistoryPage(walletId, [entry(1)], { addPages: 1 }),
+      // No such wallet: its rows break a foreign key, and only this request fails.
+      writer.applyHistoryPage(walletId + 1_000, [entry(2)], { addPages: 1 }),
+      fx.mirror.ledger.record(entryOf(2)),
+      writer.applyHistoryPage(walletId, [entry(3)], { addPages: 1 }),
+    ]
+    const settled = Promise.allSettled(sent)
+    await new Promise((done) => setTimeout(done, 200))
+    lock.release()
+    const outcomes = await settled
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ])
+    expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(StorageError)
+    expect(outcomes[1]).toEqual({ status: 'fulfilled', value: 1 })
+    expect(outcomes[4]).toEqual({ status: 'fulfilled', value: 1 })
+    const stored = fx.database.sqlite
+      .prepare(`select signature from transactions where signature like 'Group%' order by slot`)
+      .all() as { signature: string }[]
+    expect(stored.map((r) => r.signature)).toEqual([entry(1).signature, entry(3).signature])
+    expect(commits()).toBe(ledgerBefore + 2)
+  })
+
   it('a database the worker cannot open is a StorageError naming the path', async () => {
     const temp = makeTempDir()
     const path = join(temp.dir, 'missing', 'heliograph.sqlite')
