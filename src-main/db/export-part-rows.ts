@@ -1,7 +1,8 @@
 import type { ExportPartJob, ExportRows } from './export-reader'
 import { connectPostgresClient } from './postgres/client'
 import { readPostgresExport } from './postgres/export-rows'
-import { readSqliteExport } from './sqlite/export-rows'
+import { BUSY_TIMEOUT_MS, readSqliteExport } from './sqlite/export-rows'
+import { holdWrites, markBegun, writesHeld } from './sqlite/snapshot-gate'
 
 /**
  * Opens the rows of one part of an export, on the thread that reads it: a connection of
@@ -12,7 +13,20 @@ import { readSqliteExport } from './sqlite/export-rows'
  * try { for await (const batch of rows.batches) write(batch) } finally { await rows.close() }
  */
 export async function openExportPart(job: ExportPartJob, batchRows: number): Promise<ExportRows> {
-  if (job.engine === 'sqlite') return readSqliteExport(job.path, job.statements, batchRows)
+  if (job.engine === 'sqlite') {
+    // Writers wait (held off by the first part) until every part has begun its read.
+    let begun: () => Promise<void> | void
+    if (job.isFirst) begun = holdWrites(job.path, job.gate, BUSY_TIMEOUT_MS)
+    else {
+      await writesHeld(job.gate)
+      begun = () => markBegun(job.gate)
+    }
+    try {
+      return await readSqliteExport(job.path, job.statements, batchRows)
+    } finally {
+      await begun()
+    }
+  }
   const client = await connectPostgresClient(job.url)
   return readPostgresExport(
     client,

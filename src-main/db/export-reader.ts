@@ -1,5 +1,6 @@
 import type { ExportKind } from '@shared/ipc/export-schemas'
 import type { ExportRowFilters, PlainExportStatements } from './queries/export-queries'
+import type { SnapshotGate } from './sqlite/snapshot-gate'
 
 /** The rows of one export, read in batches from one consistent snapshot. */
 export interface ExportRows {
@@ -16,19 +17,26 @@ export interface ExportRows {
 /**
  * One part of an export split by time, as plain data a worker thread can take: where the
  * mirror is, and the statements of the part's rows. Every part of one export reads the
- * same snapshot: SQLite's because writers wait until each part has begun its read, so no
- * commit falls between them; PostgreSQL's by importing the snapshot `snapshot` names.
+ * same snapshot: SQLite's because writers wait until each part has begun its read (the
+ * first part holds them off: sqlite/snapshot-gate.ts), so no commit falls between them;
+ * PostgreSQL's by importing the snapshot `snapshot` names.
  */
 export type ExportPartJob =
-  | { engine: 'sqlite'; path: string; statements: PlainExportStatements }
+  | {
+      engine: 'sqlite'
+      path: string
+      statements: PlainExportStatements
+      gate: SnapshotGate
+      isFirst: boolean
+    }
   | { engine: 'postgres'; url: string; snapshot: string; statements: PlainExportStatements }
 
 /** An export split into parts in output order, each read on a thread of its own. */
 export interface ExportParts {
   jobs: ExportPartJob[]
   /**
-   * Lets writers go on (SQLite) or ends the transaction that holds the snapshot
-   * (PostgreSQL): call it once every part has begun its read, or when the export fails.
+   * Ends what holds the snapshot for the parts (PostgreSQL's exporting transaction): call
+   * it once every part has begun its read, or when the export fails.
    */
   release(): Promise<void>
 }

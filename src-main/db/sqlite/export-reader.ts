@@ -1,4 +1,5 @@
-import BetterSqlite3 from 'better-sqlite3'
+import { constants } from 'node:fs'
+import { access } from 'node:fs/promises'
 import type { Kysely } from 'kysely'
 import type { ExportKind } from '@shared/ipc/export-schemas'
 import {
@@ -10,7 +11,8 @@ import type { ExportPartOptions, ExportParts, ExportReader, ExportRows } from '.
 import { planExportRanges } from '../export-ranges'
 import type { Database } from '../schema'
 import { describeStorageError } from '../storage-errors'
-import { BUSY_TIMEOUT_MS, readSqliteExport } from './export-rows'
+import { readSqliteExport } from './export-rows'
+import { newSnapshotGate } from './snapshot-gate'
 
 /**
  * Reads export rows from a SQLite mirror on a read-only connection of its own, inside one
@@ -43,10 +45,9 @@ export class SqliteExportReader implements ExportReader {
   }
 
   /**
-   * The parts share one snapshot because no write can commit while they begin: a
-   * connection of its own takes the write lock (waiting, as any writer does, for a page
-   * being written) and keeps it until `release`, a moment after the parts' first reads.
-   * A mirror that cannot be written (a read-only file) is read whole instead.
+   * The parts share one snapshot because no write can commit while they begin: the first
+   * part holds the write lock until every part has begun its read (sqlite/snapshot-gate.ts).
+   * A mirror this process cannot write (a read-only file) is read whole instead.
    */
   async parts(
     kind: ExportKind,
@@ -54,27 +55,25 @@ export class SqliteExportReader implements ExportReader {
     options: ExportPartOptions,
   ): Promise<ExportParts | null> {
     const ranges = await planExportRanges(this.#db, kind, filters, options)
-    if (ranges === null) return null
-    let gate: BetterSqlite3.Database | null = null
-    try {
-      gate = new BetterSqlite3(this.#path, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS })
-      gate.exec('begin immediate')
-    } catch {
-      gate?.close()
-      return null
-    }
-    const held = gate
+    if (ranges === null || !(await isWritable(this.#path))) return null
+    const gate = newSnapshotGate(ranges.length)
     return {
-      jobs: ranges.map((range) => ({
+      jobs: ranges.map((range, i) => ({
         engine: 'sqlite' as const,
         path: this.#path,
         statements: compileExportStatements(this.#db, kind, filters, range),
+        gate,
+        isFirst: i === 0,
       })),
-      release: async () => {
-        if (!held.open) return
-        if (held.inTransaction) held.exec('rollback')
-        held.close()
-      },
+      release: async () => undefined,
     }
   }
+}
+
+/** Whether this process may write the file (and so take its write lock). */
+async function isWritable(path: string): Promise<boolean> {
+  return access(path, constants.W_OK).then(
+    () => true,
+    () => false,
+  )
 }

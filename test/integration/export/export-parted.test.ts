@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs'
+import BetterSqlite3 from 'better-sqlite3'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -181,6 +182,37 @@ describe.each(ENGINES)('an export split into parts (on %s)', (engine) => {
     const now = await mirror.mirror.exports.count('balance-changes', filters)
     expect(now).toBe(counted + 1)
   })
+
+  it.runIf(engine === 'sqlite')(
+    'writers wait while the parts begin: nothing can commit between their snapshots',
+    async () => {
+      const filters = resolveFilters(ExportFilters.parse({}))
+      const parts = (await mirror.mirror.exports.parts('balance-changes', filters, {
+        parts: 2,
+        minRows: 0,
+      }))!
+      const tryWrite = (): string => {
+        const other = new BetterSqlite3(mirror.database.path, { timeout: 0 })
+        try {
+          other.exec("update wallets set label = label where address = ''")
+          return 'written'
+        } catch (error) {
+          return (error as { code?: string }).code ?? String(error)
+        } finally {
+          other.close()
+        }
+      }
+      expect(tryWrite()).toBe('written')
+      // The first part has begun; the second has not yet: writers are held off.
+      const first = openExportPart(parts.jobs[0]!, 500)
+      await new Promise((done) => setTimeout(done, 100))
+      expect(tryWrite()).toBe('SQLITE_BUSY')
+      const second = await openExportPart(parts.jobs[1]!, 500)
+      const rows = [await first, second]
+      expect(tryWrite()).toBe('written')
+      for (const r of rows) await r.close()
+    },
+  )
 
   it('cancelled part way, it leaves no file and no part files', async () => {
     const controller = new AbortController()
