@@ -97,6 +97,29 @@ export function ratioFigure(label: string, run: ExportRun): BenchFigure {
   }
 }
 
+/**
+ * Exports every balance change of `mirror` (then closes it), and has the reference write
+ * the same rows; both files are removed once measured.
+ */
+export async function againstReference(
+  engine: ExportRun['engine'],
+  mirror: Mirror,
+  dir: string,
+  reference: (outPath: string) => Promise<ReferenceExport | null>,
+): Promise<ExportRun> {
+  try {
+    const out = join(dir, `heliograph-${engine}.csv`)
+    const measured = await timedExport(mirror, out)
+    rmSync(out)
+    const refPath = join(dir, `reference-${engine}.csv`)
+    const written = await reference(refPath)
+    rmSync(refPath, { force: true })
+    return { engine, ...measured, reference: written }
+  } finally {
+    await mirror.close()
+  }
+}
+
 /** Builds a mirror of `rows` balance changes on each engine, exports it, prints the figures. */
 export async function runExportBench(
   rows = 1_000_000,
@@ -109,20 +132,13 @@ export async function runExportBench(
     // SQLite.
     const dbPath = join(temp.dir, 'heliograph.sqlite')
     const built = await buildSqliteDesk(dbPath, rows)
-    const sqlite = await openSqliteMirror(dbPath)
-    try {
-      const out = join(temp.dir, 'heliograph.csv')
-      const measured = await timedExport(sqlite, out)
-      rmSync(out)
-      const refPath = join(temp.dir, 'sqlite3.csv')
-      const reference = await sqliteCliExport(dbPath, refPath)
-      rmSync(refPath, { force: true })
-      runs.push({ engine: 'SQLite', ...measured, reference })
-    } finally {
-      await sqlite.close()
-    }
     process.stdout.write(
       `(${built.balanceChanges.toLocaleString('en')} balance changes of ${built.wallets.length} wallets built in ${sec(built.loadMs + built.indexMs)}, ${mb(statSync(dbPath).size).toFixed(0)} MB)\n`,
+    )
+    runs.push(
+      await againstReference('SQLite', await openSqliteMirror(dbPath), temp.dir, (out) =>
+        sqliteCliExport(dbPath, out),
+      ),
     )
     process.stdout.write(`${exportLine(label, runs[0]!)}\n`)
 
@@ -131,18 +147,11 @@ export async function runExportBench(
     try {
       const url = await server.createDatabase('export_bench')
       await buildPostgresDesk(url, rows)
-      const postgres = await openPostgresMirror(url)
-      try {
-        const out = join(temp.dir, 'heliograph-pg.csv')
-        const measured = await timedExport(postgres, out)
-        rmSync(out)
-        const refPath = join(temp.dir, 'psql.csv')
-        const reference = await psqlCopyExport(url, refPath)
-        rmSync(refPath, { force: true })
-        runs.push({ engine: 'PostgreSQL', ...measured, reference })
-      } finally {
-        await postgres.close()
-      }
+      runs.push(
+        await againstReference('PostgreSQL', await openPostgresMirror(url), temp.dir, (out) =>
+          psqlCopyExport(url, out),
+        ),
+      )
     } finally {
       await server.stop()
     }
