@@ -70,7 +70,7 @@ const AHEAD_CHUNKS = 4
  * collected often, and the old one never holds more than a few batches; without limits
  * each part's heap grew by hundreds of MB before its first full collection.
  */
-const PART_HEAP_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 }
+const PART_HEAP_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 256 }
 /** Bytes copied at a time when a later part's file is appended. */
 const APPEND_BYTES = 1 << 20
 
