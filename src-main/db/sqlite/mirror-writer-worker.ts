@@ -23,6 +23,13 @@ const { path } = workerData as { path: string }
 const WAL_CHECKPOINT_PAGES = 10_000
 /** Requests written in one transaction at most: a commit still comes every few pages. */
 const MAX_GROUP = 16
+/**
+ * How often the planner's statistics are looked at while pages are written: a backfill
+ * that grows a table many times over in one session gets statistics for what it has now,
+ * not for the empty mirror it started from (a sampled ANALYZE of what grew, if anything).
+ */
+const OPTIMIZE_EVERY_MS = 60_000
+let optimizedAtMs = Date.now()
 
 interface Connection {
   sqlite: BetterSqlite3.Database
@@ -41,6 +48,7 @@ function connect(): Connection {
   // every ~40 MB rather than 4: hot index pages are copied back once per span, not
   // once per few pages, and the file is synced ten times less often.
   sqlite.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`)
+  sqlite.pragma('analysis_limit = 1000')
   connection = {
     sqlite,
     writer: new SqliteMirrorWriter(sqlite),
@@ -96,6 +104,14 @@ async function runGroup(group: readonly WriterRequest[]): Promise<void> {
     for (const result of results) result.catch(() => undefined)
     for (const request of group) reply(request, { error: payloadOf(error, request.method) })
     return
+  }
+  if (Date.now() - optimizedAtMs >= OPTIMIZE_EVERY_MS) {
+    optimizedAtMs = Date.now()
+    try {
+      connection?.sqlite.pragma('optimize')
+    } catch {
+      // Statistics are a hint to the planner; a failed refresh is tried again later.
+    }
   }
   const settled = await Promise.allSettled(results)
   for (const [i, request] of group.entries()) {
