@@ -13,10 +13,10 @@ import type { BenchFigure } from './bench-table'
 // idle ones to traders with thousands of transactions) added to a fresh watch list, then
 // `sync --once` of all of them, unpaced, in the built CLI with the Node flags `npm start` gives
 // the web shell (scripts/app-node-flags.mjs), its RSS sampled
-// every 50 ms from /proc (goal: peak < 300 MB).
+// every 50 ms from /proc (goal: peak < 200 MB).
 // Run: npx tsx test/bench/sync-memory.bench.ts
 
-const GOAL_MB = 300
+const GOAL_MB = 200
 const SAMPLE_MS = 50
 
 export interface SyncMemoryFigures {
