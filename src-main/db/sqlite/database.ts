@@ -64,27 +64,12 @@ export async function openDatabase(
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
   try {
     if (isReadOnly) await assertMigrated(db, path, options.migrations ?? migrations)
-    else {
-      await migrateToLatest(db, sqlite, options.migrations ?? migrations)
-      refreshPlannerStatistics(sqlite)
-    }
+    else await migrateToLatest(db, sqlite, options.migrations ?? migrations)
   } catch (error) {
     await db.destroy()
     throw error
   }
   return { db, sqlite, path, close: () => db.destroy() }
-}
-
-/**
- * Gives the query planner statistics (sqlite_stat1) where they are missing or the table has
- * grown many times over since they were taken, from a sample of each index (a few hundred
- * milliseconds once for a million rows; nothing on later opens). Without them SQLite
- * chose a type's whole index over a wallet's own feed order, and a feed page of a
- * 10,000,000-row desk took seconds instead of milliseconds.
- */
-function refreshPlannerStatistics(sqlite: BetterSqlite3.Database): void {
-  sqlite.pragma('analysis_limit = 1000')
-  sqlite.pragma('optimize = 0x10002')
 }
 
 /** How long a connection waits for another one's write transaction before it says "locked". */

@@ -24,12 +24,24 @@ const WAL_CHECKPOINT_PAGES = 10_000
 /** Requests written in one transaction at most: a commit still comes every few pages. */
 const MAX_GROUP = 16
 /**
- * How often the planner's statistics are looked at while pages are written: a backfill
- * that grows a table many times over in one session gets statistics for what it has now,
- * not for the empty mirror it started from (a sampled ANALYZE of what grew, if anything).
+ * How often the planner's statistics are looked at while pages are written (and at the
+ * first write): SQLite gets statistics where they are missing, from a sample of each
+ * index, and again for a table that has grown many times over, so a session that grows
+ * the mirror plans for what it holds now. Without them SQLite chose a type's whole index
+ * over a wallet's own order. Only a writing session does this: opening a mirror to read
+ * it leaves its file as it was.
  */
 const OPTIMIZE_EVERY_MS = 60_000
-let optimizedAtMs = Date.now()
+let optimizedAtMs: number | null = null
+/** The requests that add rows to the mirror's tables. */
+const ROW_WRITES = new Set<string>([
+  'applyHistoryPage',
+  'applyTransfersPage',
+  'applyBalancesSnapshot',
+  'applyCompressedSignaturesPage',
+  'applySnapshotNfts',
+  'applyCompressedSnapshot',
+])
 
 interface Connection {
   sqlite: BetterSqlite3.Database
@@ -105,10 +117,16 @@ async function runGroup(group: readonly WriterRequest[]): Promise<void> {
     for (const request of group) reply(request, { error: payloadOf(error, request.method) })
     return
   }
-  if (Date.now() - optimizedAtMs >= OPTIMIZE_EVERY_MS) {
+  const hasWrittenRows = group.some((r) => ROW_WRITES.has(r.method))
+  if (
+    hasWrittenRows &&
+    (optimizedAtMs === null || Date.now() - optimizedAtMs >= OPTIMIZE_EVERY_MS)
+  ) {
+    // The first time, every table is looked at (0x10000), not only those used so far.
+    const mask = optimizedAtMs === null ? '0x10002' : '0x2'
     optimizedAtMs = Date.now()
     try {
-      connection?.sqlite.pragma('optimize')
+      connection?.sqlite.pragma(`optimize = ${mask}`)
     } catch {
       // Statistics are a hint to the planner; a failed refresh is tried again later.
     }

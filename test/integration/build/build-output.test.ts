@@ -7,6 +7,8 @@ import { makeTempDir } from '../../helpers/temp-dir'
 import { testAddress } from '../../helpers/wallets'
 
 const OUT = resolve(import.meta.dirname, '../../../out')
+/** The worker threads' entries, each started by name from the main bundle (db/start-worker.ts). */
+const WORKER_ENTRIES = ['mirror-writer-worker', 'export-part-worker']
 
 /**
  * The app's main bundle: index.js and the chunks beside it that it shares with the CLI
@@ -15,7 +17,7 @@ const OUT = resolve(import.meta.dirname, '../../../out')
 function mainBundleText(): string {
   const dir = resolve(OUT, 'main')
   const files = readdirSync(dir).filter(
-    (f) => f.endsWith('.js') && f !== 'cli.js' && f !== 'mirror-writer-worker.js',
+    (f) => f.endsWith('.js') && f !== 'cli.js' && !WORKER_ENTRIES.includes(f.replace(/\.js$/, '')),
   )
   return files.map((f) => readFileSync(resolve(dir, f), 'utf8')).join('\n')
 }
@@ -48,10 +50,14 @@ describe('electron-vite build output', () => {
     expect(main).not.toMatch(/from ["']electron\/main["']|require\(["']p-queue["']\)/)
   })
 
-  it('emits the mirror writer worker beside the main bundle, and it writes from a worker thread', async () => {
+  it('emits the worker threads beside the main bundle, and the mirror writer writes from one', async () => {
+    const main = mainBundleText()
+    for (const name of WORKER_ENTRIES) {
+      expect(existsSync(resolve(OUT, `main/${name}.js`)), name).toBe(true)
+      // Started by name: the file beside the bundle that starts it.
+      expect(main, name).toContain(`"${name}"`)
+    }
     const entry = resolve(OUT, 'main/mirror-writer-worker.js')
-    expect(existsSync(entry)).toBe(true)
-    expect(mainBundleText()).toContain('./mirror-writer-worker.js')
     const temp = makeTempDir()
     const path = join(temp.dir, 'heliograph.sqlite')
     const setup = await openSqliteMirror(path)
