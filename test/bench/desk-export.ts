@@ -1,6 +1,6 @@
 import { openPostgresMirror } from '../../src-main/db/postgres/mirror'
 import { openSqliteMirror } from '../../src-main/db/sqlite/mirror'
-import { runExport } from '../../src-main/export/export-job'
+import { timedExport } from './export.bench'
 
 // The desk bench's export, in a process of its own, so that the bench can stop one that
 // runs past its limit, threads and all: every balance change of the mirror (a SQLite file
@@ -20,18 +20,8 @@ async function main(location: string, outPath: string): Promise<void> {
     ? await openPostgresMirror(location)
     : await openSqliteMirror(location)
   try {
-    const t0 = performance.now()
-    const summary = await runExport({
-      source: mirror.exports,
-      kind: 'balance-changes',
-      format: 'full',
-      outPath,
-    })
-    const timing: ExportTiming = {
-      ms: performance.now() - t0,
-      rows: summary.rowsRead,
-      bytes: summary.bytes,
-    }
+    const run = await timedExport(mirror, outPath)
+    const timing: ExportTiming = { ms: run.heliographMs, rows: run.rows, bytes: run.bytes }
     process.stdout.write(`${JSON.stringify(timing)}\n`)
   } finally {
     await mirror.close()
