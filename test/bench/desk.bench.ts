@@ -19,6 +19,7 @@ import { FeedFilters, type FeedCursor, type FeedFiltersInput } from '@shared/ipc
 import { HistoryFilters, type HistoryFiltersInput } from '@shared/ipc/review-schemas'
 import { makeTempDir } from '../helpers/temp-dir'
 import type { BenchFigure } from './bench-table'
+import { mulberry32 } from '../helpers/history-mirror'
 import type { ColdStartTiming } from './desk-cold-start'
 import type { ExportTiming } from './desk-export'
 import {
@@ -565,17 +566,6 @@ async function mirrorBytes(mirror: DeskMirrorHandle, location: string): Promise<
     size: number
   }>`select pg_database_size(current_database()) as size`.execute(mirror.database.db)
   return Number(rows[0]?.size ?? 0)
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 function percentile(values: readonly number[], share: number): number {

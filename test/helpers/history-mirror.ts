@@ -57,7 +57,8 @@ const MINT_SYMBOLS = ['SOL', 'USDC', 'HELIO', 'LUMN', 'ORBT', 'PIX', 'GRID', 'KE
 // Weights of how often each mint appears in a transaction besides SOL; RARE is ~0.4%.
 const MINT_WEIGHTS = [0, 30, 20, 15, 10, 10, 8, 6.5, 0.5]
 
-function mulberry32(seed: number): () => number {
+/** A small seeded generator of numbers in [0, 1): the same sequence for the same seed. */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0
