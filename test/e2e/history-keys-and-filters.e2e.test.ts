@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, screenshot } from '../helpers/chromium'
+import { launchChromium, reloadAt, screenshot } from '../helpers/chromium'
 import { generateHistoryMirror, type GeneratedMirror } from '../helpers/history-mirror'
 import { startTestWebShell } from '../helpers/web-shell-fixture'
 import { testAddress } from '../helpers/wallets'
@@ -42,14 +42,17 @@ describe('e2e: History from the keyboard, its date filters and details', () => {
     )
     browser = await launchChromium()
     page = await browser.newPage({ viewport: LARGE })
+    // Within the test's own 30 s, so that a step that hangs is named by its error.
+    page.setDefaultTimeout(10_000)
     await page.goto(fx.shell.url)
+    // The first page has started (its socket answers) before a test reloads it.
+    await page.getByText('Keys wallet').first().waitFor()
   })
   afterAll(async () => {
     await browser?.close()
     await fx?.stop()
   })
 
-  const base = () => fx.shell.url.split('?')[0]
   const grid = () => page.getByRole('grid', { name: 'Transaction history' })
   const selectedKey = () =>
     grid()
@@ -58,8 +61,7 @@ describe('e2e: History from the keyboard, its date filters and details', () => {
   const isBusy = () => grid().evaluate((el) => el.getAttribute('aria-busy') === 'true')
 
   async function openHistory(): Promise<void> {
-    await page.goto(`${base()}#/wallet/${mirror.address}/overview`)
-    await page.reload()
+    await reloadAt(page, `#/wallet/${mirror.address}/overview`)
     await page.getByRole('tab', { name: 'History' }).click()
     await expect.poll(() => grid().getByRole('row').count()).toBeGreaterThan(5)
   }
@@ -75,8 +77,7 @@ describe('e2e: History from the keyboard, its date filters and details', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('grid')
 
     // Opened from its address with nothing focused, too.
-    await page.goto(`${base()}#/wallet/${mirror.address}/history`)
-    await page.reload()
+    await reloadAt(page, `#/wallet/${mirror.address}/history`)
     await expect.poll(() => grid().getByRole('row').count()).toBeGreaterThan(5)
     await page.keyboard.press('ArrowDown')
     await expect.poll(selectedKey).toEqual([newestFirst[0]!.signature])

@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, screenshot } from '../helpers/chromium'
+import { launchChromium, reloadAt, screenshot } from '../helpers/chromium'
 import { startReviewApp, type ReviewApp } from '../helpers/review-app-fixture'
 
 // A person's first hour with Heliograph, in Chromium against the web shell and the
@@ -258,8 +258,7 @@ describe('e2e: the review app', () => {
 
   it('with the service stopped, shows the offline indicator and keeps the mirror browsable', async () => {
     await app.stopService()
-    await page.goto(`${app.shell.url.split('?')[0]}#/wallet/${trader}/history`)
-    await page.reload()
+    await reloadAt(page, `#/wallet/${trader}/history`)
     await page.getByRole('button', { name: 'Sync now' }).click()
     await expect
       .poll(() => page.getByRole('alert', { name: 'Offline' }).isVisible(), { timeout: 20_000 })

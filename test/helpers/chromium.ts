@@ -48,6 +48,20 @@ export async function launchChromium(): Promise<Browser> {
   return endpoint ? chromium.connect(endpoint) : chromium.launch(LAUNCH_OPTIONS)
 }
 
+/**
+ * Opens the app's page afresh at a route (`#/wallet/…/history`): the address is changed in
+ * place, then the page reloads. A `goto` to a route of the page already shown is a
+ * same-document navigation, and one to the address already shown is none at all; this
+ * way there is always exactly one navigation to wait for, the reload's.
+ *
+ * @example
+ * await reloadAt(page, `#/wallet/${address}/history`)
+ */
+export async function reloadAt(page: Page, hash: `#/${string}`): Promise<void> {
+  await page.evaluate((route) => history.replaceState(history.state, '', route), hash)
+  await page.reload()
+}
+
 /** Saves a full-page screenshot under test-results/NAME.png. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
