@@ -64,10 +64,12 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          // After the other tiers, two at a time: a page's timing assertions (a progress
+          // After the other tiers, three at a time: a page's timing assertions (a progress
           // bar seen, a poll within its window) need the CPU the CPU-bound tiers would take.
+          // A file waits on its pages much of the time, so three keep two cores busy (four
+          // gained nothing more).
           sequence: { groupOrder: 1 },
-          maxWorkers: 2,
+          maxWorkers: 3,
           globalSetup: ['test/setup/built-app.ts', 'test/setup/chromium-server.ts'],
         },
       },

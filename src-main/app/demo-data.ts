@@ -2,6 +2,7 @@ import type { DemoWalletsAdded } from '@shared/ipc/watchlist-schemas'
 import type { Mirror } from '../db/mirror'
 import type { ProfileId } from '../simulator/chain/wallet-profiles'
 import { startSimulator, type RunningSimulator } from '../simulator/simulator-server'
+import type { RateSetting } from '../sync/sync-runtime'
 
 /** The simulator seed of demo mode: every new user sees the same demo chain. */
 export const DEMO_SEED = 42
@@ -39,6 +40,11 @@ export interface DemoOptions {
   nowSec?: number
   /** Told the running simulator once started (tests drive its clock and faults). */
   onStarted?: (simulator: RunningSimulator) => void
+  /**
+   * How the demo's calls are paced (default: as on a Developer plan, so that syncing looks
+   * as it would). Tests about something other than the look of a sync pace it faster.
+   */
+  rate?: RateSetting
 }
 
 /** Settings key, in the demo mirror, of what demo mode remembers about itself. */

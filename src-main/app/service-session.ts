@@ -456,7 +456,7 @@ export class ServiceSession {
 
   #rate(stored: StoredSettings): RateSetting {
     // Demo: the simulator runs unlimited; pace it like a Developer plan so it looks real.
-    if (this.#o.source === 'demo') return 'developer'
+    if (this.#o.source === 'demo') return this.#o.demo.rate ?? 'developer'
     if (stored.plan === 'custom')
       return stored.customRates ? { custom: stored.customRates } : 'free'
     return stored.plan

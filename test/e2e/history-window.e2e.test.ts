@@ -95,5 +95,7 @@ describe('e2e: History keeps a bounded window of rows', () => {
       [...el.querySelectorAll('[role=row]')].map((r) => r.getAttribute('data-key')),
     )
     expect(keys).toEqual(mirror.transactions.slice(0, keys.length).map((t) => t.signature))
-  })
+    // Forty or more page loads, each awaited: a walk that takes half a minute beside other
+    // files on two cores.
+  }, 90_000)
 })

@@ -44,6 +44,9 @@ export async function openTestCore(
     serviceUrl: options.serviceUrl,
     ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
     ...(options.isWatching ? { isWatching: true } : {}),
+    // Demo data paced as on a Professional plan: a sixth of the app's Developer-plan
+    // waiting (the review app, startReviewApp, keeps the app's own pace).
+    demo: { rate: 'professional' },
     ...(options.dataSource
       ? { dataSource: options.dataSource }
       : options.ownMirror
