@@ -7,6 +7,7 @@ import { migrations } from '../migrations'
 import { makePrivateDir, makePrivateFile, narrowToPrivate } from '../private-files'
 import type { Database } from '../schema'
 import { describeStorageError } from '../storage-errors'
+import { cachingStatements } from './statement-cache'
 
 /** An open SQLite file: the typed Kysely handle and the raw connection for prepared hot paths. */
 export interface OpenDatabase {
@@ -61,7 +62,9 @@ export async function openDatabase(
   } catch (error) {
     throw describeStorageError(error, `open the database at ${path}`)
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: cachingStatements(sqlite) }),
+  })
   try {
     if (isReadOnly) await assertMigrated(db, path, options.migrations ?? migrations)
     else await migrateToLatest(db, sqlite, options.migrations ?? migrations)

@@ -32,17 +32,27 @@ import { describeStorageError } from '../storage-errors'
 /** Reads stream rows on a connection; it never writes, so any connection may read them. */
 export class StreamRowReader {
   readonly #select: BetterSqlite3.Statement
+  readonly #selectMany: BetterSqlite3.Statement
 
   constructor(sqlite: BetterSqlite3.Database) {
     this.#select = sqlite.prepare('select * from sync_streams where wallet_id = ? and stream = ?')
+    // A watch round reads every stream of the watchlist: one statement, not one per stream.
+    this.#selectMany = sqlite.prepare(
+      'select * from sync_streams where wallet_id in (select value from json_each(?))',
+    )
   }
 
   /** Every stream row of these wallets in STREAM_NAMES order, or undefined while one is missing. */
   readAll(walletIds: readonly number[]): StreamRow[] | undefined {
+    const found = new Map<string, StreamRow>()
+    for (const r of this.#selectMany.all(JSON.stringify(walletIds)) as Record<string, unknown>[]) {
+      const row = streamRowOf(r)
+      found.set(`${row.walletId} ${row.stream}`, row)
+    }
     const rows: StreamRow[] = []
     for (const id of walletIds) {
       for (const stream of STREAM_NAMES) {
-        const row = this.read(id, stream)
+        const row = found.get(`${id} ${stream}`)
         if (row === undefined) return undefined
         rows.push(row)
       }
@@ -53,23 +63,27 @@ export class StreamRowReader {
   /** The stream's row, or undefined before its first use. */
   read(walletId: number, stream: StreamName): StreamRow | undefined {
     const r = this.#select.get(walletId, stream) as Record<string, unknown> | undefined
-    if (r === undefined) return undefined
-    return {
-      walletId,
-      stream,
-      state: r.state as string,
-      newestKey: r.newest_key as string | null,
-      backfillCursor: r.backfill_cursor as string | null,
-      gapCursor: r.gap_cursor as string | null,
-      isBackfillComplete: r.is_backfill_complete === 1,
-      depthLimitCount: r.depth_limit_count as number | null,
-      depthLimitSinceSec: r.depth_limit_since_sec as number | null,
-      itemsStored: r.items_stored as number,
-      pagesFetched: r.pages_fetched as number,
-      isPaused: r.is_paused === 1,
-      lastError: r.last_error as string | null,
-      topReadAtSec: r.top_read_at_sec as number | null,
-    }
+    return r === undefined ? undefined : streamRowOf(r)
+  }
+}
+
+/** A `sync_streams` row as the engine reads it. */
+function streamRowOf(r: Record<string, unknown>): StreamRow {
+  return {
+    walletId: r.wallet_id as number,
+    stream: r.stream as StreamName,
+    state: r.state as string,
+    newestKey: r.newest_key as string | null,
+    backfillCursor: r.backfill_cursor as string | null,
+    gapCursor: r.gap_cursor as string | null,
+    isBackfillComplete: r.is_backfill_complete === 1,
+    depthLimitCount: r.depth_limit_count as number | null,
+    depthLimitSinceSec: r.depth_limit_since_sec as number | null,
+    itemsStored: r.items_stored as number,
+    pagesFetched: r.pages_fetched as number,
+    isPaused: r.is_paused === 1,
+    lastError: r.last_error as string | null,
+    topReadAtSec: r.top_read_at_sec as number | null,
   }
 }
 
