@@ -16,7 +16,8 @@ describe('e2e: the review app', () => {
   let trader = ''
 
   beforeAll(async () => {
-    app = await startReviewApp()
+    // At the app's own pace: the progress of a sync is what some of these tests look at.
+    app = await startReviewApp({ demoRate: 'developer' })
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1360, height: 860 } })
   })

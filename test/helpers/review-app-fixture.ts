@@ -6,6 +6,7 @@ import { demoDatabasePath } from '../../src-main/app/data-dir'
 import type { ProfileId } from '../../src-main/simulator/chain/wallet-profiles'
 import type { RunningSimulator } from '../../src-main/simulator/simulator-server'
 import { startWebShell, type RunningWebShell } from '../../src-main/shell/web/web-shell'
+import type { RateSetting } from '../../src-main/sync/sync-runtime'
 import { makeTempDir } from './temp-dir'
 import { BUILT_RENDERER_DIR } from './web-shell-fixture'
 import { clockReading } from './clocks'
@@ -39,7 +40,15 @@ export interface ReviewApp {
   stop(): Promise<void>
 }
 
-export async function startReviewApp(): Promise<ReviewApp> {
+export async function startReviewApp(
+  options: {
+    /**
+     * How the demo's calls are paced: as on a Professional plan unless given, a sixth of
+     * the app's waiting. A file about how syncing looks passes 'developer', the app's pace.
+     */
+    demoRate?: RateSetting
+  } = {},
+): Promise<ReviewApp> {
   const temp = makeTempDir('heliograph-e2e-')
   let simulator: RunningSimulator | null = null
   let clockAheadSec = 0
@@ -50,7 +59,11 @@ export async function startReviewApp(): Promise<ReviewApp> {
     version: 'test',
     isWatching: true,
     // Live activity off: screenshots and counts stay put while the tests look.
-    demo: { live: false, onStarted: (started) => (simulator = started) },
+    demo: {
+      live: false,
+      onStarted: (started) => (simulator = started),
+      rate: options.demoRate ?? 'professional',
+    },
   })
   const shell = await startWebShell({ core, rendererDir: resolve(BUILT_RENDERER_DIR) })
 
