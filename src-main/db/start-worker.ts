@@ -34,7 +34,7 @@ const bundles = new Map<string, URL>()
 /**
  * The worker's TypeScript source bundled into one JavaScript module, its packages left to
  * Node. A thread that loaded the sources through a TypeScript loader spent over a second of
- * CPU on it at every start; a bundle starts in milliseconds. The file is named by its
+ * CPU on it at every start; from a bundle a tenth of that. The file is named by its
  * content and kept under node_modules/.cache (where its packages resolve), so processes
  * starting the same worker side by side share it.
  */
