@@ -8,7 +8,7 @@ import type { RunningSimulator } from '../../src-main/simulator/simulator-server
 import { startWebShell, type RunningWebShell } from '../../src-main/shell/web/web-shell'
 import type { RateSetting } from '../../src-main/sync/sync-runtime'
 import { makeTempDir } from './temp-dir'
-import { BUILT_RENDERER_DIR } from './web-shell-fixture'
+import { BUILT_RENDERER_DIR, TEST_DEMO_RATE } from './web-shell-fixture'
 import { clockReading } from './clocks'
 
 export { DEMO_PROFILES }
@@ -43,8 +43,8 @@ export interface ReviewApp {
 export async function startReviewApp(
   options: {
     /**
-     * How the demo's calls are paced: as on a Professional plan unless given, a sixth of
-     * the app's waiting. A file about how syncing looks passes 'developer', the app's pace.
+     * How the demo's calls are paced: {@link TEST_DEMO_RATE} unless given. A file about how
+     * syncing looks passes 'developer', the app's own pace.
      */
     demoRate?: RateSetting
   } = {},
@@ -62,7 +62,7 @@ export async function startReviewApp(
     demo: {
       live: false,
       onStarted: (started) => (simulator = started),
-      rate: options.demoRate ?? 'professional',
+      rate: options.demoRate ?? TEST_DEMO_RATE,
     },
   })
   const shell = await startWebShell({ core, rendererDir: resolve(BUILT_RENDERER_DIR) })

@@ -3,10 +3,17 @@ import { createCore, type Core } from '../../src-main/app/core'
 import { databasePath } from '../../src-main/app/data-dir'
 import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite/mirror'
 import { startWebShell, type RunningWebShell } from '../../src-main/shell/web/web-shell'
+import type { RateSetting } from '../../src-main/sync/sync-runtime'
 import { makeTempDir } from './temp-dir'
 
 /** The built renderer that `npm test` produces before running the suites. */
 export const BUILT_RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer')
+
+/**
+ * How the test fixtures pace demo data unless a file asks for the app's own pace: as on a
+ * Professional plan, a sixth of the app's Developer-plan waiting (a demo sync 5 s, not 28 s).
+ */
+export const TEST_DEMO_RATE: RateSetting = 'professional'
 
 /** How a test core is opened: with a service and key, on its own filled mirror, or on demo data. */
 export interface TestCoreOptions {
@@ -44,9 +51,7 @@ export async function openTestCore(
     serviceUrl: options.serviceUrl,
     ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
     ...(options.isWatching ? { isWatching: true } : {}),
-    // Demo data paced as on a Professional plan: a sixth of the app's Developer-plan
-    // waiting (the review app, startReviewApp, keeps the app's own pace).
-    demo: { rate: 'professional' },
+    demo: { rate: TEST_DEMO_RATE },
     ...(options.dataSource
       ? { dataSource: options.dataSource }
       : options.ownMirror

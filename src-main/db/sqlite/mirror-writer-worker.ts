@@ -1,6 +1,7 @@
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
 import type BetterSqlite3 from 'better-sqlite3'
 import { AppError, type ErrorPayload } from '@shared/ipc/ipc-errors'
+import type { MirrorWriter } from '../mirror-writer'
 import { describeStorageError } from '../storage-errors'
 import { ledgerRow, type LedgerEntry } from '../stores/credit-ledger-store'
 import { openWriterConnection } from './database'
@@ -41,7 +42,7 @@ const ROW_WRITES = new Set<string>([
   'applyCompressedSignaturesPage',
   'applySnapshotNfts',
   'applyCompressedSnapshot',
-])
+] satisfies (keyof MirrorWriter)[])
 
 interface Connection {
   sqlite: BetterSqlite3.Database
