@@ -1,7 +1,7 @@
 import { explorerTxUrl } from '@shared/domain/explorer'
 import { BALANCE_AT_NATIVE_SOL_MINT, NATIVE_SOL_MINT } from '@shared/api/base58'
 import { decimalText } from '@shared/domain/exact-amount'
-import type { ExportFormat, ExportKind } from '@shared/ipc/export-schemas'
+import type { ExportDelimiter, ExportFormat, ExportKind } from '@shared/ipc/export-schemas'
 import { InvalidInputError } from '@shared/ipc/ipc-errors'
 import {
   absDecimal,
@@ -15,6 +15,7 @@ import {
   signOfDecimal,
   textCell,
 } from './csv-cells'
+import { CSV_LINE_END, csvField } from './csv-encoder'
 import { currencyNames, type CurrencyNames } from './currency-names'
 
 // The column layouts of every export, in one place: each layout says its header, which
@@ -93,7 +94,14 @@ export interface CsvLayout<Row> {
   header: readonly string[]
   /** Rows with the same key are adjacent and become records together (one transaction). */
   groupKey?: (row: Row) => number
+  /** The group's records, cell by cell. */
   records(group: readonly Row[]): CsvRecord[]
+  /**
+   * The group's records as CSV lines (each ending CRLF; see csvField), appended to `lines`;
+   * returns how many. What exports write: the same cells as `records`, without an array
+   * per record (a million-row export spent a fifth of its time building and joining them).
+   */
+  encode(group: readonly Row[], delimiter: ExportDelimiter, lines: string[]): number
 }
 
 /**
@@ -117,14 +125,33 @@ const value = <R>(header: string, cell: (r: R) => string | number | null): Colum
   cell,
 })
 
+function cellText<R>(column: Column<R>, record: R): string {
+  const v = column.cell(record)
+  return v === null ? '' : column.kind === 'text' ? textCell(String(v)) : String(v)
+}
+
 function render<R>(columns: readonly Column<R>[], record: R): CsvRecord {
-  const cells: CsvRecord = new Array<string>(columns.length)
-  for (let i = 0; i < columns.length; i++) {
-    const c = columns[i] as Column<R>
-    const v = c.cell(record)
-    cells[i] = v === null ? '' : c.kind === 'text' ? textCell(String(v)) : String(v)
+  return columns.map((c) => cellText(c, record))
+}
+
+/** A cell as a CSV field: numbers never need quotes, so they skip the check. */
+function fieldOf<R>(column: Column<R>, record: R, delimiter: ExportDelimiter): string {
+  const v = column.cell(record)
+  if (v === null) return ''
+  if (typeof v === 'number') return String(v)
+  return csvField(column.kind === 'text' ? textCell(v) : v, delimiter)
+}
+
+function renderLine<R>(
+  columns: readonly Column<R>[],
+  record: R,
+  delimiter: ExportDelimiter,
+): string {
+  let line = fieldOf(columns[0] as Column<R>, record, delimiter)
+  for (let i = 1; i < columns.length; i++) {
+    line = `${line}${delimiter}${fieldOf(columns[i] as Column<R>, record, delimiter)}`
   }
-  return cells
+  return `${line}${CSV_LINE_END}`
 }
 
 function layoutOf<Row, Shaped>(
@@ -136,6 +163,11 @@ function layoutOf<Row, Shaped>(
     header: columns.map((c) => c.header),
     ...(groupKey ? { groupKey } : {}),
     records: (group) => shape(group).map((r) => render(columns, r)),
+    encode: (group, delimiter, lines) => {
+      const shaped = shape(group)
+      for (const r of shaped) lines.push(renderLine(columns, r, delimiter))
+      return shaped.length
+    },
   }
 }
 

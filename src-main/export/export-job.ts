@@ -7,13 +7,13 @@ import type {
 import { ExportFilters } from '@shared/ipc/export-schemas'
 import type { ExportPartOptions } from '../db/export-reader'
 import type { Mirror } from '../db/mirror'
+import { csvBatches } from './csv-batches'
 import type { CsvLayout, RowOfKind } from './csv-presets'
 import { layoutFor } from './csv-presets'
 import { currencyNames } from './currency-names'
 import { resolveFilters } from './export-filters'
 import { writeCsvFile } from './export-writer'
 import { defaultExportParts, writePartedExport } from './parted-export'
-import { recordBatches } from './record-batches'
 
 /**
  * What opens an export's rows: the mirror's reader (which can also split a large export
@@ -122,16 +122,18 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
     let rowsRead = 0
     const report = (rowsWritten: number, isFinal: boolean): void =>
       progress(rowsRead, totalRows, rowsWritten, isFinal)
-    const batches = recordBatches(
+    const delimiter = options.delimiter ?? ','
+    const batches = csvBatches(
       read.batches as AsyncIterable<readonly RowOfKind[typeof options.kind][]>,
       layout as CsvLayout<unknown>,
+      delimiter,
       batchRows,
       (count) => {
         rowsRead = count
       },
     )
     const file = await writeCsvFile(options.outPath, batches, {
-      delimiter: options.delimiter ?? ',',
+      delimiter,
       header: options.includeHeader === false ? null : layout.header,
       signal: options.signal,
       onBatchWritten: (written) => report(written, false),
@@ -182,13 +184,14 @@ export async function countExportRecords(query: ExportRecordsQuery): Promise<num
   try {
     const layout = layoutFor(query.kind, format, currencyNames(read.mintSymbols))
     let records = 0
-    const batches = recordBatches(
+    const batches = csvBatches(
       read.batches as AsyncIterable<readonly RowOfKind[typeof query.kind][]>,
       layout as CsvLayout<unknown>,
+      ',',
       batchRows,
       () => {},
     )
-    for await (const batch of batches) records += batch.length
+    for await (const batch of batches) records += batch.records
     return records
   } finally {
     await read.close()

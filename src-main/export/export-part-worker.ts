@@ -1,11 +1,11 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import type { ErrorPayload } from '@shared/ipc/ipc-errors'
 import { openExportPart } from '../db/export-part-rows'
+import { csvBatches } from './csv-batches'
 import { encodeCsv } from './csv-encoder'
 import { layoutFor, type CsvLayout } from './csv-presets'
 import { currencyNames } from './currency-names'
 import type { ExportPartWork, PartMessage, PartRequest } from './parted-export'
-import { recordBatches } from './record-batches'
 
 // One part of an export on a thread of its own: its rows read in the snapshot every part
 // shares, turned into records and CSV bytes here, and handed to the thread that writes
@@ -76,16 +76,17 @@ async function writePart(): Promise<void> {
     const layout = layoutFor(work.kind, work.format, currencyNames(rows.mintSymbols))
     const chunks = new ChunkFiller()
     if (work.includeHeader) await chunks.add(encodeCsv([layout.header], work.delimiter))
-    const batches = recordBatches(
+    const batches = csvBatches(
       rows.batches as AsyncIterable<readonly unknown[]>,
       layout as CsvLayout<unknown>,
+      work.delimiter,
       work.batchRows,
       (read) => (chunks.rowsRead = read),
     )
     for await (const batch of batches) {
-      if (batch.length === 0) continue
-      chunks.records += batch.length
-      await chunks.add(encodeCsv(batch, work.delimiter))
+      if (batch.records === 0) continue
+      chunks.records += batch.records
+      await chunks.add(batch.text)
     }
     chunks.hand()
     post({ kind: 'done', rowsRead: chunks.rowsRead, records: chunks.records })

@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path'
 import type { ExportDelimiter } from '@shared/ipc/export-schemas'
 import { ExportCancelledError, ExportFileError } from '@shared/ipc/export-schemas'
 import { encodeCsv } from './csv-encoder'
-import type { CsvRecord } from './csv-presets'
+import type { CsvBatch } from './csv-batches'
 
 /** What {@link writeCsvFile} needs besides the target and the records. */
 export interface CsvFileOptions {
@@ -177,18 +177,18 @@ export class OrderedWrites {
 }
 
 /**
- * Writes CSV records to `target` safely (see {@link writeFileSafely}): RFC 4180 (CRLF,
- * quotes doubled, fields with a delimiter, quote or line break quoted; see encodeCsv).
+ * Writes CSV to `target` safely (see {@link writeFileSafely}): the header (encoded here,
+ * see encodeCsv), then batches of lines already encoded (see csvBatches).
  *
  * Records arrive in batches; between batches the event loop runs, so a cancel request can
  * land, and writes wait for the disk, so memory stays flat.
  *
  * @example
- * await writeCsvFile('/tmp/out.csv', [[['a', '1']]], { delimiter: ',', header: ['name', 'n'] })
+ * await writeCsvFile('/tmp/out.csv', [{ text: 'a,1\r\n', records: 1 }], { delimiter: ',', header: ['name', 'n'] })
  */
 export async function writeCsvFile(
   target: string,
-  batches: Iterable<readonly CsvRecord[]> | AsyncIterable<readonly CsvRecord[]>,
+  batches: Iterable<CsvBatch> | AsyncIterable<CsvBatch>,
   options: CsvFileOptions,
 ): Promise<CsvFileSummary> {
   const iterator =
@@ -218,9 +218,9 @@ export async function writeCsvFile(
           throwIfCancelled(options.signal)
           const next = await iterator.next()
           if (next.done) break
-          if (next.value.length > 0) {
-            await push(encodeCsv(next.value, options.delimiter))
-            records += next.value.length
+          if (next.value.records > 0) {
+            await push(next.value.text)
+            records += next.value.records
           }
           options.onBatchWritten?.(records)
           // Yield after every batch, so cancel requests, write completions and other work get a turn.

@@ -53,12 +53,19 @@ export function rawFromDecimalText(text: string, decimals: number): string | nul
  * decimalFromRaw('9007199254740993', 9) // '9007199.254740993'
  */
 export function decimalFromRaw(raw: string, decimals: number): string {
+  // Scans by character code, not regular expressions: exports call this once per row.
   const negative = raw.startsWith('-')
-  const digits = (negative ? raw.slice(1) : raw).replace(/^0+(?=\d)/, '')
+  let start = negative ? 1 : 0
+  while (start < raw.length - 1 && raw.charCodeAt(start) === ZERO) start++
+  const digits = raw.slice(start)
   if (decimals === 0) return `${negative && digits !== '0' ? '-' : ''}${digits}`
   const padded = digits.padStart(decimals + 1, '0')
-  const whole = padded.slice(0, -decimals)
-  const fraction = padded.slice(-decimals).replace(/0+$/, '')
-  const body = fraction === '' ? whole : `${whole}.${fraction}`
+  const point = padded.length - decimals
+  let end = padded.length
+  while (end > point && padded.charCodeAt(end - 1) === ZERO) end--
+  const whole = padded.slice(0, point)
+  const body = end === point ? whole : `${whole}.${padded.slice(point, end)}`
   return negative && body !== '0' ? `-${body}` : body
 }
+
+const ZERO = 48

@@ -35,6 +35,15 @@ describe('exact amounts', () => {
     expect(exactAmount('-1', 9, '-1e-9')).toBe('-0.000000001')
   })
 
+  it('drops leading zeros of the raw integer and trailing zeros of the fraction', () => {
+    expect(exactAmount('000150000', 6, '')).toBe('0.15')
+    expect(exactAmount('-1000000000', 9, '')).toBe('-1')
+    expect(exactAmount('-000', 9, '')).toBe('0')
+    expect(exactAmount('0', 0, '')).toBe('0')
+    expect(exactAmount('-007', 0, '')).toBe('-7')
+    expect(exactAmount('12345', 2, '')).toBe('123.45')
+  })
+
   it('falls back to the stored text, rewriting an exponent form without loss', () => {
     expect(exactAmount(null, 9, '0.30000000000000004')).toBe('0.30000000000000004')
     expect(exactAmount(null, 9, '1e-7')).toBe('0.0000001')
