@@ -1,7 +1,7 @@
 import { explorerTxUrl } from '@shared/domain/explorer'
 import { BALANCE_AT_NATIVE_SOL_MINT, NATIVE_SOL_MINT } from '@shared/api/base58'
 import { decimalText } from '@shared/domain/exact-amount'
-import type { ExportDelimiter, ExportFormat, ExportKind } from '@shared/ipc/export-schemas'
+import type { ExportFormat, ExportKind } from '@shared/ipc/export-schemas'
 import { InvalidInputError } from '@shared/ipc/ipc-errors'
 import {
   absDecimal,
@@ -15,7 +15,7 @@ import {
   signOfDecimal,
   textCell,
 } from './csv-cells'
-import { CSV_LINE_END, csvField } from './csv-encoder'
+import type { CsvChunkWriter } from './csv-encoder'
 import { currencyNames, type CurrencyNames } from './currency-names'
 
 // The column layouts of every export, in one place: each layout says its header, which
@@ -97,33 +97,36 @@ export interface CsvLayout<Row> {
   /** The group's records, cell by cell. */
   records(group: readonly Row[]): CsvRecord[]
   /**
-   * The group's records as CSV lines (each ending CRLF; see csvField), appended to `lines`;
-   * returns how many. What exports write: the same cells as `records`, without an array
-   * per record (a million-row export spent a fifth of its time building and joining them).
+   * Writes the group's records to `csv`; returns how many. What exports write: the same
+   * cells as `records`, without an array per record (a million-row export spent a fifth of
+   * its time building and joining them).
    */
-  encode(group: readonly Row[], delimiter: ExportDelimiter, lines: string[]): number
+  encode(group: readonly Row[], csv: CsvChunkWriter): number
 }
 
 /**
  * A column: numbers and times are written as they are; text (labels, symbols, names,
- * addresses) goes through {@link textCell} against formula injection.
+ * addresses) goes through {@link textCell} against formula injection. A `formatted` cell
+ * is one this module writes itself (a time, an exact decimal, a fixed word): it never holds
+ * a delimiter, quote or line break, so exports skip its quote check (a test holds every
+ * layout's output equal to csv-stringify's over awkward rows).
  */
 interface Column<R> {
   header: string
-  kind: 'text' | 'value'
+  kind: 'text' | 'value' | 'formatted'
   cell(r: R): string | number | null
 }
 
-const text = <R>(header: string, cell: (r: R) => string | null): Column<R> => ({
-  header,
-  kind: 'text',
-  cell,
-})
-const value = <R>(header: string, cell: (r: R) => string | number | null): Column<R> => ({
-  header,
-  kind: 'value',
-  cell,
-})
+const column =
+  (kind: Column<unknown>['kind']) =>
+  <R>(header: string, cell: (r: R) => string | number | null): Column<R> => ({
+    header,
+    kind,
+    cell,
+  })
+const text: <R>(header: string, cell: (r: R) => string | null) => Column<R> = column('text')
+const value = column('value')
+const formatted = column('formatted')
 
 function cellText<R>(column: Column<R>, record: R): string {
   const v = column.cell(record)
@@ -134,24 +137,16 @@ function render<R>(columns: readonly Column<R>[], record: R): CsvRecord {
   return columns.map((c) => cellText(c, record))
 }
 
-/** A cell as a CSV field: numbers never need quotes, so they skip the check. */
-function fieldOf<R>(column: Column<R>, record: R, delimiter: ExportDelimiter): string {
-  const v = column.cell(record)
-  if (v === null) return ''
-  if (typeof v === 'number') return String(v)
-  return csvField(column.kind === 'text' ? textCell(v) : v, delimiter)
-}
-
-function renderLine<R>(
-  columns: readonly Column<R>[],
-  record: R,
-  delimiter: ExportDelimiter,
-): string {
-  let line = fieldOf(columns[0] as Column<R>, record, delimiter)
-  for (let i = 1; i < columns.length; i++) {
-    line = `${line}${delimiter}${fieldOf(columns[i] as Column<R>, record, delimiter)}`
+/** Writes a record's cells: numbers and formatted cells never need quotes, so skip the check. */
+function writeRecord<R>(columns: readonly Column<R>[], record: R, csv: CsvChunkWriter): void {
+  for (const c of columns) {
+    const v = c.cell(record)
+    if (v === null) csv.plainField('')
+    else if (typeof v === 'number') csv.plainField(String(v))
+    else if (c.kind === 'formatted') csv.plainField(v)
+    else csv.field(c.kind === 'text' ? textCell(v) : v)
   }
-  return `${line}${CSV_LINE_END}`
+  csv.endRecord()
 }
 
 function layoutOf<Row, Shaped>(
@@ -163,9 +158,9 @@ function layoutOf<Row, Shaped>(
     header: columns.map((c) => c.header),
     ...(groupKey ? { groupKey } : {}),
     records: (group) => shape(group).map((r) => render(columns, r)),
-    encode: (group, delimiter, lines) => {
+    encode: (group, csv) => {
       const shaped = shape(group)
-      for (const r of shaped) lines.push(renderLine(columns, r, delimiter))
+      for (const r of shaped) writeRecord(columns, r, csv)
       return shaped.length
     },
   }
@@ -206,20 +201,20 @@ function shapeFullChanges(group: readonly BalanceChangeRow[]): FullChange[] {
 }
 
 const FULL_CHANGE_COLUMNS: Column<FullChange>[] = [
-  value('Time (UTC)', (c) => isoUtc(c.row.blockTimeSec)),
+  formatted('Time (UTC)', (c) => isoUtc(c.row.blockTimeSec)),
   text('Wallet', (c) => c.row.wallet),
   text('Wallet label', (c) => c.row.walletLabel),
   text('Signature', (c) => c.row.signature),
   value('Slot', (c) => c.row.slot),
   text('Mint', (c) => c.row.mint),
   text('Symbol', (c) => c.row.symbol),
-  value('Amount', (c) => c.amount),
+  formatted('Amount', (c) => c.amount),
   value('Raw amount', (c) => c.row.amountRaw),
   value('Decimals', (c) => c.row.decimals),
-  value('Direction', (c) => (c.amount.startsWith('-') ? 'out' : 'in')),
-  value('Fee (SOL)', (c) => c.fee),
+  formatted('Direction', (c) => (c.amount.startsWith('-') ? 'out' : 'in')),
+  formatted('Fee (SOL)', (c) => c.fee),
   text('Fee payer', (c) => c.row.feePayer),
-  value('Status', (c) => (c.row.isFailed ? 'failed' : 'ok')),
+  formatted('Status', (c) => (c.row.isFailed ? 'failed' : 'ok')),
   value('Explorer', (c) => explorerTxUrl(c.row.signature)),
 ]
 
@@ -331,7 +326,7 @@ function taxRecordOfTransfer(r: TransferRow, currencyOf: CurrencyNames): TaxReco
 
 /** Koinly's universal import layout. A fee-only row is a SOL send labelled `cost`. */
 const KOINLY_COLUMNS: Column<TaxRecord>[] = [
-  value('Date (UTC)', (r) => koinlyTime(r.timeSec)),
+  formatted('Date (UTC)', (r) => koinlyTime(r.timeSec)),
   value('Sent Amount', (r) => (r.isFeeOnly ? r.feeSol : (r.sent?.amount ?? null))),
   text('Sent Currency', (r) => (r.isFeeOnly ? 'SOL' : (r.sent?.currency ?? null))),
   value('Received Amount', (r) => r.received?.amount ?? null),
@@ -353,7 +348,7 @@ const KOINLY_COLUMNS: Column<TaxRecord>[] = [
  * not tell, such as a gift or a staking reward.
  */
 const COINTRACKER_COLUMNS: Column<TaxRecord>[] = [
-  value('Date', (r) => coinTrackerTime(r.timeSec)),
+  formatted('Date', (r) => coinTrackerTime(r.timeSec)),
   value('Received Quantity', (r) => r.received?.amount ?? null),
   text('Received Currency', (r) => r.received?.currency ?? null),
   value('Sent Quantity', (r) => (r.isFeeOnly ? r.feeSol : (r.sent?.amount ?? null))),
@@ -371,7 +366,7 @@ interface FullTransfer extends TransferRow {
 }
 
 const FULL_TRANSFER_COLUMNS: Column<FullTransfer>[] = [
-  value('Time (UTC)', (r) => isoUtc(r.blockTimeSec)),
+  formatted('Time (UTC)', (r) => isoUtc(r.blockTimeSec)),
   text('Wallet', (r) => r.wallet),
   text('Wallet label', (r) => r.walletLabel),
   text('Signature', (r) => r.signature),
@@ -399,7 +394,7 @@ function shapeFullTransfer(group: readonly TransferRow[]): FullTransfer[] {
 }
 
 const FULL_BALANCE_COLUMNS: Column<BalanceRow>[] = [
-  value('Snapshot time (UTC)', (r) => isoUtc(r.takenAtSec)),
+  formatted('Snapshot time (UTC)', (r) => isoUtc(r.takenAtSec)),
   text('Wallet', (r) => r.wallet),
   text('Wallet label', (r) => r.walletLabel),
   text('Mint', (r) => r.mint),

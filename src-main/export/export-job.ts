@@ -8,6 +8,7 @@ import { ExportFilters } from '@shared/ipc/export-schemas'
 import type { ExportPartOptions } from '../db/export-reader'
 import type { Mirror } from '../db/mirror'
 import { csvBatches } from './csv-batches'
+import { CSV_CHUNK_BYTES, CsvChunkWriter } from './csv-encoder'
 import type { CsvLayout, RowOfKind } from './csv-presets'
 import { layoutFor } from './csv-presets'
 import { currencyNames } from './currency-names'
@@ -122,19 +123,22 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
     let rowsRead = 0
     const report = (rowsWritten: number, isFinal: boolean): void =>
       progress(rowsRead, totalRows, rowsWritten, isFinal)
-    const delimiter = options.delimiter ?? ','
     const batches = csvBatches(
       read.batches as AsyncIterable<readonly RowOfKind[typeof options.kind][]>,
-      layout as CsvLayout<unknown>,
-      delimiter,
-      batchRows,
-      (count) => {
-        rowsRead = count
+      {
+        layout: layout as CsvLayout<unknown>,
+        // Each chunk fresh: the file's writes take them as they are.
+        csv: new CsvChunkWriter(options.delimiter ?? ',', CSV_CHUNK_BYTES, (bytes) =>
+          Buffer.allocUnsafe(bytes),
+        ),
+        header: options.includeHeader === false ? null : layout.header,
+        batchRows,
+        onRead: (count) => {
+          rowsRead = count
+        },
       },
     )
     const file = await writeCsvFile(options.outPath, batches, {
-      delimiter,
-      header: options.includeHeader === false ? null : layout.header,
       signal: options.signal,
       onBatchWritten: (written) => report(written, false),
       fileMode: options.fileMode,
@@ -184,12 +188,12 @@ export async function countExportRecords(query: ExportRecordsQuery): Promise<num
   try {
     const layout = layoutFor(query.kind, format, currencyNames(read.mintSymbols))
     let records = 0
+    // Counted as written, into one chunk used over and over: its bytes are never read.
+    const scratch = Buffer.allocUnsafe(CSV_CHUNK_BYTES)
+    const csv = new CsvChunkWriter(',', CSV_CHUNK_BYTES, () => scratch)
     const batches = csvBatches(
       read.batches as AsyncIterable<readonly RowOfKind[typeof query.kind][]>,
-      layout as CsvLayout<unknown>,
-      ',',
-      batchRows,
-      () => {},
+      { layout: layout as CsvLayout<unknown>, csv, header: null, batchRows, onRead: () => {} },
     )
     for await (const batch of batches) records += batch.records
     return records

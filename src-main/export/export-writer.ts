@@ -2,16 +2,11 @@ import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
 import { access, open, rename, rm, stat, type FileHandle } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import type { ExportDelimiter } from '@shared/ipc/export-schemas'
 import { ExportCancelledError, ExportFileError } from '@shared/ipc/export-schemas'
-import { encodeCsv } from './csv-encoder'
 import type { CsvBatch } from './csv-batches'
 
 /** What {@link writeCsvFile} needs besides the target and the records. */
 export interface CsvFileOptions {
-  delimiter: ExportDelimiter
-  /** Written first when given. */
-  header: readonly string[] | null
   signal?: AbortSignal | undefined
   /** Called after each batch reaches the file, with the records written so far. */
   onBatchWritten?: (recordsWritten: number) => void
@@ -28,9 +23,6 @@ export interface CsvFileSummary {
   records: number
   bytes: number
 }
-
-/** Bytes gathered before one write: few syscalls, memory flat whatever the row count. */
-const WRITE_CHUNK_BYTES = 1 << 20
 
 /** Why a path cannot be written, in words a person can act on. */
 function reasonOf(code: string | undefined): string {
@@ -177,57 +169,38 @@ export class OrderedWrites {
 }
 
 /**
- * Writes CSV to `target` safely (see {@link writeFileSafely}): the header (encoded here,
- * see encodeCsv), then batches of lines already encoded (see csvBatches).
- *
- * Records arrive in batches; between batches the event loop runs, so a cancel request can
- * land, and writes wait for the disk, so memory stays flat.
+ * Writes CSV chunks to `target` safely (see {@link writeFileSafely}), batch by batch as
+ * csvBatches writes them (header included), one chunk on its way to disk while the next
+ * batch is written. Between batches the event loop runs, so a cancel request can land, and
+ * writes wait for the disk, so memory stays flat.
  *
  * @example
- * await writeCsvFile('/tmp/out.csv', [{ text: 'a,1\r\n', records: 1 }], { delimiter: ',', header: ['name', 'n'] })
+ * await writeCsvFile('/tmp/out.csv', csvBatches(rows, { layout, csv, header, batchRows: 2_000, onRead }), {})
  */
 export async function writeCsvFile(
   target: string,
-  batches: Iterable<CsvBatch> | AsyncIterable<CsvBatch>,
+  batches: AsyncIterable<CsvBatch>,
   options: CsvFileOptions,
 ): Promise<CsvFileSummary> {
-  const iterator =
-    Symbol.asyncIterator in batches ? batches[Symbol.asyncIterator]() : batches[Symbol.iterator]()
+  const iterator = batches[Symbol.asyncIterator]()
   let records = 0
   const { path, result: bytes } = await writeFileSafely(
     target,
     async (file) => {
       const writes = new OrderedWrites(file)
-      let pending: string[] = []
-      let pendingLength = 0
-      const flush = async (): Promise<void> => {
-        if (pending.length === 0) return
-        const chunk = Buffer.from(pending.join(''), 'utf8')
-        pending = []
-        pendingLength = 0
-        await writes.write(chunk)
-      }
-      const push = async (text: string): Promise<void> => {
-        pending.push(text)
-        pendingLength += text.length
-        if (pendingLength >= WRITE_CHUNK_BYTES) await flush()
-      }
       try {
-        if (options.header) await push(encodeCsv([options.header], options.delimiter))
         for (;;) {
           throwIfCancelled(options.signal)
           const next = await iterator.next()
           if (next.done) break
-          if (next.value.records > 0) {
-            await push(next.value.text)
-            records += next.value.records
-          }
+          // Each chunk is fresh: written as it is, never copied or reused.
+          for (const chunk of next.value.chunks) await writes.write(chunk)
+          records += next.value.records
           options.onBatchWritten?.(records)
           // Yield after every batch, so cancel requests, write completions and other work get a turn.
           await new Promise<void>((done) => setImmediate(done))
         }
         throwIfCancelled(options.signal)
-        await flush()
         await writes.done()
         return writes.bytes
       } catch (error) {

@@ -6,6 +6,7 @@ import { ExportCancelledError } from '@shared/ipc/export-schemas'
 import { rebuildError, StorageError, type ErrorPayload } from '@shared/ipc/ipc-errors'
 import type { ExportPartJob, ExportParts } from '../db/export-reader'
 import { startWorker } from '../db/start-worker'
+import { CSV_CHUNK_BYTES } from './csv-encoder'
 import { OrderedWrites, throwIfCancelled, writeFileSafely } from './export-writer'
 
 // An export split by block time into parts that read one snapshot side by side, each on a
@@ -63,7 +64,6 @@ export interface PartedExportSettings {
   onProgress(progress: PartedProgress): void
 }
 
-const CHUNK_BYTES = 1 << 20
 const AHEAD_CHUNKS = 4
 /**
  * A part's heap: its batches are small and short-lived, so a small young generation is
@@ -195,7 +195,7 @@ class PartThread {
       delimiter: settings.delimiter,
       includeHeader: isFirst && settings.includeHeader,
       batchRows: settings.batchRows,
-      chunkBytes: CHUNK_BYTES,
+      chunkBytes: CSV_CHUNK_BYTES,
       aheadChunks: AHEAD_CHUNKS,
     }
     this.#worker = startWorker(

@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync'
 import { describe, expect, it } from 'vitest'
-import { encodeCsv } from '../../../src-main/export/csv-encoder'
+import { CsvChunkWriter, encodeCsv } from '../../../src-main/export/csv-encoder'
 
 // The export's encoder must write exactly what csv-stringify writes in RFC 4180 form: CRLF
 // line ends, and every field with a line break quoted (csv-stringify 6.9 leaves a bare LF
@@ -56,4 +56,28 @@ describe('encodeCsv equals csv-stringify byte for byte', () => {
   it('writes nothing for no records', () => {
     expect(encodeCsv([], ',')).toBe('')
   })
+})
+
+describe('CsvChunkWriter across chunk ends', () => {
+  it.each([16, 64, 1024])(
+    'writes the same bytes in %i-byte chunks, fields longer than a chunk included',
+    (chunkBytes) => {
+      const long = `${'Ünïcødé ☀ 財布, "quoted" '.repeat(20)}\r\nend`
+      const records = [...randomRecords(chunkBytes, 300), [long, 'x'], ['y', long], [long]]
+      const chunks: Buffer[] = []
+      const csv = new CsvChunkWriter(',', chunkBytes, (bytes) => {
+        const chunk = Buffer.alloc(bytes)
+        chunks.push(chunk)
+        return chunk
+      })
+      for (const record of records) csv.record(record)
+      const written = [...csv.take(false), ...csv.take(true)]
+      // Every chunk handed on is one the writer was given, never larger.
+      for (const c of written) expect(c.length).toBeLessThanOrEqual(chunkBytes)
+      expect(written.length).toBeGreaterThan(1)
+      expect(Buffer.concat(written).toString('utf8')).toBe(
+        stringify(records, { delimiter: ',', ...RFC_4180 }),
+      )
+    },
+  )
 })
