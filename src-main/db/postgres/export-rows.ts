@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import type { ExportRows } from '../export-reader'
 import type { PlainExportStatements } from '../queries/export-queries'
-import { mintSymbolOf } from '../queries/mint-symbols'
+import { exportRowFiller, type ExportWallet, type MintSymbol } from '../queries/export-lookups'
 import { describeStorageError } from '../storage-errors'
 
 /**
@@ -37,18 +37,21 @@ export async function readPostgresExport(
     if (snapshot !== undefined) {
       await client.query(`set transaction snapshot '${snapshot.replaceAll("'", "''")}'`)
     }
-    const { count, symbols, rows: select } = statements
+    const { count, symbols, wallets, rows: select } = statements
     const counted = await client.query(count.sql, count.parameters)
-    const mintSymbols = (await client.query(symbols.sql, symbols.parameters)).rows as {
-      mint: string
-      symbol: string | null
-    }[]
+    const mintSymbols = (await client.query(symbols.sql, symbols.parameters)).rows as MintSymbol[]
+    const fill = exportRowFiller(
+      statements,
+      mintSymbols,
+      statements.walletsFromIds
+        ? ((await client.query(wallets.sql, wallets.parameters)).rows as ExportWallet[])
+        : [],
+    )
     await client.query(`declare export_rows no scroll cursor for ${select.sql}`, select.parameters)
     const fetch = `fetch forward ${Math.max(1, Math.floor(batchRows))} from export_rows`
-    const symbolOf = statements.symbolsFromMints ? mintSymbolOf(mintSymbols) : null
     const next = async (): Promise<Record<string, unknown>[]> => {
       const { rows } = await client.query<Record<string, unknown>>(fetch)
-      if (symbolOf) for (const row of rows) row.symbol = symbolOf(row.mint as string)
+      if (fill) for (const row of rows) fill(row)
       return rows
     }
     async function* batches(): AsyncGenerator<unknown[], void, undefined> {

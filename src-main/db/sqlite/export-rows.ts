@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3'
 import type { ExportRows } from '../export-reader'
 import type { PlainExportStatements } from '../queries/export-queries'
-import { mintSymbolOf } from '../queries/mint-symbols'
+import { exportRowFiller, type ExportWallet, type MintSymbol } from '../queries/export-lookups'
 import { describeStorageError } from '../storage-errors'
 
 /** How long an export's connection waits for another's lock before giving up. */
@@ -40,22 +40,25 @@ export async function readSqliteExport(
   }
   try {
     sqlite.exec('begin')
-    const { count, symbols, rows: select } = statements
+    const { count, symbols, wallets, rows: select } = statements
     const { n } = sqlite.prepare(count.sql).get(...count.parameters) as { n: number }
-    const mintSymbols = sqlite.prepare(symbols.sql).all(...symbols.parameters) as {
-      mint: string
-      symbol: string | null
-    }[]
+    const mintSymbols = sqlite.prepare(symbols.sql).all(...symbols.parameters) as MintSymbol[]
+    const fill = exportRowFiller(
+      statements,
+      mintSymbols,
+      statements.walletsFromIds
+        ? (sqlite.prepare(wallets.sql).all(...wallets.parameters) as ExportWallet[])
+        : [],
+    )
     const iterator = sqlite.prepare(select.sql).iterate(...select.parameters) as IterableIterator<
       Record<string, unknown>
     >
     rows = iterator
-    const symbolOf = statements.symbolsFromMints ? mintSymbolOf(mintSymbols) : null
     const size = Math.max(1, batchRows)
     async function* batches(): AsyncGenerator<unknown[], void, undefined> {
       let batch: unknown[] = []
       for (const row of iterator) {
-        if (symbolOf) row.symbol = symbolOf(row.mint as string)
+        fill?.(row)
         batch.push(row)
         if (batch.length >= size) {
           yield batch
