@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { sql, type Kysely } from 'kysely'
 import { startLocalPostgres, type LocalPostgres } from '../../scripts/postgres/local-postgres'
 import { openPostgresMirror, type PostgresMirror } from '../../src-main/db/postgres/mirror'
@@ -22,6 +20,7 @@ import type { BenchFigure } from './bench-table'
 import { mulberry32 } from '../helpers/history-mirror'
 import type { ColdStartTiming } from './desk-cold-start'
 import type { ExportTiming } from './desk-export'
+import { runChild } from './run-child'
 import {
   buildPostgresDesk,
   buildSqliteDesk,
@@ -519,41 +518,6 @@ async function timeExports(
   } finally {
     rmSync(referenceOut, { force: true })
   }
-}
-
-/**
- * Runs one of the bench's scripts in a fresh Node process (TypeScript through tsx) and
- * resolves with what it printed, or null when it ran past `limitMs` and was killed.
- */
-function runChild(
-  script: string,
-  args: readonly string[],
-  limitMs: number,
-): Promise<string | null> {
-  const path = fileURLToPath(new URL(script, import.meta.url))
-  const root = fileURLToPath(new URL('../../', import.meta.url))
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path, ...args], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let out = ''
-    let err = ''
-    let isStopped = false
-    const timer = setTimeout(() => {
-      isStopped = true
-      child.kill('SIGKILL')
-    }, limitMs)
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      if (isStopped) resolve(null)
-      else if (code === 0) resolve(out)
-      else reject(new Error(`${script} exited with ${code}: ${err}`))
-    })
-  })
 }
 
 /** The mirror's size on disk: the SQLite file and its WAL, or the PostgreSQL database. */
