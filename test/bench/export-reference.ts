@@ -15,36 +15,35 @@ export interface ReferenceExport {
   bytes: number
 }
 
-/** The rows in export order: sorted ids first, wide columns joined after (as the export does). */
+/** The rows in export order: sorted ids first, wide columns joined after (as the export does on SQLite). */
 const ORDERED = `with ordered as materialized (
   select bc.id as change_id from balance_changes as bc
   order by bc.block_time_sec asc nulls first, bc.slot, bc.transaction_id, bc.ordinal)`
 
-/** The same cells on both engines but the time, whose SQL differs. */
-function referenceSelect(time: string, orderBy: string): string {
-  return `${ORDERED}
-select ${time}, w.address, w.label, t.signature, bc.slot, bc.mint, m.symbol,
+/** The cells, the same on both engines but the time, whose SQL differs. */
+function referenceCells(time: string): string {
+  return `${time}, w.address, w.label, t.signature, bc.slot, bc.mint, m.symbol,
   bc.amount_text, bc.amount_raw, bc.decimals,
   case when bc.amount_text like '-%' then 'out' else 'in' end,
   case when t.fee_payer = w.address and bc.ordinal = 0 then t.fee_text else '' end,
   t.fee_payer, case when t.is_failed = 1 then 'failed' else 'ok' end,
-  'https://solscan.io/tx/' || t.signature
-from ordered as o cross join balance_changes as bc
-  inner join transactions as t on t.id = bc.transaction_id
-  inner join wallets as w on w.id = bc.wallet_id
-  left join mints as m on m.mint = bc.mint
-where bc.id = o.change_id${orderBy}`
+  'https://solscan.io/tx/' || t.signature`
 }
 
-const SQLITE_SELECT = referenceSelect(
-  `strftime('%Y-%m-%dT%H:%M:%SZ', bc.block_time_sec, 'unixepoch')`,
-  '',
-)
-// PostgreSQL promises no order without ORDER BY, so it sorts again, as the export does.
-const POSTGRES_SELECT = referenceSelect(
-  `to_char(to_timestamp(bc.block_time_sec) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
-  ' order by bc.block_time_sec asc nulls first, bc.slot, bc.transaction_id, bc.ordinal',
-)
+const JOINS = `inner join transactions as t on t.id = bc.transaction_id
+  inner join wallets as w on w.id = bc.wallet_id
+  left join mints as m on m.mint = bc.mint`
+
+const SQLITE_SELECT = `${ORDERED}
+select ${referenceCells(`strftime('%Y-%m-%dT%H:%M:%SZ', bc.block_time_sec, 'unixepoch')`)}
+from ordered as o cross join balance_changes as bc
+  ${JOINS}
+where bc.id = o.change_id`
+// PostgreSQL hashes the joins and sorts the joined rows once (as the export does there).
+const POSTGRES_SELECT = `select ${referenceCells(`to_char(to_timestamp(bc.block_time_sec) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`)}
+from balance_changes as bc
+  ${JOINS}
+order by bc.block_time_sec asc nulls first, bc.slot, bc.transaction_id, bc.ordinal`
 
 /**
  * Milliseconds a command takes with `input` on stdin and its stdout to `stdoutPath` (or

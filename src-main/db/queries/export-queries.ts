@@ -170,42 +170,47 @@ function balanceChangeStatements(
   range?: ExportTimeRange,
 ): ExportStatements {
   const from = balanceChangesFrom(db, f, range)
-  // The sort holds only the order keys and row ids; the wide columns are joined after it,
-  // in that order. Sorting whole rows made a 300 MB sorter for a million rows (spilled to
-  // temporary files), twice the time of sorting ids and looking the rows up by them. The
-  // materialized CTE is the outer loop (CROSS JOIN fixes the join order in SQLite), so the
-  // rows come out in the order it was filled.
+  // SQLite: the sort holds only the order keys and row ids; the wide columns are joined
+  // after it, in that order. Sorting whole rows made a 300 MB sorter for a million rows
+  // (spilled to temporary files), twice the time of sorting ids and looking the rows up by
+  // them. The materialized CTE is the outer loop (CROSS JOIN fixes the join order), so the
+  // rows come out in the order it was filled. PostgreSQL hashes those joins and so sorts
+  // the joined rows again at the end (it promises no order without ORDER BY): there the
+  // rows are joined and sorted once, which took a sixth less time than both sorts.
   // Undated changes first, on both engines (PostgreSQL puts nulls last by default).
   const exportOrder = sql`bc.block_time_sec asc nulls first, bc.slot, bc.transaction_id, bc.ordinal`
+  const columns = [
+    'bc.transaction_id as transactionId',
+    'bc.block_time_sec as blockTimeSec',
+    'bc.slot as slot',
+    't.signature as signature',
+    'bc.wallet_id as walletId',
+    'bc.mint as mint',
+    sql<string | null>`null`.as('symbol'),
+    'bc.amount_text as amountText',
+    'bc.amount_raw as amountRaw',
+    'bc.decimals as decimals',
+    't.fee_text as feeText',
+    't.fee_payer as feePayer',
+    't.is_failed as isFailed',
+  ] as const
   const ordered = from.select('bc.id as changeId').orderBy(exportOrder)
-  const rows = db
-    .with(
-      (cte) => cte('ordered').materialized(),
-      () => ordered,
-    )
-    .selectFrom('ordered as o')
-    .crossJoin('balance_changes as bc')
-    .innerJoin('transactions as t', 't.id', 'bc.transaction_id')
-    .whereRef('bc.id', '=', 'o.changeId')
-    .select([
-      'bc.transaction_id as transactionId',
-      'bc.block_time_sec as blockTimeSec',
-      'bc.slot as slot',
-      't.signature as signature',
-      'bc.wallet_id as walletId',
-      'bc.mint as mint',
-      sql<string | null>`null`.as('symbol'),
-      'bc.amount_text as amountText',
-      'bc.amount_raw as amountRaw',
-      'bc.decimals as decimals',
-      't.fee_text as feeText',
-      't.fee_payer as feePayer',
-      't.is_failed as isFailed',
-    ])
+  const rows =
+    engineOf(db) === 'postgres'
+      ? from.select([...columns]).orderBy(exportOrder)
+      : db
+          .with(
+            (cte) => cte('ordered').materialized(),
+            () => ordered,
+          )
+          .selectFrom('ordered as o')
+          .crossJoin('balance_changes as bc')
+          .innerJoin('transactions as t', 't.id', 'bc.transaction_id')
+          .whereRef('bc.id', '=', 'o.changeId')
+          .select([...columns])
   return {
     count: from.select((eb) => eb.fn.countAll<number>().as('n')),
-    // PostgreSQL promises no order without ORDER BY (its joins may hash); it sorts again.
-    rows: engineOf(db) === 'postgres' ? rows.orderBy(exportOrder) : rows,
+    rows,
     symbolsFromMints: true,
     walletsFromIds: true,
   }
