@@ -137,14 +137,12 @@ function render<R>(columns: readonly Column<R>[], record: R): CsvRecord {
   return columns.map((c) => cellText(c, record))
 }
 
-/** Writes a record's cells: numbers and formatted cells never need quotes, so skip the check. */
+/** Writes a record's cells as `render` makes them; formatted cells skip the quote check. */
 function writeRecord<R>(columns: readonly Column<R>[], record: R, csv: CsvChunkWriter): void {
   for (const c of columns) {
-    const v = c.cell(record)
-    if (v === null) csv.plainField('')
-    else if (typeof v === 'number') csv.plainField(String(v))
-    else if (c.kind === 'formatted') csv.plainField(v)
-    else csv.field(c.kind === 'text' ? textCell(v) : v)
+    const cell = cellText(c, record)
+    if (c.kind === 'formatted') csv.plainField(cell)
+    else csv.field(cell)
   }
   csv.endRecord()
 }
