@@ -27,7 +27,7 @@ export interface ExportPartWork {
   batchRows: number
   /** The size of a chunk's buffer. */
   chunkBytes: number
-  /** Chunk buffers a part has: how many it may hand over before the first is written. */
+  /** Chunks a part may have handed over and not had back before it waits (one more while a batch fills). */
   aheadChunks: number
 }
 
