@@ -1,8 +1,5 @@
 import type { ExportDelimiter } from '@shared/ipc/export-schemas'
 
-/** RFC 4180 line end. */
-export const CSV_LINE_END = '\r\n'
-
 const NEEDS_QUOTES: Record<ExportDelimiter, RegExp> = {
   ',': /[",\r\n]/,
   ';': /[";\r\n]/,

@@ -45,7 +45,7 @@ async function writePart(): Promise<void> {
     post({ kind: 'opened', totalRows: rows.totalRows })
     // Every part reads the same mint symbols, so every part names currencies alike.
     const layout = layoutFor(work.kind, work.format, currencyNames(rows.mintSymbols))
-    // A batch fills less than a chunk, so at most one buffer more than aheadChunks exists.
+    // A new buffer only while none has come back: handOver waits once aheadChunks are out.
     const csv = new CsvChunkWriter(
       work.delimiter,
       work.chunkBytes,

@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import type { ExportRows } from '../export-reader'
 import type { PlainExportStatements } from '../queries/export-queries'
-import { exportRowFiller, type ExportWallet, type MintSymbol } from '../queries/export-lookups'
+import { readExportLookups } from '../queries/export-lookups'
 import { describeStorageError } from '../storage-errors'
 
 /**
@@ -37,15 +37,11 @@ export async function readPostgresExport(
     if (snapshot !== undefined) {
       await client.query(`set transaction snapshot '${snapshot.replaceAll("'", "''")}'`)
     }
-    const { count, symbols, wallets, rows: select } = statements
+    const { count, rows: select } = statements
     const counted = await client.query(count.sql, count.parameters)
-    const mintSymbols = (await client.query(symbols.sql, symbols.parameters)).rows as MintSymbol[]
-    const fill = exportRowFiller(
+    const { mintSymbols, fill } = await readExportLookups(
       statements,
-      mintSymbols,
-      statements.walletsFromIds
-        ? ((await client.query(wallets.sql, wallets.parameters)).rows as ExportWallet[])
-        : [],
+      async (s) => (await client.query(s.sql, s.parameters)).rows,
     )
     await client.query(`declare export_rows no scroll cursor for ${select.sql}`, select.parameters)
     const fetch = `fetch forward ${Math.max(1, Math.floor(batchRows))} from export_rows`

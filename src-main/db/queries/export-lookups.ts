@@ -1,6 +1,7 @@
 import type { Compilable, Kysely } from 'kysely'
 import { StorageError } from '@shared/ipc/ipc-errors'
 import type { Database } from '../schema'
+import type { PlainExportStatements, PlainStatement } from './export-queries'
 
 // What an export's reader looks up instead of joining per row: the snapshot's mint symbols
 // (what tax layouts name currencies from, and balance-change rows take their symbol from)
@@ -38,29 +39,40 @@ export function exportWalletsStatement(db: Kysely<Database>): Compilable<ExportW
  * const symbolOf = mintSymbolOf([{ mint: 'EPjF…', symbol: 'USDC' }])
  * symbolOf('EPjF…') // 'USDC'
  */
-export function mintSymbolOf(mintSymbols: readonly MintSymbol[]): (mint: string) => string | null {
+function mintSymbolOf(mintSymbols: readonly MintSymbol[]): (mint: string) => string | null {
   const symbols = new Map(mintSymbols.map((m) => [m.mint, m.symbol]))
   return (mint) => symbols.get(mint) ?? null
 }
 
+/** What a reader takes from its snapshot besides the rows. */
+export interface ExportLookups {
+  mintSymbols: MintSymbol[]
+  /** What to do to each row its statement leaves to the reader; null when nothing. */
+  fill: ((row: Record<string, unknown>) => void) | null
+}
+
 /**
- * What a reader does to each row its statement leaves to it: the symbol from the mint
- * (`symbolsFromMints`), the wallet's address and label from its `walletId`
- * (`walletsFromIds`); null when the rows need nothing.
+ * Reads the snapshot's mint symbols, and its wallets when the rows need them, with `all`
+ * (the engine's way to run a statement in the export's transaction); the filler gives each
+ * row its symbol from the mint (`symbolsFromMints`) and its wallet's address and label from
+ * its `walletId` (`walletsFromIds`).
  *
  * @example
- * const fill = exportRowFiller({ symbolsFromMints: true, walletsFromIds: true }, symbols, wallets)
+ * const { mintSymbols, fill } = await readExportLookups(statements, (s) => sqlite.prepare(s.sql).all(...s.parameters))
  * for (const row of rows) fill?.(row)
  */
-export function exportRowFiller(
-  needs: { symbolsFromMints: boolean; walletsFromIds: boolean },
-  mintSymbols: readonly MintSymbol[],
-  wallets: readonly ExportWallet[],
-): ((row: Record<string, unknown>) => void) | null {
-  const symbolOf = needs.symbolsFromMints ? mintSymbolOf(mintSymbols) : null
-  const byId = needs.walletsFromIds ? new Map(wallets.map((w) => [Number(w.id), w])) : null
-  if (symbolOf === null && byId === null) return null
-  return (row) => {
+export async function readExportLookups(
+  statements: PlainExportStatements,
+  all: (statement: PlainStatement) => unknown[] | Promise<unknown[]>,
+): Promise<ExportLookups> {
+  const mintSymbols = (await all(statements.symbols)) as MintSymbol[]
+  const wallets = statements.walletsFromIds
+    ? ((await all(statements.wallets)) as ExportWallet[])
+    : []
+  const symbolOf = statements.symbolsFromMints ? mintSymbolOf(mintSymbols) : null
+  const byId = statements.walletsFromIds ? new Map(wallets.map((w) => [Number(w.id), w])) : null
+  if (symbolOf === null && byId === null) return { mintSymbols, fill: null }
+  const fill = (row: Record<string, unknown>): void => {
     if (symbolOf) row.symbol = symbolOf(row.mint as string)
     if (byId) {
       const wallet = byId.get(Number(row.walletId))
@@ -74,4 +86,5 @@ export function exportRowFiller(
       row.walletLabel = wallet.label
     }
   }
+  return { mintSymbols, fill }
 }

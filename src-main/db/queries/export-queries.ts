@@ -56,13 +56,13 @@ export interface ExportStatements {
   rows: Compilable<unknown>
   /**
    * The rows leave their `symbol` column null for the reader to fill from the snapshot's
-   * mint symbols ({@link mintSymbolOf}): a join per row was a third of SQLite's time for
+   * mint symbols (readExportLookups): a join per row was a third of SQLite's time for
    * a million balance changes, a lookup in a map of a few thousand mints costs nothing.
    */
   symbolsFromMints: boolean
   /**
    * The rows carry `walletId` and leave `wallet` and `walletLabel` for the reader to fill
-   * from the snapshot's wallets (exportRowFiller): two strings fewer per row to convert,
+   * from the snapshot's wallets (readExportLookups): two strings fewer per row to convert,
    * most of a tenth of SQLite's reading time for a million balance changes.
    */
   walletsFromIds: boolean

@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3'
 import type { ExportRows } from '../export-reader'
 import type { PlainExportStatements } from '../queries/export-queries'
-import { exportRowFiller, type ExportWallet, type MintSymbol } from '../queries/export-lookups'
+import { readExportLookups } from '../queries/export-lookups'
 import { describeStorageError } from '../storage-errors'
 
 /** How long an export's connection waits for another's lock before giving up. */
@@ -40,15 +40,10 @@ export async function readSqliteExport(
   }
   try {
     sqlite.exec('begin')
-    const { count, symbols, wallets, rows: select } = statements
+    const { count, rows: select } = statements
     const { n } = sqlite.prepare(count.sql).get(...count.parameters) as { n: number }
-    const mintSymbols = sqlite.prepare(symbols.sql).all(...symbols.parameters) as MintSymbol[]
-    const fill = exportRowFiller(
-      statements,
-      mintSymbols,
-      statements.walletsFromIds
-        ? (sqlite.prepare(wallets.sql).all(...wallets.parameters) as ExportWallet[])
-        : [],
+    const { mintSymbols, fill } = await readExportLookups(statements, (s) =>
+      sqlite.prepare(s.sql).all(...s.parameters),
     )
     const iterator = sqlite.prepare(select.sql).iterate(...select.parameters) as IterableIterator<
       Record<string, unknown>
