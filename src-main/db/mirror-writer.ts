@@ -54,6 +54,13 @@ export interface StreamPatch {
    * never the backfill of the past.
    */
   forAlertsAtMs?: number
+  /**
+   * Stores the page only while the stream's backfill cursor is still this one, the cursor
+   * the page was asked for from; otherwise writes nothing and fails. A page sent while
+   * the page before it was still being written must not be stored when that one failed:
+   * its cursor would skip the lost page's transactions.
+   */
+  continuesBackfillFrom?: string | null
 }
 
 /** A compression signature item as the writer needs it. */
@@ -86,6 +93,12 @@ export interface CompressedState {
  * Methods are async so that a server database can implement them.
  */
 export interface MirrorWriter {
+  /**
+   * How many pages of one stream may be sent before the first of them is stored: more
+   * than one only where writes are applied one at a time in the order they were made
+   * (and can then share a commit).
+   */
+  readonly pagesInFlight: number
   /** The internal id of a watched wallet, or null when it is not watched (any more). */
   walletId(address: string): Promise<number | null>
   /** A stream's row, created on first use. */
@@ -162,3 +175,14 @@ export type CompressedStreamName = Extract<
   StreamName,
   'compressed-owner' | 'compressed-token-owner'
 >
+
+/**
+ * A page's {@link StreamPatch.continuesBackfillFrom} no longer matches: the page before it
+ * was not stored. The writer rolls the page back; its caller already has the first error.
+ */
+export function cursorMovedError(): Error {
+  return Object.assign(
+    new Error('the page before it was not stored, so its backfill cursor no longer follows on'),
+    { code: 'CURSOR_MOVED' },
+  )
+}

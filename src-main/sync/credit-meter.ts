@@ -75,7 +75,10 @@ export class CreditMeter {
 
   /** Credits spent in the current UTC day and month (from the ledger). */
   async spent(): Promise<{ day: number; month: number }> {
-    await this.#queue(() => this.#refreshPeriod())
+    // Within the period the totals here are exact already (see record): a call does not
+    // wait for the rows of the calls before it to reach the ledger, which on a busy
+    // writer would hold each page's fetch behind the last page's write.
+    if (!this.#isPeriodCurrent()) await this.#queue(() => this.#refreshPeriod())
     return { day: this.#period.day, month: this.#period.month }
   }
 
@@ -117,12 +120,20 @@ export class CreditMeter {
    * does not fail the call: {@link idle} reports it.
    */
   record(entry: LedgerEntry): void {
-    void this.#queue(async () => {
-      // The period is brought up to date before the row exists: a refresh re-reads the
-      // ledger and would otherwise count the new row twice.
-      await this.#refreshPeriod()
+    const count = (): void => {
       if (entry.atMs >= this.#period.dayStartMs) this.#period.day += entry.credits
       if (entry.atMs >= this.#period.monthStartMs) this.#period.month += entry.credits
+    }
+    const isCounted = this.#isPeriodCurrent()
+    if (isCounted) count()
+    void this.#queue(async () => {
+      // Otherwise the period is brought up to date before the row exists: a refresh
+      // re-reads the ledger and would count the new row twice. A refresh queued later
+      // runs after this write and reads the row instead of this count.
+      if (!isCounted) {
+        await this.#refreshPeriod()
+        count()
+      }
       await this.#ledger.record(entry)
     }).catch((error: unknown) => {
       this.#writeError ??= error
@@ -137,9 +148,15 @@ export class CreditMeter {
     if (error !== null) throw error
   }
 
-  async #refreshPeriod(): Promise<void> {
+  /** Whether the totals here are of the day and month it is now (false before first use). */
+  #isPeriodCurrent(): boolean {
     const { dayStartMs, monthStartMs } = budgetPeriodStarts(this.#nowMs())
-    if (dayStartMs === this.#period.dayStartMs && monthStartMs === this.#period.monthStartMs) return
+    return dayStartMs === this.#period.dayStartMs && monthStartMs === this.#period.monthStartMs
+  }
+
+  async #refreshPeriod(): Promise<void> {
+    if (this.#isPeriodCurrent()) return
+    const { dayStartMs, monthStartMs } = budgetPeriodStarts(this.#nowMs())
     // A new period (or first use): re-read from the ledger, which other processes share.
     const day = await this.#ledger.spentSince(dayStartMs)
     const month = await this.#ledger.spentSince(monthStartMs)

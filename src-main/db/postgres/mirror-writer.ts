@@ -24,7 +24,7 @@ import type {
   StreamPatch,
   StreamRow,
 } from '../mirror-writer'
-import { STREAM_NAMES } from '../mirror-writer'
+import { cursorMovedError, STREAM_NAMES } from '../mirror-writer'
 import type { Database } from '../schema'
 import { describeStorageError } from '../storage-errors'
 
@@ -42,6 +42,8 @@ const ROWS_PER_INSERT = 2_000
  * queue rather than interleave.
  */
 export class PostgresMirrorWriter implements MirrorWriter {
+  /** Each page is a transaction of its own on a pooled connection: they could commit out of order. */
+  readonly pagesInFlight = 1
   readonly #db: Kysely<Database>
 
   constructor(db: Kysely<Database>) {
@@ -388,7 +390,8 @@ async function patchStreamRow(
     top_read_at_sec: patch.topReadAtSec,
     last_success_sec: patch.succeededAtSec,
   }
-  await tx
+  const from = patch.continuesBackfillFrom
+  const [result] = await tx
     .updateTable('sync_streams')
     .set(Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined)))
     .set({
@@ -398,7 +401,11 @@ async function patchStreamRow(
     })
     .where('wallet_id', '=', walletId)
     .where('stream', '=', stream)
+    .$if(from !== undefined, (q) =>
+      q.where(sql<boolean>`backfill_cursor is not distinct from ${from ?? null}`),
+    )
     .execute()
+  if (from !== undefined && Number(result?.numUpdatedRows ?? 0) === 0) throw cursorMovedError()
 }
 
 function transferKey(...parts: string[]): string {

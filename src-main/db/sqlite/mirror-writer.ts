@@ -10,7 +10,7 @@ import type {
   StreamPatch,
   StreamRow,
 } from '../mirror-writer'
-import { STREAM_NAMES } from '../mirror-writer'
+import { cursorMovedError, STREAM_NAMES } from '../mirror-writer'
 import { mintUpsert, type MintRow } from '../ingest/mint-upsert'
 import {
   balanceChangeRows,
@@ -28,6 +28,7 @@ import {
 } from '../ingest/page-rows'
 import type { Database } from '../schema'
 import { describeStorageError } from '../storage-errors'
+import { MultiRowInsert } from './multi-row-insert'
 
 /** Reads stream rows on a connection; it never writes, so any connection may read them. */
 export class StreamRowReader {
@@ -92,6 +93,8 @@ function streamRowOf(r: Record<string, unknown>): StreamRow {
  * 10–15× faster than Kysely per row), and each page is one immediate transaction.
  */
 export class SqliteMirrorWriter implements MirrorWriter {
+  /** Each call is stored before it returns: nothing would be gained by sending more. */
+  readonly pagesInFlight = 1
   readonly #sqlite: BetterSqlite3.Database
   readonly #s: ReturnType<typeof prepareStatements>
   readonly #rows: StreamRowReader
@@ -135,19 +138,18 @@ export class SqliteMirrorWriter implements MirrorWriter {
   ): Promise<number> {
     return this.#write('store a page of history', () => {
       let inserted = 0
+      const changes: ReturnType<typeof balanceChangeRows> = []
       for (const entry of entries) {
-        const row = this.#s.insertTransaction.get(transactionRow(walletId, entry)) as
-          { id: number } | undefined
-        if (row === undefined) continue
+        const row = transactionRow(walletId, entry)
+        const id = this.#s.insertTransaction.get(TRANSACTION_COLUMNS.map((c) => row[c])) as
+          number | undefined
+        if (id === undefined) continue
         inserted += 1
-        for (const change of balanceChangeRows(row.id, walletId, entry)) {
-          this.#s.insertBalanceChange.run(change)
-        }
+        changes.push(...balanceChangeRows(id, walletId, entry))
         if (patch.forAlertsAtMs !== undefined)
-          this.#s.insertInbox.run(
-            inboxRow(walletId, { transactionId: row.id }, patch.forAlertsAtMs),
-          )
+          this.#s.insertInbox.run(inboxRow(walletId, { transactionId: id }, patch.forAlertsAtMs))
       }
+      this.#s.insertBalanceChanges.run(changes)
       this.#patch(walletId, 'history', patch, inserted)
       return inserted
     })
@@ -283,7 +285,7 @@ export class SqliteMirrorWriter implements MirrorWriter {
 
   #patch(walletId: number, stream: StreamName, patch: StreamPatch, addItems: number): void {
     const has = (key: keyof StreamPatch): number => (patch[key] === undefined ? 0 : 1)
-    this.#s.patchStream.run({
+    const { changes } = this.#s.patchStream.run({
       walletId,
       stream,
       setState: has('state'),
@@ -308,7 +310,10 @@ export class SqliteMirrorWriter implements MirrorWriter {
       items: patch.items ?? 0,
       addItems,
       succeededAtSec: patch.succeededAtSec ?? null,
+      checkBackfill: has('continuesBackfillFrom'),
+      continuesBackfillFrom: patch.continuesBackfillFrom ?? null,
     })
+    if (changes === 0 && patch.continuesBackfillFrom !== undefined) throw cursorMovedError()
   }
 
   #write<T>(doing: string, work: () => T): T {
@@ -319,6 +324,35 @@ export class SqliteMirrorWriter implements MirrorWriter {
     }
   }
 }
+
+/** The `transactions` columns the history path writes, in its statement's order. */
+const TRANSACTION_COLUMNS = [
+  'wallet_id',
+  'signature',
+  'slot',
+  'block_time_sec',
+  'fee',
+  'fee_text',
+  'fee_payer',
+  'error',
+  'is_failed',
+  'change_count',
+  'kind',
+] as const satisfies readonly (keyof ReturnType<typeof transactionRow>)[]
+
+/** The `balance_changes` columns the history path writes. */
+const BALANCE_CHANGE_COLUMNS = [
+  'transaction_id',
+  'wallet_id',
+  'ordinal',
+  'mint',
+  'amount',
+  'amount_text',
+  'amount_raw',
+  'decimals',
+  'block_time_sec',
+  'slot',
+] as const satisfies readonly (keyof ReturnType<typeof balanceChangeRows>[number])[]
 
 /** How many mints one upsert statement writes: well under SQLite's parameter limit. */
 const MINTS_PER_STATEMENT = 500
@@ -346,18 +380,22 @@ function prepareStatements(sqlite: BetterSqlite3.Database) {
         pages_fetched = pages_fetched + @addPages,
         items_stored = case when @setItems then @items else items_stored + @addItems end,
         last_success_sec = coalesce(@succeededAtSec, last_success_sec)
-      where wallet_id = @walletId and stream = @stream`),
-    insertTransaction: sqlite.prepare(`
-      insert into transactions (wallet_id, signature, slot, block_time_sec, fee, fee_text, fee_payer, error, is_failed, change_count, kind)
-      values (@wallet_id, @signature, @slot, @block_time_sec, @fee, @fee_text, @fee_payer, @error, @is_failed, @change_count, @kind)
-      on conflict (wallet_id, signature) do nothing
-      returning id`),
+      where wallet_id = @walletId and stream = @stream
+        and (not @checkBackfill or backfill_cursor is @continuesBackfillFrom)`),
+    // Positional parameters and the bare id: binding by name and building a result object
+    // per row cost more than the insert itself on the history path.
+    insertTransaction: sqlite
+      .prepare(
+        `insert into transactions (${TRANSACTION_COLUMNS.join(', ')})
+        values (${TRANSACTION_COLUMNS.map(() => '?').join(', ')})
+        on conflict (wallet_id, signature) do nothing
+        returning id`,
+      )
+      .pluck(),
     insertInbox: sqlite.prepare(`
       insert into alert_inbox (wallet_id, transaction_id, snapshot_id, written_at_ms)
       values (@wallet_id, @transaction_id, @snapshot_id, @written_at_ms)`),
-    insertBalanceChange: sqlite.prepare(`
-      insert into balance_changes (transaction_id, wallet_id, ordinal, mint, amount, amount_text, amount_raw, decimals, block_time_sec, slot)
-      values (@transaction_id, @wallet_id, @ordinal, @mint, @amount, @amount_text, @amount_raw, @decimals, @block_time_sec, @slot)`),
+    insertBalanceChanges: new MultiRowInsert(sqlite, 'balance_changes', BALANCE_CHANGE_COLUMNS),
     insertTransfer: sqlite.prepare(`
       insert into transfers (wallet_id, signature, block_time_sec, direction, counterparty, mint, amount, amount_text, amount_raw, decimals, symbol)
       values (@wallet_id, @signature, @block_time_sec, @direction, @counterparty, @mint, @amount, @amount_text, @amount_raw, @decimals, @symbol)

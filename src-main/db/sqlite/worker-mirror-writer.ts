@@ -38,6 +38,12 @@ interface Pending {
  * await writer.close()
  */
 export class WorkerMirrorWriter implements MirrorWriter {
+  /**
+   * The thread writes requests in the order they came and commits those that queued up
+   * together, so a backfill that fetches faster than it writes sends a few pages ahead
+   * and they share one commit (and one WAL append of the index pages they touch).
+   */
+  readonly pagesInFlight = 16
   readonly #path: string
   readonly #rows: StreamRowReader | null
   #worker: Worker | null = null

@@ -74,39 +74,67 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
     ? null
     : fetchBefore(row.backfillCursor ?? undefined, backfillPageLimit(row, row.itemsStored))
   let isTopPage = row.backfillCursor === null
-  while (next !== null) {
-    const page = await next
-    const data = page.data
-    const oldest = data.at(-1)
-    const reachedEnd = !page.pagination.hasMore || oldest === undefined
-    const complete = reachedEnd || isDepthReached(row, data, row.itemsStored)
-    const cursor = page.pagination.nextCursor ?? oldest?.signature ?? null
-    // The next page is asked for while this one is written: fetching and writing overlap,
-    // and still only one page is ever in flight beyond the committed cursor.
-    next =
-      complete || cursor === null
-        ? null
-        : fetchBefore(cursor, backfillPageLimit(row, row.itemsStored + data.length))
-    next?.catch(() => {})
-    result.newItems += await writer.applyHistoryPage(walletId, data, {
-      ...(row.newestKey === null && data[0] ? { newestKey: data[0].signature } : {}),
-      ...(isTopPage ? lookedUpTopMark(ctx) : {}),
-      backfillCursor: cursor,
-      isBackfillComplete: complete,
-      addPages: 1,
-      succeededAtSec: ctx.nowSec(),
-    })
-    isTopPage = false
+  // Pages sent to the writer and not yet stored, oldest first. The next page is asked for
+  // while they are written; a writer that stores pages in order takes several before the
+  // first is stored (and commits them together). Each carries the cursor it followed on
+  // from, so a page behind one that failed is not stored either.
+  const unstored: { items: number; isLast: boolean; stored: Promise<number> }[] = []
+  let sentCursor = row.backfillCursor
+  let isNewestKnown = row.newestKey !== null
+  let storedCount = row.itemsStored
+  /** Stored, plus sent and not yet stored: what the depth limit counts. */
+  let storedAfterPending = row.itemsStored
+  const storeOldest = async (): Promise<void> => {
+    const sent = unstored.shift() as (typeof unstored)[number]
+    const inserted = await sent.stored
+    storedCount += inserted
+    storedAfterPending += inserted - sent.items
+    result.newItems += inserted
     result.pages += 1
-    row = await writer.stream(walletId, 'history')
     ctx.report({
       stream: 'history',
       phase: 'backfill',
       pages: result.pages,
       items: result.newItems,
-      estimatedRemainingPages: remainingPages(row),
+      estimatedRemainingPages: sent.isLast ? 0 : remainingPages(row, storedCount),
       estimatedRemainingCredits: null,
     })
+  }
+  try {
+    while (next !== null) {
+      const page = await next
+      const data = page.data
+      const oldest = data.at(-1)
+      const reachedEnd = !page.pagination.hasMore || oldest === undefined
+      const complete = reachedEnd || isDepthReached(row, data, storedAfterPending)
+      const cursor = page.pagination.nextCursor ?? oldest?.signature ?? null
+      storedAfterPending += data.length
+      next =
+        complete || cursor === null
+          ? null
+          : fetchBefore(cursor, backfillPageLimit(row, storedAfterPending))
+      next?.catch(() => {})
+      const stored = writer.applyHistoryPage(walletId, data, {
+        ...(!isNewestKnown && data[0] ? { newestKey: data[0].signature } : {}),
+        ...(isTopPage ? lookedUpTopMark(ctx) : {}),
+        continuesBackfillFrom: sentCursor,
+        backfillCursor: cursor,
+        isBackfillComplete: complete,
+        addPages: 1,
+        succeededAtSec: ctx.nowSec(),
+      })
+      stored.catch(() => {})
+      unstored.push({ items: data.length, isLast: complete, stored })
+      sentCursor = cursor
+      isNewestKnown ||= data[0] !== undefined
+      isTopPage = false
+      while (unstored.length >= writer.pagesInFlight || (next === null && unstored.length > 0))
+        await storeOldest()
+    }
+  } finally {
+    // A failed fetch or write ends the backfill; what was already sent is still awaited,
+    // so nothing is written after this stream has returned.
+    await Promise.allSettled(unstored.map((sent) => sent.stored))
   }
   return result
 }
@@ -138,8 +166,8 @@ function isDepthReached(
   )
 }
 
-function remainingPages(row: StreamRow): number | null {
-  if (row.isBackfillComplete) return 0
+/** Backfill pages still to come under the depth limit, with `stored` items stored so far. */
+function remainingPages(row: StreamRow, stored: number): number | null {
   if (row.depthLimitCount === null) return null
-  return Math.max(0, Math.ceil((row.depthLimitCount - row.itemsStored) / HISTORY_PAGE_LIMIT))
+  return Math.max(0, Math.ceil((row.depthLimitCount - stored) / HISTORY_PAGE_LIMIT))
 }

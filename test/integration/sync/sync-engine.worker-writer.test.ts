@@ -185,6 +185,70 @@ describe('mirror writer on a worker thread', () => {
     expect(commits()).toBe(ledgerBefore + 2)
   })
 
+  it('pages sent ahead of a page that fails are not stored: the cursor stays on the last stored page, and the next sync completes', async () => {
+    fx = await startSyncFixture({ writeIn: 'worker' })
+    const address = await fx.watch('active-trader')
+    // The truth's 250th transaction, newest first: on the backfill's third page.
+    const truth: HistoryEntry[] = []
+    let before: string | undefined
+    while (truth.length < 300) {
+      const page = await fx.runtime.client.call('wallet.history', {
+        wallet: address,
+        limit: 100,
+        ...(before === undefined ? {} : { before }),
+      })
+      truth.push(...page.data)
+      before = page.data.at(-1)?.signature
+      if (!page.pagination.hasMore || before === undefined) break
+    }
+    const failing = truth[249]
+    if (failing === undefined) throw new Error('active-trader has fewer than 250 transactions')
+    // A real failure of SQLite's, on that one transaction.
+    fx.database.sqlite.exec(`
+      create trigger store_fails before insert on transactions
+      when new.signature = '${failing.signature}'
+      begin select raise(abort, 'the disk could not take it'); end`)
+    const calls = () =>
+      (
+        fx!.database.sqlite
+          .prepare(`select count(*) as n from credit_ledger where operation = 'wallet.history'`)
+          .get() as { n: number }
+      ).n
+    const callsBefore = calls()
+
+    // Held while the sync starts: the pages fetched meanwhile are all sent ahead to the
+    // writer, and reach its thread together with the one that fails.
+    const lock = holdWriteLock(fx.database.path)
+    const sync = fx.runtime.engine.syncWallet(address, { streams: ['history'] })
+    await new Promise((done) => setTimeout(done, 500))
+    lock.release()
+    const failed = await sync
+    expect(failed.state).toBe('error')
+    // The failing page's own error, not that of a page sent behind it.
+    expect(failed.streams.map((s) => [s.stream, s.error])).toEqual([
+      ['history', 'Could not store a page of history: the disk could not take it.'],
+    ])
+    // Pages beyond the failing one were asked for, and none of them was stored.
+    expect(calls() - callsBefore).toBeGreaterThan(3)
+    const stored = fx.database.sqlite
+      .prepare('select signature from transactions order by slot desc, signature desc')
+      .all() as { signature: string }[]
+    expect(new Set(stored.map((r) => r.signature))).toEqual(
+      new Set(truth.slice(0, 200).map((e) => e.signature)),
+    )
+    const stream = await fx.mirror.writer.stream(
+      (await fx.mirror.writer.walletId(address)) as number,
+      'history',
+    )
+    expect(stream.backfillCursor).toBe(truth[199]?.signature)
+    expect(stream.itemsStored).toBe(200)
+
+    fx.database.sqlite.exec('drop trigger store_fails')
+    const outcome = await fx.runtime.engine.syncWallet(address)
+    expect(outcome.state, JSON.stringify(outcome)).toBe('ok')
+    await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
+  })
+
   it('a database the worker cannot open is a StorageError naming the path', async () => {
     const temp = makeTempDir()
     const path = join(temp.dir, 'missing', 'heliograph.sqlite')

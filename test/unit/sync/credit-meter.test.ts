@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openSqliteMirror, type SqliteMirror } from '../../../src-main/db/sqlite/mirror'
 import type { LedgerEntry } from '../../../src-main/db/stores/credit-ledger-store'
@@ -136,6 +137,30 @@ describe('credit meter', () => {
     m.record(entry(100, nowMs)) // …answered after it
     release()
     expect(await m.spent()).toEqual({ day: 100, month: 1_000 })
+  })
+
+  it('does not hold a call back until the calls before it are in the ledger', async () => {
+    // As the app runs it: ledger rows are written on the mirror writer's thread, behind
+    // the pages it is writing; here another process holds the write lock instead.
+    const path = join(temp.dir, 'heliograph.sqlite')
+    await mirror.close()
+    mirror = await openSqliteMirror(path, { writeIn: 'worker' })
+    const m = meter()
+    expect(await m.spent()).toEqual({ day: 0, month: 0 })
+    const lock = new BetterSqlite3(path, { timeout: 0 })
+    lock.exec('begin immediate')
+    try {
+      m.record(entry(100, nowMs))
+      // Answered while the row still waits for the lock, and counting it.
+      expect(await m.spent()).toEqual({ day: 100, month: 100 })
+      expect(ledgerTotal()).toBe(0)
+    } finally {
+      lock.exec('rollback')
+      lock.close()
+    }
+    await m.idle()
+    expect(ledgerTotal()).toBe(100)
+    expect(await meter().spent()).toEqual({ day: 100, month: 100 })
   })
 
   it('reports a ledger write that failed, without failing the call that was already paid', async () => {
