@@ -137,14 +137,17 @@ export class SqliteMirrorWriter implements MirrorWriter {
     patch: StreamPatch,
   ): Promise<number> {
     return this.#write('store a page of history', () => {
-      let inserted = 0
+      const ids = new Map<string, number>()
+      const rows = entries.map((entry) => transactionRow(walletId, entry))
+      for (const [id, signature] of this.#s.insertTransactions.run(rows))
+        ids.set(signature as string, id as number)
+      const inserted = ids.size
       const changes: ReturnType<typeof balanceChangeRows> = []
       for (const entry of entries) {
-        const row = transactionRow(walletId, entry)
-        const id = this.#s.insertTransaction.get(TRANSACTION_COLUMNS.map((c) => row[c])) as
-          number | undefined
+        const id = ids.get(entry.signature)
         if (id === undefined) continue
-        inserted += 1
+        // Once: a signature the page repeats was inserted (and gets its changes) once.
+        ids.delete(entry.signature)
         changes.push(...balanceChangeRows(id, walletId, entry))
         if (patch.forAlertsAtMs !== undefined)
           this.#s.insertInbox.run(inboxRow(walletId, { transactionId: id }, patch.forAlertsAtMs))
@@ -382,16 +385,12 @@ function prepareStatements(sqlite: BetterSqlite3.Database) {
         last_success_sec = coalesce(@succeededAtSec, last_success_sec)
       where wallet_id = @walletId and stream = @stream
         and (not @checkBackfill or backfill_cursor is @continuesBackfillFrom)`),
-    // Positional parameters and the bare id: binding by name and building a result object
-    // per row cost more than the insert itself on the history path.
-    insertTransaction: sqlite
-      .prepare(
-        `insert into transactions (${TRANSACTION_COLUMNS.join(', ')})
-        values (${TRANSACTION_COLUMNS.map(() => '?').join(', ')})
-        on conflict (wallet_id, signature) do nothing
-        returning id`,
-      )
-      .pluck(),
+    // Multi-row inserts with positional parameters: binding by name and a statement step
+    // per row cost more than the rows themselves on the history path.
+    insertTransactions: new MultiRowInsert(sqlite, 'transactions', TRANSACTION_COLUMNS, {
+      onConflict: 'on conflict (wallet_id, signature) do nothing',
+      returning: ['id', 'signature'],
+    }),
     insertInbox: sqlite.prepare(`
       insert into alert_inbox (wallet_id, transaction_id, snapshot_id, written_at_ms)
       values (@wallet_id, @transaction_id, @snapshot_id, @written_at_ms)`),

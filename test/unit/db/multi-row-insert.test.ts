@@ -15,6 +15,25 @@ describe('MultiRowInsert', () => {
     sqlite.close()
   })
 
+  it('gives back the chosen columns of the rows it inserted, none for rows a conflict skipped', () => {
+    const sqlite = new BetterSqlite3(':memory:')
+    sqlite.exec('create table t (id integer primary key, key text not null unique)')
+    sqlite.exec("insert into t (key) values ('k3')")
+    const insert = new MultiRowInsert(sqlite, 't', ['key'], {
+      onConflict: 'on conflict (key) do nothing',
+      returning: ['id', 'key'],
+    })
+    const keys = Array.from({ length: 70 }, (_, n) => ({ key: `k${n}` }))
+    const returned = insert.run(keys)
+    expect(returned).toHaveLength(69)
+    const stored = sqlite.prepare('select id, key from t where key != ?').raw().all('k3')
+    expect(new Set(returned.map((r) => JSON.stringify(r)))).toEqual(
+      new Set(stored.map((r) => JSON.stringify(r))),
+    )
+    expect(insert.run([{ key: 'k3' }])).toEqual([])
+    sqlite.close()
+  })
+
   it('fails as a single insert would, naming the constraint', () => {
     const sqlite = new BetterSqlite3(':memory:')
     sqlite.exec('create table t (n integer not null unique)')
