@@ -1,4 +1,5 @@
 import type { StreamName, StreamPatch } from '../../db/mirror-writer'
+import { BackfillWrites } from './backfill-writes'
 import { isLookedUpTopFresh, lookedUpTopMark } from './looked-up-top'
 import type { StreamContext, StreamResult } from './stream-context'
 
@@ -49,10 +50,8 @@ export async function syncCursorStream<T>(
     row = await writer.stream(walletId, spec.stream)
   }
 
-  const page = async (
-    cursor: string | undefined,
-    limit = spec.pageLimit,
-  ): Promise<{ items: T[]; nextCursor: string | null }> => {
+  type Page = { items: T[]; nextCursor: string | null }
+  const page = async (cursor: string | undefined, limit = spec.pageLimit): Promise<Page> => {
     const fetched = await spec.fetchPage(cursor, limit)
     result.pages += 1
     return fetched
@@ -96,33 +95,54 @@ export async function syncCursorStream<T>(
   if (row.newestKey !== null && !isTopFresh) await walkDown(undefined, 'new-items')
   row = await writer.stream(walletId, spec.stream)
 
-  while (!row.isBackfillComplete) {
-    // A count limit asks only for what it still allows: N stored, not a full last page.
-    // Each call costs the same whatever its limit (docs/service.md), so never more.
-    const limit =
-      row.depthLimitCount === null
-        ? spec.pageLimit
-        : Math.min(spec.pageLimit, row.depthLimitCount - row.itemsStored)
-    if (limit <= 0) {
-      await writer.patchStream(walletId, spec.stream, { isBackfillComplete: true })
-      break
-    }
-    const isTopPage = row.backfillCursor === null
-    const { items, nextCursor } = await page(row.backfillCursor ?? undefined, limit)
-    const beyond =
-      spec.isBeyondDepth !== undefined && items.some((item) => spec.isBeyondDepth?.(item))
-    const countReached =
-      row.depthLimitCount !== null && row.itemsStored + items.length >= row.depthLimitCount
-    result.newItems += await spec.apply(items, {
-      ...(row.newestKey === null && items[0] ? { newestKey: spec.keyOf(items[0]) } : {}),
-      ...(isTopPage ? lookedUpTopMark(ctx) : {}),
-      backfillCursor: nextCursor,
-      isBackfillComplete: nextCursor === null || items.length === 0 || beyond || countReached,
-      addPages: 1,
-      succeededAtSec: ctx.nowSec(),
-    })
+  // A count limit asks only for what it still allows: N stored, not a full last page.
+  // Each call costs the same whatever its limit (docs/service.md), so never more.
+  const limitFor = (stored: number): number =>
+    row.depthLimitCount === null
+      ? spec.pageLimit
+      : Math.min(spec.pageLimit, row.depthLimitCount - stored)
+  if (!row.isBackfillComplete && limitFor(row.itemsStored) <= 0) {
+    await writer.patchStream(walletId, spec.stream, { isBackfillComplete: true })
+    return result
+  }
+  if (row.isBackfillComplete) return result
+
+  let storedCount = row.itemsStored
+  const writes = new BackfillWrites(ctx, row, (inserted) => {
+    storedCount += inserted
+    result.newItems += inserted
     report('backfill')
-    row = await writer.stream(walletId, spec.stream)
+  })
+  let next: Promise<Page> | null = page(row.backfillCursor ?? undefined, limitFor(row.itemsStored))
+  try {
+    while (next !== null) {
+      const fetched: Page = await next
+      const { items, nextCursor } = fetched
+      /** Stored, plus sent and not yet stored: what the depth limit counts. */
+      const storedBefore = storedCount + writes.itemsUnstored
+      const beyond =
+        spec.isBeyondDepth !== undefined && items.some((item) => spec.isBeyondDepth?.(item))
+      const countReached =
+        row.depthLimitCount !== null && storedBefore + items.length >= row.depthLimitCount
+      const complete: boolean = nextCursor === null || items.length === 0 || beyond || countReached
+      // The next page is asked for while this one (and those before it) are written.
+      next =
+        complete || nextCursor === null
+          ? null
+          : page(nextCursor, limitFor(storedBefore + items.length))
+      next?.catch(() => {})
+      const first = items[0]
+      const sent = {
+        items: items.length,
+        newestKey: first === undefined ? undefined : spec.keyOf(first),
+        cursor: nextCursor,
+        isComplete: complete,
+        isLast: next === null,
+      }
+      await writes.send(sent, (patch) => spec.apply(items, patch))
+    }
+  } finally {
+    await writes.settle()
   }
   return result
 }

@@ -1,6 +1,7 @@
 import type { HistoryEntry } from '@shared/api/wallet-rest'
 import type { StreamRow } from '../../db/mirror-writer'
-import { isLookedUpTopFresh, lookedUpTopMark } from './looked-up-top'
+import { BackfillWrites } from './backfill-writes'
+import { isLookedUpTopFresh } from './looked-up-top'
 import type { StreamContext, StreamResult } from './stream-context'
 
 /** History page size: the interface's maximum (4.1), so every 100 credits buys 100 items. */
@@ -73,22 +74,9 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
   let next = row.isBackfillComplete
     ? null
     : fetchBefore(row.backfillCursor ?? undefined, backfillPageLimit(row, row.itemsStored))
-  let isTopPage = row.backfillCursor === null
-  // Pages sent to the writer and not yet stored, oldest first. The next page is asked for
-  // while they are written; a writer that stores pages in order takes several before the
-  // first is stored (and commits them together). Each carries the cursor it followed on
-  // from, so a page behind one that failed is not stored either.
-  const unstored: { items: number; isLast: boolean; stored: Promise<number> }[] = []
-  let sentCursor = row.backfillCursor
-  let isNewestKnown = row.newestKey !== null
   let storedCount = row.itemsStored
-  /** Stored, plus sent and not yet stored: what the depth limit counts. */
-  let storedAfterPending = row.itemsStored
-  const storeOldest = async (): Promise<void> => {
-    const sent = unstored.shift() as (typeof unstored)[number]
-    const inserted = await sent.stored
+  const writes = new BackfillWrites(ctx, row, (inserted, page) => {
     storedCount += inserted
-    storedAfterPending += inserted - sent.items
     result.newItems += inserted
     result.pages += 1
     ctx.report({
@@ -96,45 +84,37 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
       phase: 'backfill',
       pages: result.pages,
       items: result.newItems,
-      estimatedRemainingPages: sent.isLast ? 0 : remainingPages(row, storedCount),
+      estimatedRemainingPages: page.isLast ? 0 : remainingPages(row, storedCount),
       estimatedRemainingCredits: null,
     })
-  }
+  })
   try {
     while (next !== null) {
       const page = await next
       const data = page.data
       const oldest = data.at(-1)
       const reachedEnd = !page.pagination.hasMore || oldest === undefined
-      const complete = reachedEnd || isDepthReached(row, data, storedAfterPending)
+      /** Stored, plus sent and not yet stored: what the depth limit counts. */
+      const storedBefore = storedCount + writes.itemsUnstored
+      const complete = reachedEnd || isDepthReached(row, data, storedBefore)
       const cursor = page.pagination.nextCursor ?? oldest?.signature ?? null
-      storedAfterPending += data.length
+      // The next page is asked for while this one (and those before it) are written.
       next =
         complete || cursor === null
           ? null
-          : fetchBefore(cursor, backfillPageLimit(row, storedAfterPending))
+          : fetchBefore(cursor, backfillPageLimit(row, storedBefore + data.length))
       next?.catch(() => {})
-      const stored = writer.applyHistoryPage(walletId, data, {
-        ...(!isNewestKnown && data[0] ? { newestKey: data[0].signature } : {}),
-        ...(isTopPage ? lookedUpTopMark(ctx) : {}),
-        continuesBackfillFrom: sentCursor,
-        backfillCursor: cursor,
-        isBackfillComplete: complete,
-        addPages: 1,
-        succeededAtSec: ctx.nowSec(),
-      })
-      stored.catch(() => {})
-      unstored.push({ items: data.length, isLast: complete, stored })
-      sentCursor = cursor
-      isNewestKnown ||= data[0] !== undefined
-      isTopPage = false
-      while (unstored.length >= writer.pagesInFlight || (next === null && unstored.length > 0))
-        await storeOldest()
+      const sent = {
+        items: data.length,
+        newestKey: data[0]?.signature,
+        cursor,
+        isComplete: complete,
+        isLast: next === null,
+      }
+      await writes.send(sent, (patch) => writer.applyHistoryPage(walletId, data, patch))
     }
   } finally {
-    // A failed fetch or write ends the backfill; what was already sent is still awaited,
-    // so nothing is written after this stream has returned.
-    await Promise.allSettled(unstored.map((sent) => sent.stored))
+    await writes.settle()
   }
   return result
 }

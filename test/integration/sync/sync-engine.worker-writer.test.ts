@@ -185,69 +185,92 @@ describe('mirror writer on a worker thread', () => {
     expect(commits()).toBe(ledgerBefore + 2)
   })
 
-  it('pages sent ahead of a page that fails are not stored: the cursor stays on the last stored page, and the next sync completes', async () => {
-    fx = await startSyncFixture({ writeIn: 'worker' })
-    const address = await fx.watch('active-trader')
-    // The truth's 250th transaction, newest first: on the backfill's third page.
-    const truth: HistoryEntry[] = []
-    let before: string | undefined
-    while (truth.length < 300) {
-      const page = await fx.runtime.client.call('wallet.history', {
-        wallet: address,
-        limit: 100,
-        ...(before === undefined ? {} : { before }),
-      })
-      truth.push(...page.data)
-      before = page.data.at(-1)?.signature
-      if (!page.pagination.hasMore || before === undefined) break
-    }
-    const failing = truth[249]
-    if (failing === undefined) throw new Error('active-trader has fewer than 250 transactions')
-    // A real failure of SQLite's, on that one transaction.
-    fx.database.sqlite.exec(`
-      create trigger store_fails before insert on transactions
-      when new.signature = '${failing.signature}'
-      begin select raise(abort, 'the disk could not take it'); end`)
-    const calls = () =>
-      (
-        fx!.database.sqlite
-          .prepare(`select count(*) as n from credit_ledger where operation = 'wallet.history'`)
-          .get() as { n: number }
-      ).n
-    const callsBefore = calls()
+  it.each([
+    { stream: 'history', table: 'transactions', operation: 'wallet.history' },
+    { stream: 'transfers', table: 'transfers', operation: 'wallet.transfers' },
+  ] as const)(
+    '$stream: pages sent ahead of a page that fails are not stored; the cursor stays on the last stored page, and the next sync completes',
+    async ({ stream, table, operation }) => {
+      fx = await startSyncFixture({ writeIn: 'worker' })
+      const address = await fx.watch('active-trader')
+      // The truth's first three pages, newest first, and the cursor after each.
+      const signatures: string[][] = []
+      const cursors: (string | null)[] = []
+      for (let cursor: string | undefined; signatures.length < 3;) {
+        const page =
+          stream === 'history'
+            ? await fx.runtime.client.call('wallet.history', {
+                wallet: address,
+                limit: 100,
+                ...(cursor === undefined ? {} : { before: cursor }),
+              })
+            : await fx.runtime.client.call('wallet.transfers', {
+                wallet: address,
+                limit: 100,
+                ...(cursor === undefined ? {} : { cursor }),
+              })
+        signatures.push(page.data.map((item) => item.signature))
+        cursor =
+          stream === 'history'
+            ? page.data.at(-1)?.signature
+            : (page.pagination.nextCursor ?? undefined)
+        cursors.push(cursor ?? null)
+        if (!page.pagination.hasMore || cursor === undefined) break
+      }
+      const [first = [], second = [], third = []] = signatures
+      const storedFirst = new Set([...first, ...second])
+      // On the third page, and in no transaction the first two pages hold.
+      const failing = third.slice(50).find((signature) => !storedFirst.has(signature))
+      if (failing === undefined) throw new Error('active-trader has too few items')
+      // A real failure of SQLite's, on that one item.
+      fx.database.sqlite.exec(`
+        create trigger store_fails before insert on ${table}
+        when new.signature = '${failing}'
+        begin select raise(abort, 'the disk could not take it'); end`)
+      const calls = () =>
+        (
+          fx!.database.sqlite
+            .prepare(`select count(*) as n from credit_ledger where operation = ?`)
+            .get(operation) as { n: number }
+        ).n
+      const callsBefore = calls()
 
-    // Held while the sync starts: the pages fetched meanwhile are all sent ahead to the
-    // writer, and reach its thread together with the one that fails.
-    const lock = holdWriteLock(fx.database.path)
-    const sync = fx.runtime.engine.syncWallet(address, { streams: ['history'] })
-    await new Promise((done) => setTimeout(done, 500))
-    lock.release()
-    const failed = await sync
-    expect(failed.state).toBe('error')
-    // The failing page's own error, not that of a page sent behind it.
-    expect(failed.streams.map((s) => [s.stream, s.error])).toEqual([
-      ['history', 'Could not store a page of history: the disk could not take it.'],
-    ])
-    // Pages beyond the failing one were asked for, and none of them was stored.
-    expect(calls() - callsBefore).toBeGreaterThan(3)
-    const stored = fx.database.sqlite
-      .prepare('select signature from transactions order by slot desc, signature desc')
-      .all() as { signature: string }[]
-    expect(new Set(stored.map((r) => r.signature))).toEqual(
-      new Set(truth.slice(0, 200).map((e) => e.signature)),
-    )
-    const stream = await fx.mirror.writer.stream(
-      (await fx.mirror.writer.walletId(address)) as number,
-      'history',
-    )
-    expect(stream.backfillCursor).toBe(truth[199]?.signature)
-    expect(stream.itemsStored).toBe(200)
+      // Held while the sync starts: the pages fetched meanwhile are all sent ahead to the
+      // writer, and reach its thread together with the one that fails.
+      const lock = holdWriteLock(fx.database.path)
+      const sync = fx.runtime.engine.syncWallet(address, { streams: [stream] })
+      await new Promise((done) => setTimeout(done, 500))
+      lock.release()
+      const failed = await sync
+      expect(failed.state).toBe('error')
+      // The failing page's own error, not that of a page sent behind it.
+      expect(failed.streams.map((s) => [s.stream, s.error])).toEqual([
+        [stream, `Could not store a page of ${stream}: the disk could not take it.`],
+      ])
+      // Pages beyond the failing one were asked for, and none of them was stored.
+      expect(calls() - callsBefore).toBeGreaterThan(3)
+      const stored = fx.database.sqlite
+        .prepare(`select count(*) as n, count(distinct signature) as signatures from ${table}`)
+        .get() as { n: number; signatures: number }
+      const storedSignatures = fx.database.sqlite
+        .prepare(`select distinct signature from ${table}`)
+        .pluck()
+        .all() as string[]
+      expect(new Set(storedSignatures)).toEqual(storedFirst)
+      expect(stored.n).toBe(first.length + second.length)
+      const row = await fx.mirror.writer.stream(
+        (await fx.mirror.writer.walletId(address)) as number,
+        stream,
+      )
+      expect(row.backfillCursor).toBe(cursors[1])
+      expect(row.itemsStored).toBe(stored.n)
 
-    fx.database.sqlite.exec('drop trigger store_fails')
-    const outcome = await fx.runtime.engine.syncWallet(address)
-    expect(outcome.state, JSON.stringify(outcome)).toBe('ok')
-    await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
-  })
+      fx.database.sqlite.exec('drop trigger store_fails')
+      const outcome = await fx.runtime.engine.syncWallet(address)
+      expect(outcome.state, JSON.stringify(outcome)).toBe('ok')
+      await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
+    },
+  )
 
   it('a database the worker cannot open is a StorageError naming the path', async () => {
     const temp = makeTempDir()
