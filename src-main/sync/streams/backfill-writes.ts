@@ -46,16 +46,17 @@ export class BackfillWrites {
   #cursor: string | null
   #isNewestKnown: boolean
   #isTopPage: boolean
+  #stored: number
   #itemsUnstored = 0
 
   /**
    * @param row the stream's row as the backfill starts: its first page follows on from
-   * the row's cursor
+   * the row's cursor, and its items stored are counted on from there
    * @param onStored told of each page once stored, in the order they were sent
    */
   constructor(
     ctx: StreamContext,
-    row: Pick<StreamRow, 'backfillCursor' | 'newestKey'>,
+    row: Pick<StreamRow, 'backfillCursor' | 'newestKey' | 'itemsStored'>,
     onStored: (inserted: number, page: SentPage) => void,
   ) {
     this.#ctx = ctx
@@ -63,12 +64,18 @@ export class BackfillWrites {
     this.#cursor = row.backfillCursor
     this.#isNewestKnown = row.newestKey !== null
     this.#isTopPage = row.backfillCursor === null
+    this.#stored = row.itemsStored
     this.#onStored = onStored
   }
 
-  /** Items sent and not yet stored: with the stored count, what the depth limit counts. */
-  get itemsUnstored(): number {
-    return this.#itemsUnstored
+  /** The stream's items stored, those of the pages stored so far included. */
+  get stored(): number {
+    return this.#stored
+  }
+
+  /** Stored, plus the items of pages sent and not yet stored: what the depth limit counts. */
+  get storedAfterPending(): number {
+    return this.#stored + this.#itemsUnstored
   }
 
   /**
@@ -98,7 +105,9 @@ export class BackfillWrites {
     while (this.#unstored.length >= this.#inFlight || (page.isLast && this.#unstored.length > 0)) {
       const oldest = this.#unstored.shift() as Unstored
       this.#itemsUnstored -= oldest.page.items
-      this.#onStored(await oldest.stored, oldest.page)
+      const inserted = await oldest.stored
+      this.#stored += inserted
+      this.#onStored(inserted, oldest.page)
     }
   }
 

@@ -107,19 +107,15 @@ export async function syncCursorStream<T>(
   }
   if (row.isBackfillComplete) return result
 
-  let storedCount = row.itemsStored
   const writes = new BackfillWrites(ctx, row, (inserted) => {
-    storedCount += inserted
     result.newItems += inserted
     report('backfill')
   })
   let next: Promise<Page> | null = page(row.backfillCursor ?? undefined, limitFor(row.itemsStored))
   try {
     while (next !== null) {
-      const fetched: Page = await next
-      const { items, nextCursor } = fetched
-      /** Stored, plus sent and not yet stored: what the depth limit counts. */
-      const storedBefore = storedCount + writes.itemsUnstored
+      const { items, nextCursor }: Page = await next
+      const storedBefore = writes.storedAfterPending
       const beyond =
         spec.isBeyondDepth !== undefined && items.some((item) => spec.isBeyondDepth?.(item))
       const countReached =

@@ -74,9 +74,7 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
   let next = row.isBackfillComplete
     ? null
     : fetchBefore(row.backfillCursor ?? undefined, backfillPageLimit(row, row.itemsStored))
-  let storedCount = row.itemsStored
   const writes = new BackfillWrites(ctx, row, (inserted, page) => {
-    storedCount += inserted
     result.newItems += inserted
     result.pages += 1
     ctx.report({
@@ -84,7 +82,7 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
       phase: 'backfill',
       pages: result.pages,
       items: result.newItems,
-      estimatedRemainingPages: page.isLast ? 0 : remainingPages(row, storedCount),
+      estimatedRemainingPages: page.isLast ? 0 : remainingPages(row, writes.stored),
       estimatedRemainingCredits: null,
     })
   })
@@ -94,8 +92,7 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
       const data = page.data
       const oldest = data.at(-1)
       const reachedEnd = !page.pagination.hasMore || oldest === undefined
-      /** Stored, plus sent and not yet stored: what the depth limit counts. */
-      const storedBefore = storedCount + writes.itemsUnstored
+      const storedBefore = writes.storedAfterPending
       const complete = reachedEnd || isDepthReached(row, data, storedBefore)
       const cursor = page.pagination.nextCursor ?? oldest?.signature ?? null
       // The next page is asked for while this one (and those before it) are written.
