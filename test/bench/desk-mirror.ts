@@ -3,6 +3,7 @@ import pg from 'pg'
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import { openPostgresMirror } from '../../src-main/db/postgres/mirror'
 import { openSqliteMirror } from '../../src-main/db/sqlite/mirror'
+import { refreshPlannerStatistics } from '../../src-main/db/sqlite/planner-statistics'
 import { generatedAddress } from '../helpers/history-mirror'
 
 // The desk bench's mirror: 300 watched wallets whose histories interleave over two years,
@@ -204,6 +205,9 @@ export async function buildSqliteDesk(path: string, rows: number): Promise<DeskM
       rows: async <T>(query: string) => sqlite.prepare(query).all() as T[],
     }
     const desk = await buildDesk(runner, SQLITE, rows)
+    // The statistics the app's writer gathers after the first pages it writes: the planner
+    // reads the desk as it would read the app's own mirror.
+    refreshPlannerStatistics(sqlite, { isFirst: true })
     sqlite.pragma('journal_mode = wal')
     return desk
   } finally {

@@ -5,6 +5,7 @@ import { describeAddressProblem } from '@shared/domain/wallet-address'
 import type { FeedCursor, FeedFilters } from '@shared/ipc/feed-schemas'
 import { InvalidInputError, NotFoundError } from '@shared/ipc/ipc-errors'
 import type { Database } from '../schema'
+import { engineOf, type MirrorEngine } from '../engine-of'
 import { addressNameOf } from './address-names'
 import { all } from './row-filters'
 
@@ -159,8 +160,25 @@ async function resolveScope(db: Kysely<Database>, filters: FeedFilters): Promise
     walletIds = [...ids].sort((a, b) => a - b)
     if (walletIds.length === 0) return null
   }
-  const mints = filters.token === null ? null : await resolveToken(db, filters.token)
+  let mints = filters.token === null ? null : await resolveToken(db, filters.token)
+  // A token without a price has no USD value: with a minimum, none of its legs can match,
+  // and walking its changes to find that out would read every one.
+  if (mints !== null && filters.minUsd !== null) {
+    mints = await pricedMints(db, mints)
+    if (mints.length === 0) return null
+  }
   return { walletIds, mints, filters }
+}
+
+/** Those of `mints` the mirror has a USD price for. */
+async function pricedMints(db: Kysely<Database>, mints: string[]): Promise<string[]> {
+  const rows = await db
+    .selectFrom('mints')
+    .select('mint')
+    .where('mint', 'in', mints)
+    .where('price_usd', 'is not', null)
+    .execute()
+  return rows.map((r) => r.mint)
 }
 
 /** The mints a token filter names: the address itself, else every mint with that symbol. */
@@ -186,8 +204,8 @@ interface Bounds {
   above: FeedCursor | null
 }
 
-/** A query of matching rows' keys, newest first, at most the page's rows. */
-type KeyBranch = ReturnType<typeof walkFeed>
+/** A query of matching rows' keys (slot, id). */
+type KeyQuery = ReturnType<typeof matchingRows>
 
 /**
  * The keys of the next `limit` matching rows, newest first. Each filter that narrows the
@@ -203,42 +221,76 @@ async function selectKeys(
   limit: number,
 ): Promise<FeedCursor[]> {
   const ids = scope.walletIds
-  const walk = () => walkFeed(db, scope, bounds, limit)
+  const rows = () => matchingRows(db, scope, bounds)
   if (scope.mints !== null)
-    return newestOf(
+    return newestOfTokens(
       db,
       scope.mints.map((mint) => walkToken(db, scope, bounds, limit, mint)),
       limit,
     )
-  if (ids !== null && ids.length === 1) return walk().where('t.wallet_id', '=', ids[0]!).execute()
   if (ids !== null && ids.length <= MAX_MERGED_WALLETS)
     return newestOf(
       db,
-      ids.map((id) => walk().where('t.wallet_id', '=', id)),
+      ids.map((id) => rows().where('t.wallet_id', '=', id)),
       limit,
     )
-  const inScope = (q: KeyBranch) => (ids === null ? q : q.where('t.wallet_id', 'in', ids))
-  const kinds = scope.filters.kinds
+  const inScope = (q: KeyQuery) => (ids === null ? q : q.where('t.wallet_id', 'in', ids))
+  const kinds = [...new Set(scope.filters.kinds)]
   if (kinds.length > 0)
     return newestOf(
       db,
       kinds.map((kind) =>
-        inScope(walk()).where(sql<string>`coalesce(t.kind, 'UNKNOWN')`, '=', kind),
+        inScope(rows()).where(sql<string>`coalesce(t.kind, 'UNKNOWN')`, '=', kind),
       ),
       limit,
     )
-  return inScope(walk()).execute()
+  return newestOf(db, [inScope(rows())], limit)
 }
 
-/** Matching rows newest first on the feed's order (slot, id). */
-function walkFeed(db: Kysely<Database>, scope: Scope, bounds: Bounds, limit: number) {
+/** The rows that match the filters and bounds, unordered: the caller picks the walk. */
+function matchingRows(db: Kysely<Database>, scope: Scope, bounds: Bounds) {
   return db
     .selectFrom('transactions as t')
     .select(['t.slot', 't.id'])
-    .where(matches(scope, bounds))
-    .orderBy('t.slot', 'desc')
-    .orderBy('t.id', 'desc')
+    .where(matches(engineOf(db), scope, bounds))
+}
+
+/**
+ * The newest `limit` keys of one or more sets of rows that share none (one per wallet, one
+ * per type), each of which an index reads in the feed's order. The sets are merged as they
+ * are read, newest first, and the merge stops once it has the page: both engines pull each
+ * set's rows one at a time (SQLite merges co-routines, PostgreSQL a Merge Append), so fifty
+ * wallets cost about one page of reads, not fifty.
+ */
+async function newestOf(
+  db: Kysely<Database>,
+  sets: KeyQuery[],
+  limit: number,
+): Promise<FeedCursor[]> {
+  const newestFirst = (q: KeyQuery) =>
+    q.orderBy('t.slot', 'desc').orderBy('t.id', 'desc').limit(limit)
+  if (sets.length === 1) return newestFirst(sets[0]!).execute()
+  // SQLite reads a bare compound arm in the index's order, lazily; an arm with its own
+  // order and limit it reads to the limit and sorts first. PostgreSQL needs each arm's
+  // order and limit to read it on the index (bare, it joins every balance change at once).
+  if (engineOf(db) === 'postgres') {
+    const [first, ...rest] = sets.map((q, i) =>
+      db.selectFrom(newestFirst(q).as(`b${i}`)).select(['slot', 'id']),
+    )
+    return rest
+      .reduce((merged, arm) => merged.unionAll(arm), first!)
+      .orderBy('slot', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute()
+  }
+  const [first, ...rest] = sets
+  return rest
+    .reduce((merged, arm) => merged.unionAll(arm), first!)
+    .orderBy('slot', 'desc')
+    .orderBy('id', 'desc')
     .limit(limit)
+    .execute()
 }
 
 /** Matching rows that moved `mint`, newest first on that mint's balance changes. */
@@ -248,7 +300,7 @@ function walkToken(
   bounds: Bounds,
   limit: number,
   mint: string,
-): KeyBranch {
+) {
   const { after, above } = bounds
   // The change read is the leg the token, direction and USD filters ask about.
   const rest: Scope = {
@@ -261,7 +313,7 @@ function walkToken(
     .innerJoin('transactions as t', 't.id', 'c.transaction_id')
     .select(['t.slot', 't.id'])
     .where('c.mint', '=', mint)
-    .where(all([matches(rest, bounds), ...legFits({ ...scope, mints: null }, 'c')]))
+    .where(all([matches(engineOf(db), rest, bounds), ...legFits({ ...scope, mints: null }, 'c')]))
     .orderBy('c.slot', 'desc')
     .orderBy('c.transaction_id', 'desc')
     .limit(limit)
@@ -279,13 +331,13 @@ function walkToken(
 }
 
 /**
- * The newest `limit` keys of several branches, each read on its own index range and
- * merged: never more than branches × limit rows read, however the rows are spread. A row
- * two branches find (a transaction that moved two mints of one symbol) is counted once.
+ * The newest `limit` keys of the token's branches (one per mint), each read on its own
+ * index range: never more than branches × limit rows read. A row two branches find (a
+ * transaction that moved two mints of one symbol) is counted once.
  */
-async function newestOf(
+async function newestOfTokens(
   db: Kysely<Database>,
-  branches: KeyBranch[],
+  branches: ReturnType<typeof walkToken>[],
   limit: number,
 ): Promise<FeedCursor[]> {
   if (branches.length === 1) return branches[0]!.execute()
@@ -317,7 +369,7 @@ async function countUnread(
 }
 
 /** The filters and bounds over a `transactions as t` walk. */
-function matches(scope: Scope, bounds: Bounds): Expression<SqlBool> {
+function matches(engine: MirrorEngine, scope: Scope, bounds: Bounds): Expression<SqlBool> {
   const { filters } = scope
   const parts: Expression<SqlBool>[] = []
   const { after, above } = bounds
@@ -330,12 +382,17 @@ function matches(scope: Scope, bounds: Bounds): Expression<SqlBool> {
     parts.push(
       sql<SqlBool>`t.slot >= ${above.slot} and (t.slot > ${above.slot} or t.id > ${above.id})`,
     )
-  // Written so that no index matches it: a branch that walks a type's own order says so
-  // itself (selectKeys); a wallet's branch must walk the wallet's order, and SQLite's
-  // planner, with sampled statistics, took the type's whole index and sorted it instead
-  // (seconds for a tag and a type on a 10,000,000-row desk).
-  if (filters.kinds.length > 0)
-    parts.push(sql<SqlBool>`(coalesce(t.kind, 'UNKNOWN') || '') in (${sql.join(filters.kinds)})`)
+  // On SQLite written so that no index matches it: a branch that walks a type's own order
+  // says so itself (selectKeys); a wallet's branch must walk the wallet's order, and
+  // SQLite's planner, with sampled statistics, took the type's whole index and sorted it
+  // instead (seconds for a tag and a type on a 10,000,000-row desk). PostgreSQL needs the
+  // plain expression, whose statistics it has from the type's index: hidden, it guessed a
+  // type matches almost nothing, read each wallet's every row and sorted them (seconds).
+  if (filters.kinds.length > 0) {
+    const kind = sql`coalesce(t.kind, 'UNKNOWN')`
+    const unindexed = engine === 'postgres' ? kind : sql`(${kind} || '')`
+    parts.push(sql<SqlBool>`${unindexed} in (${sql.join(filters.kinds)})`)
+  }
   if (scope.mints !== null || filters.direction !== null || filters.minUsd !== null)
     parts.push(hasMatchingLeg(scope))
   return all(parts)

@@ -6,6 +6,7 @@ import { describeStorageError } from '../storage-errors'
 import { ledgerRow, type LedgerEntry } from '../stores/credit-ledger-store'
 import { openWriterConnection } from './database'
 import { SqliteMirrorWriter } from './mirror-writer'
+import { refreshPlannerStatistics } from './planner-statistics'
 import type { WriterReply, WriterRequest } from './worker-mirror-writer'
 
 // The mirror writer's thread: its own connection to the mirror (WAL, so the main thread's
@@ -61,7 +62,6 @@ function connect(): Connection {
   // every ~40 MB rather than 4: hot index pages are copied back once per span, not
   // once per few pages, and the file is synced ten times less often.
   sqlite.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`)
-  sqlite.pragma('analysis_limit = 1000')
   connection = {
     sqlite,
     writer: new SqliteMirrorWriter(sqlite),
@@ -123,11 +123,10 @@ async function runGroup(group: readonly WriterRequest[]): Promise<void> {
     hasWrittenRows &&
     (optimizedAtMs === null || Date.now() - optimizedAtMs >= OPTIMIZE_EVERY_MS)
   ) {
-    // The first time, every table is looked at (0x10000), not only those used so far.
-    const mask = optimizedAtMs === null ? '0x10002' : '0x2'
+    const isFirst = optimizedAtMs === null
     optimizedAtMs = Date.now()
     try {
-      connection?.sqlite.pragma(`optimize = ${mask}`)
+      if (connection !== null) refreshPlannerStatistics(connection.sqlite, { isFirst })
     } catch {
       // Statistics are a hint to the planner; a failed refresh is tried again later.
     }

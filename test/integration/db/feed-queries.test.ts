@@ -305,6 +305,7 @@ const FILTERS: [string, FeedFiltersInput][] = [
   ['token, direction and USD on one leg', { token: 'USDC', direction: 'out', minUsd: 100 }],
   ['a tag and a type', { tags: ['desk'], kinds: ['TRANSFER', 'NFT_SALE'] }],
   ['two types (merged per type)', { kinds: ['SWAP', 'NFT_SALE'] }],
+  ['a type given twice: each row once', { kinds: ['SWAP', 'swap'] }],
   ['a token and a wallet', { token: 'usdc', wallets: [wallets[0]!] }],
   ['a token and a type', { token: 'USDC', kinds: ['SWAP'] }],
 ]
@@ -413,6 +414,16 @@ describe.each(ENGINES)('the feed query on %s', (engine) => {
     expect((await page({}, null, 1)).unreadCount).toBe(30)
     await opened.mirror.feed.markViewed(3)
     expect((await page({}, null, 1)).unreadCount).toBe(0)
+  })
+
+  it('a token without a price never reaches a minimum USD value, even $0; a priced one does', async () => {
+    expect(bruteForce(truths, { token: 'BONK', minUsd: 0 })).toEqual([])
+    expect((await page({ token: 'BONK', minUsd: 0 }, null, 5)).rows).toEqual([])
+    expect((await page({ token: BONK, minUsd: 0, direction: 'in' }, null, 5)).rows).toEqual([])
+    const priced = bruteForce(truths, { token: 'USDC', minUsd: 0 })
+    expect(priced.length).toBeGreaterThan(0)
+    const got = await walk({ token: 'USDC', minUsd: 0 }, 9)
+    expect(got.map((r) => r.key.id)).toEqual(priced.map((t) => t.id))
   })
 
   it('refuses a wallet that is not watched and a token the mirror does not know, naming them', async () => {

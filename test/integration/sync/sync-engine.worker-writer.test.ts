@@ -51,6 +51,31 @@ describe('mirror writer on a worker thread', () => {
     },
   )
 
+  it('after the first pages it writes, the planner has statistics for every history index', async () => {
+    fx = await startSyncFixture({ writeIn: 'worker' })
+    const address = await fx.watch('active-trader')
+    expect((await fx.runtime.engine.syncWallet(address)).state).toBe('ok')
+    const sqlite = new BetterSqlite3(fx.database.path, { readonly: true })
+    try {
+      const analyzed = (table: string) =>
+        sqlite
+          .prepare('select idx from sqlite_stat1 where tbl = ? order by idx')
+          .all(table)
+          .map((r) => (r as { idx: string }).idx)
+      const indexes = (table: string) =>
+        sqlite
+          .prepare(
+            "select name from sqlite_master where type = 'index' and tbl_name = ? order by name",
+          )
+          .all(table)
+          .map((r) => (r as { name: string }).name)
+      for (const table of ['transactions', 'balance_changes'])
+        expect(analyzed(table), table).toEqual(indexes(table))
+    } finally {
+      sqlite.close()
+    }
+  })
+
   it('the main thread answers a History query while a page waits to be written, then shows it', async () => {
     fx = await startSyncFixture({ writeIn: 'worker' })
     const address = await fx.watch('casual')
