@@ -93,6 +93,15 @@ export interface TransactionsTable {
   change_count: number
   /** SWAP, TRANSFER, NFT_SALE, … as derived on writing or named by a delivery (0016); null before. */
   kind: string | null
+  /**
+   * A balance change with an amount above / below zero: History's direction filter (0019).
+   * Derived on writing (transactionDirections); 0 by default.
+   */
+  has_change_in: Generated<Flag>
+  has_change_out: Generated<Flag>
+  /** A leg (a mint's change, the fee the wallet paid left out) in / out: the feed's (0019). */
+  has_leg_in: Generated<Flag>
+  has_leg_out: Generated<Flag>
 }
 
 export interface BalanceChangesTable {

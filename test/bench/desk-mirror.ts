@@ -3,6 +3,7 @@ import pg from 'pg'
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import { openPostgresMirror } from '../../src-main/db/postgres/mirror'
 import { openSqliteMirror } from '../../src-main/db/sqlite/mirror'
+import { SOL_LEG_EPSILON } from '../../src-main/db/ingest/transaction-directions'
 import { refreshPlannerStatistics } from '../../src-main/db/sqlite/planner-statistics'
 import { generatedAddress } from '../helpers/history-mirror'
 
@@ -252,21 +253,27 @@ async function buildDesk(db: Runner, d: Dialect, rows: number): Promise<DeskMirr
   )
   // Without statistics PostgreSQL joins the mints by a nested loop: the pick 37 times a row.
   if (d.engine === 'postgres') await db.run('analyze desk_tx, desk_mints, desk_parties')
+  const ordinals = '(select 0 as o union all select 1 union all select 2)'
+  const changes = changeLayer(
+    d,
+    `(select t.*, k.o from desk_tx as t cross join ${ordinals} as k where k.o < t.cnt)`,
+  )
+  await db.run(directionsTable(changes))
+  if (d.engine === 'postgres') await db.run('analyze desk_directions')
   await db.run(`insert into transactions (id, wallet_id, signature, slot, block_time_sec, fee,
-      fee_text, fee_payer, error, is_failed, change_count, kind)
+      fee_text, fee_payer, error, is_failed, change_count, kind,
+      has_change_in, has_change_out, has_leg_in, has_leg_out)
     select t.n + 1, t.wi + 1, ${signature(d, 't')}, t.slot, ${blockTime('t')},
       cast(t.fee as double precision) / 1000000000, '0.' || rtrim(${d.pad('cast(t.fee as text)', '9')}, '0'),
       case when t.cnt = 1 and t.failed = 0 and t.incoming = 1
         then (select p.address from desk_parties as p where p.i = t.hy / 1600 % ${PARTIES})
         else wl.address end,
       case when t.failed = 1 then 'custom program error: 0x1771' else null end,
-      t.failed, t.cnt, ${kind('t', transactions)}
-    from desk_tx as t cross join wallets as wl where wl.id = t.wi + 1`)
-  const ordinals = '(select 0 as o union all select 1 union all select 2)'
-  const changes = changeLayer(
-    d,
-    `(select t.*, k.o from desk_tx as t cross join ${ordinals} as k where k.o < t.cnt)`,
-  )
+      t.failed, t.cnt, ${kind('t', transactions)},
+      dd.change_in, dd.change_out, dd.leg_in, dd.leg_out
+    from desk_tx as t cross join wallets as wl
+      join desk_directions as dd on dd.n = t.n
+    where wl.id = t.wi + 1`)
   await db.run(`insert into balance_changes (id, transaction_id, wallet_id, ordinal, mint, amount,
       amount_text, amount_raw, decimals, block_time_sec, slot)
     select c.n / 2 * 4 + c.n % 2 * c.pa + c.o + 1, c.n + 1, c.wi + 1, c.o, c.mint,
@@ -309,7 +316,9 @@ async function buildDesk(db: Runner, d: Dialect, rows: number): Promise<DeskMirr
     // queries): statistics, and the visibility map index-only scans rely on.
     await db.run('vacuum (analyze)')
   }
-  await db.run('drop table desk_tx; drop table desk_mints; drop table desk_parties')
+  await db.run(
+    'drop table desk_tx; drop table desk_mints; drop table desk_parties; drop table desk_directions',
+  )
   const indexMs = performance.now() - t1
 
   const counts = await db.rows<{ wallet_id: number | string; n: number | string }>(
@@ -564,6 +573,26 @@ function transactionLayers(d: Dialect, count: number): string {
   ])
 }
 
+/**
+ * The temp table `desk_directions`: each transaction's direction flags from its balance
+ * changes `changes` (a changeLayer), as the writer derives them (transactionDirections):
+ * a change above / below zero; a leg, with the fee the wallet paid (all but SOL received
+ * on another's fee) left out of its SOL (ordinal 0), above / below half a lamport. The
+ * amounts are the doubles the rows hold, so the sums are the app's.
+ */
+function directionsTable(changes: string): string {
+  const amount = 'cast(c.raw as double precision) / c.scale'
+  const paysFee = 'not (c.cnt = 1 and c.failed = 0 and c.incoming = 1)'
+  const net = `case when c.o = 0 and ${paysFee}
+    then ${amount} + cast(c.fee as double precision) / 1000000000 else ${amount} end`
+  const epsilon = `case when c.o = 0 then ${SOL_LEG_EPSILON} else 0 end`
+  const any = (condition: string) => `max(case when ${condition} then 1 else 0 end)`
+  return `create temp table desk_directions as
+    select c.n, ${any('c.raw > 0')} as change_in, ${any('c.raw < 0')} as change_out,
+      ${any(`${net} > ${epsilon}`)} as leg_in, ${any(`${net} < -(${epsilon})`)} as leg_out
+    from ${changes} as c group by c.n`
+}
+
 /** Transaction `t`'s block time: two years of slots at 0.4 s; 0.1% have none. */
 function blockTime(t: string): string {
   return `case when ${t}.undated = 1 then null
@@ -611,7 +640,9 @@ function changeLayer(d: Dialect, from: string): string {
     when c.o = 2 then ${amount('c.hb')} * m.step
     when c.cnt = 3 then -${amount('c.ha')} * m.step
     else c.st * ${amount('c.ha')} * m.step end`
-  const kept = ['n', 'wi', 'pa', 'o', 'slot', 'undated', 'hs', 'hy'].map((k) => `c.${k}`)
+  const kept = ['n', 'wi', 'pa', 'o', 'slot', 'undated', 'hs', 'hy', 'fee', 'cnt', 'failed']
+    .concat(['incoming'])
+    .map((k) => `c.${k}`)
   return `(select ${kept.join(', ')}, m.mint, m.symbol, m.decimals, m.scale, ${raw} as raw
     from ${from} as c cross join desk_mints as m where m.i = ${mint} ${d.keep})`
 }

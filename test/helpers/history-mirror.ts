@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import bs58 from 'bs58'
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
+import { transactionDirections } from '../../src-main/db/ingest/transaction-directions'
 
 // A synthetic mirror for the review queries: one wallet with N transactions, their balance
 // changes, transfers and compression signatures, written the way the sync engine writes
@@ -123,8 +124,9 @@ export function generateHistoryMirror(
   )
 
   const insertTx = sqlite.prepare(
-    `insert into transactions (wallet_id, signature, slot, block_time_sec, fee, fee_text, fee_payer, error, is_failed, change_count)
-     values (?, ?, ?, ?, 0.000005, '0.000005', ?, ?, ?, ?)`,
+    `insert into transactions (wallet_id, signature, slot, block_time_sec, fee, fee_text, fee_payer, error, is_failed, change_count,
+       has_change_in, has_change_out, has_leg_in, has_leg_out)
+     values (?, ?, ?, ?, 0.000005, '0.000005', ?, ?, ?, ?, @has_change_in, @has_change_out, @has_leg_in, @has_leg_out)`,
   )
   const insertChange = sqlite.prepare(
     `insert into balance_changes (transaction_id, wallet_id, ordinal, mint, amount, amount_text, amount_raw, decimals, block_time_sec, slot)
@@ -173,6 +175,15 @@ export function generateHistoryMirror(
         const mint = mints[pickMint()] as string
         changes.push({ mint, amount: Math.round((next() - 0.5) * 2e8) / 1e6 || 1 })
       }
+      // The directions the writer derives from the changes, the wallet paying the fee.
+      const directions = transactionDirections(
+        {
+          fee: 0.000005,
+          feePayer: options.address,
+          balanceChanges: changes.map((c) => ({ ...c, decimals: 0 })),
+        },
+        options.address,
+      )
       const id = Number(
         insertTx.run(
           walletId,
@@ -183,6 +194,7 @@ export function generateHistoryMirror(
           isFailed ? 'InstructionError' : null,
           isFailed ? 1 : 0,
           changes.length,
+          directions,
         ).lastInsertRowid,
       )
       changes.forEach((c, ordinal) => {

@@ -13,7 +13,18 @@ export async function readMirror(db: Kysely<Database>, address: string) {
     .executeTakeFirstOrThrow()
   const transactions = await db
     .selectFrom('transactions')
-    .select(['signature', 'slot', 'block_time_sec', 'fee_text', 'fee_payer', 'error'])
+    .select([
+      'signature',
+      'slot',
+      'block_time_sec',
+      'fee_text',
+      'fee_payer',
+      'error',
+      'has_change_in',
+      'has_change_out',
+      'has_leg_in',
+      'has_leg_out',
+    ])
     .where('wallet_id', '=', walletId)
     .orderBy('slot')
     .orderBy('signature')

@@ -6,13 +6,14 @@ import type {
   CompressedStreamName,
 } from '../mirror-writer'
 import type { MintRow } from './mint-upsert'
+import { transactionDirections } from './transaction-directions'
 import { transactionKind } from './transaction-kind'
 
 // What each fetched item becomes in the mirror's tables, column by column: the one mapping
 // both engines' writers use, so a page stored on SQLite and on PostgreSQL holds the same rows.
 
-/** A history entry's `transactions` row. */
-export function transactionRow(walletId: number, entry: HistoryEntry) {
+/** A history entry's `transactions` row, for the wallet with that id and address. */
+export function transactionRow(walletId: number, walletAddress: string, entry: HistoryEntry) {
   return {
     wallet_id: walletId,
     signature: entry.signature,
@@ -25,6 +26,7 @@ export function transactionRow(walletId: number, entry: HistoryEntry) {
     is_failed: entry.error === null ? 0 : 1,
     change_count: entry.balanceChanges.length,
     kind: transactionKind(entry),
+    ...transactionDirections(entry, walletAddress),
   }
 }
 

@@ -17,6 +17,7 @@ import * as m0015 from './0015-one-time-passwords'
 import * as m0016 from './0016-alerts'
 import * as m0017 from './0017-feed-wallet-order'
 import * as m0018 from './0018-feed-filter-order'
+import * as m0019 from './0019-transaction-directions'
 
 /**
  * Every migration in order. Listed here rather than read from the folder so the bundled
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0016-alerts': m0016,
   '0017-feed-wallet-order': m0017,
   '0018-feed-filter-order': m0018,
+  '0019-transaction-directions': m0019,
 }

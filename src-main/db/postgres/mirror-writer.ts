@@ -127,8 +127,15 @@ export class PostgresMirrorWriter implements MirrorWriter {
   ): Promise<number> {
     return this.#write('store a page of history', async (tx) => {
       const bySignature = new Map(entries.map((e) => [e.signature, e]))
+      const wallet = await tx
+        .selectFrom('wallets')
+        .select('address')
+        .where('id', '=', walletId)
+        .executeTakeFirst()
+      // A wallet removed meanwhile: its rows fail on their foreign key, as they always did.
+      const address = wallet?.address ?? ''
       const inserted: { id: number; signature: string }[] = []
-      for (const rows of chunks(entries.map((e) => transactionRow(walletId, e)))) {
+      for (const rows of chunks(entries.map((e) => transactionRow(walletId, address, e)))) {
         inserted.push(
           ...(await tx
             .insertInto('transactions')

@@ -6,6 +6,7 @@ import type { FeedCursor, FeedFilters } from '@shared/ipc/feed-schemas'
 import { InvalidInputError, NotFoundError } from '@shared/ipc/ipc-errors'
 import type { Database } from '../schema'
 import { engineOf, type MirrorEngine } from '../engine-of'
+import { SOL_LEG_EPSILON } from '../ingest/transaction-directions'
 import { addressNameOf } from './address-names'
 import { all } from './row-filters'
 
@@ -70,9 +71,6 @@ export interface FeedQueryPage {
  * instead of merging each wallet's newest rows (one index range per wallet).
  */
 const MAX_MERGED_WALLETS = 64
-
-/** Half a lamport: a SOL change this close to zero after the fee is no movement at all. */
-const SOL_EPSILON = 5e-10
 
 /**
  * A page of every watched wallet's transactions (one row per wallet and transaction),
@@ -393,8 +391,13 @@ function matches(engine: MirrorEngine, scope: Scope, bounds: Bounds): Expression
     const unindexed = engine === 'postgres' ? kind : sql`(${kind} || '')`
     parts.push(sql<SqlBool>`${unindexed} in (${sql.join(filters.kinds)})`)
   }
-  if (scope.mints !== null || filters.direction !== null || filters.minUsd !== null)
-    parts.push(hasMatchingLeg(scope))
+  // A direction alone reads the transaction's own flag, written with it; with a token or
+  // a minimum USD value, the leg that has them must also have the direction.
+  if (filters.direction !== null)
+    parts.push(
+      sql<SqlBool>`${sql.ref(filters.direction === 'in' ? 't.has_leg_in' : 't.has_leg_out')} = 1`,
+    )
+  if (scope.mints !== null || filters.minUsd !== null) parts.push(hasMatchingLeg(scope))
   return all(parts)
 }
 
@@ -415,7 +418,7 @@ function legFits(scope: Scope, alias: 'c' | 'd'): Expression<SqlBool>[] {
   const isFeeLeg = sql`(${d}.mint = ${NATIVE_SOL_MINT} and t.fee_payer = (select w.address from wallets as w where w.id = t.wallet_id))`
   const net = sql`(case when ${isFeeLeg} then ${d}.amount + t.fee else ${d}.amount end)`
   // Literals: PostgreSQL would type a parameter beside `0` as an integer.
-  const epsilon = sql`(case when ${d}.mint = ${NATIVE_SOL_MINT} then ${sql.lit(SOL_EPSILON)} else ${sql.lit(0)} end)`
+  const epsilon = sql`(case when ${d}.mint = ${NATIVE_SOL_MINT} then ${sql.lit(SOL_LEG_EPSILON)} else ${sql.lit(0)} end)`
   const parts: Expression<SqlBool>[] = []
   if (mints !== null) parts.push(sql<SqlBool>`${d}.mint in (${sql.join(mints)})`)
   if (filters.direction === 'in') parts.push(sql<SqlBool>`${net} > ${epsilon}`)

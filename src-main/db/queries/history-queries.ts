@@ -182,7 +182,7 @@ function baseQuery(
   const f = historyRowFilters(filters)
   q = isMintDriven
     ? q.where(hasDirection(sql.ref('bc.amount'), f.direction))
-    : q.where(hasMatchingChange(sql.ref('t.id'), f))
+    : q.where(hasMatchingChange('t', f))
   q = q.where(transactionMatches('t', f))
   if (pass.isUndated) {
     q = q.where(sql<SqlBool>`${time} is null`)

@@ -89,15 +89,22 @@ export function changeMatches(c: string, f: RowFilters): Expression<SqlBool> {
 }
 
 /**
- * The transaction has a balance change matching the mint and direction filters (true
- * when neither is set): the History view lists such transactions.
+ * The transaction `t` (an alias) has a balance change matching the mint and direction
+ * filters (true when neither is set): the History view lists such transactions. A
+ * direction alone reads the transaction's own `has_change_in`/`has_change_out`, written
+ * with it; with mints, the change that has the mint must also have the direction.
  */
-export function hasMatchingChange(
-  transactionId: Expression<unknown>,
-  f: RowFilters,
-): Expression<SqlBool> {
-  if (f.mints.length === 0 && f.direction === null) return sql<SqlBool>`true`
-  return sql<SqlBool>`exists (select 1 from balance_changes as d where d.transaction_id = ${transactionId} and ${changeMatches('d', f)})`
+export function hasMatchingChange(t: string, f: RowFilters): Expression<SqlBool> {
+  const parts: Expression<SqlBool>[] = []
+  if (f.direction !== null)
+    parts.push(
+      sql<SqlBool>`${sql.ref(`${t}.${f.direction === 'in' ? 'has_change_in' : 'has_change_out'}`)} = 1`,
+    )
+  if (f.mints.length > 0)
+    parts.push(
+      sql<SqlBool>`exists (select 1 from balance_changes as d where d.transaction_id = ${sql.ref(`${t}.id`)} and ${changeMatches('d', f)})`,
+    )
+  return all(parts)
 }
 
 /**

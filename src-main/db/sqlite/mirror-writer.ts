@@ -138,7 +138,9 @@ export class SqliteMirrorWriter implements MirrorWriter {
   ): Promise<number> {
     return this.#write('store a page of history', () => {
       const ids = new Map<string, number>()
-      const rows = entries.map((entry) => transactionRow(walletId, entry))
+      const address = this.#s.walletAddress.get(walletId) as string | undefined
+      // A wallet removed meanwhile: its rows fail on their foreign key, as they always did.
+      const rows = entries.map((entry) => transactionRow(walletId, address ?? '', entry))
       for (const [id, signature] of this.#s.insertTransactions.run(rows))
         ids.set(signature as string, id as number)
       const inserted = ids.size
@@ -341,6 +343,10 @@ const TRANSACTION_COLUMNS = [
   'is_failed',
   'change_count',
   'kind',
+  'has_change_in',
+  'has_change_out',
+  'has_leg_in',
+  'has_leg_out',
 ] as const satisfies readonly (keyof ReturnType<typeof transactionRow>)[]
 
 /** The `balance_changes` columns the history path writes. */
@@ -363,6 +369,7 @@ const MINTS_PER_STATEMENT = 500
 function prepareStatements(sqlite: BetterSqlite3.Database) {
   return {
     walletId: sqlite.prepare('select id from wallets where address = ?'),
+    walletAddress: sqlite.prepare('select address from wallets where id = ?').pluck(),
     hasTransaction: sqlite.prepare(
       'select 1 from transactions where wallet_id = ? and signature = ?',
     ),

@@ -9,6 +9,7 @@ import type { Database } from '../../../src-main/db/schema'
 import { openSqliteMirror } from '../../../src-main/db/sqlite/mirror'
 import type { KyselyMirror } from '../../../src-main/db/kysely-mirror'
 import type { FeedQueryRow } from '../../../src-main/db/queries/feed-queries'
+import { transactionDirections } from '../../../src-main/db/ingest/transaction-directions'
 import { createTestDatabase } from '../../helpers/postgres'
 import { ENGINES, type TestEngine } from '../../helpers/sync-fixture'
 import { makeTempDir } from '../../helpers/temp-dir'
@@ -202,6 +203,10 @@ async function fill(db: Kysely<Database>): Promise<Truth[]> {
         is_failed: shape === 'failed' ? 1 : 0,
         change_count: changes.length,
         kind,
+        ...transactionDirections(
+          { fee: FEE, feePayer: payer ? address : testAddress(99), balanceChanges: changes },
+          address,
+        ),
       })
       .returning('id')
       .executeTakeFirstOrThrow()

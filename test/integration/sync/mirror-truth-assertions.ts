@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../../src-main/db/schema'
 import { expect } from 'vitest'
 import { decimalText } from '@shared/domain/exact-amount'
+import { transactionDirections } from '../../../src-main/db/ingest/transaction-directions'
 import { readMirror, transferKey } from '../../helpers/mirror-contents'
 import { readWalletTruth, simulatorCredits } from '../../helpers/sim-truth'
 
@@ -46,6 +47,7 @@ export async function expectWalletEqualsTruth(
       fee_text: decimalText(entry.fee),
       fee_payer: entry.feePayer,
       error: entry.error,
+      ...transactionDirections(entry, address),
     })
   }
 
