@@ -271,18 +271,14 @@ async function newestOf(
   // SQLite reads a bare compound arm in the index's order, lazily; an arm with its own
   // order and limit it reads to the limit and sorts first. PostgreSQL needs each arm's
   // order and limit to read it on the index (bare, it joins every balance change at once).
-  if (engineOf(db) === 'postgres') {
-    const [first, ...rest] = sets.map((q, i) =>
-      db.selectFrom(newestFirst(q).as(`b${i}`)).select(['slot', 'id']),
-    )
-    return rest
-      .reduce((merged, arm) => merged.unionAll(arm), first!)
-      .orderBy('slot', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute()
-  }
-  const [first, ...rest] = sets
+  const arms =
+    engineOf(db) === 'postgres'
+      ? // The same (slot, id) rows, read from each arm's subquery.
+        (sets.map((q, i) =>
+          db.selectFrom(newestFirst(q).as(`b${i}`)).select(['slot', 'id']),
+        ) as unknown as KeyQuery[])
+      : sets
+  const [first, ...rest] = arms
   return rest
     .reduce((merged, arm) => merged.unionAll(arm), first!)
     .orderBy('slot', 'desc')
