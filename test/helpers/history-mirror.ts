@@ -177,11 +177,7 @@ export function generateHistoryMirror(
       }
       // The directions the writer derives from the changes, the wallet paying the fee.
       const directions = transactionDirections(
-        {
-          fee: 0.000005,
-          feePayer: options.address,
-          balanceChanges: changes.map((c) => ({ ...c, decimals: 0 })),
-        },
+        { fee: 0.000005, feePayer: options.address, balanceChanges: changes },
         options.address,
       )
       const id = Number(

@@ -19,7 +19,9 @@ export const SOL_LEG_EPSILON = 5e-10
  * // { has_change_in: 0, has_change_out: 1, has_leg_in: 0, has_leg_out: 1 }
  */
 export function transactionDirections(
-  entry: Pick<HistoryEntry, 'fee' | 'feePayer' | 'balanceChanges'>,
+  entry: Pick<HistoryEntry, 'fee' | 'feePayer'> & {
+    balanceChanges: readonly Pick<HistoryEntry['balanceChanges'][number], 'mint' | 'amount'>[]
+  },
   walletAddress: string,
 ): { has_change_in: 0 | 1; has_change_out: 0 | 1; has_leg_in: 0 | 1; has_leg_out: 0 | 1 } {
   const paysFee = entry.feePayer === walletAddress

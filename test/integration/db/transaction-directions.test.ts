@@ -53,6 +53,10 @@ function usdc(amount: number) {
 
 const before0019 = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0019'))
 
+/** The test's database, kept between the two opens: dropped after each test. */
+let location: Awaited<ReturnType<typeof createTestDatabase>> | undefined
+let folder: ReturnType<typeof makeTempDir> | undefined
+
 async function open(engine: TestEngine, which: typeof migrations) {
   if (engine === 'postgres') {
     const database = (location ??= await createTestDatabase())
@@ -63,8 +67,6 @@ async function open(engine: TestEngine, which: typeof migrations) {
   const opened = await openDatabase(join(temp.dir, 'heliograph.sqlite'), { migrations: which })
   return { db: opened.db, close: () => opened.close() }
 }
-let location: Awaited<ReturnType<typeof createTestDatabase>> | undefined
-let folder: ReturnType<typeof makeTempDir> | undefined
 
 describe.each(ENGINES)('transaction directions on %s', (engine) => {
   afterEach(async () => {
