@@ -20,6 +20,9 @@ export class SyncEventRelay {
   readonly #withHealth: (statuses: WalletSyncStatus[]) => Promise<WalletSyncStatus[]>
   readonly #work = new Set<Promise<void>>()
   #isOffline = false
+  /** The sidebar figures' read now running, and the one queued behind it (at most one). */
+  #summariesRunning: Promise<void> | null = null
+  #summariesQueued: Promise<void> | null = null
 
   constructor(options: {
     mirror: Mirror
@@ -76,9 +79,35 @@ export class SyncEventRelay {
     const syncing = new Set(this.#syncing())
     const statuses = await this.#withHealth(await this.#mirror.syncState.status(syncing, address))
     for (const status of statuses) this.#events.emit('sync:wallet-state', status)
-    if (statuses.some((s) => s.state !== 'syncing')) {
+    if (statuses.some((s) => s.state !== 'syncing')) await this.#emitSummaries()
+  }
+
+  /**
+   * Emits the sidebar figures, read after this call. A read covers every wallet, so while one
+   * runs, every wallet that ends meanwhile shares the single read queued behind it: 100
+   * wallets ending one after another cost a few reads, not one each.
+   */
+  #emitSummaries(): Promise<void> {
+    if (this.#summariesQueued) return this.#summariesQueued
+    if (!this.#summariesRunning) return this.#readSummaries()
+    const queued = this.#summariesRunning
+      .catch(() => undefined)
+      .then(() => {
+        this.#summariesQueued = null
+        return this.#readSummaries()
+      })
+    this.#summariesQueued = queued
+    return queued
+  }
+
+  #readSummaries(): Promise<void> {
+    const running = (async () => {
       this.#events.emit('watchlist:summaries', await this.#mirror.review.walletSummaries())
-    }
+    })().finally(() => {
+      if (this.#summariesRunning === running) this.#summariesRunning = null
+    })
+    this.#summariesRunning = running
+    return running
   }
 
   /** Tells the app of alerts just written (the bell, the Alerts page, the desktop). */
