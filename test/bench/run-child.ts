@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { APP_NODE_FLAGS } from '../../scripts/app-node-flags.mjs'
 
 /**
- * Runs one of the bench's scripts in a fresh Node process (TypeScript through tsx) and
- * resolves with what it printed, or null when it ran past `limitMs` and was killed.
+ * Runs one of the bench's scripts in a fresh Node process (TypeScript through tsx) with the
+ * app's Node flags (the web shell's process runs the work it measures), and resolves with
+ * what it printed, or null when it ran past `limitMs` and was killed.
  *
  * @example
  * const printed = await runChild('./desk-export.ts', [dbPath, outPath], 600_000)
@@ -16,7 +18,7 @@ export function runChild(
   const path = fileURLToPath(new URL(script, import.meta.url))
   const root = fileURLToPath(new URL('../../', import.meta.url))
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path, ...args], {
+    const child = spawn(process.execPath, [...APP_NODE_FLAGS, '--import', 'tsx', path, ...args], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
