@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { APP_NODE_FLAGS } from './app-node-flags.mjs'
+import { APP_NODE_FLAGS, appNodeEnv } from './app-node-flags.mjs'
 
 const root = join(dirname(new URL(import.meta.url).pathname), '..')
 const args = process.argv.slice(2)
@@ -22,8 +22,8 @@ function electronBinary() {
   }
 }
 
-function run(command, commandArgs) {
-  const child = spawn(command, commandArgs, { stdio: 'inherit', cwd: root })
+function run(command, commandArgs, env = process.env) {
+  const child = spawn(command, commandArgs, { stdio: 'inherit', cwd: root, env })
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
   child.on('exit', (code) => process.exit(code ?? 0))
 }
@@ -37,5 +37,9 @@ if (electron !== null) {
   )
   // The CLI as built just now: a bundle starts in a fraction of the time the sources take
   // through tsx, which resolves and transpiles every module on each start.
-  run(process.execPath, [...APP_NODE_FLAGS, join(root, 'out/main/cli.js'), ...args, 'serve'])
+  run(
+    process.execPath,
+    [...APP_NODE_FLAGS, join(root, 'out/main/cli.js'), ...args, 'serve'],
+    appNodeEnv(),
+  )
 }

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core'
 import { createCore } from '../../src-main/app/core'
 import { databasePath } from '../../src-main/app/data-dir'
 import { openSqliteMirror } from '../../src-main/db/sqlite/mirror'
+import { appNodeEnv } from '../../scripts/app-node-flags.mjs'
 import { BUILT_CLI, builtCliArgs } from '../helpers/built-cli'
 import { launchChromium } from '../helpers/chromium'
 import { startSimulatorProcess } from '../helpers/simulator-process'
@@ -56,7 +57,7 @@ function startServe(
   const child = spawn(
     process.execPath,
     builtCliArgs(dataDir, serviceUrl, ['--data-source', 'service', 'serve']),
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: appNodeEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
   )
   const exited = new Promise<void>((done) => child.on('exit', () => done()))
   const stop = async (): Promise<void> => {

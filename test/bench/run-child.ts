@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { APP_NODE_FLAGS } from '../../scripts/app-node-flags.mjs'
+import { APP_NODE_FLAGS, appNodeEnv } from '../../scripts/app-node-flags.mjs'
 
 /**
  * Runs one of the bench's scripts in a fresh Node process (TypeScript through tsx) with the
- * app's Node flags (the web shell's process runs the work it measures), and resolves with
+ * app's Node flags and environment (the web shell's process runs the work it measures), and resolves with
  * what it printed, or null when it ran past `limitMs` and was killed.
  *
  * @example
@@ -20,6 +20,7 @@ export function runChild(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...APP_NODE_FLAGS, '--import', 'tsx', path, ...args], {
       cwd: root,
+      env: appNodeEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''

@@ -4,6 +4,7 @@ import { writeSettings } from '../../src-main/app/app-settings'
 import { databasePath } from '../../src-main/app/data-dir'
 import { openSqliteMirror } from '../../src-main/db/sqlite/mirror'
 import { HUNDRED_SHAPE } from '../../src-main/simulator/chain/populations'
+import { appNodeEnv } from '../../scripts/app-node-flags.mjs'
 import { builtCliArgs } from '../helpers/built-cli'
 import { startSimulatorProcess } from '../helpers/simulator-process'
 import { makeTempDir } from '../helpers/temp-dir'
@@ -12,7 +13,7 @@ import type { BenchFigure } from './bench-table'
 // Memory while many wallets sync: the simulator's `hundred` population (100 wallets, from
 // idle ones to traders with thousands of transactions) added to a fresh watch list, then
 // `sync --once` of all of them, unpaced, in the built CLI with the Node flags `npm start` gives
-// the web shell (scripts/app-node-flags.mjs), its RSS sampled
+// the web shell and its environment (scripts/app-node-flags.mjs), its RSS sampled
 // every 50 ms from /proc (goal: peak < 200 MB).
 // Run: npx tsx test/bench/sync-memory.bench.ts
 
@@ -58,6 +59,7 @@ export async function runSyncMemoryBench(): Promise<SyncMemoryFigures> {
 
     const t0 = performance.now()
     const child = spawn(process.execPath, builtCliArgs(temp.dir, sim.url, ['sync', '--once']), {
+      env: appNodeEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { APP_NODE_FLAGS } from '../../../scripts/app-node-flags.mjs'
+import { APP_NODE_ENV, APP_NODE_FLAGS } from '../../../scripts/app-node-flags.mjs'
 import { BUILT_CLI } from '../../helpers/built-cli'
 import { makeTempDir } from '../../helpers/temp-dir'
 
@@ -92,12 +92,16 @@ describe.skipIf(hasElectronBinary())('npm start without Electron', () => {
     expect(script).toBeDefined()
     expect((await fetch(new URL(script as string, url))).status).toBe(200)
 
-    // The serving process is the built bundle on Node with the app's flags (Linux /proc).
+    // The serving process is the built bundle on Node with the app's flags and environment
+    // (Linux /proc).
     const [served] = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
       .trim()
       .split(/\s+/)
     const argv = readFileSync(`/proc/${served}/cmdline`, 'utf8').split('\0')
     expect(argv.slice(1, 2 + APP_NODE_FLAGS.length)).toEqual([...APP_NODE_FLAGS, BUILT_CLI])
+    const environ = readFileSync(`/proc/${served}/environ`, 'utf8').split('\0')
+    for (const [name, value] of Object.entries(APP_NODE_ENV))
+      expect(environ).toContain(`${name}=${value}`)
 
     const exited = new Promise<number | null>((done) => child.on('exit', done))
     child.kill('SIGTERM')
