@@ -23,46 +23,65 @@ export async function walletIdOf(db: Kysely<Database>, address: string): Promise
  * the compressed holdings, as the Overview and the watchlist total count them), how
  * many transactions are newer than what the person last saw, and the newest activity.
  * A wallet never opened counts all its history as new (capped).
+ *
+ * One statement for every wallet, each figure looked up along the wallet's own index (a
+ * read per wallet and figure took 20 ms for 100 wallets); the compressed holdings are
+ * valued only for the wallets that have some.
  */
 export async function listWalletSummaries(db: Kysely<Database>): Promise<WalletSummary[]> {
   const wallets = await db
     .selectFrom('wallets as w')
     .leftJoin('wallet_views as v', 'v.wallet_id', 'w.id')
-    .select(['w.id', 'w.address', 'v.seen_through_sec'])
+    .select((eb) => [
+      'w.id',
+      'w.address',
+      eb
+        .selectFrom('balance_snapshots as s')
+        .select('s.total_usd')
+        .whereRef('s.wallet_id', '=', 'w.id')
+        .orderBy('s.taken_at_sec', 'desc')
+        .orderBy('s.id', 'desc')
+        .limit(1)
+        .as('totalUsd'),
+      eb
+        .selectFrom('compressed_snapshots as c')
+        .select('c.id')
+        .whereRef('c.wallet_id', '=', 'w.id')
+        .limit(1)
+        .as('compressedId'),
+      eb
+        .selectFrom('transactions as t')
+        .select((e) => e.fn.max('t.block_time_sec').as('newest'))
+        .whereRef('t.wallet_id', '=', 'w.id')
+        .as('newest'),
+      // Counts along the (wallet, time, …) index and stops at the cap.
+      eb
+        .selectFrom(
+          eb
+            .selectFrom('transactions as t')
+            .select(sql<number>`1`.as('one'))
+            .whereRef('t.wallet_id', '=', 'w.id')
+            .where('t.block_time_sec', '>', sql<number>`coalesce(v.seen_through_sec, -1)`)
+            .limit(NEW_ACTIVITY_CAP + 1)
+            .as('fresh'),
+        )
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .as('fresh'),
+    ])
     .orderBy('w.position')
     .orderBy('w.id')
     .execute()
   const summaries: WalletSummary[] = []
   for (const w of wallets) {
-    const snapshot = await db
-      .selectFrom('balance_snapshots')
-      .select('total_usd')
-      .where('wallet_id', '=', w.id)
-      .orderBy('taken_at_sec', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst()
-    const newest = await newestBlockTime(db, w.id)
-    const seenThrough = w.seen_through_sec ?? -1
-    // Counts along the (wallet, time, …) index and stops at the cap.
-    const { n } = await db
-      .selectFrom(
-        db
-          .selectFrom('transactions')
-          .select(sql<number>`1`.as('one'))
-          .where('wallet_id', '=', w.id)
-          .where('block_time_sec', '>', seenThrough)
-          .limit(NEW_ACTIVITY_CAP + 1)
-          .as('fresh'),
-      )
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow()
+    const fresh = Number(w.fresh ?? 0)
+    const compressedUsd =
+      w.totalUsd === null || w.compressedId === null ? 0 : await fetchCompressedValueUsd(db, w.id)
     summaries.push({
       address: w.address,
-      totalUsd: snapshot ? snapshot.total_usd + (await fetchCompressedValueUsd(db, w.id)) : null,
-      newActivityCount: Math.min(Number(n), NEW_ACTIVITY_CAP),
-      isNewActivityCapped: Number(n) > NEW_ACTIVITY_CAP,
-      lastActivitySec: newest,
+      totalUsd: w.totalUsd === null ? null : w.totalUsd + compressedUsd,
+      newActivityCount: Math.min(fresh, NEW_ACTIVITY_CAP),
+      isNewActivityCapped: fresh > NEW_ACTIVITY_CAP,
+      lastActivitySec: w.newest ?? null,
     })
   }
   return summaries

@@ -1,18 +1,13 @@
-import { join } from 'node:path'
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import { decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
 import { FeedFilters, type FeedCursor, type FeedFiltersInput } from '@shared/ipc/feed-schemas'
-import { openPostgresMirror } from '../../../src-main/db/postgres/mirror'
 import type { Database } from '../../../src-main/db/schema'
-import { openSqliteMirror } from '../../../src-main/db/sqlite/mirror'
-import type { KyselyMirror } from '../../../src-main/db/kysely-mirror'
 import type { FeedQueryRow } from '../../../src-main/db/queries/feed-queries'
 import { transactionDirections } from '../../../src-main/db/ingest/transaction-directions'
-import { createTestDatabase } from '../../helpers/postgres'
-import { ENGINES, type TestEngine } from '../../helpers/sync-fixture'
-import { makeTempDir } from '../../helpers/temp-dir'
+import { openEngineMirror } from '../../helpers/engine-mirror'
+import { ENGINES } from '../../helpers/sync-fixture'
 import { testAddress } from '../../helpers/wallets'
 
 // Given a mirror of four watched wallets (two tagged "desk", one "treasury") whose
@@ -280,20 +275,6 @@ function bruteForce(truths: Truth[], input: FeedFiltersInput): Truth[] {
     .sort((a, b) => b.slot - a.slot || b.id - a.id)
 }
 
-async function openMirror(engine: TestEngine): Promise<{
-  mirror: KyselyMirror & { database: { db: Kysely<Database> } }
-  drop: () => Promise<void>
-}> {
-  if (engine === 'postgres') {
-    const database = await createTestDatabase()
-    const mirror = await openPostgresMirror(database.url)
-    return { mirror, drop: async () => (await mirror.close(), await database.drop()) }
-  }
-  const temp = makeTempDir()
-  const mirror = await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
-  return { mirror, drop: async () => (await mirror.close(), temp.remove()) }
-}
-
 const FILTERS: [string, FeedFiltersInput][] = [
   ['no filter', {}],
   ['one wallet', { wallets: [wallets[3]!] }],
@@ -316,7 +297,7 @@ const FILTERS: [string, FeedFiltersInput][] = [
 ]
 
 describe.each(ENGINES)('the feed query on %s', (engine) => {
-  let opened: Awaited<ReturnType<typeof openMirror>>
+  let opened: Awaited<ReturnType<typeof openEngineMirror>>
   let truths: Truth[]
   const page = (filters: FeedFiltersInput, cursor: FeedCursor | null, limit: number) =>
     opened.mirror.feed.page({
@@ -340,7 +321,7 @@ describe.each(ENGINES)('the feed query on %s', (engine) => {
   }
 
   beforeAll(async () => {
-    opened = await openMirror(engine)
+    opened = await openEngineMirror(engine)
     truths = await fill(opened.mirror.database.db)
   })
   afterAll(() => opened?.drop())

@@ -1,32 +1,14 @@
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { VirtualClock } from '../../helpers/virtual-clock'
 import { HealthMonitor } from '../../../src-main/alerts/health-monitor'
-import type { Mirror } from '../../../src-main/db/mirror'
-import { openPostgresMirror } from '../../../src-main/db/postgres/mirror'
-import { openSqliteMirror } from '../../../src-main/db/sqlite/mirror'
 import { StorageError } from '@shared/ipc/ipc-errors'
-import { createTestDatabase } from '../../helpers/postgres'
-import { ENGINES, type TestEngine } from '../../helpers/sync-fixture'
-import { makeTempDir } from '../../helpers/temp-dir'
+import { openEngineMirror } from '../../helpers/engine-mirror'
+import { ENGINES } from '../../helpers/sync-fixture'
 
 // Health conditions on both engines: raising an active condition again writes no second
 // alert, resolving writes one "resolved" line, and a condition raised again after it was
 // resolved is a new one (its own since, its own alert). The monitor turns a stream of
 // signs (every call, every budget check) into those few writes.
-
-async function openMirror(
-  engine: TestEngine,
-): Promise<{ mirror: Mirror; drop: () => Promise<void> }> {
-  if (engine === 'postgres') {
-    const database = await createTestDatabase()
-    const mirror = await openPostgresMirror(database.url)
-    return { mirror, drop: async () => (await mirror.close(), await database.drop()) }
-  }
-  const temp = makeTempDir()
-  const mirror = await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
-  return { mirror, drop: async () => (await mirror.close(), temp.remove()) }
-}
 
 const failedCall = (errorName: string) =>
   ({ operation: 'wallet.history', credits: 0, status: 'error', errorName, durationMs: 1 }) as const
@@ -37,7 +19,7 @@ describe.each(ENGINES)('health conditions on %s', (engine) => {
   afterEach(() => drop())
 
   it('raise, raise again, resolve, raise anew: one alert each time the state changes', async () => {
-    const opened = await openMirror(engine)
+    const opened = await openEngineMirror(engine)
     drop = opened.drop
     const { health, alerts } = opened.mirror
     const alertOf = (c: { kind: string; sinceSec: number }, channels: readonly string[]) => ({
@@ -84,7 +66,7 @@ describe.each(ENGINES)('health conditions on %s', (engine) => {
   })
 
   it('the monitor: many rejected calls are one condition and one alert; a later success resolves it', async () => {
-    const opened = await openMirror(engine)
+    const opened = await openEngineMirror(engine)
     drop = opened.drop
     const clock = new VirtualClock(Date.UTC(2026, 10, 27, 12, 3))
     const monitor = new HealthMonitor({ store: opened.mirror.health, clock })
@@ -126,7 +108,7 @@ describe.each(ENGINES)('health conditions on %s', (engine) => {
   })
 
   it('the monitor: budget at 80 % warns, a refusal stops, and only a raise or a new day ends it', async () => {
-    const opened = await openMirror(engine)
+    const opened = await openEngineMirror(engine)
     drop = opened.drop
     const clock = new VirtualClock(Date.UTC(2026, 10, 27, 12))
     const monitor = new HealthMonitor({ store: opened.mirror.health, clock })

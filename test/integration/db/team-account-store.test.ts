@@ -1,35 +1,17 @@
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Mirror } from '../../../src-main/db/mirror'
-import { openPostgresMirror } from '../../../src-main/db/postgres/mirror'
-import { openSqliteMirror } from '../../../src-main/db/sqlite/mirror'
-import { createTestDatabase } from '../../helpers/postgres'
-import { ENGINES, type TestEngine } from '../../helpers/sync-fixture'
-import { makeTempDir } from '../../helpers/temp-dir'
+import { openEngineMirror } from '../../helpers/engine-mirror'
+import { ENGINES } from '../../helpers/sync-fixture'
 import { testAddress } from '../../helpers/wallets'
 
 // The team server's accounts and sessions on both engines: the store speaks Kysely only,
 // so PostgreSQL keeps them as SQLite does, and "delete all data" leaves them in place.
-
-async function openMirror(
-  engine: TestEngine,
-): Promise<{ mirror: Mirror; drop: () => Promise<void> }> {
-  if (engine === 'postgres') {
-    const database = await createTestDatabase()
-    const mirror = await openPostgresMirror(database.url)
-    return { mirror, drop: async () => (await mirror.close(), await database.drop()) }
-  }
-  const temp = makeTempDir()
-  const mirror = await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
-  return { mirror, drop: async () => (await mirror.close(), temp.remove()) }
-}
 
 describe.each(ENGINES)('team accounts on %s', (engine) => {
   let drop: () => Promise<void> = async () => {}
   afterEach(() => drop())
 
   it('adds, lists, re-roles and removes accounts; sessions follow their account', async () => {
-    const opened = await openMirror(engine)
+    const opened = await openEngineMirror(engine)
     drop = opened.drop
     const { team } = opened.mirror
     await team.addUser('bo', 'viewer', '$argon2id$bo', 100)
@@ -69,7 +51,7 @@ describe.each(ENGINES)('team accounts on %s', (engine) => {
   })
 
   it('replaces a password: one-time or chosen, ending the sessions but the one that chose', async () => {
-    const opened = await openMirror(engine)
+    const opened = await openEngineMirror(engine)
     drop = opened.drop
     const { team } = opened.mirror
     await team.addUser('cy', 'editor', '$argon2id$first', 1)
@@ -95,7 +77,7 @@ describe.each(ENGINES)('team accounts on %s', (engine) => {
   })
 
   it('keeps accounts and sessions when all data is deleted', async () => {
-    const opened = await openMirror(engine)
+    const opened = await openEngineMirror(engine)
     drop = opened.drop
     const { mirror } = opened
     await mirror.team.addUser('ana', 'admin', '$argon2id$ana', 1)

@@ -1,15 +1,10 @@
-import { join } from 'node:path'
 import bs58 from 'bs58'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Kysely } from 'kysely'
-import { openPostgresMirror } from '../../../src-main/db/postgres/mirror'
 import type { Database } from '../../../src-main/db/schema'
-import { openSqliteMirror } from '../../../src-main/db/sqlite/mirror'
-import type { KyselyMirror } from '../../../src-main/db/kysely-mirror'
 import type { SearchHit } from '@shared/ipc/search-schemas'
-import { createTestDatabase } from '../../helpers/postgres'
-import { ENGINES, type TestEngine } from '../../helpers/sync-fixture'
-import { makeTempDir } from '../../helpers/temp-dir'
+import { openEngineMirror } from '../../helpers/engine-mirror'
+import { ENGINES } from '../../helpers/sync-fixture'
 import { testAddress } from '../../helpers/wallets'
 
 // Given a mirror holding watched wallets (labelled, or named by the service), addresses
@@ -123,29 +118,15 @@ async function fill(db: Kysely<Database>): Promise<void> {
     .execute()
 }
 
-async function openMirror(engine: TestEngine): Promise<{
-  mirror: KyselyMirror & { database: { db: Kysely<Database> } }
-  drop: () => Promise<void>
-}> {
-  if (engine === 'postgres') {
-    const database = await createTestDatabase()
-    const mirror = await openPostgresMirror(database.url)
-    return { mirror, drop: async () => (await mirror.close(), await database.drop()) }
-  }
-  const temp = makeTempDir()
-  const mirror = await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
-  return { mirror, drop: async () => (await mirror.close(), temp.remove()) }
-}
-
 /** The hits in order, each as id, kind, field and match. */
 const brief = (hits: SearchHit[]) => hits.map((h) => [h.id, h.kind, h.field, h.match])
 
 describe.each(ENGINES)('the header search on %s', (engine) => {
-  let opened: Awaited<ReturnType<typeof openMirror>>
+  let opened: Awaited<ReturnType<typeof openEngineMirror>>
   const find = (text: string) => opened.mirror.search.find(text)
 
   beforeAll(async () => {
-    opened = await openMirror(engine)
+    opened = await openEngineMirror(engine)
     await fill(opened.mirror.database.db)
   })
   afterAll(() => opened?.drop())
