@@ -44,11 +44,13 @@ export async function listWalletSummaries(db: Kysely<Database>): Promise<WalletS
         .limit(1)
         .as('totalUsd'),
       eb
-        .selectFrom('compressed_snapshots as c')
-        .select('c.id')
-        .whereRef('c.wallet_id', '=', 'w.id')
-        .limit(1)
-        .as('compressedId'),
+        .exists(
+          eb
+            .selectFrom('compressed_snapshots as c')
+            .select(sql<number>`1`.as('one'))
+            .whereRef('c.wallet_id', '=', 'w.id'),
+        )
+        .as('hasCompressed'),
       eb
         .selectFrom('transactions as t')
         .select((e) => e.fn.max('t.block_time_sec').as('newest'))
@@ -75,7 +77,8 @@ export async function listWalletSummaries(db: Kysely<Database>): Promise<WalletS
   for (const w of wallets) {
     const fresh = Number(w.fresh ?? 0)
     const compressedUsd =
-      w.totalUsd === null || w.compressedId === null ? 0 : await fetchCompressedValueUsd(db, w.id)
+      // SQLite answers `exists` with 0 or 1, PostgreSQL with a boolean.
+      w.totalUsd === null || !w.hasCompressed ? 0 : await fetchCompressedValueUsd(db, w.id)
     summaries.push({
       address: w.address,
       totalUsd: w.totalUsd === null ? null : w.totalUsd + compressedUsd,
