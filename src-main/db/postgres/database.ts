@@ -6,7 +6,7 @@ import { migrations } from '../migrations'
 import type { Database } from '../schema'
 import { describeStorageError } from '../storage-errors'
 import { displayDatabaseUrl } from '../database-url'
-import { ClosingClient, mirrorTypes } from './client'
+import { ClosingClient, mirrorConnection } from './client'
 
 /** An open PostgreSQL mirror database: the typed Kysely handle and its connection pool. */
 export interface OpenPostgresDatabase {
@@ -40,8 +40,7 @@ export async function openPostgresDatabase(
   const pool = new pg.Pool({
     connectionString: url,
     max: options.maxConnections ?? 8,
-    types: mirrorTypes,
-    application_name: 'heliograph',
+    ...mirrorConnection,
     Client: ClosingClient,
   })
   // An idle client's error (the server restarted) must not end the process; the next

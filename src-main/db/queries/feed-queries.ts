@@ -67,10 +67,13 @@ export interface FeedQueryPage {
 }
 
 /**
- * Past this many chosen wallets the feed walks the whole feed index with a wallet filter
- * instead of merging each wallet's newest rows (one index range per wallet).
+ * Past this many index ranges (one per chosen wallet, or per wallet and token or type) the
+ * feed walks a wider index with a wallet filter instead of merging each range's newest rows.
  */
-const MAX_MERGED_WALLETS = 64
+const MAX_MERGED_ARMS = 64
+
+/** The type of transaction `t` as the type indexes hold it: rows from before types read as UNKNOWN. */
+const KIND_OF_T = sql<string>`coalesce(t.kind, 'UNKNOWN')`
 
 /**
  * A page of every watched wallet's transactions (one row per wallet and transaction),
@@ -211,6 +214,9 @@ type KeyQuery = ReturnType<typeof matchingRows>
  * a token reads its balance changes on `balance_changes_mint_feed (mint, slot,
  * transaction_id)`, a type its rows on `transactions_kind_feed`, chosen wallets their own
  * rows on `transactions_wallet_feed`; the rest walks `transactions_feed (slot, id)`.
+ * Chosen wallets with a token or a type read each wallet's rows of it
+ * (`balance_changes_wallet_mint_feed`, `transactions_wallet_kind_feed`), so a small
+ * wallet's few rows of a common token, or a type a wallet rarely has, cost a page.
  */
 async function selectKeys(
   db: Kysely<Database>,
@@ -220,26 +226,36 @@ async function selectKeys(
 ): Promise<FeedCursor[]> {
   const ids = scope.walletIds
   const rows = () => matchingRows(db, scope, bounds)
-  if (scope.mints !== null)
+  const kinds = [...new Set(scope.filters.kinds)]
+  // Each chosen wallet's rows of each token or type, while those ranges are few enough.
+  const isPerWallet = (each: number) =>
+    ids !== null && ids.length * Math.max(1, each) <= MAX_MERGED_ARMS
+  if (scope.mints !== null) {
+    const mints = scope.mints
     return newestOfTokens(
       db,
-      scope.mints.map((mint) => walkToken(db, scope, bounds, limit, mint)),
+      ids !== null && isPerWallet(mints.length)
+        ? ids.flatMap((id) => mints.map((mint) => walkToken(db, scope, bounds, limit, mint, id)))
+        : mints.map((mint) => walkToken(db, scope, bounds, limit, mint, null)),
       limit,
     )
-  if (ids !== null && ids.length <= MAX_MERGED_WALLETS)
+  }
+  if (ids !== null && isPerWallet(0)) {
+    const byKind = kinds.length > 0 && isPerWallet(kinds.length)
     return newestOf(
       db,
-      ids.map((id) => rows().where('t.wallet_id', '=', id)),
+      ids.flatMap((id) => {
+        const own = rows().where('t.wallet_id', '=', id)
+        return byKind ? kinds.map((kind) => own.where(KIND_OF_T, '=', kind)) : [own]
+      }),
       limit,
     )
+  }
   const inScope = (q: KeyQuery) => (ids === null ? q : q.where('t.wallet_id', 'in', ids))
-  const kinds = [...new Set(scope.filters.kinds)]
   if (kinds.length > 0)
     return newestOf(
       db,
-      kinds.map((kind) =>
-        inScope(rows()).where(sql<string>`coalesce(t.kind, 'UNKNOWN')`, '=', kind),
-      ),
+      kinds.map((kind) => inScope(rows()).where(KIND_OF_T, '=', kind)),
       limit,
     )
   return newestOf(db, [inScope(rows())], limit)
@@ -287,13 +303,17 @@ async function newestOf(
     .execute()
 }
 
-/** Matching rows that moved `mint`, newest first on that mint's balance changes. */
+/**
+ * Matching rows that moved `mint`, newest first on that mint's balance changes: one
+ * wallet's (`walletId`), or every chosen wallet's.
+ */
 function walkToken(
   db: Kysely<Database>,
   scope: Scope,
   bounds: Bounds,
   limit: number,
   mint: string,
+  walletId: number | null,
 ) {
   const { after, above } = bounds
   // The change read is the leg the token, direction and USD filters ask about.
@@ -320,7 +340,8 @@ function walkToken(
     q = q.where(
       sql<SqlBool>`c.slot >= ${above.slot} and (c.slot > ${above.slot} or c.transaction_id > ${above.id})`,
     )
-  if (scope.walletIds !== null) q = q.where('c.wallet_id', 'in', scope.walletIds)
+  if (walletId !== null) q = q.where('c.wallet_id', '=', walletId)
+  else if (scope.walletIds !== null) q = q.where('c.wallet_id', 'in', scope.walletIds)
   return q
 }
 
@@ -383,7 +404,7 @@ function matches(engine: MirrorEngine, scope: Scope, bounds: Bounds): Expression
   // plain expression, whose statistics it has from the type's index: hidden, it guessed a
   // type matches almost nothing, read each wallet's every row and sorted them (seconds).
   if (filters.kinds.length > 0) {
-    const kind = sql`coalesce(t.kind, 'UNKNOWN')`
+    const kind = KIND_OF_T
     const unindexed = engine === 'postgres' ? kind : sql`(${kind} || '')`
     parts.push(sql<SqlBool>`${unindexed} in (${sql.join(filters.kinds)})`)
   }

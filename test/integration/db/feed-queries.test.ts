@@ -1,11 +1,12 @@
-import type { Kysely } from 'kysely'
+import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import { decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
 import { FeedFilters, type FeedCursor, type FeedFiltersInput } from '@shared/ipc/feed-schemas'
 import type { Database } from '../../../src-main/db/schema'
-import type { FeedQueryRow } from '../../../src-main/db/queries/feed-queries'
+import { fetchFeedPage, type FeedQueryRow } from '../../../src-main/db/queries/feed-queries'
 import { transactionDirections } from '../../../src-main/db/ingest/transaction-directions'
+import type { SqliteMirror } from '../../../src-main/db/sqlite/mirror'
 import { openEngineMirror } from '../../helpers/engine-mirror'
 import { ENGINES } from '../../helpers/sync-fixture'
 import { testAddress } from '../../helpers/wallets'
@@ -294,6 +295,13 @@ const FILTERS: [string, FeedFiltersInput][] = [
   ['a type given twice: each row once', { kinds: ['SWAP', 'swap'] }],
   ['a token and a wallet', { token: 'usdc', wallets: [wallets[0]!] }],
   ['a token and a type', { token: 'USDC', kinds: ['SWAP'] }],
+  // Each wallet's rows of a type (merged per wallet and type), with a direction on them.
+  [
+    'two wallets, two types and a direction',
+    { wallets: [wallets[0]!, wallets[1]!], kinds: ['UNKNOWN', 'SWAP'], direction: 'out' },
+  ],
+  // Each wallet's changes of each mint of a symbol (merged per wallet and mint).
+  ['a tag, a token and a direction', { tags: ['desk'], token: 'usdc', direction: 'in' }],
 ]
 
 describe.each(ENGINES)('the feed query on %s', (engine) => {
@@ -411,6 +419,53 @@ describe.each(ENGINES)('the feed query on %s', (engine) => {
     const got = await walk({ token: 'USDC', minUsd: 0 }, 9)
     expect(got.map((r) => r.key.id)).toEqual(priced.map((t) => t.id))
   })
+
+  if (engine === 'sqlite')
+    it('reads each chosen wallet’s rows of a type or token in the feed’s order, on their own index (no sort)', async () => {
+      const { sqlite } = (opened.mirror as SqliteMirror).database
+      sqlite.exec('analyze')
+      const queries: CompiledQuery[] = []
+      const logged = new Kysely<Database>({
+        dialect: new SqliteDialect({ database: sqlite }),
+        log: (event) => {
+          if (event.level === 'query') queries.push(event.query)
+        },
+      })
+      const planOfKeys = async (filters: FeedFiltersInput): Promise<string[]> => {
+        queries.length = 0
+        await fetchFeedPage(logged, {
+          filters: FeedFilters.parse(filters),
+          cursor: null,
+          newerThan: null,
+          limit: 5,
+          lastViewed: null,
+          unreadCap: 999,
+        })
+        const keys = queries.find((q) => /^select "(t|m)"\."slot"/.test(q.sql))!
+        const plan = sqlite.prepare(`explain query plan ${keys.sql}`).all(...keys.parameters) as {
+          detail: string
+        }[]
+        return plan.map((r) => r.detail)
+      }
+      // An index read sorted: what the walk should not need (the merge may sort each
+      // arm's page-sized answer).
+      const sortedReads = (plan: string[]) =>
+        plan.filter((line, i) => line.includes('TEMP B-TREE') && plan[i - 1]?.startsWith('SEARCH'))
+      const cases: [FeedFiltersInput, string][] = [
+        [{ wallets: [wallets[0]!, wallets[3]!], kinds: ['SWAP'] }, 'transactions_wallet_kind_feed'],
+        [{ wallets: [wallets[0]!, wallets[3]!], token: BONK }, 'balance_changes_wallet_mint_feed'],
+        // Without a type, a wallet's rows in its own order, not its types' (then sorted).
+        [{ wallets: [wallets[0]!, wallets[3]!] }, 'transactions_wallet_feed'],
+      ]
+      for (const [filters, index] of cases) {
+        const plan = await planOfKeys(filters)
+        // One walk per wallet (the row lookups by primary key aside), each on the index.
+        const walks = plan.filter((l) => /^SEARCH (t|c) /.test(l) && !l.includes('PRIMARY KEY'))
+        expect(walks.length, plan.join('\n')).toBe(2)
+        for (const walk of walks) expect(walk, plan.join('\n')).toContain(`INDEX ${index} `)
+        expect(sortedReads(plan), plan.join('\n')).toEqual([])
+      }
+    })
 
   it('refuses a wallet that is not watched and a token the mirror does not know, naming them', async () => {
     await expect(page({ wallets: [testAddress(77)] }, null, 5)).rejects.toThrow(

@@ -4,6 +4,7 @@ import { StorageError } from '@shared/ipc/ipc-errors'
 import { migrations } from '../../../src-main/db/migrations'
 import { openPostgresMirror, type PostgresMirror } from '../../../src-main/db/postgres/mirror'
 import { openPostgresDatabase } from '../../../src-main/db/postgres/database'
+import { connectPostgresClient } from '../../../src-main/db/postgres/client'
 import { createTestDatabase } from '../../helpers/postgres'
 import { testAddress } from '../../helpers/wallets'
 
@@ -54,6 +55,20 @@ describe('the mirror on PostgreSQL', () => {
       (c) => c.table_name === 'credit_ledger' && c.column_name === 'at_ms',
     )
     expect(at?.data_type).toBe('bigint')
+  })
+
+  it('plans for solid-state storage on every connection, the pool’s and a thread’s own', async () => {
+    const pooled = await sql<{
+      random_page_cost: string
+    }>`show random_page_cost`.execute(mirror.database.db)
+    expect(pooled.rows[0]!.random_page_cost).toBe('1.1')
+    const own = await connectPostgresClient(database.url)
+    try {
+      const { rows } = await own.query<{ random_page_cost: string }>('show random_page_cost')
+      expect(rows[0]!.random_page_cost).toBe('1.1')
+    } finally {
+      await own.end()
+    }
   })
 
   it('reads 64-bit counts and sums back as numbers, as SQLite does', async () => {
