@@ -19,6 +19,7 @@ import * as m0017 from './0017-feed-wallet-order'
 import * as m0018 from './0018-feed-filter-order'
 import * as m0019 from './0019-transaction-directions'
 import * as m0020 from './0020-feed-wallet-filter-order'
+import * as m0021 from './0021-filter-columns-in-indexes'
 
 /**
  * Every migration in order. Listed here rather than read from the folder so the bundled
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '0018-feed-filter-order': m0018,
   '0019-transaction-directions': m0019,
   '0020-feed-wallet-filter-order': m0020,
+  '0021-filter-columns-in-indexes': m0021,
 }
