@@ -238,6 +238,7 @@ async function selectKeys(
         ? ids.flatMap((id) => mints.map((mint) => walkToken(db, scope, bounds, limit, mint, id)))
         : mints.map((mint) => walkToken(db, scope, bounds, limit, mint, null)),
       limit,
+      mints.length === 1,
     )
   }
   if (ids !== null && isPerWallet(0)) {
@@ -325,7 +326,9 @@ function walkToken(
   let q = db
     .selectFrom('balance_changes as c')
     .innerJoin('transactions as t', 't.id', 'c.transaction_id')
-    .select(['t.slot', 't.id'])
+    // The transaction's key as the change holds it (the same values), so that the branch
+    // is known to come out in the order it is read.
+    .select(['c.slot as slot', 'c.transaction_id as id'])
     .where('c.mint', '=', mint)
     .where(all([matches(engineOf(db), rest, bounds), ...legFits({ ...scope, mints: null }, 'c')]))
     .orderBy('c.slot', 'desc')
@@ -346,26 +349,23 @@ function walkToken(
 }
 
 /**
- * The newest `limit` keys of the token's branches (one per mint), each read on its own
- * index range: never more than branches × limit rows read. A row two branches find (a
- * transaction that moved two mints of one symbol) is counted once.
+ * The newest `limit` keys of the token's branches (one per mint, or per wallet and mint),
+ * each read on its own index range: never more than branches × limit rows read. Branches
+ * of one mint share no row and are merged as they are read (PostgreSQL: a Merge Append
+ * that stops at the page); a row two mints' branches find (a transaction that moved two
+ * mints of one symbol) is counted once.
  */
 async function newestOfTokens(
   db: Kysely<Database>,
   branches: ReturnType<typeof walkToken>[],
   limit: number,
+  isDisjoint: boolean,
 ): Promise<FeedCursor[]> {
   if (branches.length === 1) return branches[0]!.execute()
   const [first, ...rest] = branches.map((b, i) => db.selectFrom(b.as(`b${i}`)).selectAll())
   let merged = first!
-  for (const next of rest) merged = merged.union(next)
-  return db
-    .selectFrom(merged.as('m'))
-    .select(['m.slot', 'm.id'])
-    .orderBy('m.slot', 'desc')
-    .orderBy('m.id', 'desc')
-    .limit(limit)
-    .execute()
+  for (const next of rest) merged = isDisjoint ? merged.unionAll(next) : merged.union(next)
+  return merged.orderBy('slot', 'desc').orderBy('id', 'desc').limit(limit).execute()
 }
 
 /** How many matching rows lie above the last-viewed mark (and above `newerThan`). */
