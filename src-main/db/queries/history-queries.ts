@@ -17,6 +17,7 @@ import {
   historyRowFilters,
   transactionMatches,
   withinDates,
+  type RowFilters,
 } from './row-filters'
 
 /** What `fetchHistoryPage` needs besides the wallet. */
@@ -88,14 +89,10 @@ export async function countHistory(
   const query = { order: 'newest', filters, cursor: null, limit: cap } as const
   let count = 0
   for (const pass of passesFor(query)) {
-    const upTo = cap + 1 - count
-    const inner = isChangeCount(filters)
+    const matching = isChangeCount(filters)
       ? changesOfMint(db, walletId, filters, pass)
-          .select(sql<number>`1`.as('one'))
-          .limit(upTo)
       : baseQuery(db, walletId, filters, pass, 'newest')
-          .select(sql<number>`1`.as('one'))
-          .limit(upTo)
+    const inner = matching.select(sql<number>`1`.as('one')).limit(cap + 1 - count)
     const row = await db
       .selectFrom(inner.as('matches'))
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -115,7 +112,7 @@ function isChangeCount(filters: HistoryFilters): boolean {
   return filters.mint !== null && filters.signature === '' && !filters.isFailedOnly
 }
 
-/** The wallet's balance changes of the filter's mint in one pass, by their own columns. */
+/** The wallet's balance changes of the filter's mint in one pass, by their own columns (History's walk of a mint joins their transactions). */
 function changesOfMint(
   db: Kysely<Database>,
   walletId: number,
@@ -123,14 +120,21 @@ function changesOfMint(
   pass: Pass,
 ) {
   const f = historyRowFilters(filters)
-  const time = sql.ref('bc.block_time_sec')
   return db
     .selectFrom('balance_changes as bc')
     .where('bc.wallet_id', '=', walletId)
     .where('bc.mint', '=', filters.mint as string)
     .where(hasDirection(sql.ref('bc.amount'), f.direction))
-    .where(withinDates(time, f))
-    .where(sql<SqlBool>`${time} ${pass.isUndated ? sql`is null` : sql`is not null`}`)
+    .where(withinPass(sql.ref('bc.block_time_sec'), f, pass))
+}
+
+/** The pass's rows by their block time `time`: undated ones, or dated ones within the dates. */
+function withinPass(time: Expression<unknown>, f: RowFilters, pass: Pass): Expression<SqlBool> {
+  if (pass.isUndated) return sql<SqlBool>`${time} is null`
+  // `is not null` keeps the dated pass from also returning undated rows (a keyset bound
+  // already does).
+  if (pass.after !== null) return withinDates(time, f)
+  return sql<SqlBool>`(${withinDates(time, f)} and ${time} is not null)`
 }
 
 /** The mints that occur in a wallet's balance changes, for the mint filter (by symbol). */
@@ -202,28 +206,21 @@ function baseQuery(
   order: SortOrder,
 ) {
   const { time, slot, isMintDriven } = sortColumns(filters)
-
-  let q = isMintDriven
-    ? db
-        .selectFrom('balance_changes as bc')
-        .innerJoin('transactions as t', 't.id', 'bc.transaction_id')
-        .where('bc.wallet_id', '=', walletId)
-        .where('bc.mint', '=', filters.mint as string)
-    : db.selectFrom('transactions as t').where('t.wallet_id', '=', walletId)
-
   const f = historyRowFilters(filters)
-  q = isMintDriven
-    ? q.where(hasDirection(sql.ref('bc.amount'), f.direction))
-    : q.where(hasMatchingChange('t', f))
-  q = q.where(transactionMatches('t', f))
-  if (pass.isUndated) {
-    q = q.where(sql<SqlBool>`${time} is null`)
-  } else {
-    q = q.where(withinDates(time, f))
-    // `is not null` keeps the dated pass from also returning undated rows.
-    if (pass.after === null) q = q.where(sql<SqlBool>`${time} is not null`)
-  }
-  return q.where(keysetBound(pass, order, time, slot, isMintDriven))
+  const q = isMintDriven
+    ? changesOfMint(db, walletId, filters, pass).innerJoin(
+        'transactions as t',
+        't.id',
+        'bc.transaction_id',
+      )
+    : db
+        .selectFrom('transactions as t')
+        .where('t.wallet_id', '=', walletId)
+        .where(hasMatchingChange('t', f))
+        .where(withinPass(time, f, pass))
+  return q
+    .where(transactionMatches('t', f))
+    .where(keysetBound(pass, order, time, slot, isMintDriven))
 }
 
 /**
