@@ -8,6 +8,7 @@ import { okEnvelope, type Envelope } from '@shared/ipc/envelope'
 import { existsSync } from 'node:fs'
 import { AppError, InvalidInputError, NotFoundError } from '@shared/ipc/ipc-errors'
 import type { DataSource } from '@shared/ipc/settings-schemas'
+import type { OnMigration } from '../db/migration-progress'
 import type { Mirror } from '../db/mirror'
 import { openMirror } from '../db/open-mirror'
 import { tightenDataDir } from '../db/private-files'
@@ -95,6 +96,11 @@ export interface CoreConfig {
   isWatching?: boolean
   /** Demo simulator options. */
   demo?: DemoOptions
+  /**
+   * Told before each migration the person's mirror needs runs: the shell shows it (see
+   * migrationNotice), as an update of a large mirror can hold up the start for minutes.
+   */
+  onMigration?: OnMigration
   /** The shell's save dialog for exports; absent in the web shell (the browser downloads). */
   choosePath?: ChoosePath
   /** Time and timers for everything that waits; tests pass a virtual or fixed one. */
@@ -222,6 +228,7 @@ async function openStores(config: CoreConfig, isReadOnly: boolean): Promise<Core
     databaseUrl: config.databaseUrl,
     isReadOnly,
     writeIn,
+    onMigration: config.onMigration,
   })
   // A one-run service the stored key has never gone to must bring a one-run key: the
   // stored one does not follow a flag or an environment variable to any host.

@@ -94,6 +94,7 @@ export async function openCore(options: GlobalOptions, extra: CommandCore): Prom
   // The core (and every engine, service and shell module under it) loads only for a
   // command that opens it: `--version` and `--help` start without it.
   const { createCore } = await import('../app/core')
+  const { migrationNotice } = await import('../app/migration-notice')
   const core = await createCore({
     dataDir,
     ...(databaseUrl ? { databaseUrl } : {}),
@@ -111,6 +112,10 @@ export async function openCore(options: GlobalOptions, extra: CommandCore): Prom
     ...(extra.choosePath ? { choosePath: extra.choosePath } : {}),
     ...(apiKey ? { apiKey } : {}),
     ...(serviceUrl ? { serviceUrl } : {}),
+    onMigration: (progress) => {
+      const notice = migrationNotice(progress)
+      if (notice !== null) cliContext().writeErr(`${notice}\n`)
+    },
   })
   for (const notice of core.notices) cliContext().writeErr(`${notice}\n`)
   if (core.info.dataSource === 'demo') cliContext().writeErr(`${DEMO_DATA_NOTICE}\n`)

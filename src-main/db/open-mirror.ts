@@ -1,3 +1,4 @@
+import type { OnMigration } from './migration-progress'
 import type { Mirror } from './mirror'
 
 export { displayDatabaseUrl, isDatabaseUrl } from './database-url'
@@ -19,6 +20,8 @@ export interface OpenMirrorOptions {
    * during a backfill (what the app does). A database server needs no such thread.
    */
   writeIn?: 'this-thread' | 'worker'
+  /** Told before each migration the mirror needs runs (see MigrationProgress). */
+  onMigration?: OnMigration | undefined
 }
 
 /**
@@ -36,11 +39,15 @@ export async function openMirror(options: OpenMirrorOptions): Promise<Mirror> {
   // Each engine is loaded when first used: a command that opens none starts without either.
   if (options.databaseUrl) {
     const { openPostgresMirror } = await import('./postgres/mirror')
-    return openPostgresMirror(options.databaseUrl, { isReadOnly })
+    return openPostgresMirror(options.databaseUrl, {
+      isReadOnly,
+      onMigration: options.onMigration,
+    })
   }
   const { openSqliteMirror } = await import('./sqlite/mirror')
   return openSqliteMirror(options.file, {
     isReadOnly,
+    onMigration: options.onMigration,
     ...(options.writeIn ? { writeIn: options.writeIn } : {}),
   })
 }

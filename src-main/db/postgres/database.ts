@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import { Migrator, type Migration } from 'kysely/migration'
 import pg from 'pg'
 import { StorageError } from '@shared/ipc/ipc-errors'
+import { pendingMigrations, type OnMigration } from '../migration-progress'
 import { migrations } from '../migrations'
 import type { Database } from '../schema'
 import { describeStorageError } from '../storage-errors'
@@ -34,6 +35,8 @@ export async function openPostgresDatabase(
     maxConnections?: number
     /** Read beside the processes that write: the schema must be current; nothing is migrated. */
     isReadOnly?: boolean
+    /** Told before each migration runs (see MigrationProgress). */
+    onMigration?: OnMigration | undefined
   } = {},
 ): Promise<OpenPostgresDatabase> {
   const location = displayDatabaseUrl(url)
@@ -48,10 +51,15 @@ export async function openPostgresDatabase(
   pool.on('error', () => {})
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   try {
-    const migrator = new Migrator({
-      db,
-      provider: { getMigrations: async () => options.migrations ?? migrations },
-    })
+    const all = options.migrations ?? migrations
+    let migrator = new Migrator({ db, provider: { getMigrations: async () => all } })
+    if (options.onMigration && options.isReadOnly !== true) {
+      // Every pending migration runs in one transaction (a start stopped midway keeps
+      // none): each is told from inside it, as it begins.
+      const { pending, isUpdate } = pendingMigrations(await migrator.getMigrations())
+      const told = tellingEach(all, pending, isUpdate, options.onMigration)
+      migrator = new Migrator({ db, provider: { getMigrations: async () => told } })
+    }
     if (options.isReadOnly === true) {
       const pending = (await migrator.getMigrations()).filter((m) => m.executedAt === undefined)
       if (pending.length > 0) {
@@ -75,4 +83,24 @@ export async function openPostgresDatabase(
       : describeStorageError(error, `open the database at ${location}`)
   }
   return { db, pool, location, close: () => db.destroy() }
+}
+
+/** `all`, with each of `pending` telling `onMigration` as it begins. */
+function tellingEach(
+  all: Record<string, Migration>,
+  pending: readonly string[],
+  isUpdate: boolean,
+  onMigration: OnMigration,
+): Record<string, Migration> {
+  return Object.fromEntries(
+    Object.entries(all).map(([name, migration]) => {
+      const step = pending.indexOf(name) + 1
+      if (step === 0) return [name, migration]
+      const up: Migration['up'] = async (db) => {
+        await onMigration({ name, step, steps: pending.length, isUpdate })
+        await migration.up(db)
+      }
+      return [name, { ...migration, up }]
+    }),
+  )
 }

@@ -3,6 +3,7 @@ import { KyselyMirror } from '../kysely-mirror'
 import { KEPT_TABLES } from '../mirror'
 import { describeStorageError } from '../storage-errors'
 import { CreditLedgerStore } from '../stores/credit-ledger-store'
+import type { OnMigration } from '../migration-progress'
 import { openPostgresDatabase, type OpenPostgresDatabase } from './database'
 import { PostgresExportReader } from './export-reader'
 import { PostgresMirrorWriter } from './mirror-writer'
@@ -68,7 +69,7 @@ export class PostgresMirror extends KyselyMirror {
  */
 export async function openPostgresMirror(
   url: string,
-  options: { isReadOnly?: boolean } = {},
+  options: { isReadOnly?: boolean; onMigration?: OnMigration | undefined } = {},
 ): Promise<PostgresMirror> {
   return new PostgresMirror(await openPostgresDatabase(url, options))
 }

@@ -3,6 +3,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration'
 import { StorageError } from '@shared/ipc/ipc-errors'
+import { pendingMigrations, type OnMigration } from '../migration-progress'
 import { migrations } from '../migrations'
 import { makePrivateDir, makePrivateFile, narrowToPrivate } from '../private-files'
 import type { Database } from '../schema'
@@ -26,6 +27,8 @@ export interface OpenDatabaseOptions {
   isReadOnly?: boolean
   /** The migrations to apply, by name; every migration by default (tests stop inside one). */
   migrations?: Record<string, Migration>
+  /** Told before each migration runs (see MigrationProgress). */
+  onMigration?: OnMigration | undefined
 }
 
 /**
@@ -67,7 +70,7 @@ export async function openDatabase(
   })
   try {
     if (isReadOnly) await assertMigrated(db, path, options.migrations ?? migrations)
-    else await migrateToLatest(db, sqlite, options.migrations ?? migrations)
+    else await migrateToLatest(db, sqlite, options.migrations ?? migrations, options.onMigration)
   } catch (error) {
     await db.destroy()
     throw error
@@ -138,12 +141,23 @@ async function migrateToLatest(
   db: Kysely<Database>,
   sqlite: BetterSqlite3.Database,
   toApply: Record<string, Migration>,
+  onMigration: OnMigration | undefined,
 ): Promise<string[]> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => toApply } })
   const applied: string[] = []
+  let started: { steps: number; isUpdate: boolean } | null = null
   for (;;) {
     let outcome: MigrationResultSet
     try {
+      if (onMigration) {
+        // Told before the write lock is taken: another process may yet go first.
+        const left = pendingMigrations(await migrator.getMigrations())
+        const next = left.pending[0]
+        if (next === undefined) return applied
+        // The opening's count and kind, as they were before its first step.
+        started ??= { steps: left.pending.length, isUpdate: left.isUpdate }
+        await onMigration({ name: next, step: applied.length + 1, ...started })
+      }
       sqlite.exec('begin immediate')
       outcome = await migrator.migrateUp()
       if (outcome.error === undefined) sqlite.exec('commit')

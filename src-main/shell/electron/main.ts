@@ -20,11 +20,13 @@ import { EVENT_CHANNEL } from '@shared/ipc/bridge'
 import type { ActivityNotice } from '@shared/ipc/sync-schemas'
 import { walletName } from '@shared/domain/wallet-address'
 import { createCore, type Core } from '../../app/core'
+import { migrationNotice } from '../../app/migration-notice'
 import { APP_ENTRY_URL, APP_HOST, APP_ORIGIN, APP_SCHEME, originOf } from './app-origin'
 import { devServerUrlToLoad } from './dev-server'
 import { decideNavigation, isExternalWebUrl } from './navigation-policy'
 import { applyPermissionPolicy } from './permission-policy'
 import { rendererFilePath } from './renderer-files'
+import { MigrationWindow } from './migration-window'
 import { isTrustedSender } from './sender-check'
 import { SafeStorageSecretStore } from './safe-storage-secret-store'
 import { APP_ICON_FILE, buildWindowOptions } from './window-options'
@@ -145,6 +147,7 @@ async function main(): Promise<void> {
   // A mirror on a database server, as the CLI takes it from the environment.
   const databaseUrl = process.env.HELIOGRAPH_DATABASE_URL
   let core: Core
+  const migrating = new MigrationWindow()
   try {
     core = await createCore({
       dataDir,
@@ -160,6 +163,10 @@ async function main(): Promise<void> {
       isWatching: true,
       choosePath: chooseSavePath,
       ...(databaseUrl ? { databaseUrl } : {}),
+      onMigration: async (progress) => {
+        const notice = migrationNotice(progress)
+        if (notice !== null) await migrating.show(notice)
+      },
     })
   } catch (error) {
     // Most often the folder is in use by `heliograph sync` or `serve`: the message says which.
@@ -169,6 +176,8 @@ async function main(): Promise<void> {
     )
     app.exit(1)
     return
+  } finally {
+    migrating.close()
   }
   started = core
   // New activity becomes a desktop notification (the web shell shows a toast instead) until
