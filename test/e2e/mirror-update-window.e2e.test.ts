@@ -4,17 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrationNotice } from '../../src-main/app/migration-notice'
 import { migrations } from '../../src-main/db/migrations'
 import { openDatabase } from '../../src-main/db/sqlite/database'
-import { migrationPage } from '../../src-main/shell/electron/migration-page'
+import { MIGRATION_WINDOW_SIZE, migrationPage } from '../../src-main/shell/electron/migration-page'
 import { launchChromium, screenshot } from '../helpers/chromium'
 import { makeTempDir } from '../helpers/temp-dir'
 
 // Given a mirror an earlier version wrote, when the desktop app updates it at start-up,
 // then the small window it shows meanwhile reads, for each step, the notice the update
-// gave, whole and inside the window (560×220, less the title bar); and text that looks
+// gave, whole and inside the window (less its title bar); and text that looks
 // like markup is shown as text, never run.
 
-/** The window's content: 560×220 less a title bar. */
-const WINDOW = { width: 560, height: 190 }
+/** The window's content: the window less a title bar. */
+const WINDOW = { width: MIGRATION_WINDOW_SIZE.width, height: MIGRATION_WINDOW_SIZE.height - 30 }
 
 describe('the window shown while the mirror is updated', () => {
   const temp = makeTempDir()

@@ -1,3 +1,6 @@
+/** The size of the window that shows the page (its text fits it, title bar and all). */
+export const MIGRATION_WINDOW_SIZE = { width: 560, height: 220 } as const
+
 /**
  * The page that shows `text`: static HTML with no script, nothing loaded from anywhere.
  *

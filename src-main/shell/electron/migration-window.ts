@@ -1,5 +1,5 @@
 import { BrowserWindow } from 'electron'
-import { migrationPage } from './migration-page'
+import { MIGRATION_WINDOW_SIZE, migrationPage } from './migration-page'
 
 // While the person's mirror is updated for a new version (before the app's window can
 // open: the core needs the mirror), a small window says why the start waits. A step can
@@ -17,8 +17,7 @@ export class MigrationWindow {
   async show(text: string): Promise<void> {
     if (this.#window === null || this.#window.isDestroyed()) {
       this.#window = new BrowserWindow({
-        width: 560,
-        height: 220,
+        ...MIGRATION_WINDOW_SIZE,
         resizable: false,
         minimizable: false,
         maximizable: false,
