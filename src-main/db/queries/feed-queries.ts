@@ -90,22 +90,31 @@ export async function fetchFeedPage(
   query: FeedQuery,
 ): Promise<FeedQueryPage> {
   const scope = await resolveScope(db, query.filters)
-  const found =
-    scope === null
-      ? []
-      : await selectKeys(
-          db,
-          scope,
-          { after: query.cursor, above: query.newerThan },
-          query.limit + 1,
-        )
-  const page = found.slice(0, query.limit)
-  const rows = await readRows(db, page, query.lastViewed)
-  const unread = await countUnread(db, scope, query)
-  const last = page.at(-1)
+  // The unread count reads beside the page (PostgreSQL: on a connection of its own).
+  const [page, unread] = await Promise.all([
+    (async () => {
+      const found =
+        scope === null
+          ? []
+          : await selectKeys(
+              db,
+              scope,
+              { after: query.cursor, above: query.newerThan },
+              query.limit + 1,
+            )
+      const keys = found.slice(0, query.limit)
+      return {
+        keys,
+        rows: await readRows(db, keys, query.lastViewed),
+        isMore: found.length > query.limit,
+      }
+    })(),
+    countUnread(db, scope, query),
+  ])
+  const last = page.keys.at(-1)
   return {
-    rows,
-    nextCursor: found.length > query.limit && last ? last : null,
+    rows: page.rows,
+    nextCursor: page.isMore && last ? last : null,
     unreadCount: Math.min(unread, query.unreadCap),
     isUnreadCapped: unread > query.unreadCap,
   }
@@ -230,7 +239,12 @@ async function selectKeys(
   // Each chosen wallet's rows of each token or type, while those ranges are few enough.
   const isPerWallet = (each: number) =>
     ids !== null && ids.length * Math.max(1, each) <= MAX_MERGED_ARMS
-  if (scope.mints !== null) {
+  // SOL is a leg of nearly every transaction (the fee), so its changes narrow nothing that
+  // a type does not narrow more: with a type, the type's order is read and the SOL leg
+  // tested ("NFT_SALE, SOL": 45 ms walking SOL's changes on PostgreSQL, 0.4 ms this way).
+  const isTokenWalked =
+    scope.mints !== null && !(kinds.length > 0 && scope.mints.includes(NATIVE_SOL_MINT))
+  if (isTokenWalked && scope.mints !== null) {
     const mints = scope.mints
     return newestOfTokens(
       db,
@@ -468,62 +482,11 @@ async function readRows(
 ): Promise<FeedQueryRow[]> {
   if (keys.length === 0) return []
   const ids = keys.map((k) => k.id)
-  const transactions = await db
-    .selectFrom('transactions as t')
-    .innerJoin('wallets as w', 'w.id', 't.wallet_id')
-    .select([
-      't.id',
-      't.wallet_id',
-      't.signature',
-      't.slot',
-      't.block_time_sec',
-      't.fee_text',
-      't.fee_payer',
-      't.kind',
-      't.is_failed',
-      'w.address',
-      'w.label',
-    ])
-    .where('t.id', 'in', ids)
-    .execute()
-  const changes = await db
-    .selectFrom('balance_changes as d')
-    .leftJoin('mints as m', 'm.mint', 'd.mint')
-    .select([
-      'd.transaction_id',
-      'd.mint',
-      'd.amount',
-      'd.amount_text',
-      'd.amount_raw',
-      'd.decimals',
-      'm.symbol',
-      'm.price_usd',
-    ])
-    .where('d.transaction_id', 'in', ids)
-    .orderBy('d.transaction_id')
-    .orderBy('d.ordinal')
-    .execute()
-  const transfers = await db
-    .selectFrom('transfers as r')
-    .select([
-      'r.wallet_id',
-      'r.signature',
-      'r.direction',
-      'r.mint',
-      'r.counterparty',
-      addressNameOf('r.counterparty').as('counterparty_name'),
-    ])
-    // Pairs, not two lists: each pair seeks the natural key (wallet_id, signature, …), where
-    // two lists left PostgreSQL scanning every transfer of the wallets.
-    .where((eb) =>
-      eb(
-        eb.refTuple('r.wallet_id', 'r.signature'),
-        'in',
-        transactions.map((t) => eb.tuple(t.wallet_id, t.signature)),
-      ),
-    )
-    .orderBy('r.id')
-    .execute()
+  // The legs read beside the transactions and their transfers (PostgreSQL: in parallel).
+  const [[transactions, transfers], changes] = await Promise.all([
+    readTransactionsAndTransfers(db, ids),
+    readLegs(db, ids),
+  ])
   const byId = new Map(transactions.map((t) => [t.id, t]))
   return keys.flatMap((key): FeedQueryRow[] => {
     const t = byId.get(key.id)
@@ -562,6 +525,72 @@ async function readRows(
       },
     ]
   })
+}
+
+/** The page's transactions with their wallets, then the transfers each of them holds. */
+async function readTransactionsAndTransfers(db: Kysely<Database>, ids: number[]) {
+  const transactions = await db
+    .selectFrom('transactions as t')
+    .innerJoin('wallets as w', 'w.id', 't.wallet_id')
+    .select([
+      't.id',
+      't.wallet_id',
+      't.signature',
+      't.slot',
+      't.block_time_sec',
+      't.fee_text',
+      't.fee_payer',
+      't.kind',
+      't.is_failed',
+      'w.address',
+      'w.label',
+    ])
+    .where('t.id', 'in', ids)
+    .execute()
+  if (transactions.length === 0) return [transactions, []] as const // removed with their wallets
+  const transfers = await db
+    .selectFrom('transfers as r')
+    .select([
+      'r.wallet_id',
+      'r.signature',
+      'r.direction',
+      'r.mint',
+      'r.counterparty',
+      addressNameOf('r.counterparty').as('counterparty_name'),
+    ])
+    // Pairs, not two lists: each pair seeks the natural key (wallet_id, signature, …), where
+    // two lists left PostgreSQL scanning every transfer of the wallets.
+    .where((eb) =>
+      eb(
+        eb.refTuple('r.wallet_id', 'r.signature'),
+        'in',
+        transactions.map((t) => eb.tuple(t.wallet_id, t.signature)),
+      ),
+    )
+    .orderBy('r.id')
+    .execute()
+  return [transactions, transfers] as const
+}
+
+/** The legs (balance changes with their mints) of the page's transactions, in order. */
+function readLegs(db: Kysely<Database>, ids: number[]) {
+  return db
+    .selectFrom('balance_changes as d')
+    .leftJoin('mints as m', 'm.mint', 'd.mint')
+    .select([
+      'd.transaction_id',
+      'd.mint',
+      'd.amount',
+      'd.amount_text',
+      'd.amount_raw',
+      'd.decimals',
+      'm.symbol',
+      'm.price_usd',
+    ])
+    .where('d.transaction_id', 'in', ids)
+    .orderBy('d.transaction_id')
+    .orderBy('d.ordinal')
+    .execute()
 }
 
 /** The SOL change with the fee the wallet paid added back, exact in lamports. */

@@ -302,6 +302,17 @@ const FILTERS: [string, FeedFiltersInput][] = [
   ],
   // Each wallet's changes of each mint of a symbol (merged per wallet and mint).
   ['a tag, a token and a direction', { tags: ['desk'], token: 'usdc', direction: 'in' }],
+  // SOL with a type: the type's order read, each row's SOL leg tested.
+  ['SOL and a type', { token: NATIVE_SOL_MINT, kinds: ['SWAP'] }],
+  [
+    'two wallets, SOL, a type and a direction',
+    {
+      wallets: [wallets[0]!, wallets[3]!],
+      token: NATIVE_SOL_MINT,
+      kinds: ['NFT_SALE', 'SWAP'],
+      direction: 'in',
+    },
+  ],
 ]
 
 describe.each(ENGINES)('the feed query on %s', (engine) => {
@@ -454,6 +465,11 @@ describe.each(ENGINES)('the feed query on %s', (engine) => {
       const cases: [FeedFiltersInput, string][] = [
         [{ wallets: [wallets[0]!, wallets[3]!], kinds: ['SWAP'] }, 'transactions_wallet_kind_feed'],
         [{ wallets: [wallets[0]!, wallets[3]!], token: BONK }, 'balance_changes_wallet_mint_feed'],
+        // SOL narrows nothing a type does not narrow more: the type's order, not SOL's.
+        [
+          { wallets: [wallets[0]!, wallets[3]!], token: NATIVE_SOL_MINT, kinds: ['SWAP'] },
+          'transactions_wallet_kind_feed',
+        ],
         // Without a type, a wallet's rows in its own order, not its types' (then sorted).
         [{ wallets: [wallets[0]!, wallets[3]!] }, 'transactions_wallet_feed'],
       ]
