@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely'
+import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely'
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import { decimalFromRaw, decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
 import { describeAddressProblem } from '@shared/domain/wallet-address'
@@ -216,6 +216,8 @@ interface Bounds {
 
 /** A query of matching rows' keys (slot, id). */
 type KeyQuery = ReturnType<typeof matchingRows>
+/** A query over `transactions as t` that selects `O`. */
+type OverTransactions<O> = SelectQueryBuilder<Database & { t: Database['transactions'] }, 't', O>
 
 /**
  * The keys of the next `limit` matching rows, newest first. Each filter that narrows the
@@ -257,14 +259,14 @@ async function selectKeys(
   }
   if (ids !== null && isPerWallet(0)) {
     const byKind = kinds.length > 0 && isPerWallet(kinds.length)
-    return newestOf(
-      db,
+    const arms = <O>(of: () => OverTransactions<O>) =>
       ids.flatMap((id) => {
-        const own = rows().where('t.wallet_id', '=', id)
+        const own = of().where('t.wallet_id', '=', id)
         return byKind ? kinds.map((kind) => own.where(KIND_OF_T, '=', kind)) : [own]
-      }),
-      limit,
-    )
+      })
+    if (engineOf(db) === 'postgres' && hasLegTest(scope) && ids.length > 1)
+      return newestWithLegTest(db, scope, bounds, limit, arms)
+    return newestOf(db, arms(rows), limit)
   }
   const inScope = (q: KeyQuery) => (ids === null ? q : q.where('t.wallet_id', 'in', ids))
   if (kinds.length > 0)
@@ -316,6 +318,72 @@ async function newestOf(
     .orderBy('id', 'desc')
     .limit(limit)
     .execute()
+}
+
+/** Whether a row matches only with a leg that fits a token or a minimum USD value. */
+const hasLegTest = (scope: Scope) => scope.mints !== null || scope.filters.minUsd !== null
+
+/** The first candidates read at once, per row of the page; each later round reads four times as many. */
+const CANDIDATES_PER_ROW = 8
+/** Most candidates one round reads: past this, rounds of this size follow each other. */
+const MAX_CANDIDATES = 16_384
+
+/**
+ * PostgreSQL: the newest `limit` keys of chosen wallets' rows that must have a fitting leg.
+ * Written into each wallet's arm, the leg test is planned once per arm: for a tag of fifty
+ * wallets the server read and planned 15–30 KB of SQL in 33–48 ms to run it in 7–12 ms.
+ * Here the arms (`arms`, over the rows without the leg test) give candidates, merged in
+ * the feed's order as they are read, and the test is written once, over them. Candidates
+ * come in rounds of growing size, each below the last one's oldest, until the page is
+ * full or the wallets have no more rows.
+ */
+async function newestWithLegTest(
+  db: Kysely<Database>,
+  scope: Scope,
+  bounds: Bounds,
+  limit: number,
+  arms: <O>(of: () => OverTransactions<O>) => OverTransactions<O>[],
+): Promise<FeedCursor[]> {
+  const withoutLegs: Scope = {
+    ...scope,
+    mints: null,
+    filters: { ...scope.filters, minUsd: null },
+  }
+  const found: FeedCursor[] = []
+  let after = bounds.after
+  for (let size = limit * CANDIDATES_PER_ROW; ; size = Math.min(size * 4, MAX_CANDIDATES)) {
+    const candidates = () =>
+      db
+        .selectFrom('transactions as t')
+        .select(['t.slot', 't.id', 't.wallet_id', 't.fee', 't.fee_payer'])
+        .where(matches('postgres', withoutLegs, { after, above: bounds.above }))
+        .orderBy('t.slot', 'desc')
+        .orderBy('t.id', 'desc')
+        .limit(size)
+    const [first, ...rest] = arms(candidates).map((arm, i) =>
+      db.selectFrom(arm.as(`b${i}`)).selectAll(),
+    )
+    const merged = rest
+      .reduce((union, arm) => union.unionAll(arm), first!)
+      .orderBy('slot', 'desc')
+      .orderBy('id', 'desc')
+      .limit(size)
+    // The test kept as a condition on each candidate in turn: a plain `exists` the planner
+    // makes a join, and it then read and sorted every candidate first (2.2 s on the desk).
+    // The last row is the round's oldest candidate, with how many candidates it read.
+    const { rows } = await sql<{ slot: number; id: number; candidates_read: number | null }>`
+      with t as (${merged})
+      (select slot, id, null as candidates_read from t
+        where case when ${hasMatchingLeg(scope)} then true else false end
+        order by slot desc, id desc limit ${limit - found.length})
+      union all
+      (select slot, id, count(*) over () from t order by slot, id limit 1)`.execute(db)
+    const oldest = rows.find((r) => r.candidates_read !== null)
+    for (const r of rows) if (r.candidates_read === null) found.push({ slot: r.slot, id: r.id })
+    const isExhausted = oldest === undefined || Number(oldest.candidates_read) < size
+    if (found.length >= limit || isExhausted) return found
+    after = { slot: oldest.slot, id: oldest.id }
+  }
 }
 
 /**

@@ -302,6 +302,12 @@ const FILTERS: [string, FeedFiltersInput][] = [
   ],
   // Each wallet's changes of each mint of a symbol (merged per wallet and mint).
   ['a tag, a token and a direction', { tags: ['desk'], token: 'usdc', direction: 'in' }],
+  // Chosen wallets with a leg test: on PostgreSQL, candidates read in rounds.
+  ['a tag and a minimum USD value', { tags: ['desk'], minUsd: 1_000 }],
+  [
+    'two wallets and a rare minimum USD value',
+    { wallets: [wallets[0]!, wallets[1]!], minUsd: 2_500 },
+  ],
   // SOL with a type: the type's order read, each row's SOL leg tested.
   ['SOL and a type', { token: NATIVE_SOL_MINT, kinds: ['SWAP'] }],
   [
