@@ -332,12 +332,10 @@ const MAX_CANDIDATES = 16_384
  * PostgreSQL: the newest `limit` keys of chosen wallets' rows that must have a fitting leg.
  * Written into each wallet's arm, the leg test is planned once per arm: for a tag of fifty
  * wallets the server read and planned 15–30 KB of SQL in 33–48 ms to run it in 7–12 ms.
- * Here the arms (`arms`, over the rows without the leg test) give candidates, merged in
- * the feed's order as they are read, and the test is written once, over them. Candidates
- * come in rounds of growing size, each below the last one's oldest, until the page is
- * full or the wallets have no more rows.
+ * Here the arms (`arms`, over the rows without the leg test) give candidates and the test
+ * is written once, over them (`newestInRounds`).
  */
-async function newestWithLegTest(
+function newestWithLegTest(
   db: Kysely<Database>,
   scope: Scope,
   bounds: Bounds,
@@ -349,35 +347,64 @@ async function newestWithLegTest(
     mints: null,
     filters: { ...scope.filters, minUsd: null },
   }
-  const found: FeedCursor[] = []
-  let after = bounds.after
-  for (let size = limit * CANDIDATES_PER_ROW; ; size = Math.min(size * 4, MAX_CANDIDATES)) {
-    const candidates = () =>
-      db
-        .selectFrom('transactions as t')
-        .select(['t.slot', 't.id', 't.wallet_id', 't.fee', 't.fee_payer'])
-        .where(matches('postgres', withoutLegs, { after, above: bounds.above }))
-        .orderBy('t.slot', 'desc')
-        .orderBy('t.id', 'desc')
+  return newestInRounds(
+    db,
+    hasMatchingLeg(scope),
+    limit,
+    (after, size) => {
+      const candidates = () =>
+        db
+          .selectFrom('transactions as t')
+          .select(['t.slot', 't.id', 't.wallet_id', 't.fee', 't.fee_payer'])
+          .where(matches('postgres', withoutLegs, { after, above: bounds.above }))
+          .orderBy('t.slot', 'desc')
+          .orderBy('t.id', 'desc')
+          .limit(size)
+      const [first, ...rest] = arms(candidates).map((arm, i) =>
+        db.selectFrom(arm.as(`b${i}`)).selectAll(),
+      )
+      return rest
+        .reduce((union, arm) => union.unionAll(arm), first!)
+        .orderBy('slot', 'desc')
+        .orderBy('id', 'desc')
         .limit(size)
-    const [first, ...rest] = arms(candidates).map((arm, i) =>
-      db.selectFrom(arm.as(`b${i}`)).selectAll(),
-    )
-    const merged = rest
-      .reduce((union, arm) => union.unionAll(arm), first!)
-      .orderBy('slot', 'desc')
-      .orderBy('id', 'desc')
-      .limit(size)
+    },
+    bounds.after,
+  )
+}
+
+/**
+ * PostgreSQL: the newest `limit` candidates (transactions named `t`, newest first) that pass
+ * `test`. `candidates(after, size)` merges at most `size` of them below `after` in the
+ * feed's order as they are read; the test is applied to each in turn. Candidates come in
+ * rounds of growing size, each below the last one's oldest, until the page is full or the
+ * candidates run out.
+ */
+async function newestInRounds(
+  db: Kysely<Database>,
+  test: Expression<SqlBool>,
+  limit: number,
+  candidates: (after: FeedCursor | null, size: number) => Expression<unknown>,
+  from: FeedCursor | null,
+): Promise<FeedCursor[]> {
+  const found: FeedCursor[] = []
+  let after = from
+  for (let size = limit * CANDIDATES_PER_ROW; ; size = Math.min(size * 4, MAX_CANDIDATES)) {
     // The test kept as a condition on each candidate in turn: a plain `exists` the planner
     // makes a join, and it then read and sorted every candidate first (2.2 s on the desk).
-    // The last row is the round's oldest candidate, with how many candidates it read.
+    // When the round falls short, one more row: its oldest candidate, with how many it read
+    // (a one-time filter: a full round never reads past the candidates it tested).
+    const need = limit - found.length
     const { rows } = await sql<{ slot: number; id: number; candidates_read: number | null }>`
-      with t as (${merged})
-      (select slot, id, null as candidates_read from t
-        where case when ${hasMatchingLeg(scope)} then true else false end
-        order by slot desc, id desc limit ${limit - found.length})
+      with t as (${candidates(after, size)}),
+      matched as (select slot, id from t
+        where case when ${test} then true else false end
+        order by slot desc, id desc limit ${need})
+      select slot, id, null as candidates_read from matched
       union all
-      (select slot, id, count(*) over () from t order by slot, id limit 1)`.execute(db)
+      (select slot, id, count(*) over () from t
+        where (select count(*) from matched) < ${need}
+        order by slot, id limit 1)`.execute(db)
     const oldest = rows.find((r) => r.candidates_read !== null)
     for (const r of rows) if (r.candidates_read === null) found.push({ slot: r.slot, id: r.id })
     const isExhausted = oldest === undefined || Number(oldest.candidates_read) < size

@@ -308,6 +308,12 @@ const FILTERS: [string, FeedFiltersInput][] = [
     'two wallets and a rare minimum USD value',
     { wallets: [wallets[0]!, wallets[1]!], minUsd: 2_500 },
   ],
+  // Chosen wallets' changes of one mint.
+  [
+    'two wallets, one mint, a type and a direction',
+    { wallets: [wallets[0]!, wallets[1]!], token: BONK, kinds: ['TRANSFER'], direction: 'in' },
+  ],
+  ['a tag, one mint and a rare minimum USD value', { tags: ['desk'], token: USDC, minUsd: 2_500 }],
   // SOL with a type: the type's order read, each row's SOL leg tested.
   ['SOL and a type', { token: NATIVE_SOL_MINT, kinds: ['SWAP'] }],
   [
@@ -371,6 +377,21 @@ describe.each(ENGINES)('the feed query on %s', (engine) => {
       expect(got.map((r) => r.key.id)).toEqual(want.map((t) => t.id))
     })
   }
+
+  it('small pages of chosen wallets with a leg test: the same rows, whatever the rounds of candidates', async () => {
+    // A page of 2 reads 16 candidates first: rare legs take several rounds.
+    const cases: FeedFiltersInput[] = [
+      { wallets: [wallets[0]!, wallets[1]!], minUsd: 2_500 },
+      { tags: ['desk'], minUsd: 1_000 },
+      { wallets: [wallets[0]!, wallets[1]!], token: NATIVE_SOL_MINT, kinds: ['NFT_SALE'] },
+    ]
+    for (const filters of cases) {
+      const want = bruteForce(truths, filters)
+      expect(want.length).toBeGreaterThan(2)
+      const got = await walk(filters, 2)
+      expect(got.map((r) => r.key.id)).toEqual(want.map((t) => t.id))
+    }
+  })
 
   it('rows carry the wallet, its label, legs net of the fee with symbols and prices, and named counterparties', async () => {
     const rows = await walk({}, 50)
