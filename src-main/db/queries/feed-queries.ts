@@ -145,39 +145,55 @@ interface Scope {
 }
 
 async function resolveScope(db: Kysely<Database>, filters: FeedFilters): Promise<Scope | null> {
-  let walletIds: number[] | null = null
-  if (filters.wallets.length > 0 || filters.tags.length > 0) {
-    const ids = new Set<number>()
-    if (filters.wallets.length > 0) {
-      const rows = await db
-        .selectFrom('wallets')
-        .select(['id', 'address'])
-        .where('address', 'in', filters.wallets)
-        .execute()
-      const missing = filters.wallets.find((a) => !rows.some((r) => r.address === a))
-      if (missing !== undefined)
-        throw new NotFoundError(`Wallet ${missing} is not on the watchlist.`, { address: missing })
-      for (const r of rows) ids.add(r.id)
-    }
-    if (filters.tags.length > 0) {
-      const rows = await db
-        .selectFrom('wallet_tags')
-        .select('wallet_id')
-        .where('tag', 'in', filters.tags)
-        .execute()
-      for (const r of rows) ids.add(r.wallet_id)
-    }
-    walletIds = [...ids].sort((a, b) => a - b)
-    if (walletIds.length === 0) return null
-  }
-  let mints = filters.token === null ? null : await resolveToken(db, filters.token)
+  // Resolved side by side; a wallet that is not watched is told before an unknown token.
+  const [wallets, tokens] = await Promise.allSettled([
+    resolveWallets(db, filters),
+    resolveMints(db, filters),
+  ])
+  if (wallets.status === 'rejected') throw wallets.reason
+  if (tokens.status === 'rejected') throw tokens.reason
+  const walletIds = wallets.value
+  const mints = tokens.value
+  if (walletIds?.length === 0 || mints?.length === 0) return null
+  return { walletIds, mints, filters }
+}
+
+/** The chosen wallets' and tags' wallet ids, in order; null when none are chosen (all). */
+async function resolveWallets(
+  db: Kysely<Database>,
+  filters: FeedFilters,
+): Promise<number[] | null> {
+  if (filters.wallets.length === 0 && filters.tags.length === 0) return null
+  const [chosen, tagged] = await Promise.all([
+    filters.wallets.length === 0
+      ? []
+      : db
+          .selectFrom('wallets')
+          .select(['id', 'address'])
+          .where('address', 'in', filters.wallets)
+          .execute(),
+    filters.tags.length === 0
+      ? []
+      : db
+          .selectFrom('wallet_tags')
+          .select('wallet_id as id')
+          .where('tag', 'in', filters.tags)
+          .execute(),
+  ])
+  const missing = filters.wallets.find((a) => !chosen.some((r) => r.address === a))
+  if (missing !== undefined)
+    throw new NotFoundError(`Wallet ${missing} is not on the watchlist.`, { address: missing })
+  const ids = new Set([...chosen, ...tagged].map((r) => r.id))
+  return [...ids].sort((a, b) => a - b)
+}
+
+/** The token filter's mints (null: no token filter); with a minimum USD value, the priced ones. */
+async function resolveMints(db: Kysely<Database>, filters: FeedFilters): Promise<string[] | null> {
+  if (filters.token === null) return null
+  const mints = await resolveToken(db, filters.token)
   // A token without a price has no USD value: with a minimum, none of its legs can match,
   // and walking its changes to find that out would read every one.
-  if (mints !== null && filters.minUsd !== null) {
-    mints = await pricedMints(db, mints)
-    if (mints.length === 0) return null
-  }
-  return { walletIds, mints, filters }
+  return filters.minUsd === null ? mints : pricedMints(db, mints)
 }
 
 /** Those of `mints` the mirror has a USD price for. */
@@ -577,10 +593,11 @@ async function readRows(
 ): Promise<FeedQueryRow[]> {
   if (keys.length === 0) return []
   const ids = keys.map((k) => k.id)
-  // The legs read beside the transactions and their transfers (PostgreSQL: in parallel).
-  const [[transactions, transfers], changes] = await Promise.all([
-    readTransactionsAndTransfers(db, ids),
+  // Read side by side (PostgreSQL: each on a connection of its own).
+  const [transactions, changes, transfers] = await Promise.all([
+    readTransactions(db, ids),
     readLegs(db, ids),
+    readTransfers(db, ids),
   ])
   const byId = new Map(transactions.map((t) => [t.id, t]))
   return keys.flatMap((key): FeedQueryRow[] => {
@@ -622,9 +639,9 @@ async function readRows(
   })
 }
 
-/** The page's transactions with their wallets, then the transfers each of them holds. */
-async function readTransactionsAndTransfers(db: Kysely<Database>, ids: number[]) {
-  const transactions = await db
+/** The page's transactions with their wallets. */
+function readTransactions(db: Kysely<Database>, ids: number[]) {
+  return db
     .selectFrom('transactions as t')
     .innerJoin('wallets as w', 'w.id', 't.wallet_id')
     .select([
@@ -642,29 +659,30 @@ async function readTransactionsAndTransfers(db: Kysely<Database>, ids: number[])
     ])
     .where('t.id', 'in', ids)
     .execute()
-  if (transactions.length === 0) return [transactions, []] as const // removed with their wallets
-  const transfers = await db
-    .selectFrom('transfers as r')
-    .select([
-      'r.wallet_id',
-      'r.signature',
-      'r.direction',
-      'r.mint',
-      'r.counterparty',
-      addressNameOf('r.counterparty').as('counterparty_name'),
-    ])
-    // Pairs, not two lists: each pair seeks the natural key (wallet_id, signature, …), where
-    // two lists left PostgreSQL scanning every transfer of the wallets.
-    .where((eb) =>
-      eb(
-        eb.refTuple('r.wallet_id', 'r.signature'),
-        'in',
-        transactions.map((t) => eb.tuple(t.wallet_id, t.signature)),
-      ),
-    )
-    .orderBy('r.id')
-    .execute()
-  return [transactions, transfers] as const
+}
+
+/** The transfers the page's transactions hold, each found by its natural key. */
+function readTransfers(db: Kysely<Database>, ids: number[]) {
+  return (
+    db
+      .selectFrom('transfers as r')
+      // Joined on the natural key (wallet_id, signature, …), which each transaction seeks;
+      // two lists (wallets, signatures) left PostgreSQL scanning every transfer of the wallets.
+      .innerJoin('transactions as t', (join) =>
+        join.onRef('t.wallet_id', '=', 'r.wallet_id').onRef('t.signature', '=', 'r.signature'),
+      )
+      .select([
+        'r.wallet_id',
+        'r.signature',
+        'r.direction',
+        'r.mint',
+        'r.counterparty',
+        addressNameOf('r.counterparty').as('counterparty_name'),
+      ])
+      .where('t.id', 'in', ids)
+      .orderBy('r.id')
+      .execute()
+  )
 }
 
 /** The legs (balance changes with their mints) of the page's transactions, in order. */
