@@ -69,6 +69,7 @@ import {
 import type { TeamRole } from '../domain/team-roles'
 import { WatchFootprint } from '../domain/watch-cost'
 import { DemoKept } from '../domain/first-own-wallet'
+import { BudgetStatus } from '../domain/budget-status'
 import {
   LookupAnswer,
   LookupCacheEntry,
@@ -197,6 +198,8 @@ export const contract = {
     refusal: 'spend credits naming counterparties',
   },
   'credits:overview': { input: z.void(), output: CreditsOverview, role: 'viewer' },
+  /** The budgets, what is spent against them, and the month's projection at the cadence. */
+  'credits:budget': { input: z.void(), output: BudgetStatus, role: 'viewer' },
   'watch:footprint': { input: z.void(), output: WatchFootprint, role: 'viewer' },
   'settings:get': { input: z.void(), output: AppSettings, role: 'viewer' },
   'settings:update': { input: SettingsUpdate, output: AppSettings, role: 'editor' },
