@@ -18,7 +18,7 @@ export const BudgetStatus = z.object({
     monthCredits: z.number(),
     /** What watching the watchlist at the saved cadence spends a day (0 while it is off). */
     watchingPerDay: z.number(),
-    /** Days left in the UTC month, with the fraction of today. */
+    /** Days left in the UTC month, with the fraction of today (two decimals). */
     daysLeft: z.number(),
     /** The month's last day, YYYY-MM-DD (UTC). */
     monthEnd: z.string(),
@@ -44,7 +44,7 @@ export function projectMonth(
   return {
     monthCredits: Math.round(monthSpent + perDay * daysLeft),
     watchingPerDay: perDay,
-    daysLeft,
+    daysLeft: Math.round(daysLeft * 100) / 100,
     monthEnd: new Date(nextMonthMs - DAY_MS).toISOString().slice(0, 10),
   }
 }
