@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { readAppVersion } from '../app/app-version'
 import type { Core, SharedSyncOptions } from '../app/core'
-import { defaultDataDir, demoDatabasePath, holdsMirror } from '../app/data-dir'
+import { defaultDataDir, demoDatabasePath, folderAccessProblem, holdsMirror } from '../app/data-dir'
 import { EventBus, type EventListener } from '../app/event-bus'
 import { secretDigest } from '../app/holder-address'
 import type { SharedSyncRoundResult } from '../sync/shared-sync-round'
@@ -106,6 +106,9 @@ interface CommandSetup {
 /** Checks a command's flags and works out what it asks of the folder. */
 function commandSetup(options: GlobalOptions, extra: CommandCore): CommandSetup {
   const dataDir = resolve(options.dataDir ?? defaultDataDir())
+  // Another user's folder says so, rather than look empty (its files cannot even be seen).
+  const problem = folderAccessProblem(dataDir)
+  if (problem !== null) throw new AppError(problem)
   const { env } = cliContext()
   const databaseUrl = options.database ?? env.HELIOGRAPH_DATABASE_URL
   if (databaseUrl !== undefined && !isDatabaseUrl(databaseUrl)) {

@@ -6,6 +6,8 @@ import type { Envelope } from '@shared/ipc/envelope'
 import {
   HOLDER_HELLO_HEADER,
   HOLDER_SOCKET_PATH,
+  HOLDER_STOPPED,
+  HOLDER_STOPPING,
   HOLDER_TOKEN_HEADER,
   type HolderHello,
   type HolderRefusal,
@@ -32,7 +34,10 @@ export class HolderConnection {
   readonly events = new EventBus()
   readonly #ws: WebSocket
   readonly #welcome: HolderWelcome
-  readonly #waiting = new Map<number, (envelope: Envelope<unknown>) => void>()
+  readonly #waiting = new Map<
+    number,
+    { resolve: (envelope: Envelope<unknown>) => void; reject: (error: Error) => void }
+  >()
   #nextId = 1
   #isClosed = false
 
@@ -40,8 +45,8 @@ export class HolderConnection {
     this.#ws = ws
     this.#welcome = welcome
     ws.on('message', (data) => this.#receive(String(data)))
-    ws.on('close', () => this.#closed())
-    ws.on('error', () => this.#closed())
+    ws.on('close', (code) => this.#closed(code))
+    ws.on('error', () => this.#closed(null))
   }
 
   /** The holder in words: "`heliograph sync` (pid 4242)". */
@@ -66,8 +71,8 @@ export class HolderConnection {
     if (this.#isClosed || this.#ws.readyState !== WebSocket.OPEN)
       return Promise.reject(new HolderGoneError(`${this.holder} has stopped.`))
     const id = this.#nextId++
-    return new Promise((resolve) => {
-      this.#waiting.set(id, resolve)
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject })
       this.#ws.send(JSON.stringify({ type: 'invoke', id, channel, input }))
     })
   }
@@ -101,17 +106,29 @@ export class HolderConnection {
       this.events.emit(message.event as never, message.payload as never)
       return
     }
-    this.#waiting.get(message.id)?.(message.envelope)
+    const waiting = this.#waiting.get(message.id)
     this.#waiting.delete(message.id)
+    // A holder that is stopping runs nothing more: the call may go to whoever holds next.
+    const { envelope } = message
+    if (!envelope.ok && envelope.error.name === HOLDER_STOPPING)
+      waiting?.reject(new HolderGoneError(envelope.error.message))
+    else waiting?.resolve(envelope)
   }
 
-  #closed(): void {
+  /**
+   * The connection closed. A holder that stops closes with 1001 once it has answered every
+   * call it took, so what is still waiting then was never run; any other end (the holder
+   * killed) leaves it unknown whether the call was done.
+   */
+  #closed(code: number | null): void {
     this.#isClosed = true
-    const error = {
+    const ended = {
       name: 'HolderEndedError',
       message: `${this.holder}, which holds the data folder, ended before answering: whether the command was done is not known (check before running it again).`,
     }
-    for (const answer of this.#waiting.values()) answer({ ok: false, error })
+    for (const { resolve, reject } of this.#waiting.values())
+      if (code === HOLDER_STOPPED) reject(new HolderGoneError(`${this.holder} has stopped.`))
+      else resolve({ ok: false, error: ended })
     this.#waiting.clear()
   }
 }
@@ -156,7 +173,10 @@ function connectTo(
       response.on('data', (chunk: string) => (body += chunk))
       response.on('end', () => {
         ws.terminate()
-        reject(refusalError(body, response.statusCode))
+        const error = refusalError(body, response.statusCode)
+        // A holder that is stopping is as good as gone: the folder is the next one's.
+        if (error.name === HOLDER_STOPPING) resolve(null)
+        else reject(error)
       })
     })
     ws.once('error', (error: NodeJS.ErrnoException) => {

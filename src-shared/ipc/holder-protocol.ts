@@ -10,6 +10,12 @@ import type { ErrorPayload } from './ipc-errors'
 /** Where on the holder's socket a command opens its WebSocket. */
 export const HOLDER_SOCKET_PATH = '/contract'
 
+/** The error a stopping holder answers a call with: it ran nothing, so the call may go elsewhere. */
+export const HOLDER_STOPPING = 'HolderStoppingError'
+
+/** The close code of a holder that stopped after answering every call it took. */
+export const HOLDER_STOPPED = 1001
+
 /** The header that carries the holder's token (read from the folder's holder file). */
 export const HOLDER_TOKEN_HEADER = 'x-heliograph-token'
 

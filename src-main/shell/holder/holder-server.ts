@@ -18,6 +18,8 @@ import type { Envelope } from '@shared/ipc/envelope'
 import {
   HOLDER_HELLO_HEADER,
   HOLDER_SOCKET_PATH,
+  HOLDER_STOPPED,
+  HOLDER_STOPPING,
   HOLDER_TOKEN_HEADER,
   HolderHello,
   type HolderWelcome,
@@ -32,7 +34,7 @@ import { closeServerAndSockets, createContractSockets, serveContract } from '../
 
 /** What a refused command is told when the holder is stopping. */
 const STOPPING: ErrorPayload = {
-  name: 'HolderStoppingError',
+  name: HOLDER_STOPPING,
   message: 'The process holding the data folder is stopping: run the command again.',
 }
 
@@ -88,7 +90,7 @@ class Connection {
     for (const exportId of this.#exports) await this.core.dispatch('export:cancel', { exportId })
     for (const address of this.#syncs) await this.core.dispatch('sync:cancel', { address })
     await Promise.allSettled([...this.#pending])
-    this.ws.close(1001, 'The holder is stopping')
+    this.ws.close(HOLDER_STOPPED, 'The holder is stopping')
     await this.alongside?.close()
   }
 
