@@ -72,6 +72,11 @@ describe('one process holds a data folder and serves the others', () => {
       if (tries > 60) throw new Error(`the watch did not sync the added wallet:\n${watcher.stderr}`)
       await sleep(500)
     }
+    // A sync once beside the watch runs in it, its progress streamed back as it goes.
+    const once = await run('sync', '--once')
+    expect(once.stdout).toMatch(/^Casual: ok /m)
+    expect(once.stdout).toMatch(/^Second: ok /m)
+    expect(once.stderr).toMatch(/^ {2}Second history: done, /m)
     const budget = JSON.parse((await run('budget', '--json')).stdout) as { dailyBudget: number }
     expect(budget.dailyBudget).toBe(5000)
     // Reading commands too, and an export the watcher writes where this command said.
