@@ -17,7 +17,7 @@ import { isKeySafeUrl } from '@shared/domain/service-url'
 import { displayDatabaseUrl, isDatabaseUrl } from '../db/open-mirror'
 import { AppError, rebuildError, StorageError } from '@shared/ipc/ipc-errors'
 import { cliContext } from './cli-context'
-import { HolderGoneError, reachHolder } from './holder-client'
+import { HolderConnection, HolderGoneError, reachHolder } from './holder-client'
 
 /** Root of the project (where package.json and out/ live), from this file's place in src-main/cli. */
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..')
@@ -237,10 +237,13 @@ function notAnswering(error: { folder: string; holder: LockHolder | null }): App
  */
 export async function openCore(options: GlobalOptions, extra: CommandCore): Promise<CliCore> {
   const setup = commandSetup(options, extra)
-  const core = new CommandRun(setup, await reachOrOpen(setup))
+  const hadDemo = existsSync(demoDatabasePath(setup.dataDir))
+  const reached = await reachOrOpen(setup)
+  const core = new CommandRun(setup, reached)
   try {
     if (core.info.dataSource === 'demo') {
-      await makeDemoWhereMissing(core)
+      // A reader of a demo that exists only reads it; the demo is made where it is missing.
+      if (!hadDemo || reached instanceof HolderConnection) await makeDemoWhereMissing(core)
       cliContext().writeErr(`${DEMO_DATA_NOTICE}\n`)
     }
     return core
