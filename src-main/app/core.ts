@@ -115,6 +115,13 @@ export interface CoreConfig {
   desktopNotifier?: DesktopNotifier
 }
 
+/** A team server's signed-in account a request runs for: its role, and its name. */
+export interface Caller {
+  role: TeamRole
+  /** Whose read state a request reads and moves (absent: the person at this machine). */
+  account?: string
+}
+
 /** The app's core: one per process, shared by whichever shell hosts it. */
 export interface Core {
   info: AppFacts
@@ -123,9 +130,10 @@ export interface Core {
    * Runs a channel: parses the input with the channel's schema, calls its handler and
    * answers an envelope. Never throws: every failure comes back as `{ ok: false }`.
    * A team server passes the signed-in account as `caller`: what the channel spends is
-   * then checked against its role, whatever path the spending takes.
+   * then checked against its role, whatever path the spending takes, and what is the
+   * account's own (the alerts it has read) is its own.
    */
-  dispatch(channel: string, input: unknown, caller?: { role: TeamRole }): Promise<Envelope<unknown>>
+  dispatch(channel: string, input: unknown, caller?: Caller): Promise<Envelope<unknown>>
   /** Takes a finished export waiting for its one download (web shell), or null. */
   takeExportDownload(id: string): PendingDownload | null
   /** A cached image by its key (`/images/<key>`), fetched once when needed; null if none. */
@@ -411,7 +419,8 @@ async function openSessions(
 /** Answers a channel: its input parsed, its handler run, its output held to the contract. */
 function dispatcherOf(handlers: HandlerTable, redact: (text: string) => string): Core['dispatch'] {
   const dispatch: Core['dispatch'] = async (channel, input, caller) => {
-    if (caller) return runAsCaller(caller.role, () => dispatch(channel, input))
+    if (caller)
+      return runAsCaller(caller.role, () => dispatch(channel, input), caller.account ?? null)
     try {
       if (!isChannel(channel)) {
         throw new InvalidInputError(`Unknown channel “${channel}”.`, { channel })
@@ -573,6 +582,8 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
           desktop: config.desktopNotifier ?? ((alert) => events.emit('alerts:desktop', alert)),
           clock,
           redact,
+          // An alert that waited for its rule's cool-down reaches the pages as it is sent.
+          onShown: (alertIds) => sessions.session.relay.onAlertsFired(alertIds),
         })
       : null
 
