@@ -422,6 +422,8 @@ export interface AlertsTable {
   /** 0016's one read flag for everyone; read state is per reader since 0025 (alert_read_marks). */
   is_read: Generated<Flag>
   dedupe_key: string
+  /** 1: written to be sent when its rule's cool-down ends; it fires (and is listed) then (0025). */
+  waits_for_cooldown: Generated<Flag>
 }
 
 /** An alert's delivery state on one channel (0016): the delivery log. */

@@ -301,7 +301,8 @@ export class AlertFactsReader {
 
   /**
    * The receipts of a mint by the wallets among `walletIds` within [sinceSec, untilSec], in
-   * time order (then slot, then transaction): who received how much, in which transaction.
+   * time order (then slot, then signature: an order the chain gives, whichever wallet was
+   * written first): who received how much, in which transaction.
    */
   async receipts(
     mint: string,
@@ -328,7 +329,7 @@ export class AlertFactsReader {
       .where('b.block_time_sec', '<=', untilSec)
       .orderBy('b.block_time_sec')
       .orderBy('b.slot')
-      .orderBy('b.transaction_id')
+      .orderBy('t.signature')
       .execute()
     return rows.map((r) => ({
       walletId: r.wallet_id,

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
+import { sql, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely'
 import type { AlertDetail, AlertView, DeliveryState } from '@shared/ipc/alert-schemas'
 import { isQuietBy, placeMatch } from '@shared/domain/alert-cooldown'
 import type { AlertsTable, Database } from '../schema'
@@ -45,6 +45,8 @@ export interface NewAlert {
   detail: AlertDetail
   /** Now, or the end of the rule's cool-down for a gathering burst. */
   deliverAfterSec: number
+  /** Written to wait for its rule's cool-down: it fires (and is listed) at `deliverAfterSec`. */
+  waitsForCooldown?: boolean
   /** One alert per rule and cause: a second insert with the same key writes nothing. */
   dedupeKey: string
   /** Outbound channel names; the desktop channel is added for every alert. */
@@ -105,6 +107,7 @@ export class AlertStore {
         detail_json: JSON.stringify(alert.detail),
         deliver_after_sec: alert.deliverAfterSec,
         dedupe_key: alert.dedupeKey,
+        waits_for_cooldown: alert.waitsForCooldown === true ? 1 : 0,
       })
       .onConflict((oc) => oc.column('dedupe_key').doNothing())
       .returning('id')
@@ -224,6 +227,7 @@ export class AlertStore {
         text: match.text,
         detail: match.detail,
         deliverAfterSec,
+        waitsForCooldown: deliverAfterSec > nowSec,
         dedupeKey: match.dedupeKey,
         channels: match.channels,
       },
@@ -280,7 +284,7 @@ export class AlertStore {
       .orderBy('a.fired_at_sec', 'desc')
       .orderBy('a.id', 'desc')
       .limit(options.limit)
-    if (Number.isFinite(seen.nowSec)) query = query.where('a.deliver_after_sec', '<=', seen.nowSec)
+    if (Number.isFinite(seen.nowSec)) query = query.where(hasFiredBy(seen.nowSec, 'a'))
     if (options.beforeId !== undefined) {
       const before = await this.#orderKeyOf(options.beforeId)
       if (before === null) return []
@@ -294,18 +298,24 @@ export class AlertStore {
     return this.#views(await query.execute(), await this.#markOf(seen.reader))
   }
 
-  /** The alerts with these ids as the app shows them (any missing id is left out). */
-  async views(ids: readonly number[], reader = LOCAL_READER): Promise<AlertView[]> {
+  /**
+   * The alerts with these ids as the app shows them (any missing id is left out); with
+   * `firedBy`, only those fired by then (not one still waiting for its rule's cool-down).
+   */
+  async views(
+    ids: readonly number[],
+    options: { reader?: string; firedBySec?: number } = {},
+  ): Promise<AlertView[]> {
     if (ids.length === 0) return []
-    const rows = await this.#db
+    let query = this.#db
       .selectFrom('alerts as a')
       .leftJoin('wallets as w', 'w.address', 'a.wallet_address')
       .selectAll('a')
       .select('w.label as wallet_label')
       .where('a.id', 'in', [...ids])
       .orderBy('a.id')
-      .execute()
-    return this.#views(rows, await this.#markOf(reader))
+    if (options.firedBySec !== undefined) query = query.where(hasFiredBy(options.firedBySec, 'a'))
+    return this.#views(await query.execute(), await this.#markOf(options.reader ?? LOCAL_READER))
   }
 
   /** An alert's place in the alerts' order, or null when there is no such alert. */
@@ -456,7 +466,7 @@ export class AlertStore {
     let query = this.#db
       .selectFrom('alerts')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    if (Number.isFinite(nowSec)) query = query.where('deliver_after_sec', '<=', nowSec)
+    if (Number.isFinite(nowSec)) query = query.where(hasFiredBy(nowSec, 'alerts'))
     if (mark !== null)
       query = query.where((eb) =>
         eb.or([
@@ -495,6 +505,17 @@ export class AlertStore {
       )
       .execute()
   }
+}
+
+/**
+ * Whether an alert has fired by `nowSec`: at once, or, written to wait for its rule's
+ * cool-down, once that has ended. (An alert that fired at once is listed whatever the clock
+ * says later.)
+ */
+function hasFiredBy(nowSec: number, table: 'a' | 'alerts') {
+  const waits = sql.ref(`${table}.waits_for_cooldown`)
+  const sendsAt = sql.ref(`${table}.deliver_after_sec`)
+  return sql<SqlBool>`(${waits} = 0 or ${sendsAt} <= ${nowSec})`
 }
 
 /** A place in the alerts' order: when an alert fired, then its id. */
