@@ -192,10 +192,12 @@ export function transactionSummary(tx: WordedTransaction): string {
 
 /**
  * An alert's line about a wallet's transaction: "Treasury sent 12,000 USDC to sunny.sol
- * (≈ $12,000.00)"; " · failed" when it failed.
+ * (≈ $12,000.00)"; " · failed" when it failed; "Hot: a failed transaction (fee only)".
  */
 export function walletTransactionLine(who: string, tx: WordedTransaction): string {
-  const { action, usd } = transactionWords(tx)
+  const { action, usd, isFeeOnly } = transactionWords(tx)
+  if (isFeeOnly)
+    return `${who}: ${tx.isFailed ? 'a failed transaction (fee only)' : 'no balance change (fee only)'}`
   const value = usd === null || usd === 0 ? '' : ` (≈ ${formatUsd(usd)})`
   return `${who} ${action}${value}${tx.isFailed ? ' · failed' : ''}`
 }

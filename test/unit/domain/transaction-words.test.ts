@@ -131,7 +131,7 @@ describe('transaction words', () => {
     )
     expect(transactionSummary(tx([], 'UNKNOWN'))).toBe('No balance change (fee only)')
     expect(walletTransactionLine('Hot', tx([], 'UNKNOWN', { isFailed: true }))).toBe(
-      'Hot paid only the fee · failed',
+      'Hot: a failed transaction (fee only)',
     )
   })
 })
