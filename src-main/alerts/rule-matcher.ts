@@ -7,7 +7,7 @@ import {
   transactionWords,
   walletWord,
 } from '@shared/domain/transaction-words'
-import { plainText } from '@shared/domain/untrusted-text'
+import { MAX_ADDRESS_CHARS, plainText } from '@shared/domain/untrusted-text'
 import { shortAddress } from '@shared/domain/wallet-address'
 import type { AlertAmount, AlertDetail } from '@shared/ipc/alert-schemas'
 import type {
@@ -214,7 +214,7 @@ async function matchLookalike(tx: TxFacts, ctx: MatchContext, fire: Fire) {
     // Whole addresses: their short forms are the same, which is the point of the trick.
     const knownAs = watched[0] ? ` (${walletWord(watched[0])})` : ''
     return fire(
-      `${whoOf(tx)} dealt with a lookalike address: ${c.counterparty} looks like ${original}${knownAs}, known before · ${describeTransaction(tx)}`,
+      `${whoOf(tx)} dealt with a lookalike address: ${plainText(c.counterparty, MAX_ADDRESS_CHARS)} looks like ${plainText(original, MAX_ADDRESS_CHARS)}${knownAs}, known before · ${describeTransaction(tx)}`,
       `${tx.signature}:lookalike:${c.counterparty}`,
     )
   }

@@ -1,5 +1,5 @@
 import { countText, formatAmount, formatUsd } from './display-text'
-import { MAX_NAME_CHARS, MAX_SYMBOL_CHARS, plainText } from './untrusted-text'
+import { MAX_ADDRESS_CHARS, MAX_NAME_CHARS, MAX_SYMBOL_CHARS, plainText } from './untrusted-text'
 import { shortAddress } from './wallet-address'
 
 // What a transaction did for its wallet, in words: the one text the feed's rows, the alerts
@@ -66,19 +66,19 @@ interface Leg extends WordedLeg {
 /** A token's name in a sentence: its symbol, else its short mint address. */
 export function tokenWord(leg: { mint: string; symbol: string | null }): string {
   const symbol = leg.symbol === null ? '' : plainText(leg.symbol, MAX_SYMBOL_CHARS)
-  return symbol === '' ? shortAddress(leg.mint) : symbol
+  return symbol === '' ? shortAddress(plainText(leg.mint, MAX_ADDRESS_CHARS)) : symbol
 }
 
 /** A watched wallet in a sentence: its label as plain text, else its short address. */
 export function walletWord(wallet: { address: string; label: string | null }): string {
   const label = wallet.label === null ? '' : plainText(wallet.label, MAX_NAME_CHARS)
-  return label === '' ? shortAddress(wallet.address) : label
+  return label === '' ? shortAddress(plainText(wallet.address, MAX_ADDRESS_CHARS)) : label
 }
 
 /** A counterparty in a sentence: the name the mirror knows, else its short address. */
 export function counterpartyWord(t: { counterparty: string; counterpartyName: string | null }) {
   const name = t.counterpartyName === null ? '' : plainText(t.counterpartyName, MAX_NAME_CHARS)
-  return name === '' ? shortAddress(t.counterparty) : name
+  return name === '' ? shortAddress(plainText(t.counterparty, MAX_ADDRESS_CHARS)) : name
 }
 
 const isNft = (l: WordedLeg): boolean =>

@@ -7,6 +7,8 @@
 export const MAX_SYMBOL_CHARS = 16
 /** The longest token, NFT, counterparty or wallet name shown. */
 export const MAX_NAME_CHARS = 48
+/** An address is at most 44 characters: a longer text in its place is no address, and is cut. */
+export const MAX_ADDRESS_CHARS = 64
 /** The longest rule name shown. */
 export const MAX_RULE_NAME_CHARS = 80
 
