@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AlertHistoryPage } from '@shared/ipc/alert-schemas'
 import type { NewAlert } from '../../../src-main/db/stores/alert-store'
+import { createTestDatabase, type TestDatabase } from '../../helpers/postgres'
+import { ENGINES, type TestEngine } from '../../helpers/sync-fixture'
 import {
   startTestTeamServer,
   type TeamFixture,
@@ -30,8 +32,9 @@ function alert(n: number): NewAlert {
   }
 }
 
-describe('team server: read state per account', () => {
+describe.each(ENGINES)('team server: read state per account, on %s', (engine: TestEngine) => {
   let fx: TeamFixture
+  let database: TestDatabase | null = null
   const sockets: Record<string, TeamSocket> = {}
   const history = async (who: string): Promise<AlertHistoryPage> => {
     const answer = await sockets[who]!.call('alerts:history', { limit: 50 })
@@ -41,16 +44,18 @@ describe('team server: read state per account', () => {
   const unread = async (who: string) => (await history(who)).unread
 
   beforeAll(async () => {
+    if (engine === 'postgres') database = await createTestDatabase()
     fx = await startTestTeamServer({
-      ownMirror: async (mirror) => {
-        for (let n = 1; n <= 3; n++) await mirror.alerts.insert(alert(n))
-      },
+      ...(database ? { databaseUrl: database.url } : {}),
+      dataSource: 'service',
       users: [
         { name: 'ada', role: 'admin' },
         { name: 'eddie', role: 'editor' },
         { name: 'vera', role: 'viewer' },
       ],
     })
+    // The alerts as the evaluator writes them, into the mirror the server serves.
+    for (let n = 1; n <= 3; n++) await fx.accounts.alerts.insert(alert(n))
     for (const name of ['ada', 'eddie', 'vera']) {
       const ws = await fx.connect({ cookie: (await fx.signIn(name)).cookie })
       if (typeof ws === 'number') throw new Error(`${name}'s socket was refused (${ws})`)
@@ -60,6 +65,7 @@ describe('team server: read state per account', () => {
   afterAll(async () => {
     for (const ws of Object.values(sockets)) ws.close()
     await fx?.stop()
+    await database?.drop()
   })
 
   it('a viewer reading the alerts leaves the admin’s and the editor’s unread counts as they were', async () => {
