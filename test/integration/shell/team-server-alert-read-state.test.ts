@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AlertHistoryPage } from '@shared/ipc/alert-schemas'
 import type { NewAlert } from '../../../src-main/db/stores/alert-store'
+import { hashPassword } from '../../../src-main/shell/team/password-hashing'
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres'
 import { ENGINES, type TestEngine } from '../../helpers/sync-fixture'
 import {
@@ -95,5 +96,22 @@ describe.each(ENGINES)('team server: read state per account, on %s', (engine: Te
     await sockets.vera!.call('alerts:mark-read', { upToId: oldest?.id })
     expect(await unread('vera')).toBe(0)
     expect(await unread('eddie')).toBe(3)
+  })
+
+  it('an account removed and made again under its name starts with every alert unread', async () => {
+    sockets.vera!.close()
+    await fx.accounts.team.removeUser('vera')
+    await fx.accounts.team.addUser(
+      'vera',
+      'viewer',
+      await hashPassword('a-new-password-42'),
+      0,
+      'chosen',
+    )
+    const ws = await fx.connect({ cookie: (await fx.signIn('vera', 'a-new-password-42')).cookie })
+    if (typeof ws === 'number') throw new Error(`vera's socket was refused (${ws})`)
+    sockets.vera = ws
+    expect(await unread('vera')).toBe(3)
+    expect(await unread('ada')).toBe(1)
   })
 })
