@@ -43,13 +43,15 @@ function publicOnlyLookup(): LookupFunction {
 
 /**
  * POSTs `body` to `url` and resolves to the answer (any status); rejects on a network
- * error or after {@link POST_TIMEOUT_MS}. Messages never carry the URL (it may hold a token).
+ * error, when `signal` aborts, or when the whole exchange takes longer than
+ * {@link POST_TIMEOUT_MS} (a receiver that trickles its answer is cut off too). Messages
+ * never carry the URL (it may hold a token).
  */
 export function postToChannel(
   url: URL,
   body: string,
   headers: Record<string, string>,
-  options: { allowPrivateNetwork: boolean },
+  options: { allowPrivateNetwork: boolean; signal?: AbortSignal },
 ): Promise<PostAnswer> {
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise((resolve, reject) => {
@@ -59,6 +61,7 @@ export function postToChannel(
         method: 'POST',
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
         timeout: POST_TIMEOUT_MS,
+        ...(options.signal ? { signal: options.signal } : {}),
         ...(options.allowPrivateNetwork ? {} : { lookup: publicOnlyLookup() }),
       },
       (res) => {
@@ -77,7 +80,12 @@ export function postToChannel(
         res.on('error', reject)
       },
     )
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${POST_TIMEOUT_MS / 1000} s`)))
+    const tooLate = new Error(`no answer within ${POST_TIMEOUT_MS / 1000} s`)
+    // `timeout` counts idle time only; the deadline holds for the whole exchange.
+    const deadline = setTimeout(() => req.destroy(tooLate), POST_TIMEOUT_MS)
+    deadline.unref()
+    req.on('close', () => clearTimeout(deadline))
+    req.on('timeout', () => req.destroy(tooLate))
     req.on('error', reject)
     req.end(body)
   })

@@ -139,6 +139,8 @@ export interface FolderService {
 export interface DispatchContext {
   /** The team account it runs for: what it spends is checked against its role. */
   role?: TeamRole
+  /** Whose read state a request reads and moves (absent: the person at this machine). */
+  account?: string
   /** The save dialog of this request (another process's `--out`), instead of the shell's. */
   choosePath?: ChoosePath
 }
@@ -151,7 +153,8 @@ export interface Core {
    * Runs a channel: parses the input with the channel's schema, calls its handler and
    * answers an envelope. Never throws: every failure comes back as `{ ok: false }`.
    * A team server passes the signed-in account as `caller`: what the channel spends is
-   * then checked against its role, whatever path the spending takes.
+   * then checked against its role, whatever path the spending takes, and what is the
+   * account's own (the alerts it has read) is its own.
    */
   dispatch(channel: string, input: unknown, context?: DispatchContext): Promise<Envelope<unknown>>
   /** Takes a finished export waiting for its one download (web shell), or null. */
@@ -498,9 +501,11 @@ const requestSaveDialog = new AsyncLocalStorage<ChoosePath>()
 /** Answers a channel: its input parsed, its handler run, its output held to the contract. */
 function dispatcherOf(handlers: HandlerTable, redact: (text: string) => string): Core['dispatch'] {
   const dispatch: Core['dispatch'] = async (channel, input, context) => {
-    const { role, choosePath } = context ?? {}
-    if (role)
-      return runAsCaller(role, () => dispatch(channel, input, { ...context, role: undefined }))
+    const { role, account, choosePath } = context ?? {}
+    if (role) {
+      const rest = { ...context, role: undefined, account: undefined }
+      return runAsCaller(role, () => dispatch(channel, input, rest), account ?? null)
+    }
     if (choosePath) return requestSaveDialog.run(choosePath, () => dispatch(channel, input))
     try {
       if (!isChannel(channel)) {
@@ -665,6 +670,8 @@ async function buildCore(config: CoreConfig, holding: Holding): Promise<Core> {
           desktop: config.desktopNotifier ?? ((alert) => events.emit('alerts:desktop', alert)),
           clock,
           redact,
+          // An alert that waited for its rule's cool-down reaches the pages as it is sent.
+          onShown: (alertIds) => sessions.session.relay.onAlertsFired(alertIds),
         })
       : null
 

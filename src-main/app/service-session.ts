@@ -1,6 +1,12 @@
 import { nowSec, type Cancel, type Clock } from '@shared/clock'
 import { planMonthlyCredits } from '@shared/domain/credit-prices'
-import { healthAction, healthHeadline, isSyncStoppedBy } from '@shared/domain/health-text'
+import {
+  byHealthEffect,
+  healthAction,
+  healthHeadline,
+  healthReason,
+  isSyncStoppedBy,
+} from '@shared/domain/health-text'
 import type { HealthKind } from '@shared/domain/alert-rules'
 import type { HealthStatus } from '@shared/ipc/health-schemas'
 import type { WalletSyncStatus } from '@shared/ipc/sync-schemas'
@@ -137,7 +143,8 @@ export class ServiceSession {
   /** What stops or slows syncing now, with the words to show, and watching's fit to budget. */
   async healthStatus(): Promise<HealthStatus> {
     const now = nowSec(this.#o.clock)
-    const conditions = (await this.health.active()).map((c) => ({
+    // What stops syncing leads, then what slows it, then warnings: the first line is the one to act on.
+    const conditions = (await this.health.active()).sort(byHealthEffect).map((c) => ({
       kind: c.kind,
       since: new Date(c.sinceSec * 1000).toISOString(),
       sinceSec: c.sinceSec,
@@ -153,11 +160,15 @@ export class ServiceSession {
     return { conditions, budgetFit }
   }
 
-  /** The headline of the first condition that stops syncing, or null while syncing can run. */
+  /**
+   * Why syncing is stopped, as a wallet's status says it after "stopped: " ("the service
+   * rejected the API key (HTTP 401), since 12:03 UTC"), or null while syncing can run.
+   */
   async stoppedBy(): Promise<string | null> {
-    const { conditions } = await this.healthStatus()
-    const stop = conditions.find((c) => c.isSyncStopped)
-    return stop ? `${stop.headline} ${stop.action}` : null
+    const stop = (await this.health.active())
+      .sort(byHealthEffect)
+      .find((c) => isSyncStoppedBy(c.kind))
+    return stop ? healthReason(stop, nowSec(this.#o.clock)) : null
   }
 
   /**

@@ -2,6 +2,9 @@ import type { Command } from 'commander'
 import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import { AppError, SyncStoppedError } from '@shared/ipc/ipc-errors'
 import { countText } from '@shared/domain/display-text'
+import { nowSec } from '@shared/clock'
+import { healthResolvedLine } from '@shared/domain/health-text'
+import type { HealthConditionView, HealthStatus } from '@shared/ipc/health-schemas'
 import type { SyncProgress, WalletSyncOutcome, WatchChange } from '@shared/ipc/sync-schemas'
 import { callCore, openCore, openHoldingCore, type CliCore, type GlobalOptions } from './cli-core'
 import { printErrorLine, printLine, walletName } from './terminal-output'
@@ -278,6 +281,26 @@ function printProgress(core: CliCore, chosen: readonly WatchedWallet[]): void {
   })
 }
 
+/**
+ * Prints each health condition as it is raised (what stopped or slowed syncing, and what to
+ * do) and as it is resolved, the same lines as the banner and the health alerts; those
+ * already raised when watching starts are printed first.
+ */
+async function printHealthLines(core: CliCore): Promise<void> {
+  let shown = new Map<string, HealthConditionView>()
+  const print = (conditions: readonly HealthConditionView[]): void => {
+    for (const c of conditions) if (!shown.has(c.kind)) printErrorLine(`${c.headline} ${c.action}`)
+    const now = nowSec(cliContext().clock)
+    for (const [kind, c] of shown)
+      if (!conditions.some((x) => x.kind === kind)) printErrorLine(healthResolvedLine(c, now))
+    shown = new Map(conditions.map((c) => [c.kind, c]))
+  }
+  core.events.subscribe((event, payload) => {
+    if (event === 'health:changed') print((payload as HealthStatus).conditions)
+  })
+  print((await callCore(core, 'health:status', undefined)).conditions)
+}
+
 /** Watching: saves --every as the cadence, prints each change, and waits for a stop signal. */
 async function watchUntilStopped(
   core: CliCore,
@@ -297,6 +320,7 @@ async function watchUntilStopped(
   core.events.subscribe((event, payload) => {
     if (event === 'watch:change') printLine((payload as WatchChange).summary)
   })
+  await printHealthLines(core)
   const signal = await stopped
   printErrorLine(`${signal}: stopping after the page in flight…`)
 }

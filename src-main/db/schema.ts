@@ -37,6 +37,7 @@ export interface Database {
   alert_inbox: AlertInboxTable
   alerts: AlertsTable
   alert_deliveries: AlertDeliveriesTable
+  alert_read_marks: AlertReadMarksTable
   notify_channels: NotifyChannelsTable
   health_conditions: HealthConditionsTable
 }
@@ -418,8 +419,11 @@ export interface AlertsTable {
   match_count: Generated<number>
   /** A burst within the rule's cool-down gathers into the row until this time. */
   deliver_after_sec: number
+  /** 0016's one read flag for everyone; read state is per reader since 0025 (alert_read_marks). */
   is_read: Generated<Flag>
   dedupe_key: string
+  /** 1: written to be sent when its rule's cool-down ends; it fires (and is listed) then (0025). */
+  waits_for_cooldown: Generated<Flag>
 }
 
 /** An alert's delivery state on one channel (0016): the delivery log. */
@@ -432,6 +436,14 @@ export interface AlertDeliveriesTable {
   next_attempt_at_sec: number
   last_error: string | null
   delivered_at_sec: number | null
+}
+
+/** How far each reader has seen the alerts (0025): a mark in their order (fired time, id). */
+export interface AlertReadMarksTable {
+  /** A team account's name, or '' for the person at this machine. */
+  reader: string
+  fired_at_sec: number
+  alert_id: number
 }
 
 /** An outbound alert channel (0016); its URL and secret live in the secret store. */

@@ -7,17 +7,18 @@ import { PermissionError } from '@shared/ipc/ipc-errors'
 // and may spend. The check sits where every paid call passes (SyncEngine's call), so no
 // channel or option can lead a viewer past it.
 
-const caller = new AsyncLocalStorage<{ role: TeamRole }>()
+const caller = new AsyncLocalStorage<{ role: TeamRole; account: string | null }>()
 
 /**
  * Runs `work` on behalf of a signed-in account: paid calls it leads to (now or in what it
- * starts, such as an export job) are checked against `role`.
+ * starts, such as an export job) are checked against `role`; what is the account's own
+ * (which alerts it has read) is kept under `account`.
  *
  * @example
  * await runAsCaller('viewer', () => core.dispatch('export:run', input)) // no credit moves
  */
-export function runAsCaller<T>(role: TeamRole, work: () => T): T {
-  return caller.run({ role }, work)
+export function runAsCaller<T>(role: TeamRole, work: () => T, account: string | null = null): T {
+  return caller.run({ role, account }, work)
 }
 
 /**
@@ -26,6 +27,11 @@ export function runAsCaller<T>(role: TeamRole, work: () => T): T {
  */
 export function runAsApp<T>(work: () => T): T {
   return caller.exit(work)
+}
+
+/** The name of the account whose request this is; null for the local user or the app. */
+export function callerAccount(): string | null {
+  return caller.getStore()?.account ?? null
 }
 
 /** The role of the account whose request this is; null for the local user or the app. */

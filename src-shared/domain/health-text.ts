@@ -1,4 +1,4 @@
-import type { HealthKind } from './alert-rules'
+import { HealthKind } from './alert-rules'
 
 // What each health condition says to a person, in one place: the banner, the first line of
 // `heliograph status`, the refusal of "Sync now" and the health alerts all read it.
@@ -33,12 +33,101 @@ const ACTION_OF: Record<HealthKind, string> = {
   'postgres-unreachable': 'Start the server or check the database URL; nothing was lost.',
 }
 
+/** Each condition's name in words: titles of health alerts and their lines everywhere. */
+const NAME_OF: Record<HealthKind, string> = {
+  'budget-80': 'Budget 80% spent',
+  'budget-100': 'Daily budget spent',
+  'monthly-credits-spent': 'Monthly budget spent',
+  'key-rejected': 'API key rejected',
+  'rate-limited': 'Rate limited',
+  unreachable: 'Service unreachable',
+  'disk-full': 'Disk full',
+  'database-locked': 'Database locked',
+  'postgres-unreachable': 'PostgreSQL unreachable',
+}
+
+/** What a condition's end means, said in the past of what it was and the present of now. */
+const ENDED_OF: Record<HealthKind, { lead: string; now: string; was: string }> = {
+  'budget-80': {
+    lead: 'Budget warning over',
+    now: 'less than 80% of the budget is spent',
+    was: 'over 80% spent',
+  },
+  'budget-100': {
+    lead: 'Syncing resumed',
+    now: 'the daily budget allows calls again',
+    was: 'spent',
+  },
+  'monthly-credits-spent': {
+    lead: 'Syncing resumed',
+    now: 'the monthly budget allows calls again',
+    was: 'spent',
+  },
+  'key-rejected': {
+    lead: 'Syncing resumed',
+    now: 'the service accepts the API key again',
+    was: 'rejected',
+  },
+  'rate-limited': {
+    lead: 'Syncing back to full speed',
+    now: 'the service no longer answers 429',
+    was: 'rate-limited',
+  },
+  unreachable: {
+    lead: 'Syncing resumed',
+    now: 'the data service answers again',
+    was: 'unreachable',
+  },
+  'disk-full': {
+    lead: 'Syncing resumed',
+    now: 'the mirror’s disk takes writes again',
+    was: 'full',
+  },
+  'database-locked': {
+    lead: 'Syncing resumed',
+    now: 'the mirror’s database is no longer locked',
+    was: 'locked',
+  },
+  'postgres-unreachable': {
+    lead: 'Syncing resumed',
+    now: 'the mirror’s PostgreSQL server answers again',
+    was: 'unreachable',
+  },
+}
+
 /** A condition as the texts need it. */
 export interface HealthConditionFacts {
   kind: HealthKind
   sinceSec: number
   /** What happened, as a sentence without its full stop ("The service rejected the API key"). */
   detail: string
+}
+
+/** A condition's name in words: "API key rejected". */
+export function healthKindName(kind: HealthKind): string {
+  return NAME_OF[kind]
+}
+
+/**
+ * A health alert's title from its `healthKind` (a condition, or one with "-resolved" when
+ * it ended): "API key rejected", "Resolved: API key rejected".
+ */
+export function healthAlertTitle(healthKind: string): string {
+  const isResolved = healthKind.endsWith('-resolved')
+  const kind = HealthKind.safeParse(
+    isResolved ? healthKind.slice(0, -'-resolved'.length) : healthKind,
+  )
+  const name = kind.success ? NAME_OF[kind.data] : healthKind
+  return isResolved ? `Resolved: ${name}` : name
+}
+
+/** The order conditions are said in: what stops syncing, then what slows it, then warnings; oldest first within each. */
+export function byHealthEffect(
+  a: { kind: HealthKind; sinceSec: number },
+  b: { kind: HealthKind; sinceSec: number },
+): number {
+  const rank = { stopped: 0, slowed: 1, warning: 2 } as const
+  return rank[EFFECT_OF[a.kind]] - rank[EFFECT_OF[b.kind]] || a.sinceSec - b.sinceSec
 }
 
 /** Whether a condition stops syncing (rather than slowing it or warning). */
@@ -84,10 +173,24 @@ export function healthHeadline(condition: HealthConditionFacts, nowSec: number):
   return `${healthLead(condition.kind)}: ${lowerFirst(condition.detail)} (since ${utcTimeText(condition.sinceSec, nowSec)}).`
 }
 
-/** The one line of a resolution: "Resolved: the service rejected the API key (12:03–12:20 UTC)." */
+/**
+ * The one line of a resolution, in the past tense: "Syncing resumed: the service accepts
+ * the API key again (rejected from 12:03 to 12:20 UTC)."
+ */
 export function healthResolvedLine(condition: HealthConditionFacts, resolvedSec: number): string {
+  const ended = ENDED_OF[condition.kind]
   const from = utcTimeText(condition.sinceSec, resolvedSec)
-  return `Resolved: ${lowerFirst(condition.detail)} (from ${from} to ${utcTimeText(resolvedSec, resolvedSec)}).`
+  const to = utcTimeText(resolvedSec, resolvedSec).replace(/ UTC$/, '')
+  const sameZone = from.endsWith(' UTC') ? from.slice(0, -' UTC'.length) : from
+  return `${ended.lead}: ${ended.now} (${ended.was} from ${sameZone} to ${to} UTC).`
+}
+
+/**
+ * Why a wallet is stopped, as its status line says it after "stopped: ": "the service
+ * rejected the API key (HTTP 401), since 12:03 UTC".
+ */
+export function healthReason(condition: HealthConditionFacts, nowSec: number): string {
+  return `${lowerFirst(condition.detail)}, since ${utcTimeText(condition.sinceSec, nowSec)}`
 }
 
 function lowerFirst(text: string): string {

@@ -316,6 +316,8 @@ export const contract = {
     output: z.object({ unread: z.number().int() }),
     role: 'viewer',
   },
+  /** Whether a rule fits the mirror (its wallets, token, types and channels): the editor asks as the person types. */
+  'alerts:check-rule': { input: AlertRuleInput, output: z.void(), role: 'viewer' },
   /** Tries a rule on the mirror's past: reads only, no credits. */
   'alerts:try': { input: AlertTryInput, output: AlertTrial, role: 'viewer' },
   /** Outbound alert channels, without their secrets. */
@@ -372,8 +374,8 @@ export const events = {
   /** Watching found a change in a wallet and synced it. */
   'watch:change': WatchChange,
   'app:network': z.object({ state: z.enum(['online', 'offline']) }),
-  /** Rules fired (or gathered more matches into) these alerts; `unread` counts the bell. */
-  'alerts:fired': z.object({ alerts: z.array(AlertView), unread: z.number().int() }),
+  /** These alerts fired (each told once; each page then reads its own reader's unread count). */
+  'alerts:fired': z.object({ alerts: z.array(AlertView) }),
   /** The data source was switched: every view reads another mirror now, so the page reloads. */
   'app:data-source': z.object({
     source: DataSource,

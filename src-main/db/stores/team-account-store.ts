@@ -84,10 +84,12 @@ export class TeamAccountStore {
     return row ? { role: row.role, passwordHash: row.password_hash } : null
   }
 
-  /** Removes an account and signs out its sessions. */
+  /** Removes an account, signs out its sessions and forgets which alerts it had read. */
   async removeUser(name: string): Promise<void> {
     await this.#db.transaction().execute(async (tx) => {
       await tx.deleteFrom('team_sessions').where('user_name', '=', name).execute()
+      // What the account had read goes with it: a new account of the name starts unread.
+      await tx.deleteFrom('alert_read_marks').where('reader', '=', name).execute()
       const gone = await tx.deleteFrom('team_users').where('name', '=', name).executeTakeFirst()
       if (gone.numDeletedRows === 0n) throw noSuchUser(name)
     })

@@ -379,8 +379,9 @@ function acceptContractSockets(
                     channel,
                   }),
                 }
-              // What the channel spends is checked against the role too, on every path.
-              return { caller: { role: current.role } }
+              // What the channel spends is checked against the role too, on every path;
+              // what the account has read is its own.
+              return { caller: { role: current.role, account: current.name } }
             },
             reply: (_channel, envelope) => withoutKeyHint(envelope),
           }),

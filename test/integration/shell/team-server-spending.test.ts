@@ -157,6 +157,12 @@ describe('team server: a viewer spends no credits, whatever channel or option', 
       'alerts:try': [
         { rule: { trigger: 'activity' }, days: 30 },
         { rule: { trigger: 'new-counterparty', scope: { wallets: [wallet] } }, days: 365 },
+        { rule: { trigger: 'lookalike', scope: { wallets: [wallet] } }, days: 365 },
+        { rule: { trigger: 'value-change', options: { pct: 10, windowSec: 86_400 } }, days: 30 },
+      ],
+      'alerts:check-rule': [
+        { trigger: 'cluster', options: { token: 'SOL', count: 2, windowSec: 3600 } },
+        { trigger: 'type', options: { types: ['SWAP'] }, scope: { wallets: [wallet] } },
       ],
     }
   }
