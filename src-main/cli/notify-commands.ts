@@ -68,7 +68,7 @@ export function registerNotifyCommands(program: Command): void {
     .option('--chat-id <id>', 'telegram: the chat to send to')
     .option(
       '--allow-private-network',
-      'let the URL reach a private-network address (10/8, 172.16/12, 192.168/16, link-local, fc00::/7); an admin’s choice on a team server',
+      'let the URL reach an address that is not public (private, carrier-grade NAT, link-local, this machine from a team server …); an admin’s choice on a team server',
     )
     .action(async (name: string, opts: AddOptions) => {
       const channel = await withCore('add', 'create', (core) =>
