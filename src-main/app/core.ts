@@ -24,7 +24,8 @@ import { readSettings } from './app-settings'
 import { newKeyOrigin } from '@shared/domain/key-origins'
 import { databasePath, demoDatabasePath, holdsMirror, writerLockPath } from './data-dir'
 import type { DemoOptions } from './demo-data'
-import { invalidInput, toErrorPayload } from './error-payload'
+import { invalidInput, toErrorPayload, unsafeTextInput } from './error-payload'
+import { findUnsafeText } from '@shared/validation/safe-text'
 import { EventBus } from './event-bus'
 import { appHandlers } from './handlers/app-handlers'
 import { exportHandlers } from './handlers/export-handlers'
@@ -417,6 +418,9 @@ function dispatcherOf(handlers: HandlerTable, redact: (text: string) => string):
         throw new InvalidInputError(`Unknown channel “${channel}”.`, { channel })
       }
       const spec = contract[channel]
+      // Text no channel accepts, refused the same way whatever the field and the engine.
+      const unsafe = findUnsafeText(input)
+      if (unsafe !== null) throw unsafeTextInput(channel, unsafe)
       const parsed = spec.input.safeParse(input)
       if (!parsed.success) throw invalidInput(channel, parsed.error)
       const handler = handlers[channel] as (input: unknown) => Promise<unknown> | unknown

@@ -19,6 +19,7 @@ import {
   serveContract,
 } from '../web/contract-socket'
 import { requestUrl } from '../web/request-parts'
+import { findUnsafeText } from '@shared/validation/safe-text'
 import { hasCsrfToken, isSameOrigin, serverOrigin } from './csrf'
 import { withoutKeyHint } from './key-shield'
 import { LOGIN_PATH, loginPage } from './login-page'
@@ -244,7 +245,10 @@ function signInPages(team: TeamContext) {
     }
     let isRight = false
     try {
-      const account = await options.accounts.credentials(name)
+      // A name no account can have (a NUL, half a character) is a wrong name, checked
+      // before any database sees it.
+      const account =
+        findUnsafeText(name) === null ? await options.accounts.credentials(name) : null
       // An unknown name costs one verification too: the answer's time does not tell it apart.
       isRight =
         (await verifyPassword(account?.passwordHash ?? (await decoyPasswordHash), password)) &&
