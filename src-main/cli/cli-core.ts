@@ -9,6 +9,7 @@ import { isKeySafeUrl } from '@shared/domain/service-url'
 import { displayDatabaseUrl, isDatabaseUrl } from '../db/open-mirror'
 import { AppError, rebuildError } from '@shared/ipc/ipc-errors'
 import { cliContext } from './cli-context'
+import { readApiKeyOption } from './secret-input'
 
 /** Root of the project (where package.json and out/ live), from this file's place in src-main/cli. */
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..')
@@ -28,6 +29,8 @@ export interface GlobalOptions {
   /** One base URL serving the REST paths and JSON-RPC at `/` (as the simulator does). */
   service?: string
   apiKey?: string
+  /** A file whose first line is the API key (kept off the command line). */
+  apiKeyFile?: string
   /** The mirror for this run: the person's own (`service`) or the demo one. */
   dataSource?: 'service' | 'demo'
 }
@@ -78,7 +81,7 @@ export async function openCore(options: GlobalOptions, extra: CommandCore): Prom
     )
   }
   // Flags win over the environment; with neither, the stored key (or demo mode) applies.
-  const apiKey = options.apiKey ?? env.HELIOGRAPH_API_KEY
+  const apiKey = await readApiKeyOption(options)
   const serviceUrl = options.service ?? env.HELIOGRAPH_SERVICE_URL
   if (serviceUrl && !isKeySafeUrl(serviceUrl)) {
     throw new AppError(
