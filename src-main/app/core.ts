@@ -13,12 +13,12 @@ import type { Mirror } from '../db/mirror'
 import { openMirror } from '../db/open-mirror'
 import { tightenDataDir } from '../db/private-files'
 import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from '../sync/lease-keeper'
-import { runAsCaller } from '../sync/spender'
-import type { TeamRole } from '@shared/domain/team-roles'
+import { runAsCaller, type Caller } from '../sync/spender'
 import { runSharedSyncRound, type SharedSyncRoundResult } from '../sync/shared-sync-round'
 import type { WalletSyncOutcome } from '@shared/ipc/sync-schemas'
 import { acquireWriterLock, type WriterLock } from '../db/writer-lock'
 import { ExportHandoffs, type PendingDownload } from '../export/export-downloads'
+import type { PendingExportLimits } from '../export/pending-export-limits'
 import { redactText } from '../service/redact'
 import { readSettings } from './app-settings'
 import { newKeyOrigin } from '@shared/domain/key-origins'
@@ -106,6 +106,12 @@ export interface CoreConfig {
   choosePath?: ChoosePath
   /** Time and timers for everything that waits; tests pass a virtual or fixed one. */
   clock?: Clock
+  /**
+   * Exports waiting for their browser download: what may wait, per team account and on the
+   * disk, and the clock they expire on (real time by default, whatever `clock` is: a
+   * download waits for a person). Tests pass their own.
+   */
+  pendingExports?: { limits?: Partial<PendingExportLimits>; clock?: Clock }
   /** Where outbound channels' secrets are kept: safeStorage (Electron), else a 0600 file. */
   channelSecretStore?: SecretStore
   /**
@@ -126,7 +132,7 @@ export interface Core {
    * A team server passes the signed-in account as `caller`: what the channel spends is
    * then checked against its role, whatever path the spending takes.
    */
-  dispatch(channel: string, input: unknown, caller?: { role: TeamRole }): Promise<Envelope<unknown>>
+  dispatch(channel: string, input: unknown, caller?: Caller): Promise<Envelope<unknown>>
   /** Takes a finished export waiting for its one download (web shell), or null. */
   takeExportDownload(id: string): PendingDownload | null
   /** A cached image by its key (`/images/<key>`), fetched once when needed; null if none. */
@@ -250,7 +256,7 @@ async function openStores(config: CoreConfig, isReadOnly: boolean): Promise<Core
     notices.push(
       `The stored API key is not sent to ${keyWithheldFrom}, a service it has not been used with; give this run a key of its own with --api-key or HELIOGRAPH_API_KEY.`,
     )
-  const exports = new ExportHandoffs(config.dataDir)
+  const exports = new ExportHandoffs(config.dataDir, config.pendingExports)
   // Pending downloads are the writer's: a reader must not remove what the writer offers.
   if (!isReadOnly) await exports.removeLeftovers()
 
@@ -412,7 +418,7 @@ async function openSessions(
 /** Answers a channel: its input parsed, its handler run, its output held to the contract. */
 function dispatcherOf(handlers: HandlerTable, redact: (text: string) => string): Core['dispatch'] {
   const dispatch: Core['dispatch'] = async (channel, input, caller) => {
-    if (caller) return runAsCaller(caller.role, () => dispatch(channel, input))
+    if (caller) return runAsCaller(caller, () => dispatch(channel, input))
     try {
       if (!isChannel(channel)) {
         throw new InvalidInputError(`Unknown channel “${channel}”.`, { channel })

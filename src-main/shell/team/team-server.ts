@@ -384,7 +384,7 @@ function acceptContractSockets(
                   }),
                 }
               // What the channel spends is checked against the role too, on every path.
-              return { caller: { role: current.role } }
+              return { caller: { role: current.role, account: current.name } }
             },
             reply: (_channel, envelope) => withoutKeyHint(envelope),
           }),

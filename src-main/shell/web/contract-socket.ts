@@ -10,7 +10,8 @@ import { InvokeMessage, SOCKET_PROTOCOL, type ShellMessage } from '@shared/ipc/w
 // each decides who may open the socket; this carries requests, replies and events.
 
 /** Whether a request runs: a refusal to answer instead, or the account it runs for. */
-export type Admission = { refusal: Envelope<unknown> } | { caller?: { role: TeamRole } }
+export type Admission =
+  { refusal: Envelope<unknown> } | { caller?: { role: TeamRole; account?: string } }
 
 /** What a server may add around each request of one socket. */
 export interface ContractGuard {
