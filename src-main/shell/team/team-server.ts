@@ -58,6 +58,8 @@ export interface TeamServerOptions {
   /** Routes checked before sign-in, e.g. webhook deliveries with their own secret. */
   routes?: ExtraRoute[]
   lifetime?: SessionLifetime
+  /** How often the accounts store is asked whether sessions changed (SESSION_RECHECK_MS). */
+  sessionRecheckMs?: number
   throttle?: ThrottlePolicy
   /** Clock in UTC seconds; tests pass their own. */
   nowSec?: () => number
@@ -98,6 +100,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     options.accounts,
     options.lifetime ?? DEFAULT_SESSION_LIFETIME,
     nowSec,
+    options.sessionRecheckMs === undefined ? {} : { recheckMs: options.sessionRecheckMs },
   )
   const throttle = new LoginThrottle(options.throttle ?? DEFAULT_THROTTLE_POLICY, options.nowMs)
   const routes = new Map((options.routes ?? []).map((r) => [r.path, r]))
@@ -303,12 +306,13 @@ function serveSignedIn(
       return
     }
     if (method === 'POST' && url.pathname === CHANGE_PASSWORD_PATH) {
-      void changePassword(request, response, signedIn, options.accounts, team.throttle).catch(
-        () => {
+      void changePassword(request, response, signedIn, options.accounts, team.throttle)
+        // The account's other sessions end at once, not at the next reading of the store.
+        .then(() => sessions.forgetAll())
+        .catch(() => {
           if (!response.headersSent) response.writeHead(500, TEXT)
           response.end()
-        },
-      )
+        })
       return
     }
     response.writeHead(405, TEXT).end('Method not allowed.')
