@@ -228,13 +228,17 @@ async function openStores(config: CoreConfig, isReadOnly: boolean): Promise<Core
   // A folder made before Heliograph made its folders private (or by hand) is made so now.
   const looserMode = tightenDataDir(config.dataDir)
   // The person's own mirror is always open: it keeps the settings, whatever the source.
-  // The writer's pages go to a worker thread: this one keeps answering the views.
+  // The writer's pages go to a worker thread and the views' reads to reader threads: this
+  // one keeps answering, and no read waits for another (a command that only reads, once,
+  // keeps everything on its own connection).
   const writeIn = isReadOnly ? 'this-thread' : 'worker'
+  const readIn = isReadOnly ? 'this-thread' : 'workers'
   const home = await openMirror({
     file: databasePath(config.dataDir),
     databaseUrl: config.databaseUrl,
     isReadOnly,
     writeIn,
+    readIn,
     onMigration: config.onMigration,
   })
   // A one-run service the stored key has never gone to must bring a one-run key: the
@@ -269,7 +273,7 @@ async function openStores(config: CoreConfig, isReadOnly: boolean): Promise<Core
       )
     }
     // Demo data is always a file of its own, whatever holds the person's mirror.
-    return openMirror({ file: path, isReadOnly, writeIn })
+    return openMirror({ file: path, isReadOnly, writeIn, readIn })
   }
   return {
     home,

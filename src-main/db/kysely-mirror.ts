@@ -63,11 +63,15 @@ export abstract class KyselyMirror implements Mirror {
   readonly team: TeamAccountStore
   readonly notifyChannels: NotifyChannelStore
 
-  constructor(db: Kysely<Database>) {
+  /**
+   * `reads`: where the views' reads run (History, transfers, balances, the feed, the header
+   * search): the mirror's reader threads where it has them, else `db` itself.
+   */
+  constructor(db: Kysely<Database>, reads: Kysely<Database> = db) {
     this.watchlist = new WatchlistStore(db)
     this.tags = new TagStore(db)
-    this.feed = new FeedStore(db)
-    this.review = new ReviewReader(db)
+    this.feed = new FeedStore(db, reads)
+    this.review = new ReviewReader(db, reads)
     this.syncState = new SyncStateStore(db)
     this.schedule = new WatchScheduleStore(db)
     this.watchState = new WatchStateStore(db)
@@ -81,7 +85,7 @@ export abstract class KyselyMirror implements Mirror {
     this.alertRules = new AlertRuleStore(db)
     this.alertFacts = new AlertFactsReader(db)
     this.lookups = new LookupCacheStore(db)
-    this.search = new SearchStore(db)
+    this.search = new SearchStore(reads)
     this.webhooks = new WebhookStore(db)
     this.leases = new SyncLeaseStore(db)
     this.webhookDeliveries = new WebhookDeliveryStore(db)
