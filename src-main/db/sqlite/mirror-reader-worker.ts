@@ -1,50 +1,57 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
-import type { ReaderReply, ReaderRequest } from './reader-pool'
+import { Kysely, SqliteDialect } from 'kysely'
+import type { Database } from '../schema'
+import { FeedStore } from '../stores/feed-store'
+import { ReviewReader } from '../stores/review-reader'
+import { SearchStore } from '../stores/search-store'
+import type { ReaderReply, ReaderRequest, ThreadedStores } from './reader-threads'
 import { cachingStatements } from './statement-cache'
+import { workerErrorPayload } from './worker-requests'
 
 // One of the mirror's reader threads: a read-only connection of its own (WAL, so it reads
-// beside the writer's thread and the other readers), running the statements the main
-// thread compiled, one at a time, each answered with its rows.
+// beside the writer's thread and the other readers) and the stores the views read through,
+// each read answered with its value, one at a time in the order asked.
 
 const port = parentPort
 if (port === null) throw new Error('mirror-reader-worker runs only as a worker thread.')
 const { path } = workerData as { path: string }
 
-let connection: ReturnType<typeof cachingStatements> | null = null
+let opened: { db: Kysely<Database>; stores: ThreadedStores } | null = null
 
-/** Opened on first use, so an open failure reaches the caller as that statement's error. */
-function connect(): ReturnType<typeof cachingStatements> {
-  if (connection !== null) return connection
+/** Opened on first use, so an open failure reaches the caller as that read's error. */
+function open(): ThreadedStores {
+  if (opened !== null) return opened.stores
   const sqlite = new BetterSqlite3(path, { readonly: true, fileMustExist: true, timeout: 5_000 })
-  connection = cachingStatements(sqlite)
-  return connection
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: cachingStatements(sqlite) }),
+  })
+  opened = {
+    db,
+    stores: { review: new ReviewReader(db), feed: new FeedStore(db), search: new SearchStore(db) },
+  }
+  return opened.stores
 }
 
 port.on('message', (request: ReaderRequest) => {
-  if (request.kind === 'close') {
-    connection?.close()
-    connection = null
-    port.postMessage({ id: request.id, rows: [] } satisfies ReaderReply)
-    return
+  void answer(request).then((reply) => port.postMessage(reply))
+})
+
+async function answer(request: ReaderRequest): Promise<ReaderReply> {
+  if (request.store === null) {
+    await opened?.db.destroy()
+    opened = null
+    return { id: request.id, value: null }
   }
   try {
-    const statement = connect().prepare(request.sql)
-    if (statement.reader) {
-      port.postMessage({
-        id: request.id,
-        rows: statement.all(request.parameters),
-      } satisfies ReaderReply)
-      return
-    }
-    // Transaction control (begin, commit, rollback): a read-only connection runs nothing else.
-    statement.run(request.parameters)
-    port.postMessage({ id: request.id, rows: [] } satisfies ReaderReply)
+    const store = open()[request.store] as unknown as Record<
+      string,
+      (...args: unknown[]) => unknown
+    >
+    const method = store[request.method]
+    if (typeof method !== 'function') throw new Error(`No read ${request.store}.${request.method}.`)
+    return { id: request.id, value: await method.apply(store, request.args) }
   } catch (error) {
-    const { name, message, code } = error as { name?: string; message?: string; code?: string }
-    port.postMessage({
-      id: request.id,
-      error: { name: name ?? 'Error', message: message ?? String(error), code: code ?? null },
-    } satisfies ReaderReply)
+    return { id: request.id, error: workerErrorPayload(error, 'read the mirror') }
   }
-})
+}

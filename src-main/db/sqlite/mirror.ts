@@ -1,12 +1,11 @@
-import { sql, type Kysely } from 'kysely'
+import { sql } from 'kysely'
 import { KyselyMirror } from '../kysely-mirror'
 import { KEPT_TABLES } from '../mirror'
 import type { MirrorWriter } from '../mirror-writer'
 import { describeStorageError } from '../storage-errors'
 import { CreditLedgerStore } from '../stores/credit-ledger-store'
-import type { Database } from '../schema'
 import { openDatabase, type OpenDatabase, type OpenDatabaseOptions } from './database'
-import { openReaderPool } from './reader-pool'
+import { ReaderThreads } from './reader-threads'
 import { SqliteExportReader } from './export-reader'
 import { SqliteMirrorWriter } from './mirror-writer'
 import { WorkerMirrorWriter } from './worker-mirror-writer'
@@ -26,16 +25,16 @@ export class SqliteMirror extends KyselyMirror {
 
   readonly #workerWriter: WorkerMirrorWriter | null
 
-  readonly #reads: Kysely<Database> | null
+  readonly #readers: ReaderThreads | null
 
   constructor(database: OpenDatabase, options: SqliteMirrorOptions = {}) {
     const { db, sqlite } = database
-    const reads =
+    const readers =
       options.readIn === 'workers' && database.path !== ':memory:'
-        ? openReaderPool(database.path)
+        ? new ReaderThreads(database.path)
         : null
-    super(db, reads ?? db)
-    this.#reads = reads
+    super(db, readers ? { onThreads: (local) => readers.storesOver(local) } : {})
+    this.#readers = readers
     this.database = database
     const inWorker = options.writeIn === 'worker' && database.path !== ':memory:'
     this.#workerWriter = inWorker ? new WorkerMirrorWriter(database.path, sqlite) : null
@@ -75,7 +74,7 @@ export class SqliteMirror extends KyselyMirror {
   async close(): Promise<void> {
     // The writer's pages under way are committed before the connections close.
     await this.#workerWriter?.close()
-    await this.#reads?.destroy()
+    await this.#readers?.close()
     await this.database.close()
   }
 }

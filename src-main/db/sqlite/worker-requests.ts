@@ -1,4 +1,6 @@
 import type { Worker } from 'node:worker_threads'
+import { AppError, type ErrorPayload } from '@shared/ipc/ipc-errors'
+import { describeStorageError } from '../storage-errors'
 
 // Requests to one of the mirror's worker threads (its writer, a reader), each answered by
 // its id: the thread starts with the first request and holds the process open only while
@@ -82,5 +84,23 @@ export class WorkerRequests<Request extends Numbered, Reply extends Numbered> {
     worker.on('error', (error) => fail(error.message))
     worker.on('exit', (code) => fail(`exit code ${code}`))
     return worker
+  }
+}
+
+/**
+ * An error thrown on a worker thread as plain data for its reply: an AppError (a
+ * StorageError, a NotFoundError) keeps its class name and details; a bare SQLite error is
+ * described in words a person can act on, as `doing` ("read the mirror").
+ */
+export function workerErrorPayload(thrown: unknown, doing: string): ErrorPayload {
+  if (!(thrown instanceof Error)) return { name: 'Error', message: String(thrown) }
+  const isBareSqlite =
+    !(thrown instanceof AppError) && typeof (thrown as { code?: unknown }).code === 'string'
+  const error = isBareSqlite ? describeStorageError(thrown, doing) : thrown
+  const details = (error as { details?: unknown }).details
+  return {
+    name: error.name,
+    message: error.message,
+    ...(details === undefined ? {} : { details }),
   }
 }
