@@ -21,13 +21,15 @@ import { runSharedSyncRound, type SharedSyncRoundResult } from '../sync/shared-s
 import type { WalletSyncOutcome } from '@shared/ipc/sync-schemas'
 import { acquireWriterLock, type WriterLock } from '../db/writer-lock'
 import { ExportHandoffs, type PendingDownload } from '../export/export-downloads'
+import type { PendingExportLimits } from '../export/pending-export-limits'
 import { redactText } from '../service/redact'
 import { readSettings } from './app-settings'
 import { newKeyOrigin } from '@shared/domain/key-origins'
 import { databasePath, demoDatabasePath, holdsMirror, writerLockPath } from './data-dir'
 import type { DemoOptions } from './demo-data'
-import { invalidInput, toErrorPayload } from './error-payload'
+import { invalidInput, toErrorPayload, unsafeTextInput } from './error-payload'
 import { secretDigest } from './holder-address'
+import { findUnsafeText } from '@shared/validation/safe-text'
 import { EventBus } from './event-bus'
 import { appHandlers } from './handlers/app-handlers'
 import { exportHandlers } from './handlers/export-handlers'
@@ -108,6 +110,12 @@ export interface CoreConfig {
   choosePath?: ChoosePath
   /** Time and timers for everything that waits; tests pass a virtual or fixed one. */
   clock?: Clock
+  /**
+   * Exports waiting for their browser download: what may wait, per team account and on the
+   * disk, and the clock they expire on (real time by default, whatever `clock` is: a
+   * download waits for a person). Tests pass their own.
+   */
+  pendingExports?: { limits?: Partial<PendingExportLimits>; clock?: Clock }
   /** Where outbound channels' secrets are kept: safeStorage (Electron), else a 0600 file. */
   channelSecretStore?: SecretStore
   /**
@@ -299,13 +307,17 @@ async function openStores(config: CoreConfig, holding: Holding): Promise<CoreSto
   // A folder made before Heliograph made its folders private (or by hand) is made so now.
   const looserMode = tightenDataDir(config.dataDir)
   // The person's own mirror is always open: it keeps the settings, whatever the source.
-  // The writer's pages go to a worker thread: this one keeps answering the views.
+  // The writer's pages go to a worker thread and the views' reads to reader threads: this
+  // one keeps answering, and no read waits for another (a command that only reads, once,
+  // keeps everything on its own connection).
   const writeIn = isReadOnly ? 'this-thread' : 'worker'
+  const readIn = isReadOnly ? 'this-thread' : 'workers'
   const home = await openMirror({
     file: databasePath(config.dataDir),
     databaseUrl: config.databaseUrl,
     isReadOnly,
     writeIn,
+    readIn,
     onMigration: config.onMigration,
   })
   // A one-run service the stored key has never gone to must bring a one-run key: the
@@ -327,7 +339,7 @@ async function openStores(config: CoreConfig, holding: Holding): Promise<CoreSto
     notices.push(
       `The stored API key is not sent to ${keyWithheldFrom}, a service it has not been used with; give this run a key of its own with --api-key or HELIOGRAPH_API_KEY.`,
     )
-  const exports = new ExportHandoffs(config.dataDir)
+  const exports = new ExportHandoffs(config.dataDir, config.pendingExports)
   // Pending downloads are the holder's: no other core may remove what the holder offers.
   if (holding.kind === 'holder') await exports.removeLeftovers()
 
@@ -340,7 +352,7 @@ async function openStores(config: CoreConfig, holding: Holding): Promise<CoreSto
       )
     }
     // Demo data is always a file of its own, whatever holds the person's mirror.
-    return openMirror({ file: path, isReadOnly, writeIn })
+    return openMirror({ file: path, isReadOnly, writeIn, readIn })
   }
   return {
     home,
@@ -504,7 +516,7 @@ function dispatcherOf(handlers: HandlerTable, redact: (text: string) => string):
     const { role, account, choosePath } = context ?? {}
     if (role) {
       const rest = { ...context, role: undefined, account: undefined }
-      return runAsCaller(role, () => dispatch(channel, input, rest), account ?? null)
+      return runAsCaller({ role, account }, () => dispatch(channel, input, rest))
     }
     if (choosePath) return requestSaveDialog.run(choosePath, () => dispatch(channel, input))
     try {
@@ -512,6 +524,9 @@ function dispatcherOf(handlers: HandlerTable, redact: (text: string) => string):
         throw new InvalidInputError(`Unknown channel “${channel}”.`, { channel })
       }
       const spec = contract[channel]
+      // Text no channel accepts, refused the same way whatever the field and the engine.
+      const unsafe = findUnsafeText(input)
+      if (unsafe !== null) throw unsafeTextInput(channel, unsafe)
       const parsed = spec.input.safeParse(input)
       if (!parsed.success) throw invalidInput(channel, parsed.error)
       const handler = handlers[channel] as (input: unknown) => Promise<unknown> | unknown

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { systemClock, type Clock } from '@shared/clock'
+import type { SecretInput } from './secret-input'
 
 /** The signals that stop a command: Ctrl-C, and a service manager's stop. */
 export type StopSignal = 'SIGINT' | 'SIGTERM'
@@ -19,6 +20,8 @@ export interface CliContext {
   onStopSignal(listener: (signal: StopSignal) => void): () => void
   /** Set by a command that ends with a code other than 0 (sync: 2 at the budget). */
   exitCode: number | undefined
+  /** Where `-` for a secret option is read: a prompt or piped stdin (the process's own by default). */
+  secretInput?: SecretInput
 }
 
 const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM']

@@ -18,6 +18,7 @@ import { displayDatabaseUrl, isDatabaseUrl } from '../db/open-mirror'
 import { AppError, rebuildError, StorageError } from '@shared/ipc/ipc-errors'
 import { cliContext } from './cli-context'
 import { HolderConnection, HolderGoneError, reachHolder } from './holder-client'
+import { readApiKeyOption } from './secret-input'
 
 /** Root of the project (where package.json and out/ live), from this file's place in src-main/cli. */
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..')
@@ -37,6 +38,8 @@ export interface GlobalOptions {
   /** One base URL serving the REST paths and JSON-RPC at `/` (as the simulator does). */
   service?: string
   apiKey?: string
+  /** A file whose first line is the API key (kept off the command line). */
+  apiKeyFile?: string
   /** The mirror for this run: the person's own (`service`) or the demo one. */
   dataSource?: 'service' | 'demo'
 }
@@ -104,7 +107,7 @@ interface CommandSetup {
 }
 
 /** Checks a command's flags and works out what it asks of the folder. */
-function commandSetup(options: GlobalOptions, extra: CommandCore): CommandSetup {
+async function commandSetup(options: GlobalOptions, extra: CommandCore): Promise<CommandSetup> {
   const dataDir = resolve(options.dataDir ?? defaultDataDir())
   // Another user's folder says so, rather than look empty (its files cannot even be seen).
   const problem = folderAccessProblem(dataDir)
@@ -124,7 +127,7 @@ function commandSetup(options: GlobalOptions, extra: CommandCore): CommandSetup 
     )
   }
   // Flags win over the environment; with neither, the stored key (or demo mode) applies.
-  const apiKey = options.apiKey ?? env.HELIOGRAPH_API_KEY
+  const apiKey = await readApiKeyOption(options)
   const serviceUrl = options.service ?? env.HELIOGRAPH_SERVICE_URL
   if (serviceUrl && !isKeySafeUrl(serviceUrl)) {
     throw new AppError(
@@ -236,7 +239,7 @@ function notAnswering(error: { folder: string; holder: LockHolder | null }): App
  * mirror); `--data-source demo` shows the demo on any folder, making it where it is missing.
  */
 export async function openCore(options: GlobalOptions, extra: CommandCore): Promise<CliCore> {
-  const setup = commandSetup(options, extra)
+  const setup = await commandSetup(options, extra)
   const hadDemo = existsSync(demoDatabasePath(setup.dataDir))
   const reached = await reachOrOpen(setup)
   const core = new CommandRun(setup, reached)
@@ -259,7 +262,7 @@ export async function openCore(options: GlobalOptions, extra: CommandCore): Prom
  * another process holds is refused, naming it.
  */
 export async function openHoldingCore(options: GlobalOptions, extra: CommandCore): Promise<Core> {
-  const core = await openOwnCore(commandSetup(options, extra), extra.use)
+  const core = await openOwnCore(await commandSetup(options, extra), extra.use)
   if (core.info.dataSource === 'demo') cliContext().writeErr(`${DEMO_DATA_NOTICE}\n`)
   return core
 }

@@ -32,6 +32,7 @@ export interface Database {
   webhook_mode_log: WebhookModeLogTable
   team_users: TeamUsersTable
   team_sessions: TeamSessionsTable
+  team_changes: TeamChangesTable
   wallet_tags: WalletTagsTable
   alert_rules: AlertRulesTable
   alert_inbox: AlertInboxTable
@@ -370,6 +371,12 @@ export interface TeamSessionsTable {
   user_name: string
   created_at_sec: number
   last_seen_at_sec: number
+}
+
+/** The one row whose revision moves with every change to accounts and sessions (0026). */
+export interface TeamChangesTable {
+  id: number
+  revision: number
 }
 
 /** A free-form tag on a watched wallet (0016). */

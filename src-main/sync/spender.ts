@@ -7,18 +7,24 @@ import { PermissionError } from '@shared/ipc/ipc-errors'
 // and may spend. The check sits where every paid call passes (SyncEngine's call), so no
 // channel or option can lead a viewer past it.
 
-const caller = new AsyncLocalStorage<{ role: TeamRole; account: string | null }>()
+/** A signed-in team account on whose behalf a request runs. */
+export interface Caller {
+  role: TeamRole
+  /** The account's name: what is its own (alerts it has read, exports waiting) is kept under it. */
+  account?: string
+}
+
+const caller = new AsyncLocalStorage<Caller>()
 
 /**
  * Runs `work` on behalf of a signed-in account: paid calls it leads to (now or in what it
- * starts, such as an export job) are checked against `role`; what is the account's own
- * (which alerts it has read) is kept under `account`.
+ * starts, such as an export job) are checked against its role.
  *
  * @example
- * await runAsCaller('viewer', () => core.dispatch('export:run', input)) // no credit moves
+ * await runAsCaller({ role: 'viewer', account: 'vera' }, () => core.dispatch('export:run', input)) // no credit moves
  */
-export function runAsCaller<T>(role: TeamRole, work: () => T, account: string | null = null): T {
-  return caller.run({ role, account }, work)
+export function runAsCaller<T>(who: Caller, work: () => T): T {
+  return caller.run(who, work)
 }
 
 /**
@@ -29,14 +35,14 @@ export function runAsApp<T>(work: () => T): T {
   return caller.exit(work)
 }
 
-/** The name of the account whose request this is; null for the local user or the app. */
-export function callerAccount(): string | null {
-  return caller.getStore()?.account ?? null
-}
-
 /** The role of the account whose request this is; null for the local user or the app. */
 export function callerRole(): TeamRole | null {
   return caller.getStore()?.role ?? null
+}
+
+/** The name of the account whose request this is; null for the local user or the app. */
+export function callerAccount(): string | null {
+  return caller.getStore()?.account ?? null
 }
 
 /**

@@ -1,4 +1,5 @@
 import { HealthKind } from './alert-rules'
+import { hasRole, type TeamRole } from './team-roles'
 
 // What each health condition says to a person, in one place: the banner, the first line of
 // `heliograph status`, the refusal of "Sync now" and the health alerts all read it.
@@ -93,6 +94,56 @@ const ENDED_OF: Record<HealthKind, { lead: string; now: string; was: string }> =
     now: 'the mirror’s PostgreSQL server answers again',
     was: 'unreachable',
   },
+}
+
+/**
+ * On a team server, the least role that can act on each condition: the budget and the
+ * plan are settings an editor changes; the key, the service URLs and the server's own
+ * disk, database and data folder are an admin's.
+ */
+const ACTOR_OF: Record<HealthKind, TeamRole> = {
+  'budget-80': 'editor',
+  'budget-100': 'editor',
+  'monthly-credits-spent': 'editor',
+  'key-rejected': 'admin',
+  'rate-limited': 'editor',
+  unreachable: 'admin',
+  'disk-full': 'admin',
+  'database-locked': 'admin',
+  'postgres-unreachable': 'admin',
+}
+
+/** What a team member whose role cannot act is told instead: whom to ask, and what waits. */
+const ASK_OF: Record<HealthKind, string> = {
+  'budget-80': 'Ask an editor or an admin to raise the budget if watching needs more.',
+  'budget-100': 'Syncing resumes at 00:00 UTC, or ask an editor or an admin to raise the budget.',
+  'monthly-credits-spent':
+    'Syncing resumes on the 1st (UTC), or ask an editor or an admin to raise the budget.',
+  'key-rejected': 'Ask an admin to replace it; syncing resumes once a call succeeds.',
+  'rate-limited':
+    'Syncing continues, slower; ask an editor or an admin to check that the plan chosen is the team’s plan.',
+  unreachable:
+    'Syncing resumes when the service answers; if it lasts, ask an admin to check the server’s network and service URLs.',
+  'disk-full': 'Ask an admin to free some space on the server; nothing was lost.',
+  'database-locked': 'Ask an admin: another program is using the server’s data folder.',
+  'postgres-unreachable': 'Ask an admin to check the server’s database; nothing was lost.',
+}
+
+/**
+ * What to do about a condition, for whoever reads it: the person at this machine (`role`
+ * null) or a team account. `mayAct` says whether the reader can do it themselves (in
+ * Settings); one who cannot is told whom to ask, and offered nothing to press.
+ *
+ * @example
+ * healthActionFor('key-rejected', 'viewer')
+ * // { action: 'Ask an admin to replace it; syncing resumes once a call succeeds.', mayAct: false }
+ */
+export function healthActionFor(
+  kind: HealthKind,
+  role: TeamRole | null,
+): { action: string; mayAct: boolean } {
+  const mayAct = role === null || hasRole(role, ACTOR_OF[kind])
+  return { action: mayAct ? ACTION_OF[kind] : ASK_OF[kind], mayAct }
 }
 
 /** A condition as the texts need it. */

@@ -17,6 +17,11 @@ export interface InProcessOptions {
    * advances for a watch that runs on intervals.
    */
   clock?: Clock
+  /**
+   * What is piped into the run's stdin (read by a secret option given as `-`); without
+   * it the run has an empty stdin, never a terminal to ask at.
+   */
+  stdin?: string
 }
 
 /** A CLI run inside the test's process, with what it printed so far. */
@@ -55,6 +60,11 @@ export function startCliInProcess(args: string[], options: InProcessOptions = {}
       return () => void signals.off('signal', listener)
     },
     exitCode: undefined,
+    secretInput: {
+      isTerminal: false,
+      prompt: () => Promise.reject(new Error('no terminal in an in-process run')),
+      readPiped: async () => options.stdin ?? '',
+    },
   }
   return {
     get stdout() {

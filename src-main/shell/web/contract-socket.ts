@@ -48,9 +48,9 @@ export function serveContract(
   // A frame over maxPayload or a broken frame is reported here, and ws then closes the
   // socket (1009, 1002); without a listener the error would end the whole process.
   ws.on('error', () => ws.terminate())
-  const unsubscribe = core.events.subscribe((event, payload) => {
-    if (ws.readyState === ws.OPEN)
-      ws.send(JSON.stringify({ type: 'event', event, payload } satisfies ShellMessage))
+  // Each event is serialised once for every socket.
+  const unsubscribe = core.events.subscribeFrames((frame) => {
+    if (ws.readyState === ws.OPEN) ws.send(frame)
   })
   ws.on('close', unsubscribe)
   ws.on('message', (data) => {
