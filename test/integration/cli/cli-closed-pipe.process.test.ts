@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { resolve } from 'node:path'
+import { writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type RunningSimulator } from '../../../src-main/simulator/simulator-server'
 import { runCli, startCli } from '../../helpers/cli-process'
@@ -24,13 +25,17 @@ function runIntoClosedPipe(args: string[]): Promise<{ code: number | null; stder
 
 describe('CLI: output to a closed pipe', () => {
   const temp = makeTempDir()
+  // The key in a file: one on the command line is warned about on stderr (ps shows it).
+  const keys = makeTempDir()
   let sim: RunningSimulator
   let base: string[]
   let casual: string
 
   beforeAll(async () => {
     sim = await startSimulator({ seed: 5, clock: { mode: 'manual' } })
-    base = ['--data-dir', temp.dir, '--service', sim.url, '--api-key', 'demo']
+    const keyFile = join(keys.dir, 'key')
+    writeFileSync(keyFile, 'demo\n', { mode: 0o600 })
+    base = ['--data-dir', temp.dir, '--service', sim.url, '--api-key-file', keyFile]
     casual = sim.chain.walletByProfile('casual').address
     const active = sim.chain.walletByProfile('failed-transactions').address
     for (const address of [casual, active])
@@ -41,6 +46,7 @@ describe('CLI: output to a closed pipe', () => {
   afterAll(async () => {
     await sim.close()
     temp.remove()
+    keys.remove()
   })
 
   it('`feed --limit 200 | head -n 1` exits 0 with one line and nothing on stderr', () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -21,14 +21,21 @@ const SECOND_KEY = 'second-key'
 
 describe('one process holds a data folder and serves the others', () => {
   const temp = makeTempDir()
+  // Each key in a file of its own: a key on the command line is warned about (ps shows it).
+  const keys = makeTempDir()
+  const keyFile = (key: string): string => {
+    const path = join(keys.dir, key)
+    writeFileSync(path, `${key}\n`, { mode: 0o600 })
+    return path
+  }
   let sim: RunningSimulator
   const as = (key: string): string[] => [
     '--data-dir',
     temp.dir,
     '--service',
     sim.url,
-    '--api-key',
-    key,
+    '--api-key-file',
+    keyFile(key),
   ]
   let watcher: RunningCli | null = null
 
@@ -47,6 +54,7 @@ describe('one process holds a data folder and serves the others', () => {
     await watcher?.exited
     await sim.close()
     temp.remove()
+    keys.remove()
   })
 
   it('beside `sync --every 15`, watch add, alerts add, alerts mute 1, notify add and budget set exit 0, and the added wallet is synced by the watch', async () => {
