@@ -133,8 +133,8 @@ export class WebhookDeliveries {
     for (const stored of this.hooks.values()) {
       const hook = stored.webhook
       if (!hook.active || !hook.accountAddresses.includes(wallet.address)) continue
-      const enhanced =
-        hook.webhookType.startsWith('enhanced') || hook.webhookType.startsWith('discord')
+      const kind = hook.webhookType ?? 'enhanced'
+      const enhanced = kind.startsWith('enhanced') || kind.startsWith('discord')
       const types = hook.transactionTypes ?? ['ANY']
       const selected = txs.filter(
         (tx) =>

@@ -24,7 +24,9 @@ export async function fillUnknownMints(
   for (let i = 0; i < unknown.length; i += BATCH_IDS) {
     const ids = unknown.slice(i, i + BATCH_IDS)
     const assets = await call('das.getAssetBatch', { ids }, signal)
-    named += await mints.save(assets.map((asset) => mintRow(asset, nowSec)))
+    // An id DAS has no asset for is null in the answer: nothing to name it by.
+    const found = assets.filter((asset) => asset !== null)
+    named += await mints.save(found.map((asset) => mintRow(asset, nowSec)))
   }
   return named
 }
@@ -37,7 +39,7 @@ function mintRow(asset: Asset, nowSec: number): MintRow {
     symbol: info?.symbol || asset.content.metadata?.symbol || null,
     name: asset.content.metadata?.name || null,
     decimals: info?.decimals ?? null,
-    logoUri: file ? file.cdn_uri || file.uri : null,
+    logoUri: file?.cdn_uri || file?.uri || null,
     tokenProgram: info?.token_program ?? null,
     priceUsd: info?.price_info?.price_per_token ?? null,
     updatedAtSec: nowSec,

@@ -189,9 +189,14 @@ export function deliveredView(
   symbols: ReadonlyMap<string, string>,
 ): TransactionView {
   if (event.transactionError !== null) return { ok: false, why: 'a failed transaction' }
+  const { slot, timestamp, fee, feePayer, accountData } = event
+  if (slot === null || timestamp === null || fee === null || feePayer === null)
+    return { ok: false, why: 'the delivery does not say its slot, time, fee and fee payer' }
+  if (accountData === null)
+    return { ok: false, why: 'the delivery does not say every account’s balance changes' }
   const deltas = new Map<string, Delta>()
   const decimalsOf = new Map<string, number>()
-  for (const a of event.accountData) {
+  for (const a of accountData) {
     if (a.account === wallet && a.nativeBalanceChange !== 0)
       deltas.set(NATIVE_SOL_MINT, { raw: BigInt(a.nativeBalanceChange), decimals: 9 })
     for (const c of a.tokenBalanceChanges) {
@@ -215,8 +220,9 @@ export function deliveredView(
     if (isOut === (t.toUserAccount === wallet)) continue
     const counterparty = isOut ? t.toUserAccount : t.fromUserAccount
     const decimals = decimalsOf.get(t.mint)
-    const raw =
-      decimals === undefined ? null : rawFromDecimalText(decimalText(t.tokenAmount), decimals)
+    const amountText =
+      typeof t.tokenAmount === 'number' ? decimalText(t.tokenAmount) : t.tokenAmount
+    const raw = decimals === undefined ? null : rawFromDecimalText(amountText, decimals)
     if (counterparty === '' || raw === null)
       return { ok: false, why: 'a token transfer the delivery does not fully name' }
     legs.push({
@@ -235,10 +241,10 @@ export function deliveredView(
     wallet,
     {
       signature: event.signature,
-      slot: event.slot,
-      timestamp: event.timestamp,
-      feeLamports: BigInt(event.fee),
-      feePayer: event.feePayer,
+      slot,
+      timestamp,
+      feeLamports: BigInt(fee),
+      feePayer,
       deltas,
       legs,
       movesAccountlessAssets:

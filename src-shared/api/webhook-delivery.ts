@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { keyField, knownOrNull, listOrEmpty, readItems, textOrEmpty } from './answer-edge'
 import { Integer, RawAmountString } from './numbers'
 
 // What a webhook delivery carries (docs/service.md, Webhooks): a POST of a JSON array of
@@ -73,46 +74,92 @@ export function deliveredTransaction(event: WebhookDelivery[number]): {
   return { signature: raw.signatures[0] as string, addresses }
 }
 
+/** A native SOL transfer of an enhanced transaction, in lamports. */
+const NativeTransfer = z.object({
+  // Null or absent where the service names no user account: read as '' (no one).
+  fromUserAccount: textOrEmpty(),
+  toUserAccount: textOrEmpty(),
+  amount: Integer.min(0),
+})
+
+/** A token transfer of an enhanced transaction; its amount is the decimal-adjusted amount. */
+const TokenTransfer = z.object({
+  fromUserAccount: textOrEmpty(),
+  toUserAccount: textOrEmpty(),
+  fromTokenAccount: z.string().nullish(),
+  toTokenAccount: z.string().nullish(),
+  mint: z.string().min(1),
+  // A number in published payloads, text in some (the SDK types both).
+  tokenAmount: z.union([z.number().min(0), z.string().regex(/^\d+(\.\d+)?$/)]),
+  decimals: Integer.min(0).optional(),
+})
+
+/** One account's balance changes in an enhanced transaction. */
+const AccountData = z.object({
+  account: z.string().min(1),
+  nativeBalanceChange: Integer,
+  tokenBalanceChanges: listOrEmpty(
+    z.object({
+      userAccount: z.string(),
+      mint: z.string().min(1),
+      rawTokenAmount: z.object({ tokenAmount: RawAmountString, decimals: Integer.min(0) }),
+    }),
+  ),
+})
+export type AccountData = z.infer<typeof AccountData>
+
+/** An enhanced transaction's NFT sale event: the price in lamports, who bought and sold, where. */
+export const NftSaleEvent = z.object({
+  amount: Integer.min(0).optional(),
+  buyer: z.string().optional(),
+  seller: z.string().optional(),
+  source: z.string().optional(),
+  saleType: z.string().optional(),
+  type: z.string().optional(),
+  nfts: listOrEmpty(z.object({ mint: z.string(), tokenStandard: z.string().optional() })),
+})
+export type NftSaleEvent = z.infer<typeof NftSaleEvent>
+
 /**
- * An enhanced event read whole, to be written to the mirror as it is: the fields of the
- * service's parsed transaction that say what moved, between whom (the payload's shape is
- * the service's enhanced transaction; the interface does not show it).
+ * An enhanced event read whole, to be written to the mirror as it is: the service's parsed
+ * transaction (its SDK's `EnhancedTransaction`; the interface does not show it). The SDK
+ * types all of it but the signature as optional, so what the edge reads is what it was
+ * given: a part that is absent or cannot be read is null, and the delivery is then synced
+ * from the service instead of written (delivery-writer.ts). A published mainnet payload
+ * carries no `transactionError`: enhanced webhooks skip failed transactions, so none is no
+ * error.
  */
 export const EnhancedTransaction = z.object({
   signature: z.string().min(1),
-  slot: Integer.min(0),
-  timestamp: Integer,
-  fee: Integer.min(0),
-  feePayer: z.string().min(1),
-  transactionError: z.unknown().nullable(),
-  nativeTransfers: z.array(
-    z.object({
-      fromUserAccount: z.string(),
-      toUserAccount: z.string(),
-      amount: Integer.min(0),
+  slot: knownOrNull(Integer.min(0)),
+  timestamp: knownOrNull(Integer),
+  fee: knownOrNull(Integer.min(0)),
+  feePayer: knownOrNull(z.string().min(1)),
+  transactionError: z
+    .unknown()
+    .optional()
+    .transform((error) => error ?? null),
+  /** The service's type (SWAP, NFT_SALE, …), kept as its text. */
+  type: knownOrNull(z.string()),
+  /** The program or marketplace it ran through (JUPITER, MAGIC_EDEN, SYSTEM_PROGRAM, …). */
+  source: knownOrNull(z.string()),
+  /** The service's sentence for it. */
+  description: knownOrNull(z.string()),
+  events: z
+    .object({ nft: NftSaleEvent.nullish() })
+    .nullish()
+    .transform((events) => ({ nft: events?.nft ?? null })),
+  nativeTransfers: listOrEmpty(NativeTransfer),
+  tokenTransfers: listOrEmpty(TokenTransfer),
+  /** Every account's changes, or null when absent or one of them cannot be read. */
+  accountData: z
+    .array(z.unknown())
+    .nullish()
+    .transform((list): AccountData[] | null => {
+      if (list === null || list === undefined) return null
+      const read = readItems(AccountData, list, keyField('account'))
+      return read.keptAside.length === 0 ? read.items : null
     }),
-  ),
-  tokenTransfers: z.array(
-    z.object({
-      fromUserAccount: z.string(),
-      toUserAccount: z.string(),
-      mint: z.string().min(1),
-      tokenAmount: z.number().min(0),
-    }),
-  ),
-  accountData: z.array(
-    z.object({
-      account: z.string().min(1),
-      nativeBalanceChange: Integer,
-      tokenBalanceChanges: z.array(
-        z.object({
-          userAccount: z.string(),
-          mint: z.string().min(1),
-          rawTokenAmount: z.object({ tokenAmount: RawAmountString, decimals: Integer.min(0) }),
-        }),
-      ),
-    }),
-  ),
   /** The programs it ran; absent: not known, so anything may have moved. */
   instructions: z
     .array(

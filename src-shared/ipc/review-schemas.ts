@@ -210,16 +210,22 @@ const BalanceRow = z.object({
   amount: z.number(),
   amountText: z.string(),
   decimals: z.number().int(),
-  priceUsd: z.number(),
-  usdValue: z.number(),
-  /** Share of the wallet's total USD value, 0 to 1. */
+  /** Null for a token the service does not price: shown as "—", never $0. */
+  priceUsd: z.number().nullable(),
+  usdValue: z.number().nullable(),
+  /** Share of the wallet's total USD value, 0 to 1 (0 for an unpriced token). */
   share: z.number(),
 })
 
-/** The latest snapshot's balances, largest USD value first; `takenAtSec` null when none yet. */
+/**
+ * The latest snapshot's balances, largest USD value first, unpriced last; `takenAtSec`
+ * null when none yet. The total is the priced tokens'; `unpricedCount` says how many it
+ * leaves out.
+ */
 export const CurrentBalances = z.object({
   takenAtSec: z.number().int().nullable(),
   totalUsd: z.number(),
+  unpricedCount: z.number().int(),
   rows: z.array(BalanceRow),
   nftCount: z.number().int(),
 })

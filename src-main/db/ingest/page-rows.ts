@@ -76,7 +76,8 @@ export function snapshotRow(
   return {
     wallet_id: walletId,
     taken_at_sec: takenAtSec,
-    total_usd: balances.reduce((sum, b) => sum + b.usdValue, 0),
+    // The priced holdings' total: an unpriced one adds nothing (it is not worth $0).
+    total_usd: balances.reduce((sum, b) => sum + (b.usdValue ?? 0), 0),
     token_count: balances.length,
     nft_count: nfts.length,
   }

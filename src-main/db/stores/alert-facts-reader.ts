@@ -35,7 +35,8 @@ export interface Holding {
   mint: string
   symbol: string | null
   balance: number
-  usdValue: number
+  /** Null for a token the service does not price. */
+  usdValue: number | null
 }
 
 /** A new balances snapshot of a wallet, with the one before it. */

@@ -127,11 +127,11 @@ async function ownedNfts(
 
 function nftOf(asset: Asset, collectionNames: ReadonlyMap<string, string>): WalletNft {
   const collectionAddress =
-    asset.grouping.find((g) => g.group_key === 'collection')?.group_value ?? ''
+    asset.grouping.find((g) => g.group_key === 'collection')?.group_value || ''
   const file = asset.content.files[0]
   return {
     mint: asset.id,
-    compressed: asset.compression.compressed,
+    compressed: asset.compression?.compressed ?? false,
     name: asset.content.metadata?.name ?? '',
     imageUri: file?.cdn_uri || file?.uri || '',
     collectionName: collectionNames.get(collectionAddress) ?? '',

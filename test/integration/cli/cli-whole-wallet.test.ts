@@ -180,7 +180,10 @@ describe.each(ENGINES)('CLI: the whole wallet, balances at a date and totals (on
     // Every compressed token of the holder is in the totals, and the values add up.
     for (const c of holderShown.holdings.compressed.tokens)
       expect(totals.tokens.some((t) => t.mint === c.mint && t.compressedAmount !== '0')).toBe(true)
-    expect(totals.tokens.reduce((sum, t) => sum + t.valueUsd, 0)).toBeCloseTo(totals.valueUsd, 6)
+    expect(totals.tokens.reduce((sum, t) => sum + (t.valueUsd ?? 0), 0)).toBeCloseTo(
+      totals.valueUsd,
+      6,
+    )
     expect(totals.compressedValueUsd).toBeGreaterThan(0)
   })
 })
