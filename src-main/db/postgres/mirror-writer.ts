@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely'
 import type { HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
+import { keptAsideWrites } from '../ingest/kept-aside-writes'
 import { mintUpsert } from '../ingest/mint-upsert'
 import {
   balanceChangeRows,
@@ -413,6 +414,7 @@ async function patchStreamRow(
     )
     .execute()
   if (from !== undefined && Number(result?.numUpdatedRows ?? 0) === 0) throw cursorMovedError()
+  for (const write of keptAsideWrites(tx, walletId, stream, patch)) await write.execute()
 }
 
 function transferKey(...parts: string[]): string {

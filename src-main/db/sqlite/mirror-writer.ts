@@ -11,6 +11,7 @@ import type {
   StreamRow,
 } from '../mirror-writer'
 import { cursorMovedError, STREAM_NAMES } from '../mirror-writer'
+import { keptAsideWrites } from '../ingest/kept-aside-writes'
 import { mintUpsert, type MintRow } from '../ingest/mint-upsert'
 import {
   balanceChangeRows,
@@ -319,6 +320,11 @@ export class SqliteMirrorWriter implements MirrorWriter {
       continuesBackfillFrom: patch.continuesBackfillFrom ?? null,
     })
     if (changes === 0 && patch.continuesBackfillFrom !== undefined) throw cursorMovedError()
+    // Rare (an odd item, a later read of one): compiled from their Kysely form when asked.
+    for (const write of keptAsideWrites(this.#compiler, walletId, stream, patch)) {
+      const { sql, parameters } = write.compile()
+      this.#sqlite.prepare(sql).run(...(parameters as unknown[]))
+    }
   }
 
   #write<T>(doing: string, work: () => T): T {
