@@ -162,9 +162,9 @@ export const Asset = z.object({
       inscriptionDataAccount: z.string().optional(),
       authority: z.string().optional(),
     })
-    .optional(),
-  // Contents not documented.
-  spl20: z.record(z.string(), z.unknown()).optional(),
+    .nullish(),
+  // Contents not documented; null on assets without one (captured answers).
+  spl20: z.record(z.string(), z.unknown()).nullish(),
   plugins: z.record(z.string(), z.unknown()).optional(),
   is_agent: z.boolean().optional(),
   agent_token: z.string().optional(),

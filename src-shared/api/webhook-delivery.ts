@@ -145,10 +145,20 @@ export const EnhancedTransaction = z.object({
   source: knownOrNull(z.string()),
   /** The service's sentence for it. */
   description: knownOrNull(z.string()),
+  /**
+   * Its events: an object keyed by kind in the SDK's type, an empty array in published
+   * payloads with none. Only the NFT sale is read; one that cannot be read is no sale.
+   */
   events: z
-    .object({ nft: NftSaleEvent.nullish() })
-    .nullish()
-    .transform((events) => ({ nft: events?.nft ?? null })),
+    .unknown()
+    .optional()
+    .transform((events) => {
+      const nft =
+        typeof events === 'object' && events !== null && 'nft' in events
+          ? NftSaleEvent.safeParse(events.nft)
+          : null
+      return { nft: nft?.success === true ? nft.data : null }
+    }),
   nativeTransfers: listOrEmpty(NativeTransfer),
   tokenTransfers: listOrEmpty(TokenTransfer),
   /** Every account's changes, or null when absent or one of them cannot be read. */
