@@ -9,6 +9,7 @@ import type { SimChain, SimWallet, TxView } from './chain/sim-chain'
 import { enhancedTransaction } from './chain/enhanced-transactions'
 import { parsedTransaction } from './chain/parsed-transactions'
 import type { CreditCounter } from './credit-counter'
+import type { RealVariance } from './real-variance'
 import { invalidParams, notFound } from './routes/http-io'
 
 // Webhooks: the store behind /v0/webhooks and the deliveries (docs/service.md, Webhooks): a POST of
@@ -61,6 +62,8 @@ export class WebhookDeliveries {
     private readonly clock: SimClock,
     private readonly keys: ApiKeys,
     private readonly credits: CreditCounter,
+    /** The real service's variety, when the simulator was asked for it. */
+    private readonly variance: RealVariance | null = null,
   ) {}
 
   private owned(key: string, id: string): StoredWebhook {
@@ -156,7 +159,8 @@ export class WebhookDeliveries {
   }
 
   private enhancedEvent(wallet: SimWallet, tx: TxView): Record<string, unknown> {
-    return enhancedTransaction(parsedTransaction(this.chain, wallet, tx), tx.type)
+    const event = enhancedTransaction(parsedTransaction(this.chain, wallet, tx), tx.type)
+    return this.variance === null ? event : this.variance.delivery(event)
   }
 
   private rawEvent(tx: TxView): Record<string, unknown> {

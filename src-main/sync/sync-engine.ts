@@ -137,6 +137,8 @@ export class SyncEngine {
   readonly #nowMs: () => number
   /** Mints DAS had no price for, when asked: not asked again for a day (das-prices.ts). */
   readonly #unpricedByDas = new Map<string, number>()
+  /** Mints DAS had no name for, when asked: not asked again for a day (mint-metadata.ts). */
+  readonly #unnamedByDas = new Map<string, number>()
 
   constructor(options: SyncEngineOptions) {
     this.#options = options
@@ -264,6 +266,7 @@ export class SyncEngine {
           walletId,
           this.#nowSec(),
           controller.signal,
+          this.#unnamedByDas,
         ).catch(() => 0)
       }
       const transfers = outcomes.find((o) => o.stream === 'transfers')
