@@ -1,5 +1,6 @@
+import type { DescribedEntry } from '@shared/api/webhook-delivery'
 import type { KeptAsideItem } from '@shared/api/answer-edge'
-import type { HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
+import type { TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
 import { StreamName } from '@shared/ipc/sync-schemas'
 
 export type { StreamName }
@@ -135,7 +136,7 @@ export interface MirrorWriter {
   /** One page of history and the cursor; resolves to how many transactions were new. */
   applyHistoryPage(
     walletId: number,
-    entries: readonly HistoryEntry[],
+    entries: readonly DescribedEntry[],
     patch: StreamPatch,
   ): Promise<number>
   /** One page of transfers and the cursor; resolves to how many were new. */

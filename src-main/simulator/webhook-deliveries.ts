@@ -10,6 +10,7 @@ import { enhancedTransaction } from './chain/enhanced-transactions'
 import { parsedTransaction } from './chain/parsed-transactions'
 import type { CreditCounter } from './credit-counter'
 import type { RealVariance } from './real-variance'
+import { serviceWords } from './chain/service-words'
 import { invalidParams, notFound } from './routes/http-io'
 
 // Webhooks: the store behind /v0/webhooks and the deliveries (docs/service.md, Webhooks): a POST of
@@ -159,7 +160,11 @@ export class WebhookDeliveries {
   }
 
   private enhancedEvent(wallet: SimWallet, tx: TxView): Record<string, unknown> {
-    const event = enhancedTransaction(parsedTransaction(this.chain, wallet, tx), tx.type)
+    const event = enhancedTransaction(
+      parsedTransaction(this.chain, wallet, tx),
+      tx.type,
+      serviceWords(this.chain, wallet, tx),
+    )
     return this.variance === null ? event : this.variance.delivery(event)
   }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { keyField, knownOrNull, listOrEmpty, readItems, textOrEmpty } from './answer-edge'
 import { Integer, RawAmountString } from './numbers'
+import type { HistoryEntry } from './wallet-rest'
 
 // What a webhook delivery carries (docs/service.md, Webhooks): a POST of a JSON array of
 // transactions. Enhanced events name the parties (fee payer, transfer ends, accounts whose
@@ -181,3 +182,38 @@ export const EnhancedTransaction = z.object({
     .optional(),
 })
 export type EnhancedTransaction = z.infer<typeof EnhancedTransaction>
+
+/** What an enhanced transaction says of itself, kept with its history entry. */
+export interface ServiceDescription {
+  /** The service's type (SWAP, NFT_SALE, or one the app does not list), as its text. */
+  type: string | null
+  /** The program or marketplace it ran through (JUPITER, MAGIC_EDEN, …). */
+  source: string | null
+  /** The service's own sentence for it. */
+  description: string | null
+  /** Its NFT sale: price, buyer, seller, marketplace. */
+  nft: NftSaleEvent | null
+}
+
+/** A history entry with what the service said of its transaction, where it said anything. */
+export type DescribedEntry = HistoryEntry & { described?: ServiceDescription }
+
+/** Words the service uses for "not known": no type, no source. */
+const NOT_SAID = new Set(['', 'UNKNOWN'])
+
+const said = (text: string | null): string | null =>
+  text === null || NOT_SAID.has(text.trim().toUpperCase()) ? null : text.trim()
+
+/**
+ * What a delivered enhanced transaction says of itself, or undefined when it says nothing
+ * the app shows (UNKNOWN type and source, an empty description, no NFT sale).
+ */
+export function serviceDescriptionOf(event: EnhancedTransaction): ServiceDescription | undefined {
+  const described = {
+    type: said(event.type),
+    source: said(event.source),
+    description: said(event.description),
+    nft: event.events.nft,
+  }
+  return Object.values(described).every((v) => v === null) ? undefined : described
+}

@@ -1,4 +1,5 @@
 import type { HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
+import type { DescribedEntry } from '@shared/api/webhook-delivery'
 import { decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
 import type {
   CompressedSignatureItem,
@@ -12,8 +13,12 @@ import { transactionKind } from './transaction-kind'
 // What each fetched item becomes in the mirror's tables, column by column: the one mapping
 // both engines' writers use, so a page stored on SQLite and on PostgreSQL holds the same rows.
 
-/** A history entry's `transactions` row, for the wallet with that id and address. */
-export function transactionRow(walletId: number, walletAddress: string, entry: HistoryEntry) {
+/**
+ * A history entry's `transactions` row, for the wallet with that id and address. Its type
+ * is the service's where a delivery named one, else derived from the balance changes.
+ */
+export function transactionRow(walletId: number, walletAddress: string, entry: DescribedEntry) {
+  const described = entry.described
   return {
     wallet_id: walletId,
     signature: entry.signature,
@@ -25,7 +30,10 @@ export function transactionRow(walletId: number, walletAddress: string, entry: H
     error: entry.error,
     is_failed: entry.error === null ? 0 : 1,
     change_count: entry.balanceChanges.length,
-    kind: transactionKind(entry),
+    kind: described?.type ?? transactionKind(entry),
+    source: described?.source ?? null,
+    description: described?.description ?? null,
+    nft_event_json: described?.nft ? JSON.stringify(described.nft) : null,
     ...transactionDirections(entry, walletAddress),
   }
 }

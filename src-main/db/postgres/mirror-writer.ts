@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely'
+import type { DescribedEntry } from '@shared/api/webhook-delivery'
 import type { HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
 import { keptAsideWrites } from '../ingest/kept-aside-writes'
 import { mintUpsert } from '../ingest/mint-upsert'
@@ -123,7 +124,7 @@ export class PostgresMirrorWriter implements MirrorWriter {
 
   async applyHistoryPage(
     walletId: number,
-    entries: readonly HistoryEntry[],
+    entries: readonly DescribedEntry[],
     patch: StreamPatch,
   ): Promise<number> {
     return this.#write('store a page of history', async (tx) => {

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
-import type { HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
+import type { DescribedEntry } from '@shared/api/webhook-delivery'
+import type { TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
 import { Kysely, SqliteDialect } from 'kysely'
 import type {
   CompressedSignatureItem,
@@ -134,7 +135,7 @@ export class SqliteMirrorWriter implements MirrorWriter {
 
   async applyHistoryPage(
     walletId: number,
-    entries: readonly HistoryEntry[],
+    entries: readonly DescribedEntry[],
     patch: StreamPatch,
   ): Promise<number> {
     return this.#write('store a page of history', () => {
@@ -349,6 +350,9 @@ const TRANSACTION_COLUMNS = [
   'is_failed',
   'change_count',
   'kind',
+  'source',
+  'description',
+  'nft_event_json',
   'has_change_in',
   'has_change_out',
   'has_leg_in',
