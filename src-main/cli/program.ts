@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander'
 import { readAppVersion } from '../app/app-version'
 import { registerAlertCommands } from './alert-commands'
+import { registerBudgetCommand } from './budget-command'
 import { registerDoctorCommand } from './doctor-command'
 import { registerExportCommand } from './export-command'
 import { registerFeedCommand } from './feed-command'
@@ -59,6 +60,7 @@ function buildProgram(): Command {
   registerSimulatorCommand(program)
   registerFeedCommand(program)
   registerDoctorCommand(program)
+  registerBudgetCommand(program)
   return program
 }
 
