@@ -1,6 +1,7 @@
 import { formatAmount, formatUsd, countText } from '@shared/domain/display-text'
 import { decimalText } from '@shared/domain/exact-amount'
 import { shortAddress, walletName } from '@shared/domain/wallet-address'
+import { sourceName } from '@shared/domain/service-said'
 import type { AlertAmount } from '@shared/ipc/alert-schemas'
 import type { Holding, TxFacts, TxLeg } from '../db/stores/alert-facts-reader'
 
@@ -62,7 +63,9 @@ export function describeTransaction(tx: TxFacts): string {
     legs.length > 1 ? ` and ${countText(legs.length - 1, 'more token')}` : ''
   const [out] = outs
   const [inflow] = ins
-  if (out && inflow) return `${who} swapped ${legText(out)} for ${legText(inflow)}${value}${failed}`
+  const place = sourceName(tx.source)
+  if (out && inflow)
+    return `${who} swapped ${legText(out)} for ${legText(inflow)}${place ? ` on ${place}` : ''}${value}${failed}`
   if (out) {
     const to = counterpartyOf(tx, 'out')
     return `${who} sent ${legText(out)}${more(outs)}${to ? ` to ${to}` : ''}${value}${failed}`

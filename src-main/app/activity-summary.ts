@@ -2,6 +2,7 @@ import type { ChangeReason } from '@shared/ipc/sync-schemas'
 import { formatAmount } from '@shared/domain/display-text'
 import { decimalText } from '@shared/domain/exact-amount'
 import { shortAddress, walletName } from '@shared/domain/wallet-address'
+import { sourceName } from '@shared/domain/service-said'
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import type { NewActivity } from '../db/stores/activity-store'
 
@@ -94,6 +95,8 @@ export function describeWatchChange(change: {
 /** What a feed row's summary is worded from: one transaction of one wallet. */
 export interface TransactionForSummary {
   kind: string | null
+  /** What the service said of it; its source names where a trade ran. */
+  said?: { source: string | null }
   isFailed: boolean
   /** The wallet's net change per mint, fee left out, exact signed text. */
   legs: readonly {
@@ -112,7 +115,8 @@ export interface TransactionForSummary {
 
 /**
  * One line for a transaction in the feed, e.g. "Received 240 USDC from sunny.sol", "Sent
- * 1.5 SOL to 9xQe…m1Hp", "Swapped 1.5 SOL for 210.3 USDC", "Sold 1 NFT for 12 SOL". The
+ * 1.5 SOL to 9xQe…m1Hp", "Swapped 1.5 SOL for 210.3 USDC on Jupiter", "Sold 1 NFT for 12 SOL"
+ * (where the service named the program or marketplace, it is said). The
  * legs are the wallet's net changes with the fee left out; a counterparty is named as the
  * mirror knows it (the wallet's label, the service's name), else by its short address.
  */
@@ -132,7 +136,8 @@ export function summarizeTransaction(tx: TransactionForSummary): string {
   const [inflow] = ins
   if (out && inflow) {
     const more = legs.length - 2
-    const others = more > 0 ? ` and ${more} more token${more === 1 ? '' : 's'}` : ''
+    const place = sourceName(tx.said?.source ?? null)
+    const others = `${more > 0 ? ` and ${more} more token${more === 1 ? '' : 's'}` : ''}${place ? ` on ${place}` : ''}`
     if (tx.kind === 'NFT_SALE') {
       const nftOut = outs.find((l) => l.amountText === '-1')
       if (nftOut) return `${failed}Sold ${nftOut.shown} for ${(ins[0] ?? inflow).shown}${others}`

@@ -29,6 +29,7 @@ export async function readFeedPage(
         time: row.blockTimeSec === null ? null : new Date(row.blockTimeSec * 1000).toISOString(),
         kind: row.kind ?? 'UNKNOWN',
         summary: summarizeTransaction(row),
+        said: row.said,
         amounts,
         usd: priced.length === 0 ? null : Math.max(...priced),
         isFailed: row.isFailed,

@@ -74,6 +74,28 @@ export const HistoryChange = z.object({
 })
 export type HistoryChange = z.infer<typeof HistoryChange>
 
+/** An NFT sale as the service reported it (an enhanced transaction's `events.nft`). */
+export const NftSale = z.object({
+  /** The price in lamports, as exact text; null when the service gave none. */
+  priceLamports: z.string().nullable(),
+  buyer: z.string().nullable(),
+  seller: z.string().nullable(),
+  /** The marketplace as the service names it (MAGIC_EDEN, TENSOR, …). */
+  marketplace: z.string().nullable(),
+})
+export type NftSale = z.infer<typeof NftSale>
+
+/**
+ * What the service said of a transaction where it parsed it (a webhook delivery): the
+ * program or marketplace, its sentence, its NFT sale. All null for what it did not say.
+ */
+export const ServiceSaid = z.object({
+  source: z.string().nullable(),
+  description: z.string().nullable(),
+  nftSale: NftSale.nullable(),
+})
+export type ServiceSaid = z.infer<typeof ServiceSaid>
+
 /** One row of the History table. */
 export const HistoryRow = z.object({
   signature: z.string(),
@@ -87,6 +109,9 @@ export const HistoryRow = z.object({
   isFailed: z.boolean(),
   error: z.string().nullable(),
   changes: z.array(HistoryChange),
+  /** The service's type where it named one, else the one derived from the changes. */
+  kind: z.string(),
+  said: ServiceSaid,
 })
 export type HistoryRow = z.infer<typeof HistoryRow>
 

@@ -1,5 +1,5 @@
 import type { HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
-import type { DescribedEntry } from '@shared/api/webhook-delivery'
+import type { DescribedEntry, ServiceDescription } from '@shared/api/webhook-delivery'
 import { decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
 import type {
   CompressedSignatureItem,
@@ -18,7 +18,6 @@ import { transactionKind } from './transaction-kind'
  * is the service's where a delivery named one, else derived from the balance changes.
  */
 export function transactionRow(walletId: number, walletAddress: string, entry: DescribedEntry) {
-  const described = entry.described
   return {
     wallet_id: walletId,
     signature: entry.signature,
@@ -30,11 +29,18 @@ export function transactionRow(walletId: number, walletAddress: string, entry: D
     error: entry.error,
     is_failed: entry.error === null ? 0 : 1,
     change_count: entry.balanceChanges.length,
-    kind: described?.type ?? transactionKind(entry),
+    kind: entry.described?.type ?? transactionKind(entry),
+    ...describedColumns(entry.described),
+    ...transactionDirections(entry, walletAddress),
+  }
+}
+
+/** The `transactions` columns that hold what the service said of a transaction. */
+export function describedColumns(described: ServiceDescription | undefined) {
+  return {
     source: described?.source ?? null,
     description: described?.description ?? null,
     nft_event_json: described?.nft ? JSON.stringify(described.nft) : null,
-    ...transactionDirections(entry, walletAddress),
   }
 }
 

@@ -3,12 +3,14 @@ import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import { decimalFromRaw, decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
 import { describeAddressProblem } from '@shared/domain/wallet-address'
 import type { FeedCursor, FeedFilters } from '@shared/ipc/feed-schemas'
+import type { ServiceSaid } from '@shared/ipc/review-schemas'
 import { InvalidInputError, NotFoundError } from '@shared/ipc/ipc-errors'
 import type { Database } from '../schema'
 import { engineOf, type MirrorEngine } from '../engine-of'
 import { SOL_LEG_EPSILON } from '../ingest/transaction-directions'
 import { addressNameOf } from './address-names'
 import { all } from './row-filters'
+import { SERVICE_SAID_COLUMNS, serviceSaidOf } from './service-said-columns'
 
 /** What `fetchFeedPage` reads: filters, where the page starts and how far back is read. */
 export interface FeedQuery {
@@ -52,6 +54,8 @@ export interface FeedQueryRow {
   blockTimeSec: number | null
   /** null for rows written before types were derived. */
   kind: string | null
+  /** What the service said of it, where it parsed it. */
+  said: ServiceSaid
   isFailed: boolean
   /** Above the last-viewed mark. */
   isUnread: boolean
@@ -613,6 +617,7 @@ async function readRows(
         slot: t.slot,
         blockTimeSec: t.block_time_sec,
         kind: t.kind,
+        said: serviceSaidOf(t),
         isFailed: t.is_failed === 1,
         isUnread: isAbove(key, lastViewed),
         legs: changes
@@ -653,6 +658,7 @@ function readTransactions(db: Kysely<Database>, ids: number[]) {
       't.fee_text',
       't.fee_payer',
       't.kind',
+      ...SERVICE_SAID_COLUMNS,
       't.is_failed',
       'w.address',
       'w.label',

@@ -25,6 +25,8 @@ export interface TxFacts {
   blockTimeSec: number | null
   isFailed: boolean
   kind: string | null
+  /** The program or marketplace the service named (JUPITER, MAGIC_EDEN, …), where it did. */
+  source: string | null
   legs: TxLeg[]
   /** Who the wallet dealt with, from its transfers of this transaction. */
   counterparties: { address: string; direction: 'in' | 'out'; mint: string; name: string | null }[]
@@ -108,6 +110,7 @@ export class AlertFactsReader {
         't.fee_payer',
         't.is_failed',
         't.kind',
+        't.source',
       ])
       .where('t.id', 'in', [...transactionIds])
       .orderBy('t.slot')
@@ -170,6 +173,7 @@ export class AlertFactsReader {
         blockTimeSec: t.block_time_sec,
         isFailed: t.is_failed === 1,
         kind: t.kind,
+        source: t.source,
         legs,
         counterparties: transfers
           .filter((f) => f.wallet_id === t.wallet_id && f.signature === t.signature)

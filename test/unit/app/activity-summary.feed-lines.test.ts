@@ -60,6 +60,16 @@ describe('summarizeTransaction', () => {
         transfers: [],
       }),
     ).toBe('Swapped 1.5 SOL for 210.3 USDC')
+    // Where the service named the program it ran through, the line says it.
+    expect(
+      summarizeTransaction({
+        kind: 'SWAP',
+        said: { source: 'JUPITER' },
+        isFailed: false,
+        legs: [leg(NATIVE_SOL_MINT, 'SOL', '-1.5', 150), leg(USDC, 'USDC', '210.3', 1)],
+        transfers: [],
+      }),
+    ).toBe('Swapped 1.5 SOL for 210.3 USDC on Jupiter')
     expect(
       summarizeTransaction({
         kind: 'NFT_SALE',
