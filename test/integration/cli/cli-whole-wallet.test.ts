@@ -60,7 +60,7 @@ describe.each(ENGINES)('CLI: the whole wallet, balances at a date and totals (on
     expect(run.code, run.stderr).toBe(0)
     const shown = JSON.parse(run.stdout) as WholeWallet
     expect(Object.keys(shown).sort()).toEqual(
-      ['address', 'fundedBy', 'holdings', 'identity', 'label', 'valueUsd'].sort(),
+      ['address', 'fundedBy', 'holdings', 'identity', 'label', 'unpricedCount', 'valueUsd'].sort(),
     )
     const listed = await rpc<{ items: { id: string }[] }>(sim.url, 'getAssetsByOwner', {
       ownerAddress: collector,
