@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium, screenshot } from '../helpers/chromium'
-import { generateHistoryMirror, type GeneratedMirror } from '../helpers/history-mirror'
+import {
+  addBalanceSnapshots,
+  generateHistoryMirror,
+  type GeneratedMirror,
+} from '../helpers/history-mirror'
 import { startTestWebShell } from '../helpers/web-shell-fixture'
 import { testAddress } from '../helpers/wallets'
 
@@ -63,6 +67,17 @@ describe('e2e: History and the feed show what the service said', () => {
           mirror.walletId,
           swap,
         )
+        // Two priced tokens and one the service does not price.
+        addBalanceSnapshots(db, mirror, [
+          {
+            atSec: mirror.newestSec,
+            tokens: [
+              { mintIndex: 0, balance: 2, priceUsd: 150 },
+              { mintIndex: 1, balance: 100, priceUsd: 1 },
+              { mintIndex: 2, balance: 5_000, priceUsd: null },
+            ],
+          },
+        ])
       },
     })
     browser = await launchChromium()
@@ -114,5 +129,20 @@ describe('e2e: History and the feed show what the service said', () => {
       `${mirror.address} swapped 1.5 SOL for 210.3 USDC.`,
     )
     await screenshot(page, 'service-said-feed')
+  })
+
+  it('a token the service does not price shows "—", never $0, and the total says it leaves it out', async () => {
+    await page.goto(`${base()}#/wallet/${mirror.address}/overview`)
+    const table = page.getByRole('table', { name: 'Token balances' })
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(3)
+    const unpriced = table.locator('tbody tr').last()
+    const cells = await unpriced.locator('td.num').allTextContents()
+    // Amount, Price, Value, Share: no price, no value, no share of the total.
+    expect(cells.slice(1, 3).map((c) => c.trim())).toEqual(['—', '—'])
+    expect(await page.getByTestId('wallet-value').textContent()).toContain('$400.00')
+    expect(await page.getByTestId('unpriced-count').textContent()).toContain(
+      '1 token without a price not counted',
+    )
+    await screenshot(page, 'service-said-unpriced')
   })
 })
