@@ -1,9 +1,11 @@
 import { nowSec, type Clock } from '@shared/clock'
 import type { HealthKind } from '@shared/domain/alert-rules'
-import { healthLine, healthResolvedLine } from '@shared/domain/health-text'
+import { healthLine, healthResolvedLine, keptAsideDetail } from '@shared/domain/health-text'
+import { walletName } from '@shared/domain/wallet-address'
 import { StorageError } from '@shared/ipc/ipc-errors'
 import type { NewAlert } from '../db/stores/alert-store'
 import type { HealthCondition, HealthStore } from '../db/stores/health-store'
+import type { KeptAsideCount } from '../db/stores/kept-aside-store'
 import type { CallReport } from '../service/call-report'
 import type { SpendingCheck } from '../sync/credit-meter'
 
@@ -151,6 +153,26 @@ export class HealthMonitor {
   /** A wallet's pages were written: the storage works again. */
   onWalletWritten(): void {
     for (const kind of STORAGE_KINDS) this.#resolve(kind)
+  }
+
+  /**
+   * What the edge keeps aside now, after a wallet's sync: raised once while anything is
+   * (its detail following the counts, with no new alert), resolved when nothing is.
+   */
+  onKeptAside(counts: readonly KeptAsideCount[]): void {
+    const kept = counts.filter((c) => c.count > 0)
+    if (kept.length === 0) {
+      this.#resolve('service-shape')
+      return
+    }
+    const detail = keptAsideDetail(
+      kept.map((c) => ({
+        wallet: walletName({ address: c.walletAddress, label: c.walletLabel }),
+        stream: c.stream,
+        count: c.count,
+      })),
+    )
+    this.#raise('service-shape', detail)
   }
 
   #nowSec(): number {

@@ -361,15 +361,16 @@ async function balanceText(
   const below = rule.trigger === 'balance-below'
   const amountLimit = below ? o.max : o.min
   const usdLimit = below ? o.maxUsd : o.minUsd
-  const measure = (holdings: readonly Holding[], totalUsd: number) => {
+  // A token the service does not price has no USD value to compare (not $0): no measure.
+  const measure = (holdings: readonly Holding[], totalUsd: number): number | null => {
     const h = holdingOf(holdings, mints)
     if (amountLimit !== undefined) return h?.balance ?? 0
-    return mints === null ? totalUsd : (h?.usdValue ?? 0)
+    return mints === null ? totalUsd : h === undefined ? 0 : h.usdValue
   }
   const limit = (amountLimit ?? usdLimit) as number
-  const holds = (v: number) => (below ? v < limit : v > limit)
+  const holds = (v: number | null) => v !== null && (below ? v < limit : v > limit)
   const now = measure(snap.holdings, snap.totalUsd)
-  if (!holds(now)) return null
+  if (now === null || !holds(now)) return null
   if (snap.previous && holds(measure(snap.previous.holdings, snap.previous.totalUsd))) return null
   const who = whoOf(snap)
   const token = o.token === undefined ? '' : tokenNameOf(o.token, snap.holdings, mints)

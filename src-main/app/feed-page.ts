@@ -28,7 +28,8 @@ export async function readFeedPage(
         slot: row.slot,
         time: row.blockTimeSec === null ? null : new Date(row.blockTimeSec * 1000).toISOString(),
         kind: row.kind ?? 'UNKNOWN',
-        summary: transactionSummary(row),
+        summary: transactionSummary({ ...row, source: row.said?.source ?? null }),
+        said: row.said,
         amounts,
         // The value of what the summary names: the largest leg's, as alerts say it.
         usd: transactionWords(row).usd,

@@ -7,9 +7,11 @@ import {
   formatCount,
   formatDateTime,
   formatUsd,
+  funderText,
   lamportsText,
   tokenAmountText,
   tokenLabel,
+  totalUsdText,
 } from '@shared/domain/display-text'
 import { decimalText } from '@shared/domain/exact-amount'
 import { AppError } from '@shared/ipc/ipc-errors'
@@ -250,9 +252,9 @@ function printAnswer(answer: LookupAnswer): void {
   switch (r.view) {
     case 'wallet':
       printLine(`Known as: ${r.identity?.name ?? '—'}`)
-      printLine(`Funded by: ${r.fundedBy ? (r.fundedBy.funderName ?? r.fundedBy.funder) : '—'}`)
+      printLine(`Funded by: ${r.fundedBy ? funderText(r.fundedBy) : '—'}`)
       printLine(
-        `Value: ${formatUsd(r.balances.totalUsdValue)}; ${countText(r.balances.balances.length, 'token')}, ${countText(r.assets.items.length, 'asset')}`,
+        `Value: ${totalUsdText(r.balances.totalUsdValue, r.balances.balances.filter((b) => b.usdValue === null).length)}; ${countText(r.balances.balances.length, 'token')}, ${countText(r.assets.items.length, 'asset')}`,
       )
       for (const b of r.balances.balances)
         printLine(
@@ -277,7 +279,9 @@ function printAnswer(answer: LookupAnswer): void {
       return
     case 'token-accounts':
       printLine(
-        `${formatCount(r.page.token_accounts.length)} of ${countText(r.page.total, 'token account')}`,
+        r.page.total === null
+          ? countText(r.page.token_accounts.length, 'token account')
+          : `${formatCount(r.page.token_accounts.length)} of ${countText(r.page.total, 'token account')}`,
       )
       // The service gives these amounts in smallest units, without the mint's decimals.
       for (const t of r.page.token_accounts)

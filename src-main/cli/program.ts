@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander'
 import { readAppVersion } from '../app/app-version'
 import { registerAlertCommands } from './alert-commands'
 import { registerBudgetCommand } from './budget-command'
+import { registerDoctorCommand } from './doctor-command'
 import { registerExportCommand } from './export-command'
 import { registerFeedCommand } from './feed-command'
 import { registerLookupCommands } from './lookup-commands'
@@ -65,6 +66,7 @@ function buildProgram(): Command {
   registerNotifyCommands(program)
   registerSimulatorCommand(program)
   registerFeedCommand(program)
+  registerDoctorCommand(program)
   registerBudgetCommand(program)
   return program
 }

@@ -3,14 +3,12 @@ import { Option } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
 import { balanceAtCostText } from '@shared/domain/balance-at-text'
 import { futureDayProblem } from '@shared/domain/calendar-day'
+import { formatUsd, funderText, totalUsdText } from '@shared/domain/display-text'
 import { BalanceAtSource, CalendarDate } from '@shared/ipc/wallet-schemas'
 import { describeIssues } from '@shared/validation/zod-issues'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
 import { printErrorLine, printJson, printLine } from './terminal-output'
 import { cliContext } from './cli-context'
-
-const usd = (n: number): string =>
-  n.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 })
 
 /**
  * `show ADDR`, `balance-at ADDR --date D` and `totals`: the whole wallet, balances at a
@@ -39,13 +37,13 @@ export function registerWalletCommands(program: Command): void {
           )
         if (w.fundedBy)
           printLine(
-            `Funded by: ${w.fundedBy.funderName ?? w.fundedBy.funder}${w.fundedBy.amount ? ` with ${w.fundedBy.amount} ${w.fundedBy.symbol ?? ''}`.trimEnd() : ''}`,
+            `Funded by ${funderText(w.fundedBy)}${w.fundedBy.amount ? ` with ${w.fundedBy.amount} ${w.fundedBy.symbol ?? ''}`.trimEnd() : ''}`,
           )
-        printLine(`Value: ${usd(w.valueUsd)}`)
+        printLine(`Value: ${totalUsdText(w.valueUsd, w.unpricedCount)}`)
         printLine(`Tokens (${w.holdings.tokens.length}):`)
         for (const t of w.holdings.tokens)
           printLine(
-            `  ${(t.symbol ?? t.mint).padEnd(12)} ${t.amount.padStart(24)}  ${usd(t.valueUsd)}`,
+            `  ${(t.symbol ?? t.mint).padEnd(12)} ${t.amount.padStart(24)}  ${formatUsd(t.valueUsd)}`,
           )
         printLine(`NFTs (${w.holdings.nfts.length}):`)
         for (const n of w.holdings.nfts)
@@ -151,10 +149,12 @@ export function registerWalletCommands(program: Command): void {
           printJson(totals)
           return
         }
-        printLine(`${totals.wallets} wallet(s): ${usd(totals.valueUsd)}`)
+        printLine(
+          `${totals.wallets} wallet(s): ${totalUsdText(totals.valueUsd, totals.unpricedCount)}`,
+        )
         for (const t of totals.tokens)
           printLine(
-            `  ${(t.symbol ?? t.mint).padEnd(12)} ${t.amount.padStart(24)}  ${usd(t.valueUsd).padStart(14)}  in ${t.wallets} wallet(s)${t.compressedAmount === '0' ? '' : `, ${t.compressedAmount} compressed`}`,
+            `  ${(t.symbol ?? t.mint).padEnd(12)} ${t.amount.padStart(24)}  ${formatUsd(t.valueUsd).padStart(14)}  in ${t.wallets} wallet(s)${t.compressedAmount === '0' ? '' : `, ${t.compressedAmount} compressed`}`,
           )
       } finally {
         await core.close()

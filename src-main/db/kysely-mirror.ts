@@ -6,6 +6,7 @@ import type { Database } from './schema'
 import { ActivityStore } from './stores/activity-store'
 import { AlertStore } from './stores/alert-store'
 import { HealthStore } from './stores/health-store'
+import { KeptAsideStore } from './stores/kept-aside-store'
 import { AlertFactsReader } from './stores/alert-facts-reader'
 import { AlertRuleStore } from './stores/alert-rule-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
@@ -56,6 +57,7 @@ export abstract class KyselyMirror implements Mirror {
   readonly activity: ActivityStore
   readonly alerts: AlertStore
   readonly health: HealthStore
+  readonly keptAside: KeptAsideStore
   readonly alertRules: AlertRuleStore
   readonly alertFacts: AlertFactsReader
   readonly lookups: LookupCacheStore
@@ -100,6 +102,7 @@ export abstract class KyselyMirror implements Mirror {
     this.activity = new ActivityStore(db)
     this.alerts = new AlertStore(db)
     this.health = new HealthStore(db, this.alerts)
+    this.keptAside = new KeptAsideStore(db)
     this.alertRules = new AlertRuleStore(db)
     this.alertFacts = new AlertFactsReader(db)
     this.lookups = new LookupCacheStore(db)

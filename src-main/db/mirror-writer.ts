@@ -1,4 +1,6 @@
-import type { HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
+import type { DescribedEntry } from '@shared/api/webhook-delivery'
+import type { KeptAsideItem } from '@shared/api/answer-edge'
+import type { TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
 import { StreamName } from '@shared/ipc/sync-schemas'
 
 export type { StreamName }
@@ -61,6 +63,27 @@ export interface StreamPatch {
    * its cursor would skip the lost page's transactions.
    */
   continuesBackfillFrom?: string | null
+  /**
+   * The page's items the edge could not read, kept aside in the page's own transaction:
+   * the rest of the page and its cursor are stored with them (never a stopped stream).
+   */
+  keptAside?: KeptAsidePatch
+  /** Items kept aside before that this page writes now that they can be read: marked written. */
+  keptAsideWritten?: { ids: readonly number[]; atSec: number }
+}
+
+/** Items of one answer the edge could not read, to keep aside with their page. */
+export interface KeptAsidePatch {
+  /** The operation whose answer held them (wallet.history, das.getAssetsByOwner, …). */
+  operation: string
+  items: readonly KeptAsideItem[]
+  /** When they were read. */
+  atSec: number
+  /**
+   * The stream's items still kept aside are replaced by these: a holdings snapshot is
+   * taken whole, so a holding the last one could not read says nothing now.
+   */
+  replaces?: boolean
 }
 
 /** A compression signature item as the writer needs it. */
@@ -113,7 +136,7 @@ export interface MirrorWriter {
   /** One page of history and the cursor; resolves to how many transactions were new. */
   applyHistoryPage(
     walletId: number,
-    entries: readonly HistoryEntry[],
+    entries: readonly DescribedEntry[],
     patch: StreamPatch,
   ): Promise<number>
   /** One page of transfers and the cursor; resolves to how many were new. */

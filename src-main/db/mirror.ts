@@ -3,6 +3,7 @@ import type { MirrorWriter } from './mirror-writer'
 import type { ActivityStore } from './stores/activity-store'
 import type { AlertStore } from './stores/alert-store'
 import type { HealthStore } from './stores/health-store'
+import type { KeptAsideStore } from './stores/kept-aside-store'
 import type { AlertFactsReader } from './stores/alert-facts-reader'
 import type { AlertRuleStore } from './stores/alert-rule-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
@@ -85,6 +86,8 @@ export interface Mirror {
   readonly alerts: AlertStore
   /** Why syncing stops or slows, while it lasts; raising or resolving one writes its alert. */
   readonly health: HealthStore
+  /** Items of pages the app could not read, kept aside with their reason (doctor lists them). */
+  readonly keptAside: KeptAsideStore
   /** The alert rules. */
   readonly alertRules: AlertRuleStore
   /** What the rules read: the alert inbox, and what a transaction or snapshot did. */

@@ -41,6 +41,7 @@ export interface Database {
   alert_read_marks: AlertReadMarksTable
   notify_channels: NotifyChannelsTable
   health_conditions: HealthConditionsTable
+  kept_aside: KeptAsideTable
 }
 
 export interface WalletsTable {
@@ -104,6 +105,14 @@ export interface TransactionsTable {
   /** A leg (a mint's change, the fee the wallet paid left out) in / out: the feed's (0019). */
   has_leg_in: Generated<Flag>
   has_leg_out: Generated<Flag>
+  /**
+   * What an enhanced transaction (a webhook delivery) says of itself (0022): its source
+   * (program or marketplace), the service's sentence, and its NFT sale event as JSON; null
+   * for transactions the history endpoint listed.
+   */
+  source: string | null
+  description: string | null
+  nft_event_json: string | null
 }
 
 export interface BalanceChangesTable {
@@ -150,8 +159,9 @@ export interface BalanceSnapshotItemsTable {
   balance: number
   balance_text: string
   decimals: number
-  price_usd: number
-  usd_value: number
+  /** Null for a token the service does not price (0022). */
+  price_usd: number | null
+  usd_value: number | null
   token_program: string
 }
 
@@ -470,4 +480,23 @@ export interface HealthConditionsTable {
   since_sec: number
   detail: string
   resolved_at_sec: number | null
+}
+
+/**
+ * An item of a page the app could not read, kept with its raw JSON and the reason while
+ * the rest of its page was written (0022); written_at_sec is set once a later read wrote it.
+ */
+export interface KeptAsideTable {
+  id: Generated<number>
+  wallet_id: number
+  stream: string
+  operation: string
+  /** Its signature or mint, else `json:` and a hash of its JSON. */
+  item_key: string
+  raw_json: string
+  reason: string
+  first_seen_sec: number
+  last_seen_sec: number
+  seen_count: Generated<number>
+  written_at_sec: number | null
 }

@@ -45,7 +45,13 @@ export async function fetchLookupResult(
       }
     }
     case 'asset':
-      return { view: 'asset', assets: await call('das.getAssetBatch', { ids: request.ids }) }
+      return {
+        view: 'asset',
+        // An id that names no asset is null in the answer: it shows as not found.
+        assets: (await call('das.getAssetBatch', { ids: request.ids })).filter(
+          (asset) => asset !== null,
+        ),
+      }
     case 'assets-by-owner':
       return {
         view: 'assets-by-owner',
@@ -62,16 +68,19 @@ export async function fetchLookupResult(
           ...assetListPage(request.page),
         }),
       }
-    case 'token-accounts':
+    case 'token-accounts': {
+      const page = await call('das.getTokenAccounts', {
+        ...(request.owner === undefined ? {} : { owner: request.owner }),
+        ...(request.mint === undefined ? {} : { mint: request.mint }),
+        page: request.page,
+        limit: LOOKUP_TOKEN_ACCOUNTS_PAGE_LIMIT,
+      })
+      // The SDK's type leaves the limit out of the answer: it is the one asked for.
       return {
         view: 'token-accounts',
-        page: await call('das.getTokenAccounts', {
-          ...(request.owner === undefined ? {} : { owner: request.owner }),
-          ...(request.mint === undefined ? {} : { mint: request.mint }),
-          page: request.page,
-          limit: LOOKUP_TOKEN_ACCOUNTS_PAGE_LIMIT,
-        }),
+        page: { ...page, limit: page.limit ?? LOOKUP_TOKEN_ACCOUNTS_PAGE_LIMIT },
       }
+    }
     case 'compressed-account':
       return {
         view: 'compressed-account',
@@ -178,9 +187,11 @@ export function priorityFeeLevels(
 ): { level: string; microLamportsPerCu: number; sol: string }[] {
   const levels = estimate.priorityFeeLevels
   const rows: [string, number][] =
-    levels === undefined
-      ? [['estimate', estimate.priorityFeeEstimate]]
-      : LEVEL_KEYS.map((key) => [key, levels[key]])
+    levels !== undefined
+      ? LEVEL_KEYS.map((key) => [key, levels[key]])
+      : estimate.priorityFeeEstimate === null
+        ? []
+        : [['estimate', estimate.priorityFeeEstimate]]
   return rows.map(([level, microLamportsPerCu]) => ({
     level,
     microLamportsPerCu,

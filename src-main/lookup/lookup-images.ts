@@ -14,7 +14,7 @@ export function imagesOfResult(
   const addAssets = (assets: readonly Asset[]): void => {
     for (const asset of assets)
       for (const file of asset.content.files)
-        if (file.mime.startsWith('image/') && file.uri !== '') uris.add(file.uri)
+        if (file.mime?.startsWith('image/') && file.uri) uris.add(file.uri)
   }
   if (result.view === 'asset') addAssets(result.assets)
   if (result.view === 'assets-by-owner' || result.view === 'assets-by-authority')

@@ -12,6 +12,7 @@ import type { CreditCounter } from './credit-counter'
 import type { ActiveFault, FaultInjector, FaultKind } from './fault-injector'
 import { applyDrift } from './fault-injector'
 import type { RateLimiter } from './rate-limiter'
+import type { RealVariance } from './real-variance'
 import type { HandlerContext } from './routes/handler-context'
 import {
   readBody,
@@ -35,6 +36,8 @@ export interface ServiceDeps {
   webhooks: WebhookDeliveries
   /** Requests held open by the timeout fault, released on close. */
   heldOpen: Set<ServerResponse>
+  /** The real service's variety of shapes, when asked for (variance 'real'). */
+  variance: RealVariance | null
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
@@ -113,9 +116,16 @@ function sendBody(res: ServerResponse, body: unknown, hits: Map<FaultKind, Activ
   sendJson(res, 200, body)
 }
 
-function driftOf(value: unknown, hits: Map<FaultKind, ActiveFault>): unknown {
+/** An answer as sent: in the real service's variety when asked for, then drifted by a fault. */
+function answerOf(
+  operation: OperationName,
+  value: unknown,
+  hits: Map<FaultKind, ActiveFault>,
+  deps: ServiceDeps,
+): unknown {
+  const varied = deps.variance === null ? value : deps.variance.answer(operation, value)
   const drift = hits.get('drift')
-  return drift ? applyDrift(value, drift.drift ?? 'missing', drift.field) : value
+  return drift ? applyDrift(varied, drift.drift ?? 'missing', drift.field) : varied
 }
 
 function handlerContext(deps: ServiceDeps, key: string): HandlerContext {
@@ -170,7 +180,7 @@ export async function handleRest(
     if (!parsed.success) throw new SimRequestError(400, -32602, describeIssues(parsed.error))
     const result = runHandler(route.name, parsed.data, handlerContext(deps, key))
     deps.credits.charge(key, route.name, creditsPerCall(op.priceKey))
-    sendBody(res, driftOf(result, hits), hits)
+    sendBody(res, answerOf(route.name, result, hits, deps), hits)
   } catch (e) {
     const error = errorStatus(e)
     sendJson(res, error.status, { error: error.message })
@@ -300,7 +310,8 @@ export async function handleJsonRpc(
       }
       const result = runHandler(name, parsed.data, handlerContext(deps, key))
       deps.credits.charge(key, name, creditsPerCall(op.priceKey))
-      return { envelope: { jsonrpc: '2.0', id: request.id, result: driftOf(result, hits) }, hits }
+      const answer = answerOf(name, result, hits, deps)
+      return { envelope: { jsonrpc: '2.0', id: request.id, result: answer }, hits }
     } catch (e) {
       const error = errorStatus(e)
       return { envelope: rpcError(request.id, error.rpcCode, error.message), hits }

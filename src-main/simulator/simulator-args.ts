@@ -3,6 +3,7 @@ import { DEFAULT_KEYS } from './api-keys'
 import type { PopulationId } from './chain/populations'
 import { POPULATION_IDS } from './chain/populations'
 import type { RatePlan } from './rate-limiter'
+import { VARIANCES, type Variance } from './real-variance'
 
 // The standalone simulator's command line (`npm run simulator -- …`, `heliograph simulator`).
 
@@ -18,6 +19,8 @@ export interface SimulatorCliArgs {
   freePlanKeys: string[]
   host: string
   population: PopulationId
+  /** `--variance real`: the real service's variety of shapes on a share of answers. */
+  variance: Variance
   /** Unix seconds the clock starts at: the synthetic histories lead up to this moment. */
   startSec: number
 }
@@ -37,6 +40,9 @@ export const SIMULATOR_USAGE: readonly string[] = [
   '  --keys a,b               accepted API keys (default demo)',
   '  --free-plan-keys c,d     keys on the free plan (403 on identity and funded-by)',
   `  --population P           which wallets: ${POPULATION_IDS.join(', ')} (default default)`,
+  `  --variance V             answer shapes: ${VARIANCES.join(', ')} (default none); real sends,`,
+  '                           on a seeded share of answers, what the real service sends',
+  '                           beyond its interface text (no last cursor, null prices, "SOL")',
   '  --now T                  where the clock starts and the histories end: an ISO date',
   '                           (2026-11-01, 2026-11-01T12:00:00Z) or Unix seconds',
   '                           (default: now)',
@@ -77,6 +83,7 @@ export function parseSimulatorArgs(
     freePlanKeys: [],
     host: '127.0.0.1',
     population: 'default',
+    variance: 'none',
     startSec: nowSec,
   }
   for (let i = 0; i < argv.length; i++) {
@@ -138,6 +145,13 @@ export function parseSimulatorArgs(
         if (!(POPULATION_IDS as readonly string[]).includes(population))
           throw new SimulatorArgsError(`--population must be one of ${POPULATION_IDS.join(', ')}`)
         args.population = population as PopulationId
+        break
+      }
+      case '--variance': {
+        const variance = value()
+        if (!(VARIANCES as readonly string[]).includes(variance))
+          throw new SimulatorArgsError(`--variance must be one of ${VARIANCES.join(', ')}`)
+        args.variance = variance as Variance
         break
       }
       case '--now': {

@@ -12,6 +12,7 @@ import { FaultInjector } from './fault-injector'
 import { LiveActivity, startDefaultLive } from './live-activity'
 import { RateLimiter } from './rate-limiter'
 import type { RatePlan } from './rate-limiter'
+import { RealVariance, type Variance } from './real-variance'
 import { sendJson } from './routes/http-io'
 import { handleJsonRpc, handleRest } from './service-handler'
 import {
@@ -49,6 +50,11 @@ export interface SimulatorOptions {
   freePlanKeys?: readonly string[]
   /** Clock start and mode ('real' by default; tests use 'manual'). */
   clock?: ClockOptions
+  /**
+   * 'real': on a seeded share of answers, the shapes the real service sends beyond the
+   * interface text (real-variance.ts); 'none' (default): the interface text's only.
+   */
+  variance?: Variance
 }
 
 export interface RunningSimulator {
@@ -83,7 +89,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const credits = new CreditCounter()
   const limiter = new RateLimiter(options.plan ?? 'off')
   const faults = new FaultInjector(chain.seed)
-  const webhooks = new WebhookDeliveries(chain, chain.clock, keys, credits)
+  const variance =
+    options.variance === 'real'
+      ? new RealVariance(
+          chain.seed,
+          chain.mints.map((m) => m.address),
+        )
+      : null
+  const webhooks = new WebhookDeliveries(chain, chain.clock, keys, credits, variance)
   const live = new LiveActivity(chain, (wallet, txs) => webhooks.onActivity(wallet, txs))
   const heldOpen = new Set<ServerResponse>()
   const addActivity = (wallet: SimWallet, count: number): string[] => {
@@ -96,7 +109,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     webhooks.onActivity(wallet, [tx])
     return tx
   }
-  const service: ServiceDeps = { chain, keys, credits, limiter, faults, webhooks, heldOpen }
+  const service: ServiceDeps = {
+    chain,
+    keys,
+    credits,
+    limiter,
+    faults,
+    webhooks,
+    heldOpen,
+    variance,
+  }
   const images = { served: 0 }
   const control = {
     chain,
@@ -243,6 +265,7 @@ export async function runSimulatorCli(
     keys: args.keys,
     freePlanKeys: args.freePlanKeys,
     population: args.population,
+    variance: args.variance,
     // The histories lead up to the start: by default today, so dates read as recent.
     clock: { mode: 'real', startSec: args.startSec },
   })

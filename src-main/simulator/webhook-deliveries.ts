@@ -9,6 +9,8 @@ import type { SimChain, SimWallet, TxView } from './chain/sim-chain'
 import { enhancedTransaction } from './chain/enhanced-transactions'
 import { parsedTransaction } from './chain/parsed-transactions'
 import type { CreditCounter } from './credit-counter'
+import type { RealVariance } from './real-variance'
+import { serviceWords } from './chain/service-words'
 import { invalidParams, notFound } from './routes/http-io'
 
 // Webhooks: the store behind /v0/webhooks and the deliveries (docs/service.md, Webhooks): a POST of
@@ -61,6 +63,8 @@ export class WebhookDeliveries {
     private readonly clock: SimClock,
     private readonly keys: ApiKeys,
     private readonly credits: CreditCounter,
+    /** The real service's variety, when the simulator was asked for it. */
+    private readonly variance: RealVariance | null = null,
   ) {}
 
   private owned(key: string, id: string): StoredWebhook {
@@ -133,8 +137,8 @@ export class WebhookDeliveries {
     for (const stored of this.hooks.values()) {
       const hook = stored.webhook
       if (!hook.active || !hook.accountAddresses.includes(wallet.address)) continue
-      const enhanced =
-        hook.webhookType.startsWith('enhanced') || hook.webhookType.startsWith('discord')
+      const kind = hook.webhookType ?? 'enhanced'
+      const enhanced = kind.startsWith('enhanced') || kind.startsWith('discord')
       const types = hook.transactionTypes ?? ['ANY']
       const selected = txs.filter(
         (tx) =>
@@ -156,7 +160,12 @@ export class WebhookDeliveries {
   }
 
   private enhancedEvent(wallet: SimWallet, tx: TxView): Record<string, unknown> {
-    return enhancedTransaction(parsedTransaction(this.chain, wallet, tx), tx.type)
+    const event = enhancedTransaction(
+      parsedTransaction(this.chain, wallet, tx),
+      tx.type,
+      serviceWords(this.chain, wallet, tx),
+    )
+    return this.variance === null ? event : this.variance.delivery(event)
   }
 
   private rawEvent(tx: TxView): Record<string, unknown> {

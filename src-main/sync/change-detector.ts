@@ -333,6 +333,8 @@ function observedValue(kind: WatchedAccount['kind'], account: AccountInfo | null
 function base64Data(data: AccountInfo['data']): Buffer {
   if (!Array.isArray(data))
     throw new Error('The service answered parsed account data where base64 was asked for.')
+  if (data[1] !== 'base64')
+    throw new Error(`The service answered ${data[1]} account data where base64 was asked for.`)
   return Buffer.from(data[0], 'base64')
 }
 

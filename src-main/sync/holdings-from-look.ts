@@ -49,11 +49,16 @@ export function holdingsFromLook(
 
 /**
  * A balance entry at a new raw amount, its USD value the entry's price times the new
- * balance, rounded to cents as the balances answer rounds it.
+ * balance, rounded to cents as the balances answer rounds it (none for an unpriced token).
  */
 export function repriced(last: WalletBalance, raw: bigint): WalletBalance {
   const balance = Number(decimalFromRaw(raw.toString(), last.decimals))
-  return { ...last, balance, usdValue: Math.round(balance * last.pricePerToken * 100) / 100 }
+  const price = last.pricePerToken
+  return {
+    ...last,
+    balance,
+    usdValue: price === null ? null : Math.round(balance * price * 100) / 100,
+  }
 }
 
 /** Whether the round read the amounts the holdings hold (every mint, SOL included). */

@@ -1,12 +1,13 @@
 import PQueue from 'p-queue'
 import { ENDPOINT_CLASSES, type EndpointClass } from '@shared/api/prices'
-import { RateLimitedError } from '../service/service-errors'
+import { InvalidResponseError, RateLimitedError } from '../service/service-errors'
 import { AdaptivePacer } from './adaptive-pacer'
 import { systemClock, type Clock } from '@shared/clock'
 import {
   backoffDelayMs,
   classifyFailure,
   DEFAULT_RETRY_LIMITS,
+  UnreadableAnswerError,
   type RetryLimits,
 } from './retry-policy'
 
@@ -105,7 +106,7 @@ export class RateShaper {
     signal?: AbortSignal,
   ): Promise<T> {
     const pacer = this.#pacer(endpointClass)
-    const attempts = { 'rate-limited': 0, transient: 0, offline: 0 }
+    const attempts = { 'rate-limited': 0, transient: 0, unreadable: 0, offline: 0 }
     for (;;) {
       const start = await pacer.waitForSlot(signal)
       try {
@@ -118,14 +119,19 @@ export class RateShaper {
         const kind = classifyFailure(error)
         if (kind === 'final') throw error
         attempts[kind] += 1
-        const limit =
-          kind === 'rate-limited'
-            ? this.#limits.rateLimitedAttempts
-            : kind === 'offline'
-              ? this.#limits.offlineAttempts
-              : this.#limits.transientAttempts
+        const limit = {
+          'rate-limited': this.#limits.rateLimitedAttempts,
+          offline: this.#limits.offlineAttempts,
+          unreadable: this.#limits.unreadableAttempts,
+          transient: this.#limits.transientAttempts,
+        }[kind]
         if (kind === 'offline') this.#setOffline(true)
-        if (attempts[kind] >= limit) throw kind === 'offline' ? new OfflineError(error) : error
+        if (attempts[kind] >= limit)
+          throw kind === 'offline'
+            ? new OfflineError(error)
+            : kind === 'unreadable' && error instanceof InvalidResponseError
+              ? new UnreadableAnswerError(error, attempts[kind])
+              : error
         let delayMs = backoffDelayMs(attempts[kind], this.#limits, this.#options.random)
         if (kind === 'rate-limited') {
           const retryAfterMs = error instanceof RateLimitedError ? error.retryAfterMs : undefined

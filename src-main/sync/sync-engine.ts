@@ -15,12 +15,16 @@ import type {
 } from '@shared/ipc/sync-schemas'
 import { STREAM_NAMES, type MirrorWriter, type StreamName } from '../db/mirror-writer'
 import type { HoldingsStore } from '../db/stores/holdings-store'
+import type { KeptAsideCount, KeptAsideStore } from '../db/stores/kept-aside-store'
 import type { SyncStateStore } from '../db/stores/sync-state-store'
 import type { MintStore } from '../db/stores/mint-store'
 import type { NamesStore } from '../db/stores/names-store'
 import type { ServiceClient } from '../service/service-client'
 import { InvalidResponseError, ServiceError } from '../service/service-errors'
+import { countText } from '@shared/domain/display-text'
 import { callAttribution } from './call-attribution'
+import { UnreadableAnswerError } from './retry-policy'
+import { writeReadableKeptAside } from './kept-aside-reread'
 import { assertMaySpend } from './spender'
 import { fillUnknownMints } from './mint-metadata'
 import { DEFAULT_NAMES_REFRESH_SEC, fillCounterpartyNames, fillWalletNames } from './wallet-names'
@@ -75,6 +79,12 @@ export interface SyncEngineOptions {
   afterWalletWritten?: (address: string) => Promise<void>
   /** Told of every stream failure (health: a full disk or a locked database stops all). */
   onStreamFailed?: (error: unknown) => void
+  /**
+   * The items the edge kept aside: each wallet's sync reads its own again first (a version
+   * that reads them writes them), and is told after each wallet what is kept aside now.
+   */
+  keptAside?: KeptAsideStore
+  onKeptAside?: (counts: KeptAsideCount[]) => void
 }
 
 /** Options of one wallet's sync. */
@@ -125,6 +135,10 @@ export class SyncEngine {
   readonly #runOf = new Map<string, Promise<unknown>>()
   readonly #nowSec: () => number
   readonly #nowMs: () => number
+  /** Mints DAS had no price for, when asked: not asked again for a day (das-prices.ts). */
+  readonly #unpricedByDas = new Map<string, number>()
+  /** Mints DAS had no name for, when asked: not asked again for a day (mint-metadata.ts). */
+  readonly #unnamedByDas = new Map<string, number>()
 
   constructor(options: SyncEngineOptions) {
     this.#options = options
@@ -219,6 +233,7 @@ export class SyncEngine {
         if ((s === 'history' || s === 'transfers') && row.topReadAtSec !== null)
           hasLookedUpPages = true
       }
+      await this.#writeReadableKeptAside(walletId, streams)
       const quick =
         options.change && streams.includes('history')
           ? await this.#syncChange(walletId, address, options.change, controller, run, streams)
@@ -251,6 +266,7 @@ export class SyncEngine {
           walletId,
           this.#nowSec(),
           controller.signal,
+          this.#unnamedByDas,
         ).catch(() => 0)
       }
       const transfers = outcomes.find((o) => o.stream === 'transfers')
@@ -276,6 +292,7 @@ export class SyncEngine {
           .catch(() => 0)
       }
       await this.#options.afterWalletWritten?.(address).catch(() => {})
+      await this.#tellKeptAside()
       // The outcome is final only once every call it made is in the ledger.
       await this.#options.meter.idle()
       const outcome: WalletSyncOutcome = { address, streams: outcomes, state, newTransactions }
@@ -307,6 +324,23 @@ export class SyncEngine {
         ...(signal ? { signal } : {}),
       },
     )
+  }
+
+  /** Writes the wallet's kept-aside items this version can read; a failure fails no stream. */
+  async #writeReadableKeptAside(walletId: number, streams: readonly StreamName[]): Promise<void> {
+    const store = this.#options.keptAside
+    if (!store) return
+    await writeReadableKeptAside(this.writer, store, walletId, streams, this.#nowSec()).catch(
+      () => 0,
+    )
+  }
+
+  /** Tells health what is kept aside now, after a wallet's pages are written. */
+  async #tellKeptAside(): Promise<void> {
+    const { keptAside, onKeptAside } = this.#options
+    if (!keptAside || !onKeptAside) return
+    const counts = await keptAside.counts().catch(() => null)
+    if (counts !== null) onKeptAside(counts)
   }
 
   async #namesRefreshSec(): Promise<number> {
@@ -398,6 +432,7 @@ export class SyncEngine {
       signal: controller.signal,
       nowSec: this.#nowSec,
       newsAtMs: this.#nowMs,
+      unpricedByDas: this.#unpricedByDas,
       call: (operation, input) => {
         if (run.stopError !== undefined) return Promise.reject(run.stopError)
         const promise = this.#call(operation, input, { address, stream }, controller.signal)
@@ -582,14 +617,22 @@ function describeStreamFailure(
     return { state: 'budget', message: error.message, stopsAll: true }
   if (error instanceof OfflineError)
     return { state: 'offline', message: error.message, stopsAll: false }
-  if (error instanceof InvalidResponseError && error.fieldPath !== undefined) {
+  const unreadable = error instanceof UnreadableAnswerError ? error.answer : error
+  if (unreadable instanceof InvalidResponseError && unreadable.fieldPath !== undefined) {
     const expected =
-      typeof error.details.expected === 'string' ? `: expected ${error.details.expected}` : ''
+      typeof unreadable.details.expected === 'string'
+        ? `: expected ${unreadable.details.expected}`
+        : ''
+    const asked =
+      error instanceof UnreadableAnswerError
+        ? `answered ${countText(error.attempts, 'time')}, with backoff, `
+        : 'sent '
+    // Not paused: the service's answers vary, and one it cannot read stops nothing.
     return {
-      state: 'paused',
+      state: 'error',
       message:
-        `${error.operation} sent data Heliograph does not accept for wallet ${address} ` +
-        `(field ${error.fieldPath}${expected}). Nothing from it was stored; the ${stream} stream is paused — retry once the service is fixed.`,
+        `${unreadable.operation} ${asked}data Heliograph cannot read for wallet ${address} ` +
+        `(field ${unreadable.fieldPath}${expected}). Nothing from it was stored; the next sync of the ${stream} stream asks again.`,
       stopsAll: false,
     }
   }

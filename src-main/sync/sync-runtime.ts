@@ -7,6 +7,7 @@ import {
   type Plan,
 } from '@shared/api/prices'
 import type { Mirror } from '../db/mirror'
+import type { KeptAsideCount } from '../db/stores/kept-aside-store'
 import { createServiceClient, type ServiceClient } from '../service/service-client'
 import type { ServiceSettings } from '../service/service-settings'
 import { callAttribution } from './call-attribution'
@@ -55,6 +56,8 @@ export interface HealthSignals {
   onStreamFailed(error: unknown): void
   /** A wallet's sync wrote its pages: storage works. */
   onWalletWritten(): void
+  /** What the edge keeps aside now, after a wallet's sync. */
+  onKeptAside(counts: readonly KeptAsideCount[]): void
 }
 
 /** The parts of a running sync: engine, and what it is built from. */
@@ -121,6 +124,8 @@ export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
       options.emit?.(event)
     },
     ...(health ? { onStreamFailed: (error: unknown) => health.onStreamFailed(error) } : {}),
+    keptAside: options.mirror.keptAside,
+    ...(health ? { onKeptAside: (counts: KeptAsideCount[]) => health.onKeptAside(counts) } : {}),
     ...(options.afterWalletWritten ? { afterWalletWritten: options.afterWalletWritten } : {}),
     clock,
   })

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
+import { TOKEN_2022_PROGRAM_ID } from '@shared/api/rpc'
 import { executionOrder, type ConfirmedTransaction } from '@shared/api/rpc-transaction'
 import { HistoryEntry, TransferEntry, type BalanceChange } from '@shared/api/wallet-rest'
 import { decimalFromRaw, decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
@@ -13,8 +14,8 @@ import type { EnhancedTransaction } from '@shared/api/webhook-delivery'
  * - a failed transaction: the history names its error in words the transaction lacks;
  * - a token balance without an owner, a transfer whose other side has no known owner;
  * - transfers that do not add up to the wallet's balance changes (SOL counted without
- *   the fee the wallet paid): some other instruction moved value, and a transfer row
- *   could be missing;
+ *   the fee the wallet paid and the rent it put into its own token accounts): some other
+ *   instruction moved value, and a transfer row could be missing;
  * - a mint whose symbol the mirror does not know, or an NFT it has named (the endpoint
  *   lists NFTs without a symbol).
  */
@@ -43,6 +44,8 @@ interface Movement {
   timestamp: number
   feeLamports: bigint
   feePayer: string
+  /** Lamports the wallet put into its own token accounts as rent (negative: took back). */
+  rentLamports: bigint
   /** The wallet's balance changes by mint, SOL first, in the order the accounts come. */
   deltas: Map<string, Delta>
   legs: Leg[]
@@ -56,6 +59,8 @@ interface Leg {
   decimals: number
   direction: 'in' | 'out'
   counterparty: string
+  /** Into the wallet under a Token-2022 mint, which may keep a transfer fee back from it. */
+  feeKeptBack?: boolean
 }
 
 const SystemTransfer = z.object({
@@ -74,7 +79,25 @@ const TokenTransfer = z.object({
   }),
 })
 
+/** A token account set up inside the transaction: the owner is in the instruction itself. */
+const AccountSetUp = z.union([
+  z.object({
+    type: z.enum(['initializeAccount', 'initializeAccount2', 'initializeAccount3']),
+    info: z.object({ account: z.string(), mint: z.string(), owner: z.string() }),
+  }),
+  z
+    .object({
+      type: z.enum(['create', 'createIdempotent']),
+      info: z.object({ account: z.string(), mint: z.string(), wallet: z.string() }),
+    })
+    .transform(({ type, info }) => ({
+      type,
+      info: { account: info.account, mint: info.mint, owner: info.wallet },
+    })),
+])
+
 const TOKEN_PROGRAMS = new Set(['spl-token', 'spl-token-2022'])
+const ACCOUNT_SETUP_PROGRAMS = new Set([...TOKEN_PROGRAMS, 'spl-associated-token-account'])
 
 /** Programs whose assets live in no token account: Bubblegum (compressed NFTs), Metaplex Core. */
 const ACCOUNTLESS_ASSET_PROGRAMS = new Set([
@@ -103,10 +126,7 @@ export function walletView(
   const feePayer = keys[0] as string
 
   // Token accounts: who owns them, which mint, and what they held before and after.
-  const tokens = new Map<
-    number,
-    { mint: string; owner?: string; decimals: number; pre: bigint; post: bigint }
-  >()
+  const tokens = new Map<number, TokenBalances>()
   for (const [side, list] of [
     ['post', meta.postTokenBalances ?? []],
     ['pre', meta.preTokenBalances ?? []],
@@ -139,13 +159,7 @@ export function walletView(
     sum.raw += t.post - t.pre
     deltas.set(t.mint, sum)
   }
-  const ownerOf = new Map<string, { owner: string; mint: string; decimals: number }>()
-  for (const [index, t] of tokens)
-    ownerOf.set(keys[index] as string, {
-      owner: t.owner as string,
-      mint: t.mint,
-      decimals: t.decimals,
-    })
+  const ownerOf = tokenAccountsOf(tx, keys, tokens)
   const legs: Leg[] = []
   let movesAccountlessAssets = false
   for (const instruction of executionOrder(tx)) {
@@ -153,9 +167,9 @@ export function walletView(
     if (!('parsed' in instruction)) continue
     const leg =
       instruction.program === 'system'
-        ? solLeg(wallet, instruction.parsed)
+        ? solLeg(wallet, instruction.parsed, (a) => ownerOf.get(a)?.owner === wallet)
         : TOKEN_PROGRAMS.has(instruction.program)
-          ? tokenLeg(wallet, instruction.parsed, ownerOf)
+          ? tokenLeg(wallet, instruction.programId, instruction.parsed, ownerOf)
           : null
     if (typeof leg === 'string') return { ok: false, why: leg }
     if (leg !== null) legs.push(leg)
@@ -169,12 +183,87 @@ export function walletView(
       timestamp: tx.blockTime,
       feeLamports: BigInt(meta.fee),
       feePayer,
+      rentLamports: rentIntoOwnAccounts(wallet, tx, keys, tokens, ownerOf),
       deltas,
       legs,
       movesAccountlessAssets,
     },
     symbols,
   )
+}
+
+/** A token account's owner, mint and decimals, as the transaction tells them. */
+interface TokenAccount {
+  owner: string
+  mint: string
+  decimals: number
+}
+
+/** A token account's balances before and after, by account index. */
+interface TokenBalances {
+  mint: string
+  owner?: string
+  decimals: number
+  pre: bigint
+  post: bigint
+}
+
+/**
+ * Every token account the transaction names, by address: from its token balances, and
+ * the ones it set up itself — a wrapped-SOL account opened and closed inside the
+ * transaction has no balance before or after, only the instruction that made it.
+ */
+function tokenAccountsOf(
+  tx: ConfirmedTransaction,
+  keys: readonly string[],
+  tokens: ReadonlyMap<number, TokenBalances>,
+): Map<string, TokenAccount> {
+  const ownerOf = new Map<string, TokenAccount>()
+  const decimalsOf = new Map<string, number>([[NATIVE_SOL_MINT, 9]])
+  for (const [index, t] of tokens) {
+    ownerOf.set(keys[index] as string, {
+      owner: t.owner as string,
+      mint: t.mint,
+      decimals: t.decimals,
+    })
+    decimalsOf.set(t.mint, t.decimals)
+  }
+  for (const instruction of executionOrder(tx)) {
+    if (!('parsed' in instruction) || !ACCOUNT_SETUP_PROGRAMS.has(instruction.program)) continue
+    const setUp = AccountSetUp.safeParse(instruction.parsed)
+    if (!setUp.success || ownerOf.has(setUp.data.info.account)) continue
+    const { account, owner, mint } = setUp.data.info
+    const decimals = decimalsOf.get(mint)
+    // A mint whose decimals nothing in the transaction says cannot make a leg anyway.
+    if (decimals !== undefined) ownerOf.set(account, { owner, mint, decimals })
+  }
+  return ownerOf
+}
+
+/**
+ * Lamports the wallet moved into its own token accounts beyond what they hold as tokens:
+ * the rent of an account it opened (negative when it closed one). Wrapped SOL is counted
+ * with SOL already, so only the rest of a wrapped-SOL account's lamports is rent.
+ */
+function rentIntoOwnAccounts(
+  wallet: string,
+  tx: ConfirmedTransaction,
+  keys: readonly string[],
+  tokens: ReadonlyMap<number, TokenBalances>,
+  ownerOf: ReadonlyMap<string, TokenAccount>,
+): bigint {
+  const meta = tx.meta
+  if (meta === null) return 0n
+  let rent = 0n
+  keys.forEach((key, index) => {
+    const account = ownerOf.get(key)
+    if (account?.owner !== wallet) return
+    const lamports = BigInt(meta.postBalances[index] ?? 0) - BigInt(meta.preBalances[index] ?? 0)
+    const t = tokens.get(index)
+    const wrapped = account.mint === NATIVE_SOL_MINT && t !== undefined ? t.post - t.pre : 0n
+    rent += lamports - wrapped
+  })
+  return rent
 }
 
 /**
@@ -189,25 +278,46 @@ export function deliveredView(
   symbols: ReadonlyMap<string, string>,
 ): TransactionView {
   if (event.transactionError !== null) return { ok: false, why: 'a failed transaction' }
+  const { slot, timestamp, fee, feePayer, accountData } = event
+  if (slot === null || timestamp === null || fee === null || feePayer === null)
+    return { ok: false, why: 'the delivery does not say its slot, time, fee and fee payer' }
+  if (accountData === null)
+    return { ok: false, why: 'the delivery does not say every account’s balance changes' }
   const deltas = new Map<string, Delta>()
   const decimalsOf = new Map<string, number>()
-  for (const a of event.accountData) {
+  // The wallet's own token accounts: SOL moved into them is wrapped or rent, not sent.
+  const own = new Set<string>()
+  for (const t of event.tokenTransfers) {
+    if (t.fromUserAccount === wallet && t.fromTokenAccount) own.add(t.fromTokenAccount)
+    if (t.toUserAccount === wallet && t.toTokenAccount) own.add(t.toTokenAccount)
+  }
+  let rentLamports = 0n
+  for (const a of accountData) {
     if (a.account === wallet && a.nativeBalanceChange !== 0)
       deltas.set(NATIVE_SOL_MINT, { raw: BigInt(a.nativeBalanceChange), decimals: 9 })
+    let wrapped = 0n
     for (const c of a.tokenBalanceChanges) {
       decimalsOf.set(c.mint, c.rawTokenAmount.decimals)
       if (c.userAccount !== wallet) continue
+      own.add(a.account)
+      const raw = BigInt(c.rawTokenAmount.tokenAmount)
+      if (c.mint === NATIVE_SOL_MINT) wrapped += raw
       const sum = deltas.get(c.mint) ?? { raw: 0n, decimals: c.rawTokenAmount.decimals }
-      sum.raw += BigInt(c.rawTokenAmount.tokenAmount)
+      sum.raw += raw
       deltas.set(c.mint, sum)
     }
+    if (own.has(a.account)) rentLamports += BigInt(a.nativeBalanceChange) - wrapped
   }
   const legs: Leg[] = []
   for (const t of event.nativeTransfers) {
-    const leg = solLeg(wallet, {
-      type: 'transfer',
-      info: { source: t.fromUserAccount, destination: t.toUserAccount, lamports: t.amount },
-    })
+    const leg = solLeg(
+      wallet,
+      {
+        type: 'transfer',
+        info: { source: t.fromUserAccount, destination: t.toUserAccount, lamports: t.amount },
+      },
+      (account) => own.has(account),
+    )
     if (leg !== null) legs.push(leg)
   }
   for (const t of event.tokenTransfers) {
@@ -215,8 +325,9 @@ export function deliveredView(
     if (isOut === (t.toUserAccount === wallet)) continue
     const counterparty = isOut ? t.toUserAccount : t.fromUserAccount
     const decimals = decimalsOf.get(t.mint)
-    const raw =
-      decimals === undefined ? null : rawFromDecimalText(decimalText(t.tokenAmount), decimals)
+    const amountText =
+      typeof t.tokenAmount === 'number' ? decimalText(t.tokenAmount) : t.tokenAmount
+    const raw = decimals === undefined ? null : rawFromDecimalText(amountText, decimals)
     if (counterparty === '' || raw === null)
       return { ok: false, why: 'a token transfer the delivery does not fully name' }
     legs.push({
@@ -235,10 +346,11 @@ export function deliveredView(
     wallet,
     {
       signature: event.signature,
-      slot: event.slot,
-      timestamp: event.timestamp,
-      feeLamports: BigInt(event.fee),
-      feePayer: event.feePayer,
+      slot,
+      timestamp,
+      feeLamports: BigInt(fee),
+      feePayer,
+      rentLamports,
       deltas,
       legs,
       movesAccountlessAssets:
@@ -264,15 +376,22 @@ function viewOf(
       balanceChanges.push({ mint, amount: amountOf(d.raw, d.decimals), decimals: d.decimals })
   }
 
-  // The legs must account for every balance change; the fee the wallet paid is no leg.
+  // The legs must account for every balance change; the fee the wallet paid and the rent
+  // it put into its own accounts are no legs.
   const net = new Map<string, bigint>()
   for (const leg of legs)
     net.set(leg.mint, (net.get(leg.mint) ?? 0n) + (leg.direction === 'in' ? leg.raw : -leg.raw))
-  const fee = m.feePayer === wallet ? m.feeLamports : 0n
+  const kept = (m.feePayer === wallet ? m.feeLamports : 0n) + m.rentLamports
   for (const mint of new Set([...net.keys(), ...deltas.keys()])) {
-    const change = (deltas.get(mint)?.raw ?? 0n) + (mint === NATIVE_SOL_MINT ? fee : 0n)
+    const change = (deltas.get(mint)?.raw ?? 0n) + (mint === NATIVE_SOL_MINT ? kept : 0n)
     if ((net.get(mint) ?? 0n) !== change)
-      return { ok: false, why: 'its transfers do not add up to the balance changes' }
+      return {
+        ok: false,
+        why:
+          (net.get(mint) ?? 0n) > change && legs.some((l) => l.mint === mint && l.feeKeptBack)
+            ? 'a token-2022 transfer kept back a fee the transaction does not show'
+            : 'its transfers do not add up to the balance changes',
+      }
   }
 
   const transfers: TransferEntry[] = []
@@ -318,13 +437,21 @@ function viewOf(
   }
 }
 
-/** A system transfer to or from the wallet, or null when it is someone else's. */
-function solLeg(wallet: string, parsed: unknown): Leg | null {
+/**
+ * A system transfer to or from the wallet, or null when it is someone else's or goes
+ * between the wallet and its own token account (wrapping SOL moves nothing away).
+ */
+function solLeg(
+  wallet: string,
+  parsed: unknown,
+  isOwnTokenAccount: (account: string) => boolean,
+): Leg | null {
   const transfer = SystemTransfer.safeParse(parsed)
   if (!transfer.success) return null
   const { source, destination, lamports } = transfer.data.info
   if ((source === wallet) === (destination === wallet)) return null
   const isOut = source === wallet
+  if (isOwnTokenAccount(isOut ? destination : source)) return null
   return {
     mint: NATIVE_SOL_MINT,
     raw: BigInt(lamports),
@@ -337,8 +464,9 @@ function solLeg(wallet: string, parsed: unknown): Leg | null {
 /** A token transfer between the wallet's account and someone else's; a string says why not. */
 function tokenLeg(
   wallet: string,
+  programId: string,
   parsed: unknown,
-  ownerOf: ReadonlyMap<string, { owner: string; mint: string; decimals: number }>,
+  ownerOf: ReadonlyMap<string, TokenAccount>,
 ): Leg | string | null {
   const transfer = TokenTransfer.safeParse(parsed)
   if (!transfer.success) return null
@@ -358,6 +486,7 @@ function tokenLeg(
     decimals: tokenAmount?.decimals ?? other.decimals,
     direction: isOut ? 'out' : 'in',
     counterparty: other.owner,
+    ...(isIn && programId === TOKEN_2022_PROGRAM_ID ? { feeKeptBack: true } : {}),
   }
 }
 

@@ -2,6 +2,8 @@ import { CREDITS_PER_WEBHOOK_EVENT } from '@shared/api/prices'
 import {
   deliveredTransaction,
   EnhancedTransaction,
+  serviceDescriptionOf,
+  type ServiceDescription,
   type WebhookDelivery,
 } from '@shared/api/webhook-delivery'
 import type { StreamName } from '../db/mirror-writer'
@@ -198,8 +200,14 @@ export class DeliverySync {
       direct && !pending.mustSync
         ? await writeDelivered(direct, walletId, address, pending.events).catch(() => null)
         : null
-    if (written === null)
-      return engine.syncWallet(address, { streams: DELIVERY_STREAMS }).catch((): null => null)
+    if (written === null) {
+      const synced = await engine
+        .syncWallet(address, { streams: DELIVERY_STREAMS })
+        .catch((): null => null)
+      // The history endpoint says none of what the delivery said of each transaction.
+      if (synced !== null) await this.#d.store.describe(walletId, describedEvents(pending.events))
+      return synced
+    }
     const known = this.#unverified.get(address) ?? new Set<string>()
     for (const e of pending.events) known.add(e.signature)
     this.#unverified.set(address, known)
@@ -224,4 +232,14 @@ export class DeliverySync {
     const state = streams.find((s) => s.state !== 'ok')?.state ?? 'ok'
     return { address, streams, state, newTransactions: written.newTransactions }
   }
+}
+
+/** The delivered events that say something of themselves, with what they say. */
+function describedEvents(
+  events: readonly EnhancedTransaction[],
+): { signature: string; described: ServiceDescription }[] {
+  return events.flatMap((e) => {
+    const described = serviceDescriptionOf(e)
+    return described ? [{ signature: e.signature, described }] : []
+  })
 }

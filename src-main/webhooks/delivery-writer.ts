@@ -1,5 +1,5 @@
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
-import type { EnhancedTransaction } from '@shared/api/webhook-delivery'
+import { serviceDescriptionOf, type EnhancedTransaction } from '@shared/api/webhook-delivery'
 import { balancesAnswerOrder, type WalletBalance } from '@shared/api/wallet-rest'
 import { decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
 import type { MirrorWriter } from '../db/mirror-writer'
@@ -51,7 +51,9 @@ export async function writeDelivered(
   for (const event of events) {
     const view = deliveredView(address, event, symbols)
     if (!view.ok) return null
-    views.push(view)
+    // What the service said of it (its type, marketplace, sentence, NFT sale) is kept.
+    const described = serviceDescriptionOf(event)
+    views.push({ ...view, entry: described ? { ...view.entry, described } : view.entry })
   }
   views.sort((a, b) => a.entry.slot - b.entry.slot)
   const stamp = { succeededAtSec: deps.nowSec() }

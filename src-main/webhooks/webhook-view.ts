@@ -16,7 +16,8 @@ export function webhookViewOf(stored: StoredWebhook): WebhookView {
   return {
     webhookID: webhook.webhookID,
     state: webhookStateOf(stored),
-    webhookType: webhook.webhookType,
+    // The interface names enhanced the default kind.
+    webhookType: webhook.webhookType ?? 'enhanced',
     webhookURL: webhook.webhookURL,
     accountAddresses: webhook.accountAddresses,
     transactionTypes: webhook.transactionTypes ?? [],

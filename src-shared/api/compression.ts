@@ -1,8 +1,10 @@
 import { z } from 'zod'
+import { EndCursor, knownOrNull } from './answer-edge'
 import { Base58Hash, Signature, WalletAddress } from './base58'
 import { Integer, IntegerAmount } from './numbers'
 
-// Compression JSON-RPC (docs/service.md, Compression). Params are named objects.
+// Compression JSON-RPC (docs/service.md, Compression). Params are named objects. Results
+// are read at the edge (answer-edge.ts): what the SDK's types leave out reads as null.
 
 /** Page size of compression listings: default and maximum 1000. */
 export const COMPRESSION_MAX_LIMIT = 1000
@@ -13,7 +15,10 @@ function compressionEnvelope<V extends z.ZodType>(value: V) {
   return z.object({ context: z.object({ slot: Integer }), value })
 }
 
-/** Compressed account; `address` is null for accounts without one. */
+/**
+ * Compressed account; `address` is null (or absent) for accounts without one, and `data`
+ * absent for accounts that hold none (both read as null).
+ */
 export const CompressedAccount = z.object({
   hash: z.string(),
   lamports: IntegerAmount,
@@ -22,8 +27,10 @@ export const CompressedAccount = z.object({
   seq: Integer,
   slotCreated: Integer,
   tree: z.string(),
-  address: z.string().nullable(),
-  data: z.object({ data: z.string(), dataHash: z.string(), discriminator: IntegerAmount }),
+  address: knownOrNull(z.string()),
+  data: knownOrNull(
+    z.object({ data: z.string(), dataHash: z.string(), discriminator: IntegerAmount }),
+  ),
 })
 export type CompressedAccount = z.infer<typeof CompressedAccount>
 
@@ -39,8 +46,8 @@ export const CompressionSignature = z.object({
 })
 export type CompressionSignature = z.infer<typeof CompressionSignature>
 
-/** A cursor is null when fewer than `limit` items come back. */
-const NullableCursor = z.string().nullable()
+/** A cursor is null (or absent) when fewer than `limit` items come back. */
+const NullableCursor = EndCursor
 
 const pagingParams = {
   cursor: z.string().min(1).nullable().optional(),
@@ -159,13 +166,14 @@ export type GetTransactionWithCompressionInfoParams = z.input<
   typeof GetTransactionWithCompressionInfoParams
 >
 
-/** Token data attached to a compressed account. */
+/** Token data attached to a compressed account; no delegate or extensions (tlv) read as null. */
 const CompressedTokenData = z.object({
   amount: IntegerAmount,
   mint: z.string(),
   owner: z.string(),
-  delegate: z.string(),
-  tlv: z.string(),
+  delegate: knownOrNull(z.string()),
+  tlv: knownOrNull(z.string()),
+  state: z.string().optional(),
 })
 
 /** An opened or closed account of a transaction. */
@@ -175,13 +183,14 @@ const AccountWithOptionalTokenData = z.object({
   optionalTokenData: CompressedTokenData.nullable().optional(),
 })
 
-/** getTransactionWithCompressionInfo result; the transaction object's contents are undocumented. */
+/** getTransactionWithCompressionInfo result; the transaction's contents are undocumented. */
 export const GetTransactionWithCompressionInfoResult = z.object({
   compression_info: z.object({
     closedAccounts: z.array(AccountWithOptionalTokenData),
     openedAccounts: z.array(AccountWithOptionalTokenData),
   }),
-  transaction: z.record(z.string(), z.unknown()),
+  // The SDK types it as unknown: kept as the service sent it.
+  transaction: z.unknown(),
 })
 export type GetTransactionWithCompressionInfoResult = z.infer<
   typeof GetTransactionWithCompressionInfoResult

@@ -1,12 +1,25 @@
 import { z } from 'zod'
+import {
+  EndCursor,
+  itemByItemAnswer,
+  keyField,
+  KeptAsideItem,
+  knownOrNull,
+  listOrEmpty,
+  needed,
+  readItems,
+} from './answer-edge'
 import { Base58Hash, WalletAddress } from './base58'
 import { Integer, IntegerAmount } from './numbers'
 
-// DAS JSON-RPC (docs/service.md, DAS). Params are strict
-// because the service rejects unknown fields. Results drop unknown fields.
+// DAS JSON-RPC (docs/service.md, DAS). Params are strict because the service rejects
+// unknown fields. Results are read at the edge (answer-edge.ts): the SDK's types leave
+// most of an asset optional, so what is absent reads as "none" (an empty list, null), a
+// standard or model the app does not know stays as its text, and a listing's asset that
+// cannot be read is kept aside.
 
-/** Values of an asset's `interface` field (its standard: V1_NFT, FungibleToken, …). */
-const ASSET_INTERFACES = [
+/** Values of an asset's `interface` field the interface text lists (its standard: V1_NFT, FungibleToken, …). */
+export const ASSET_INTERFACES = [
   'V1_NFT',
   'V1_PRINT',
   'LEGACY_NFT',
@@ -23,88 +36,135 @@ const ASSET_INTERFACES = [
   'MplCoreGroup',
 ] as const
 
-/** An asset's standard (its `interface` field). */
-const AssetInterface = z.enum(ASSET_INTERFACES)
+/**
+ * An asset's standard (its `interface` field). The SDK types it as any string (and spells
+ * one `Legacy_NFT`), so a standard the app does not list stays as its text.
+ */
+const AssetInterface = z.string().min(1)
 
-/** Asset `content`; metadata and last_indexed_slot can be absent in listings. */
+/** A file of an asset's content; the SDK leaves each of its fields optional. */
+const AssetFile = z.object({
+  uri: z.string().optional(),
+  cdn_uri: z.string().optional(),
+  mime: z.string().optional(),
+})
+
+/** An attribute's value: text in the interface, numbers and flags in real metadata. */
+const AttributeValue = z.union([z.string(), z.number(), z.boolean()]).nullable()
+
+/**
+ * Asset `content`; metadata and last_indexed_slot can be absent in listings, and files
+ * (and a file's fields) are absent for assets without any.
+ */
 export const AssetContent = z.object({
   last_indexed_slot: Integer.optional(),
-  $schema: z.string(),
-  json_uri: z.string(),
-  files: z.array(z.object({ uri: z.string(), cdn_uri: z.string(), mime: z.string() })),
+  $schema: z.string().optional(),
+  json_uri: z.string().optional(),
+  files: listOrEmpty(AssetFile),
   metadata: z
     .object({
-      attributes: z.array(z.object({ value: z.string(), trait_type: z.string() })),
-      description: z.string(),
-      name: z.string(),
-      symbol: z.string(),
+      attributes: listOrEmpty(
+        z.object({ value: AttributeValue.optional(), trait_type: z.string().optional() }),
+      ),
+      description: z.string().optional(),
+      name: z.string().optional(),
+      symbol: z.string().optional(),
     })
     .optional(),
 })
 export type AssetContent = z.infer<typeof AssetContent>
 
-/** Asset (docs/service.md, DAS). Fields the service marks "omitted when …", "appears in listings" or type-specific are optional. */
+/** An asset without content reads as one with no files and no metadata. */
+const NO_CONTENT: AssetContent = { files: [] }
+
+/** A token's price as DAS gives it (`token_info.price_info`). */
+export const PriceInfo = z.object({
+  price_per_token: z.number(),
+  currency: z.string(),
+  total_price: z.number().optional(),
+})
+
+/**
+ * Asset (docs/service.md, DAS). The SDK types every part but the id, interface and
+ * ownership as optional: a list the answer leaves out reads as empty, content as none.
+ */
 export const Asset = z.object({
   interface: AssetInterface,
-  id: z.string(),
-  content: AssetContent,
-  authorities: z.array(z.object({ address: z.string(), scopes: z.array(z.string()) })),
-  compression: z.object({
-    eligible: z.boolean(),
-    compressed: z.boolean(),
-    data_hash: z.string(),
-    creator_hash: z.string(),
-    asset_hash: z.string(),
-    tree: z.string(),
-    seq: Integer,
-    leaf_id: Integer,
-  }),
-  grouping: z.array(z.object({ group_key: z.string(), group_value: z.string() })),
-  royalty: z.object({
-    royalty_model: z.string(),
-    // Nullable; the type of a non-null value is not documented; an address in practice.
-    target: z.string().nullable(),
-    percent: z.number(),
-    basis_points: Integer,
-    primary_sale_happened: z.boolean(),
-    locked: z.boolean(),
-  }),
-  creators: z.array(z.object({ address: z.string(), share: Integer, verified: z.boolean() })),
+  id: z.string().min(1),
+  content: AssetContent.nullish().transform((content) => content ?? NO_CONTENT),
+  authorities: listOrEmpty(z.object({ address: z.string(), scopes: z.array(z.string()) })),
+  compression: z
+    .object({
+      eligible: z.boolean(),
+      compressed: z.boolean(),
+      data_hash: z.string(),
+      creator_hash: z.string(),
+      asset_hash: z.string(),
+      tree: z.string(),
+      seq: Integer,
+      leaf_id: Integer,
+    })
+    .optional(),
+  grouping: listOrEmpty(
+    z.object({
+      group_key: z.string(),
+      // Null for a collection the indexer has not verified (showUnverifiedCollections).
+      group_value: knownOrNull(z.string()),
+    }),
+  ),
+  royalty: z
+    .object({
+      royalty_model: z.string(),
+      // The type of a non-null value is not documented; an address in practice.
+      target: knownOrNull(z.string()),
+      percent: z.number(),
+      basis_points: Integer,
+      primary_sale_happened: z.boolean(),
+      locked: z.boolean(),
+    })
+    .optional(),
+  creators: listOrEmpty(z.object({ address: z.string(), share: Integer, verified: z.boolean() })),
   ownership: z.object({
     frozen: z.boolean(),
     delegated: z.boolean(),
-    delegate: z.string().nullable(),
+    delegate: knownOrNull(z.string()),
     ownership_model: z.string(),
     owner: z.string(),
   }),
-  // Present for NFTs; fungible assets may omit it (type-specific).
+  // Present for NFTs; fungible assets leave it out or send null (type-specific).
   supply: z
-    .object({ print_max_supply: Integer, print_current_supply: Integer, edition_nonce: Integer })
-    .optional(),
+    .object({
+      print_max_supply: Integer.nullish(),
+      print_current_supply: Integer.nullish(),
+      edition_nonce: Integer.nullish(),
+    })
+    .nullish(),
   token_info: z
     .object({
-      symbol: z.string(),
-      supply: IntegerAmount,
-      decimals: Integer,
-      token_program: z.string(),
-      price_info: z.object({ price_per_token: z.number(), currency: z.string() }).optional(),
+      symbol: z.string().optional(),
+      balance: IntegerAmount.optional(),
+      supply: IntegerAmount.optional(),
+      decimals: Integer.optional(),
+      token_program: z.string().optional(),
+      associated_token_address: z.string().optional(),
+      price_info: PriceInfo.optional(),
       mint_authority: z.string().optional(),
       freeze_authority: z.string().optional(),
     })
     .optional(),
   inscription: z
     .object({
-      order: Integer,
-      size: Integer,
-      contentType: z.string(),
-      encoding: z.string(),
-      validationHash: z.string(),
-      inscriptionDataAccount: z.string(),
-      authority: z.string(),
+      order: Integer.optional(),
+      size: Integer.optional(),
+      contentType: z.string().optional(),
+      encoding: z.string().optional(),
+      validationHash: z.string().optional(),
+      inscriptionDataAccount: z.string().optional(),
+      authority: z.string().optional(),
     })
-    .optional(),
-  // Contents not documented.
-  spl20: z.record(z.string(), z.unknown()).optional(),
+    .nullish(),
+  // Contents not documented; null on assets without one (captured answers).
+  spl20: z.record(z.string(), z.unknown()).nullish(),
   plugins: z.record(z.string(), z.unknown()).optional(),
   is_agent: z.boolean().optional(),
   agent_token: z.string().optional(),
@@ -114,24 +174,46 @@ export const Asset = z.object({
 })
 export type Asset = z.infer<typeof Asset>
 
-/**
- * Listing envelope of getAssetsByOwner/ByAuthority. `page` is absent when the
- * caller pages with before/after/cursor (the two styles cannot be combined), and the
- * cursor style returns `cursor` (= last asset id) instead. Uncertain: the interface shows only the page form.
- */
-export const AssetList = z.object({
-  last_indexed_slot: Integer,
+/** The envelope fields of a DAS asset listing. */
+const assetListFields = {
+  last_indexed_slot: knownOrNull(Integer),
   total: Integer,
   limit: Integer,
   page: Integer.optional(),
-  cursor: z.string().nullable().optional(),
-  before: z.string().nullable().optional(),
-  after: z.string().nullable().optional(),
+  cursor: EndCursor,
+  before: z.string().nullish(),
+  after: z.string().nullish(),
   // Every item the listing holds, when asked with options.showGrandTotal.
   grand_total: Integer.optional(),
-  items: z.array(Asset),
-})
-export type AssetList = z.infer<typeof AssetList>
+}
+
+/**
+ * Listing envelope of getAssetsByOwner/ByAuthority. `page` is absent when the
+ * caller pages with before/after/cursor (the two styles cannot be combined), and the
+ * cursor style returns `cursor` (= last asset id) instead. Uncertain: the interface shows
+ * only the page form. Each asset is read alone; one the edge cannot read is kept aside.
+ */
+export type AssetList = z.output<z.ZodObject<typeof assetListFields>> & {
+  items: Asset[]
+  keptAside: KeptAsideItem[]
+}
+/** A DAS asset listing as the service sends it. */
+export type AssetListAnswer = z.input<z.ZodObject<typeof assetListFields>> & {
+  items: z.input<typeof Asset>[]
+  keptAside?: KeptAsideItem[] | undefined
+}
+export const AssetList = itemByItemAnswer<AssetList, AssetListAnswer>(
+  z
+    .object({
+      ...assetListFields,
+      items: z.array(z.unknown()),
+      keptAside: z.array(KeptAsideItem).optional(),
+    })
+    .transform(({ items, keptAside = [], ...rest }): AssetList => {
+      const read = readItems(Asset, items, keyField('id'))
+      return { ...rest, items: read.items, keptAside: [...keptAside, ...read.keptAside] }
+    }),
+)
 
 /** Sort field values: created, recent_action, updated, none, id. */
 const AssetSortField = z.enum(['created', 'recent_action', 'updated', 'none', 'id'])
@@ -184,8 +266,8 @@ const pageRule = { message: 'page cannot be combined with before, after or curso
 export const GetAssetBatchParams = z.strictObject({ ids: z.array(Base58Hash).min(1).max(1000) })
 export type GetAssetBatchParams = z.input<typeof GetAssetBatchParams>
 
-/** getAssetBatch result: array of assets. */
-export const GetAssetBatchResult = z.array(Asset)
+/** getAssetBatch result: array of assets, null where an id names no asset. */
+export const GetAssetBatchResult = z.array(Asset.nullable())
 export type GetAssetBatchResult = z.infer<typeof GetAssetBatchResult>
 
 /** getAssetsByAuthority params (docs/service.md, DAS). */
@@ -240,29 +322,58 @@ export const GetTokenAccountsParams = z
   .refine(pageNotCombinedWithCursors, pageRule)
 export type GetTokenAccountsParams = z.input<typeof GetTokenAccountsParams>
 
-/** Token account of getTokenAccounts. */
+/**
+ * Token account of getTokenAccounts. The SDK types every field as optional; the address,
+ * mint, owner and amount are what an account is, so one without them is kept aside.
+ */
 export const TokenAccount = z.object({
-  address: z.string(),
-  mint: z.string(),
-  owner: z.string(),
-  amount: IntegerAmount,
-  delegated_amount: IntegerAmount,
-  frozen: z.boolean(),
+  address: needed(z.string().min(1), 'address'),
+  mint: needed(z.string().min(1), 'mint'),
+  owner: needed(z.string().min(1), 'owner'),
+  amount: needed(IntegerAmount, 'amount'),
+  delegated_amount: knownOrNull(IntegerAmount),
+  frozen: knownOrNull(z.boolean()),
   // "present in the response schema with no concrete type", as the service describes it.
   burnt: z.unknown().optional(),
 })
 export type TokenAccount = z.infer<typeof TokenAccount>
 
-/**
- * getTokenAccounts result. `cursor` is typed string; null/absent is accepted
- * on the last page and in page-number mode. Uncertain: the interface shows one page only.
- */
-export const GetTokenAccountsResult = z.object({
-  last_indexed_slot: Integer,
-  total: Integer,
-  limit: Integer,
+/** The envelope fields of getTokenAccounts; the SDK types each as optional. */
+const tokenAccountsFields = {
+  last_indexed_slot: knownOrNull(Integer),
+  total: knownOrNull(Integer),
+  limit: knownOrNull(Integer),
   page: Integer.optional(),
-  cursor: z.string().nullable().optional(),
-  token_accounts: z.array(TokenAccount),
-})
-export type GetTokenAccountsResult = z.infer<typeof GetTokenAccountsResult>
+  // Null or absent on the last page and in page-number mode.
+  cursor: EndCursor,
+}
+
+/** getTokenAccounts result: each account read alone, one the edge cannot read kept aside. */
+export type GetTokenAccountsResult = z.output<z.ZodObject<typeof tokenAccountsFields>> & {
+  token_accounts: TokenAccount[]
+  keptAside: KeptAsideItem[]
+}
+/** The getTokenAccounts result as the service sends it. */
+export type GetTokenAccountsAnswer = z.input<z.ZodObject<typeof tokenAccountsFields>> & {
+  token_accounts?: z.input<typeof TokenAccount>[] | undefined
+  keptAside?: KeptAsideItem[] | undefined
+}
+export const GetTokenAccountsResult = itemByItemAnswer<
+  GetTokenAccountsResult,
+  GetTokenAccountsAnswer
+>(
+  z
+    .object({
+      ...tokenAccountsFields,
+      token_accounts: listOrEmpty(z.unknown()),
+      keptAside: z.array(KeptAsideItem).optional(),
+    })
+    .transform(({ token_accounts, keptAside = [], ...rest }): GetTokenAccountsResult => {
+      const read = readItems(TokenAccount, token_accounts, keyField('address'))
+      return {
+        ...rest,
+        token_accounts: read.items,
+        keptAside: [...keptAside, ...read.keptAside],
+      }
+    }),
+)

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { knownOrNull } from './answer-edge'
 import { Base58String, WalletAddress } from './base58'
 import { Integer } from './numbers'
 
@@ -59,9 +60,12 @@ const PriorityFeeLevels = z.object({
   unsafeMax: z.number(),
 })
 
-/** getPriorityFeeEstimate result, micro-lamports per compute unit. */
+/**
+ * getPriorityFeeEstimate result, micro-lamports per compute unit. Asked for every level,
+ * the service may answer the levels without one estimate (the SDK's mock does): null then.
+ */
 export const GetPriorityFeeEstimateResult = z.object({
-  priorityFeeEstimate: z.number(),
+  priorityFeeEstimate: knownOrNull(z.number()),
   priorityFeeLevels: PriorityFeeLevels.optional(),
 })
 export type GetPriorityFeeEstimateResult = z.infer<typeof GetPriorityFeeEstimateResult>

@@ -138,8 +138,12 @@ export type GetBalanceParams = z.input<typeof GetBalanceParams>
 export const RpcContext = z.object({ slot: Integer, apiVersion: z.string().optional() })
 export type RpcContext = z.infer<typeof RpcContext>
 
-/** Binary account data: `[base64 text, "base64"]` (Solana RPC). */
-export const Base64AccountData = z.tuple([z.string(), z.literal('base64')])
+/**
+ * Binary account data: `[text, encoding]` (Solana RPC). The app asks for base64; the
+ * published examples answer base58 requests too, so the encoding is read as named and the
+ * reader that decodes the bytes checks it is the one it asked for.
+ */
+export const EncodedAccountData = z.tuple([z.string(), z.enum(['base64', 'base58', 'base64+zstd'])])
 
 /** Token amount of a parsed token account (Solana RPC `tokenAmount`). */
 export const ParsedTokenAmount = z.object({
@@ -187,12 +191,12 @@ function accountInfoSchema<D extends z.ZodType>(data: D) {
 }
 
 /** An account (Solana RPC): lamports, owner program, data, executable, rentEpoch, space. */
-export const AccountInfo = accountInfoSchema(z.union([Base64AccountData, ParsedAccountData]))
+export const AccountInfo = accountInfoSchema(z.union([EncodedAccountData, ParsedAccountData]))
 export type AccountInfo = z.infer<typeof AccountInfo>
 
 /** A token account: its data is base64 or the parsed token-account layout. */
 export const TokenAccountInfo = accountInfoSchema(
-  z.union([Base64AccountData, ParsedTokenAccountData]),
+  z.union([EncodedAccountData, ParsedTokenAccountData]),
 )
 export type TokenAccountInfo = z.infer<typeof TokenAccountInfo>
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { WalletAddress } from './base58'
+import { listOrEmpty } from './answer-edge'
 import { Integer, IntegerAmount } from './numbers'
 
 // POST {rest_url}/v0/token-metadata (docs/service.md, Token metadata). Deprecated in favour of DAS.
@@ -18,6 +19,9 @@ export const TokenMetadataRequest = z.strictObject({
 /** @deprecated Use DAS getAssetBatch. */
 export type TokenMetadataRequest = z.input<typeof TokenMetadataRequest>
 
+/** A creator's share in percent: a number in captured answers, text in the interface text. */
+const CreatorShare = z.union([z.number(), z.string()])
+
 /** On-chain account info part. */
 const OnChainAccountInfo = z.object({
   accountInfo: z
@@ -30,9 +34,10 @@ const OnChainAccountInfo = z.object({
         parsed: z.object({
           info: z.object({
             decimals: Integer,
-            freezeAuthority: z.string(),
+            // A mint without an authority names none (null), as jsonParsed does.
+            freezeAuthority: z.string().nullable(),
             isInitialized: z.boolean(),
-            mintAuthority: z.string(),
+            mintAuthority: z.string().nullable(),
             supply: z.string(),
           }),
           type: z.string(),
@@ -60,17 +65,18 @@ const OnChainMetadata = z.object({
         symbol: z.string(),
         uri: z.string(),
         sellerFeeBasisPoints: Integer,
-        creators: z.array(
-          z.object({ address: z.string(), share: z.string(), verified: z.boolean() }),
+        creators: listOrEmpty(
+          z.object({ address: z.string(), share: CreatorShare, verified: z.boolean() }),
         ),
       }),
-      tokenStandard: z.string(),
+      tokenStandard: z.string().nullable(),
       primarySaleHappened: z.boolean(),
       isMutable: z.boolean(),
-      editionNonce: Integer,
-      collection: z.object({ key: z.string(), verified: z.boolean() }),
-      collectionDetails: z.object({ size: Integer }),
-      uses: z.object({ useMethod: z.string(), remaining: Integer, total: Integer }),
+      editionNonce: Integer.nullable(),
+      // Null where the NFT has none, as a captured answer shows (collectionDetails).
+      collection: z.object({ key: z.string(), verified: z.boolean() }).nullish(),
+      collectionDetails: z.object({ size: Integer }).nullish(),
+      uses: z.object({ useMethod: z.string(), remaining: Integer, total: Integer }).nullish(),
     })
     .nullable(),
   error: z.string(),
@@ -82,14 +88,19 @@ const OffChainMetadata = z.object({
     .object({
       name: z.string(),
       symbol: z.string(),
-      attributes: z.array(z.object({ traitType: z.string(), value: z.string() })),
-      sellerFeeBasisPoints: Integer,
-      image: z.string(),
-      properties: z.object({
-        category: z.string(),
-        files: z.array(z.object({ uri: z.string(), type: z.string() })),
-        creators: z.array(z.object({ address: z.string(), share: z.string() })),
-      }),
+      // Whatever the metadata file holds: a trait's value is text or a number.
+      attributes: listOrEmpty(
+        z.object({ traitType: z.string(), value: z.union([z.string(), z.number()]) }),
+      ),
+      sellerFeeBasisPoints: Integer.optional(),
+      image: z.string().optional(),
+      properties: z
+        .object({
+          category: z.string().nullish(),
+          files: listOrEmpty(z.object({ uri: z.string(), type: z.string() })),
+          creators: listOrEmpty(z.object({ address: z.string(), share: CreatorShare })),
+        })
+        .optional(),
     })
     .nullable(),
   uri: z.string(),

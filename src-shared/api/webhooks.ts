@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { listOrEmpty } from './answer-edge'
 import { WalletAddress } from './base58'
 import { WebhookTransactionType, WebhookType } from './enums'
 
@@ -15,17 +16,22 @@ export const WEBHOOK_LIMITS = {
 /** Webhook id: a UUIDv4. */
 const WebhookId = z.uuidv4()
 
-/** Webhook (docs/service.md, Webhooks); `encoding` and `txnStatus` values are undocumented. */
+/**
+ * Webhook (docs/service.md, Webhooks); `encoding` and `txnStatus` values are undocumented.
+ * Read at the edge: the SDK and the published schema leave `active` out (it defaults to
+ * true), and the service's lists of types and kinds grow, so a type or kind the app does
+ * not know stays as its text.
+ */
 export const Webhook = z.object({
   webhookID: z.string(),
   wallet: z.string(),
   webhookURL: z.string(),
   // Applies to enhanced webhooks only, so other kinds may omit it.
-  transactionTypes: z.array(WebhookTransactionType).optional(),
-  accountAddresses: z.array(z.string()),
+  transactionTypes: listOrEmpty(z.string()),
+  accountAddresses: listOrEmpty(z.string()),
   authHeader: z.string().optional(),
-  active: z.boolean(),
-  webhookType: WebhookType,
+  active: z.boolean().default(true),
+  webhookType: z.string().optional(),
   // Values undocumented.
   encoding: z.string().optional(),
   txnStatus: z.string().optional(),

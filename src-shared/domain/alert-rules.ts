@@ -420,5 +420,7 @@ export const HealthKind = z.enum([
   'disk-full',
   'database-locked',
   'postgres-unreachable',
+  // Items of the service's answers the app could not read, kept aside (syncing goes on).
+  'service-shape',
 ])
 export type HealthKind = z.infer<typeof HealthKind>

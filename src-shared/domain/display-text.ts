@@ -204,26 +204,67 @@ function moneyFormat(locale: string, options: Intl.NumberFormatOptions): Intl.Nu
   return format
 }
 
+/** What a price or value the service does not know shows as: a dash, never $0. */
+export const UNPRICED_TEXT = '—'
+
 /**
  * A USD value to the cent with separators: `$21,557.99`; compact (`$1.2M`) for tight places
- * from $10,000 up.
+ * from $10,000 up; a value the service does not know (null) is a dash.
  *
  * @example
  * formatUsd(21557.99) // '$21,557.99'
  * formatUsd(1_234_567, { isCompact: true }) // '$1.2M'
+ * formatUsd(null) // '—'
  */
 export function formatUsd(
-  value: number,
+  value: number | null,
   options: { isCompact?: boolean; locale?: string } = {},
 ): string {
+  if (value === null) return UNPRICED_TEXT
   const locale = options.locale ?? DISPLAY_LOCALE
   return options.isCompact && Math.abs(value) >= 10_000
     ? moneyFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(value)
     : moneyFormat(locale, {}).format(value)
 }
 
+/**
+ * Who funded a wallet, as the funded-by answer names it: the known entity's name and kind
+ * ("Coinbase 2 (exchange)"), else its address.
+ *
+ * @example
+ * funderText({ funder: '2ojv…', funderName: 'Coinbase 2', funderType: 'exchange' }) // 'Coinbase 2 (exchange)'
+ */
+export function funderText(f: {
+  funder: string
+  funderName: string | null
+  funderType: string | null
+}): string {
+  if (f.funderName === null) return f.funder
+  return f.funderType ? `${f.funderName} (${f.funderType})` : f.funderName
+}
+
+/**
+ * A total of USD values with how many holdings it leaves out for want of a price, so a
+ * total is never read as covering tokens it does not.
+ *
+ * @example
+ * totalUsdText(1234.5, 0) // '$1,234.50'
+ * totalUsdText(1234.5, 2) // '$1,234.50 (2 tokens without a price not counted)'
+ */
+export function totalUsdText(
+  valueUsd: number,
+  unpricedCount: number,
+  options: { isCompact?: boolean; locale?: string } = {},
+): string {
+  const total = formatUsd(valueUsd, options)
+  return unpricedCount === 0
+    ? total
+    : `${total} (${countText(unpricedCount, 'token')} without a price not counted)`
+}
+
 /** The exact USD value for a tooltip: every digit the service sent, grouped. */
-export function exactUsd(value: number, options: { locale?: string } = {}): string {
+export function exactUsd(value: number | null, options: { locale?: string } = {}): string {
+  if (value === null) return 'No price is known for this token'
   const text = formatAmountExact(decimalText(value), options)
   return text.startsWith(MINUS) ? `${MINUS}$${text.slice(1)}` : `$${text}`
 }
@@ -236,8 +277,10 @@ export function exactUsd(value: number, options: { locale?: string } = {}): stri
  * formatPrice(150.2345) // '$150.2345'
  * formatPrice(0.00001234) // '$0.00001234'
  * formatPrice(1) // '$1.00'
+ * formatPrice(null) // '—'
  */
-export function formatPrice(value: number, options: { locale?: string } = {}): string {
+export function formatPrice(value: number | null, options: { locale?: string } = {}): string {
+  if (value === null) return UNPRICED_TEXT
   const [whole = '0', fraction = ''] = decimalText(Math.abs(value)).split('.')
   const digits = fraction.length < 2 ? fraction.padEnd(2, '0') : fraction
   const text = `${BigInt(whole).toLocaleString(options.locale ?? DISPLAY_LOCALE)}${decimalSeparator(options.locale)}${digits}`

@@ -4,8 +4,11 @@ import { hasRole, type TeamRole } from './team-roles'
 // What each health condition says to a person, in one place: the banner, the first line of
 // `heliograph status`, the refusal of "Sync now" and the health alerts all read it.
 
-/** How a condition touches syncing: it stops, it slows, or it warns before either. */
-type HealthEffect = 'stopped' | 'slowed' | 'warning'
+/**
+ * How a condition touches syncing: it stops, it slows, it warns before either, or some of
+ * what the service sent is kept aside while syncing goes on.
+ */
+type HealthEffect = 'stopped' | 'slowed' | 'warning' | 'kept-aside'
 
 const EFFECT_OF: Record<HealthKind, HealthEffect> = {
   'budget-80': 'warning',
@@ -17,6 +20,7 @@ const EFFECT_OF: Record<HealthKind, HealthEffect> = {
   'disk-full': 'stopped',
   'database-locked': 'stopped',
   'postgres-unreachable': 'stopped',
+  'service-shape': 'kept-aside',
 }
 
 /** What to do about each condition. */
@@ -32,6 +36,8 @@ const ACTION_OF: Record<HealthKind, string> = {
   'disk-full': 'Free some space; syncing resumes with the next sync (nothing was lost).',
   'database-locked': 'Close the other Heliograph windows or commands using this data folder.',
   'postgres-unreachable': 'Start the server or check the database URL; nothing was lost.',
+  'service-shape':
+    'The rest of each page was written and syncing goes on; each sync reads them again, so a Heliograph that can read them writes them.',
 }
 
 /** Each condition's name in words: titles of health alerts and their lines everywhere. */
@@ -45,6 +51,7 @@ const NAME_OF: Record<HealthKind, string> = {
   'disk-full': 'Disk full',
   'database-locked': 'Database locked',
   'postgres-unreachable': 'PostgreSQL unreachable',
+  'service-shape': 'Answers kept aside',
 }
 
 /** What a condition's end means, said in the past of what it was and the present of now. */
@@ -94,6 +101,11 @@ const ENDED_OF: Record<HealthKind, { lead: string; now: string; was: string }> =
     now: 'the mirror’s PostgreSQL server answers again',
     was: 'unreachable',
   },
+  'service-shape': {
+    lead: 'Nothing kept aside',
+    now: 'what was kept aside of the service’s answers has been read and written',
+    was: 'kept aside',
+  },
 }
 
 /**
@@ -111,6 +123,8 @@ const ACTOR_OF: Record<HealthKind, TeamRole> = {
   'disk-full': 'admin',
   'database-locked': 'admin',
   'postgres-unreachable': 'admin',
+  // Nothing to change: what is kept aside is read again by itself.
+  'service-shape': 'viewer',
 }
 
 /** What a team member whose role cannot act is told instead: whom to ask, and what waits. */
@@ -127,6 +141,7 @@ const ASK_OF: Record<HealthKind, string> = {
   'disk-full': 'Ask an admin to free some space on the server; nothing was lost.',
   'database-locked': 'Ask an admin: another program is using the server’s data folder.',
   'postgres-unreachable': 'Ask an admin to check the server’s database; nothing was lost.',
+  'service-shape': ACTION_OF['service-shape'],
 }
 
 /**
@@ -177,7 +192,7 @@ export function byHealthEffect(
   a: { kind: HealthKind; sinceSec: number },
   b: { kind: HealthKind; sinceSec: number },
 ): number {
-  const rank = { stopped: 0, slowed: 1, warning: 2 } as const
+  const rank = { stopped: 0, slowed: 1, warning: 2, 'kept-aside': 3 } as const
   return rank[EFFECT_OF[a.kind]] - rank[EFFECT_OF[b.kind]] || a.sinceSec - b.sinceSec
 }
 
@@ -193,14 +208,60 @@ export function utcTimeText(sec: number, nowSec: number): string {
   return `${sameDay ? '' : `${iso.slice(0, 10)} `}${iso.slice(11, 16)} UTC`
 }
 
-/** The lead words: "Syncing stopped", "Syncing slowed" or "Budget warning". */
+/** The lead words: "Syncing stopped", "Syncing slowed", "Budget warning" or "Kept aside". */
 export function healthLead(kind: HealthKind): string {
   const effect = EFFECT_OF[kind]
   return effect === 'stopped'
     ? 'Syncing stopped'
     : effect === 'slowed'
       ? 'Syncing slowed'
-      : 'Budget warning'
+      : effect === 'kept-aside'
+        ? 'Kept aside'
+        : 'Budget warning'
+}
+
+/** What was kept aside in one wallet's stream, as health counts it. */
+export interface KeptAsideFacts {
+  /** The wallet's label, else its address. */
+  wallet: string
+  stream: string
+  count: number
+}
+
+/** What each stream's items are called, one and many. */
+const ITEM_NOUNS: Readonly<Record<string, readonly [string, string]>> = {
+  history: ['history entry', 'history entries'],
+  transfers: ['transfer', 'transfers'],
+  balances: ['holding', 'holdings'],
+}
+
+/**
+ * The detail of the service-shape condition: what could not be read, where, and where
+ * to see it, each wallet's streams together.
+ *
+ * @example
+ * keptAsideDetail([{ wallet: 'Treasury', stream: 'history', count: 3 }])
+ * // '3 history entries of Treasury could not be read; kept aside (heliograph doctor shows them)'
+ * keptAsideDetail([{ wallet: 'A', stream: 'balances', count: 1 }, { wallet: 'A', stream: 'transfers', count: 2 }])
+ * // '1 holding and 2 transfers of A could not be read; kept aside (heliograph doctor shows them)'
+ */
+export function keptAsideDetail(kept: readonly KeptAsideFacts[]): string {
+  const byWallet = new Map<string, string[]>()
+  for (const k of kept) {
+    const [one, many] = ITEM_NOUNS[k.stream] ?? [`${k.stream} item`, `${k.stream} items`]
+    const items = byWallet.get(k.wallet) ?? []
+    items.push(`${k.count} ${k.count === 1 ? one : many}`)
+    byWallet.set(k.wallet, items)
+  }
+  const clauses = [...byWallet].map(([wallet, items]) => `${listText(items)} of ${wallet}`)
+  return `${clauses.join('; ')} could not be read; kept aside (heliograph doctor shows them)`
+}
+
+/** "a", "a and b", "a, b and c". */
+function listText(parts: readonly string[]): string {
+  return parts.length <= 1
+    ? (parts[0] ?? '')
+    : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) ?? ''}`
 }
 
 /** What to do about a condition, one sentence or two. */
@@ -219,8 +280,12 @@ export function healthLine(condition: HealthConditionFacts, nowSec: number): str
   return `${healthHeadline(condition, nowSec)} ${healthAction(condition.kind)}`
 }
 
-/** The line without the action: "Syncing stopped: the service rejected the API key (since 12:03 UTC)." */
+/**
+ * The line without the action: "Syncing stopped: the service rejected the API key (since
+ * 12:03 UTC)." What is kept aside is said as it is (its detail names what and where).
+ */
 export function healthHeadline(condition: HealthConditionFacts, nowSec: number): string {
+  if (EFFECT_OF[condition.kind] === 'kept-aside') return `${condition.detail}.`
   return `${healthLead(condition.kind)}: ${lowerFirst(condition.detail)} (since ${utcTimeText(condition.sinceSec, nowSec)}).`
 }
 

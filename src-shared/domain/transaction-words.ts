@@ -1,6 +1,7 @@
 import { countText, formatAmount, formatUsd } from './display-text'
 import { MAX_ADDRESS_CHARS, MAX_NAME_CHARS, MAX_SYMBOL_CHARS, plainText } from './untrusted-text'
 import { shortAddress } from './wallet-address'
+import { sourceName } from './service-said'
 
 // What a transaction did for its wallet, in words: the one text the feed's rows, the alerts
 // and every alert channel say, so a transaction reads the same wherever it is shown.
@@ -12,6 +13,8 @@ import { shortAddress } from './wallet-address'
 //   (its two sides are one trade). The largest priced leg is always named, so it is also
 //   the largest leg's value anywhere.
 // - An NFT bought or sold reads as such, with the NFT's name.
+// - A trade says where it ran when the service named the program or marketplace ("on
+//   Jupiter").
 // - Names from the chain (symbols, token and NFT names, counterparties) are plain text.
 
 /** One token a transaction moved for the wallet: its net change, the fee left out. */
@@ -38,6 +41,8 @@ export interface WordedTransfer {
 /** What a transaction's words are made from. */
 export interface WordedTransaction {
   kind: string | null
+  /** The program or marketplace the service named (JUPITER, MAGIC_EDEN, …), where it did. */
+  source?: string | null
   isFailed: boolean
   legs: readonly WordedLeg[]
   transfers: readonly WordedTransfer[]
@@ -148,7 +153,7 @@ export function transactionWords(tx: WordedTransaction): TransactionWords {
   const [out] = outs
   const [inflow] = ins
   if (out && inflow) {
-    const more = remainder(outs.length - 1, ins.length - 1, false)
+    const more = remainder(outs.length - 1, ins.length - 1, false) + placeOf(tx)
     const usd = valueOf(out, inflow)
     if (tx.kind === 'NFT_SALE') {
       const sold = outs.find(isNft)
@@ -171,6 +176,12 @@ export function transactionWords(tx: WordedTransaction): TransactionWords {
   const verb = isOut ? 'sent' : 'received'
   const way = party === null ? '' : isOut ? ` to ${party}` : ` from ${party}`
   return words(`${verb} ${named}${remainder(side.length - 1, 0, true)}${way}`, valueOf(top))
+}
+
+/** Where a trade ran, as the service named it: " on Jupiter"; empty where it named none. */
+function placeOf(tx: WordedTransaction): string {
+  const place = sourceName(tx.source ?? null)
+  return place === null ? '' : ` on ${plainText(place, MAX_NAME_CHARS)}`
 }
 
 const words = (action: string, usd: number | null): TransactionWords => ({

@@ -12,7 +12,7 @@ import {
   AlertView,
 } from './alert-schemas'
 import { AppInfo } from './app-schemas'
-import { HealthStatus } from './health-schemas'
+import { HealthStatus, KeptAsideInput, KeptAsideReport } from './health-schemas'
 import {
   ExportCancelInput,
   ExportCancelResult,
@@ -285,6 +285,8 @@ export const contract = {
   'webhooks:mode': { input: z.void(), output: WebhookModeStatus, role: 'viewer' },
   /** What stops or slows syncing now (the banner on every page, `status`'s first line). */
   'health:status': { input: z.void(), output: HealthStatus, role: 'viewer' },
+  // What the edge kept aside of the service's answers (`heliograph doctor`).
+  'health:kept-aside': { input: KeptAsideInput, output: KeptAsideReport, role: 'viewer' },
   'watchlist:tag': { input: WatchTagInput, output: WatchedWallet, role: 'editor' },
   'watchlist:untag': { input: WatchTagInput, output: WatchedWallet, role: 'editor' },
   /** Every watched wallet's transactions newest first, filtered, keyset-paged. Reads only. */

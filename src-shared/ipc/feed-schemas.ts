@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { WalletAddressInput } from '../domain/wallet-address'
+import { ServiceSaid } from './review-schemas'
 import { WalletTag } from './watchlist-schemas'
 
 /** Largest feed page: a screen or a script's batch, small enough to stay fast. */
@@ -75,6 +76,8 @@ export const FeedRow = z.object({
   time: z.string().nullable(),
   kind: z.string(),
   summary: z.string(),
+  /** What the service said of it (source, sentence, NFT sale), where it said anything. */
+  said: ServiceSaid,
   amounts: z.array(FeedAmount),
   /** The largest leg's USD value; null when no leg's price is known. */
   usd: z.number().nullable(),

@@ -32,3 +32,42 @@ export const HealthStatus = z.object({
   budgetFit: BudgetFitView.nullable(),
 })
 export type HealthStatus = z.infer<typeof HealthStatus>
+
+/** One item of the service's answers the app could not read, kept aside with its reason. */
+export const KeptAsideView = z.object({
+  wallet: z.string(),
+  label: z.string().nullable(),
+  /** history | transfers | balances */
+  stream: z.string(),
+  /** The operation whose answer held it, e.g. `wallet.history`. */
+  operation: z.string(),
+  /** Its signature or mint, else `json:` and a hash of its JSON. */
+  key: z.string(),
+  /** What was wrong, naming the field. */
+  reason: z.string(),
+  /** When it was first and last read, ISO-8601 UTC. */
+  firstSeen: z.string(),
+  lastSeen: z.string(),
+  /** How many answers carried it. */
+  seenCount: z.number().int(),
+  /** When a later version read it and wrote it (ISO-8601 UTC); null while kept aside. */
+  written: z.string().nullable(),
+  /** The item exactly as the service sent it. */
+  raw: z.unknown(),
+})
+export type KeptAsideView = z.infer<typeof KeptAsideView>
+
+/** `health:kept-aside` (and `heliograph doctor`): what is kept aside, and the line health says. */
+export const KeptAsideReport = z.object({
+  keptAside: z.array(KeptAsideView),
+  /** The service-shape condition's line, or null when nothing is kept aside. */
+  line: z.string().nullable(),
+})
+export type KeptAsideReport = z.infer<typeof KeptAsideReport>
+
+export const KeptAsideInput = z
+  .object({
+    /** Also list the items a later version read and wrote. */
+    includeWritten: z.boolean().default(false),
+  })
+  .default({ includeWritten: false })

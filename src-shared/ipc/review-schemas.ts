@@ -74,6 +74,28 @@ export const HistoryChange = z.object({
 })
 export type HistoryChange = z.infer<typeof HistoryChange>
 
+/** An NFT sale as the service reported it (an enhanced transaction's `events.nft`). */
+export const NftSale = z.object({
+  /** The price in lamports, as exact text; null when the service gave none. */
+  priceLamports: z.string().nullable(),
+  buyer: z.string().nullable(),
+  seller: z.string().nullable(),
+  /** The marketplace as the service names it (MAGIC_EDEN, TENSOR, …). */
+  marketplace: z.string().nullable(),
+})
+export type NftSale = z.infer<typeof NftSale>
+
+/**
+ * What the service said of a transaction where it parsed it (a webhook delivery): the
+ * program or marketplace, its sentence, its NFT sale. All null for what it did not say.
+ */
+export const ServiceSaid = z.object({
+  source: z.string().nullable(),
+  description: z.string().nullable(),
+  nftSale: NftSale.nullable(),
+})
+export type ServiceSaid = z.infer<typeof ServiceSaid>
+
 /** One row of the History table. */
 export const HistoryRow = z.object({
   signature: z.string(),
@@ -87,6 +109,9 @@ export const HistoryRow = z.object({
   isFailed: z.boolean(),
   error: z.string().nullable(),
   changes: z.array(HistoryChange),
+  /** The service's type where it named one, else the one derived from the changes. */
+  kind: z.string(),
+  said: ServiceSaid,
 })
 export type HistoryRow = z.infer<typeof HistoryRow>
 
@@ -210,16 +235,22 @@ const BalanceRow = z.object({
   amount: z.number(),
   amountText: z.string(),
   decimals: z.number().int(),
-  priceUsd: z.number(),
-  usdValue: z.number(),
-  /** Share of the wallet's total USD value, 0 to 1. */
+  /** Null for a token the service does not price: shown as "—", never $0. */
+  priceUsd: z.number().nullable(),
+  usdValue: z.number().nullable(),
+  /** Share of the wallet's total USD value, 0 to 1 (0 for an unpriced token). */
   share: z.number(),
 })
 
-/** The latest snapshot's balances, largest USD value first; `takenAtSec` null when none yet. */
+/**
+ * The latest snapshot's balances, largest USD value first, unpriced last; `takenAtSec`
+ * null when none yet. The total is the priced tokens'; `unpricedCount` says how many it
+ * leaves out.
+ */
 export const CurrentBalances = z.object({
   takenAtSec: z.number().int().nullable(),
   totalUsd: z.number(),
+  unpricedCount: z.number().int(),
   rows: z.array(BalanceRow),
   nftCount: z.number().int(),
 })

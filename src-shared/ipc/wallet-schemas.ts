@@ -34,8 +34,9 @@ export const TokenHolding = z.object({
   name: z.string().nullable(),
   amount: z.string(),
   decimals: z.number().int(),
+  /** Null for a token the service does not price: shown as "—", left out of totals. */
   priceUsd: z.number().nullable(),
-  valueUsd: z.number(),
+  valueUsd: z.number().nullable(),
 })
 export type TokenHolding = z.infer<typeof TokenHolding>
 
@@ -62,6 +63,8 @@ export const WholeWallet = z.object({
   fundedBy: WalletFunder.nullable(),
   /** Tokens' value from the latest snapshot, compressed SOL included at SOL's price. */
   valueUsd: z.number(),
+  /** Tokens without a price, left out of `valueUsd` (said beside it). */
+  unpricedCount: z.number().int(),
   /** When the holdings were taken, or null before the first snapshot. */
   takenAtSec: z.number().int().nullable(),
   holdings: z.object({
@@ -148,6 +151,8 @@ export type BalanceAtPlanInput = z.input<typeof BalanceAtPlanInput>
  */
 export const WatchlistTotals = z.object({
   valueUsd: z.number(),
+  /** Tokens without a price, left out of `valueUsd` (said beside it). */
+  unpricedCount: z.number().int(),
   wallets: z.number().int(),
   /** The part of `valueUsd` held compressed. */
   compressedValueUsd: z.number(),
@@ -157,7 +162,8 @@ export const WatchlistTotals = z.object({
       symbol: z.string().nullable(),
       /** Everything held across the watchlist, compressed part included: exact decimal text. */
       amount: z.string(),
-      valueUsd: z.number(),
+      /** Null for a token the service does not price. */
+      valueUsd: z.number().nullable(),
       /** How many watched wallets hold it. */
       wallets: z.number().int(),
       /** The compressed part of `amount`: exact decimal text ("0" when none). */

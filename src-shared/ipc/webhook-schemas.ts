@@ -28,10 +28,11 @@ export type WebhookState = z.infer<typeof WebhookState>
 export const WebhookView = z.object({
   webhookID: z.string(),
   state: WebhookState,
-  webhookType: WebhookType,
+  // The service's kinds and types grow: one the app does not list stays as its text.
+  webhookType: z.string(),
   webhookURL: z.string(),
   accountAddresses: z.array(z.string()),
-  transactionTypes: z.array(WebhookTransactionType),
+  transactionTypes: z.array(z.string()),
   isAuthHeaderSet: z.boolean(),
   encoding: z.string().nullable(),
   txnStatus: z.string().nullable(),

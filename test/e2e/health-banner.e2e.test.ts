@@ -104,4 +104,33 @@ describe('e2e: the health banner', () => {
       )
       .toBe(false)
   })
+
+  // Issue 46: items of the service's answers the app cannot read are kept aside, and the
+  // banner says what and where while syncing goes on (no setting to change, so no link).
+  it('says what was kept aside of the service’s answers, and that syncing goes on', async () => {
+    const wallet = sim.chain.walletByProfile('casual')
+    sim.addActivity(wallet, 6)
+    for (const [target, field] of [
+      ['wallet.history', 'data.3.fee'],
+      ['wallet.transfers', 'data.2.amount'],
+      ['wallet.balances', 'balances.1.balance'],
+    ])
+      await faults('POST', { target, kind: 'drift', drift: 'wrongType', field, count: 1 })
+    await call('sync:run', { address: wallet.address })
+    await page.goto(shell.url)
+    await expect
+      .poll(() => banner().textContent())
+      .toMatch(
+        /^1 holding, 1 history entry and 1 transfer of Casual could not be read; kept aside \(heliograph doctor shows them\)\.\s*The rest of each page was written and syncing goes on/,
+      )
+    await expect.poll(() => banner().getAttribute('data-health-kind')).toBe('service-shape')
+    expect(await banner().getByRole('link', { name: 'Open Settings' }).count()).toBe(0)
+    const report = (await call('health:kept-aside', {})) as { keptAside: { stream: string }[] }
+    expect(report.keptAside.map((k) => k.stream).sort()).toEqual([
+      'balances',
+      'history',
+      'transfers',
+    ])
+    await screenshot(page, 'health-banner-kept-aside')
+  })
 })

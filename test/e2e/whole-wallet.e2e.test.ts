@@ -148,7 +148,7 @@ describe('e2e: the whole wallet', () => {
     const value = page.getByTestId('wallet-value').locator('span').first()
     // The tooltip is the exact value: the tokens' and the compressed holdings' together.
     expect(await value.getAttribute('title')).toBe(exactDollars(whole.valueUsd))
-    const tokensUsd = whole.holdings.tokens.reduce((sum, t) => sum + t.valueUsd, 0)
+    const tokensUsd = whole.holdings.tokens.reduce((sum, t) => sum + (t.valueUsd ?? 0), 0)
     expect(whole.valueUsd).toBeGreaterThan(tokensUsd)
     // The sidebar counts the same value.
     const item = sidebar().locator('li.item', { hasText: 'Demo: compressed-holder' })

@@ -277,7 +277,8 @@ export function addBalanceSnapshots(
   mirror: GeneratedMirror,
   totals: {
     atSec: number
-    tokens: { mintIndex: number; balance: number; priceUsd: number }[]
+    /** A null price: a token the service does not price (its value null too). */
+    tokens: { mintIndex: number; balance: number; priceUsd: number | null }[]
     nfts?: number
     /** NFT names, in insertion order; `Piece #n` when absent. */
     nftNames?: string[]
@@ -296,7 +297,7 @@ export function addBalanceSnapshots(
   )
   sqlite.transaction(() => {
     for (const s of totals) {
-      const total = s.tokens.reduce((sum, t) => sum + t.balance * t.priceUsd, 0)
+      const total = s.tokens.reduce((sum, t) => sum + t.balance * (t.priceUsd ?? 0), 0)
       const id = Number(
         insertSnapshot.run(mirror.walletId, s.atSec, total, s.tokens.length, s.nfts ?? 0)
           .lastInsertRowid,
@@ -308,7 +309,7 @@ export function addBalanceSnapshots(
           t.balance,
           String(t.balance),
           t.priceUsd,
-          t.balance * t.priceUsd,
+          t.priceUsd === null ? null : t.balance * t.priceUsd,
         )
       }
       for (let n = 0; n < (s.nftNames?.length ?? s.nfts ?? 0); n++) {

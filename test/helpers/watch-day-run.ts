@@ -9,6 +9,7 @@ import { singleOriginServiceSettings } from '../../src-main/service/service-sett
 import { walletTokenAccounts } from '../../src-main/simulator/chain/accounts'
 import type { SimWallet } from '../../src-main/simulator/chain/sim-chain'
 import { startSimulator } from '../../src-main/simulator/simulator-server'
+import type { Variance } from '../../src-main/simulator/real-variance'
 import { createSyncRuntime } from '../../src-main/sync/sync-runtime'
 import { AlertEvaluator, type EvaluationReport } from '../../src-main/alerts/alert-evaluator'
 import type { Mirror } from '../../src-main/db/mirror'
@@ -89,6 +90,8 @@ export async function runWatchDay(
     engine?: TestEngine
     /** Polling (default), or webhook mode: deliveries, and the probe at its floor. */
     mode?: 'polling' | 'webhook'
+    /** The simulator's shapes: the interface text's (default), or the real service's variety. */
+    variance?: Variance
     alerts?: WatchDayAlerts
     /** Reads what it needs before the run closes (the transactions added while watching, by wallet). */
     inspect?: (run: {
@@ -101,7 +104,12 @@ export async function runWatchDay(
   const hours = options.hours ?? 24
   const cadence = options.cadence ?? DEFAULT_WATCH_CADENCE
   const temp = makeTempDir('heliograph-watch-day-')
-  const sim = await startSimulator({ seed: 7, population: 'watch-day', clock: { mode: 'manual' } })
+  const sim = await startSimulator({
+    seed: 7,
+    population: 'watch-day',
+    clock: { mode: 'manual' },
+    variance: options.variance ?? 'none',
+  })
   const postgres = options.engine === 'postgres' ? await createTestDatabase() : null
   const mirror = postgres
     ? await openPostgresMirror(postgres.url)

@@ -1,4 +1,5 @@
 import type { HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
+import type { DescribedEntry, ServiceDescription } from '@shared/api/webhook-delivery'
 import { decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
 import type {
   CompressedSignatureItem,
@@ -12,8 +13,11 @@ import { transactionKind } from './transaction-kind'
 // What each fetched item becomes in the mirror's tables, column by column: the one mapping
 // both engines' writers use, so a page stored on SQLite and on PostgreSQL holds the same rows.
 
-/** A history entry's `transactions` row, for the wallet with that id and address. */
-export function transactionRow(walletId: number, walletAddress: string, entry: HistoryEntry) {
+/**
+ * A history entry's `transactions` row, for the wallet with that id and address. Its type
+ * is the service's where a delivery named one, else derived from the balance changes.
+ */
+export function transactionRow(walletId: number, walletAddress: string, entry: DescribedEntry) {
   return {
     wallet_id: walletId,
     signature: entry.signature,
@@ -25,8 +29,18 @@ export function transactionRow(walletId: number, walletAddress: string, entry: H
     error: entry.error,
     is_failed: entry.error === null ? 0 : 1,
     change_count: entry.balanceChanges.length,
-    kind: transactionKind(entry),
+    kind: entry.described?.type ?? transactionKind(entry),
+    ...describedColumns(entry.described),
     ...transactionDirections(entry, walletAddress),
+  }
+}
+
+/** The `transactions` columns that hold what the service said of a transaction. */
+export function describedColumns(described: ServiceDescription | undefined) {
+  return {
+    source: described?.source ?? null,
+    description: described?.description ?? null,
+    nft_event_json: described?.nft ? JSON.stringify(described.nft) : null,
   }
 }
 
@@ -76,7 +90,8 @@ export function snapshotRow(
   return {
     wallet_id: walletId,
     taken_at_sec: takenAtSec,
-    total_usd: balances.reduce((sum, b) => sum + b.usdValue, 0),
+    // The priced holdings' total: an unpriced one adds nothing (it is not worth $0).
+    total_usd: balances.reduce((sum, b) => sum + (b.usdValue ?? 0), 0),
     token_count: balances.length,
     nft_count: nfts.length,
   }

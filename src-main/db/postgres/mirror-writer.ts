@@ -1,5 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely'
+import type { DescribedEntry } from '@shared/api/webhook-delivery'
 import type { HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
+import { keptAsideWrites } from '../ingest/kept-aside-writes'
 import { mintUpsert } from '../ingest/mint-upsert'
 import {
   balanceChangeRows,
@@ -122,7 +124,7 @@ export class PostgresMirrorWriter implements MirrorWriter {
 
   async applyHistoryPage(
     walletId: number,
-    entries: readonly HistoryEntry[],
+    entries: readonly DescribedEntry[],
     patch: StreamPatch,
   ): Promise<number> {
     return this.#write('store a page of history', async (tx) => {
@@ -413,6 +415,7 @@ async function patchStreamRow(
     )
     .execute()
   if (from !== undefined && Number(result?.numUpdatedRows ?? 0) === 0) throw cursorMovedError()
+  for (const write of keptAsideWrites(tx, walletId, stream, patch)) await write.execute()
 }
 
 function transferKey(...parts: string[]): string {

@@ -196,7 +196,7 @@ async function choicesOf(
   for (const id of walletIds) {
     for (const m of await heldMints(db, id)) held.set(m.mint, m)
     for (const r of (await fetchCurrentBalances(db, id)).rows)
-      valueOf.set(r.mint, (valueOf.get(r.mint) ?? 0) + r.usdValue)
+      valueOf.set(r.mint, (valueOf.get(r.mint) ?? 0) + (r.usdValue ?? 0))
   }
   const nfts = await nftNamesOf(db, walletIds)
   return [...held]

@@ -23,7 +23,7 @@ export async function fetchCurrentBalances(
   walletId: number,
 ): Promise<CurrentBalances> {
   const snapshot = await latestSnapshot(db, walletId)
-  if (!snapshot) return { takenAtSec: null, totalUsd: 0, rows: [], nftCount: 0 }
+  if (!snapshot) return { takenAtSec: null, totalUsd: 0, unpricedCount: 0, rows: [], nftCount: 0 }
   const items = await db
     .selectFrom('balance_snapshot_items as i')
     .leftJoin('mints as m', 'm.mint', 'i.mint')
@@ -39,13 +39,15 @@ export async function fetchCurrentBalances(
       'i.usd_value',
     ])
     .where('i.snapshot_id', '=', snapshot.id)
-    .orderBy('i.usd_value', 'desc')
+    // Unpriced tokens (no value) last on both engines: PostgreSQL sorts nulls first.
+    .orderBy('i.usd_value', (ob) => ob.desc().nullsLast())
     .orderBy('i.mint')
     .execute()
   const total = snapshot.total_usd
   return {
     takenAtSec: snapshot.taken_at_sec,
     totalUsd: total,
+    unpricedCount: items.filter((r) => r.usd_value === null).length,
     nftCount: snapshot.nft_count,
     rows: items.map((r) => ({
       mint: r.mint,
@@ -57,7 +59,7 @@ export async function fetchCurrentBalances(
       decimals: r.decimals,
       priceUsd: r.price_usd,
       usdValue: r.usd_value,
-      share: total > 0 ? r.usd_value / total : 0,
+      share: total > 0 && r.usd_value !== null ? r.usd_value / total : 0,
     })),
   }
 }

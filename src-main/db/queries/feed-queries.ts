@@ -2,6 +2,7 @@ import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBoo
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
 import { describeAddressProblem } from '@shared/domain/wallet-address'
 import type { FeedCursor, FeedFilters } from '@shared/ipc/feed-schemas'
+import type { ServiceSaid } from '@shared/ipc/review-schemas'
 import { InvalidInputError, NotFoundError } from '@shared/ipc/ipc-errors'
 import type { Database } from '../schema'
 import { engineOf, type MirrorEngine } from '../engine-of'
@@ -15,6 +16,7 @@ import {
   type TransactionLeg,
   type TransactionTransfer,
 } from './transaction-legs'
+import { SERVICE_SAID_COLUMNS, serviceSaidOf } from './service-said-columns'
 
 /** What `fetchFeedPage` reads: filters, where the page starts and how far back is read. */
 export interface FeedQuery {
@@ -46,6 +48,8 @@ export interface FeedQueryRow {
   blockTimeSec: number | null
   /** null for rows written before types were derived. */
   kind: string | null
+  /** What the service said of it, where it parsed it. */
+  said: ServiceSaid
   isFailed: boolean
   /** Above the last-viewed mark. */
   isUnread: boolean
@@ -614,6 +618,7 @@ async function readRows(
         slot: t.slot,
         blockTimeSec: t.block_time_sec,
         kind: t.kind,
+        said: serviceSaidOf(t),
         isFailed: t.is_failed === 1,
         isUnread: isAbove(key, lastViewed),
         legs: legs.get(t.id) ?? [],
@@ -637,6 +642,7 @@ function readTransactions(db: Kysely<Database>, ids: number[]) {
       't.fee_text',
       't.fee_payer',
       't.kind',
+      ...SERVICE_SAID_COLUMNS,
       't.is_failed',
       'w.address',
       'w.label',

@@ -11,6 +11,7 @@ import type {
 } from '@shared/ipc/review-schemas'
 import type { Database } from '../schema'
 import { addressNameOf } from './address-names'
+import { SERVICE_SAID_COLUMNS, serviceSaidOf } from './service-said-columns'
 import {
   hasDirection,
   hasMatchingChange,
@@ -65,6 +66,8 @@ export async function fetchHistoryPage(
     isFailed: r.is_failed === 1,
     error: r.error,
     changes: changes.get(r.id) ?? [],
+    kind: r.kind ?? 'UNKNOWN',
+    said: serviceSaidOf(r),
   }))
   const last = page.at(-1)
   return {
@@ -170,6 +173,10 @@ interface TxRow {
   fee_payer_name: string | null
   error: string | null
   is_failed: number
+  kind: string | null
+  source: string | null
+  description: string | null
+  nft_event_json: string | null
 }
 
 /** One pass of a page: dated rows, or rows without a block time; with its keyset bound. */
@@ -288,6 +295,8 @@ async function selectTransactions(
       addressNameOf('t.fee_payer').as('fee_payer_name'),
       't.error',
       't.is_failed',
+      't.kind',
+      ...SERVICE_SAID_COLUMNS,
     ])
     .orderBy(sql`${time} ${dir}, ${slot} ${dir}, t.signature ${dir}`)
     .limit(limit)

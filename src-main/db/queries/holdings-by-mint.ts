@@ -12,8 +12,8 @@ export interface MintHolding {
   raw: bigint
   /** The compressed part of `raw`. */
   compressedRaw: bigint
-  /** Value of everything held (the compressed part included). */
-  valueUsd: number
+  /** Value of everything held (the compressed part included); null when unpriced. */
+  valueUsd: number | null
   compressedValueUsd: number
 }
 
@@ -59,7 +59,7 @@ export function holdingsByMint(
     }
     entry.raw += raw
     entry.compressedRaw += raw
-    entry.valueUsd += valueUsd
+    entry.valueUsd = entry.valueUsd === null ? null : entry.valueUsd + valueUsd
     entry.compressedValueUsd += valueUsd
     byMint.set(part.mint, entry)
   }

@@ -42,6 +42,7 @@ export async function fetchWholeWallet(
     fundedBy: await funderOf(db, walletId),
     // The sidebar's sum (wallet-summary-queries.ts), to the last bit.
     valueUsd: current.totalUsd + (compressed?.valueUsd ?? 0),
+    unpricedCount: current.unpricedCount,
     takenAtSec: current.takenAtSec,
     holdings: {
       tokens: current.rows.map((t) => ({
@@ -134,7 +135,11 @@ export async function fetchWatchlistTotals(db: Kysely<Database>): Promise<Watchl
       }
       entry.raw += h.raw
       entry.compressedRaw += h.compressedRaw
-      entry.valueUsd += h.valueUsd
+      // A token priced in one wallet's snapshot and not in another's is valued where priced.
+      entry.valueUsd =
+        entry.valueUsd === null && h.valueUsd === null
+          ? null
+          : (entry.valueUsd ?? 0) + (h.valueUsd ?? 0)
       entry.compressedValueUsd += h.compressedValueUsd
       entry.wallets += 1
     }
@@ -149,9 +154,15 @@ export async function fetchWatchlistTotals(db: Kysely<Database>): Promise<Watchl
       compressedAmount: decimalFromRaw(e.compressedRaw.toString(), e.decimals),
       compressedValueUsd: e.compressedValueUsd,
     }))
-    .sort((a, b) => b.valueUsd - a.valueUsd || a.mint.localeCompare(b.mint))
+    .sort(
+      (a, b) =>
+        Number(b.valueUsd !== null) - Number(a.valueUsd !== null) ||
+        (b.valueUsd ?? 0) - (a.valueUsd ?? 0) ||
+        a.mint.localeCompare(b.mint),
+    )
   return {
-    valueUsd: tokens.reduce((sum, t) => sum + t.valueUsd, 0),
+    valueUsd: tokens.reduce((sum, t) => sum + (t.valueUsd ?? 0), 0),
+    unpricedCount: tokens.filter((t) => t.valueUsd === null).length,
     wallets: wallets.length,
     compressedValueUsd: tokens.reduce((sum, t) => sum + t.compressedValueUsd, 0),
     tokens,

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
-import type { HistoryEntry, TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
+import type { DescribedEntry } from '@shared/api/webhook-delivery'
+import type { TransferEntry, WalletBalance, WalletNft } from '@shared/api/wallet-rest'
 import { Kysely, SqliteDialect } from 'kysely'
 import type {
   CompressedSignatureItem,
@@ -11,6 +12,7 @@ import type {
   StreamRow,
 } from '../mirror-writer'
 import { cursorMovedError, STREAM_NAMES } from '../mirror-writer'
+import { keptAsideWrites } from '../ingest/kept-aside-writes'
 import { mintUpsert, type MintRow } from '../ingest/mint-upsert'
 import {
   balanceChangeRows,
@@ -133,7 +135,7 @@ export class SqliteMirrorWriter implements MirrorWriter {
 
   async applyHistoryPage(
     walletId: number,
-    entries: readonly HistoryEntry[],
+    entries: readonly DescribedEntry[],
     patch: StreamPatch,
   ): Promise<number> {
     return this.#write('store a page of history', () => {
@@ -319,6 +321,11 @@ export class SqliteMirrorWriter implements MirrorWriter {
       continuesBackfillFrom: patch.continuesBackfillFrom ?? null,
     })
     if (changes === 0 && patch.continuesBackfillFrom !== undefined) throw cursorMovedError()
+    // Rare (an odd item, a later read of one): compiled from their Kysely form when asked.
+    for (const write of keptAsideWrites(this.#compiler, walletId, stream, patch)) {
+      const { sql, parameters } = write.compile()
+      this.#sqlite.prepare(sql).run(...(parameters as unknown[]))
+    }
   }
 
   #write<T>(doing: string, work: () => T): T {
@@ -343,6 +350,9 @@ const TRANSACTION_COLUMNS = [
   'is_failed',
   'change_count',
   'kind',
+  'source',
+  'description',
+  'nft_event_json',
   'has_change_in',
   'has_change_out',
   'has_leg_in',

@@ -27,6 +27,8 @@ export interface TxFacts {
   blockTimeSec: number | null
   isFailed: boolean
   kind: string | null
+  /** The program or marketplace the service named (JUPITER, MAGIC_EDEN, …), where it did. */
+  source: string | null
   legs: TxLeg[]
   /** Who the wallet dealt with, from its transfers of this transaction. */
   transfers: TransactionTransfer[]
@@ -37,7 +39,8 @@ export interface Holding {
   mint: string
   symbol: string | null
   balance: number
-  usdValue: number
+  /** Null for a token the service does not price. */
+  usdValue: number | null
 }
 
 /** A new balances snapshot of a wallet, with the one before it. */
@@ -121,6 +124,7 @@ export class AlertFactsReader {
           't.fee_payer',
           't.is_failed',
           't.kind',
+          't.source',
         ])
         .where('t.id', 'in', ids)
         .orderBy('t.slot')
@@ -143,6 +147,7 @@ export class AlertFactsReader {
       blockTimeSec: t.block_time_sec,
       isFailed: t.is_failed === 1,
       kind: t.kind,
+      source: t.source,
       legs: (legs.get(t.id) ?? []).map((l) => ({ ...l, amount: Number(l.amountText) })),
       transfers: transfers.get(transferKey(t.wallet_id, t.signature)) ?? [],
     }))
@@ -369,7 +374,7 @@ export class AlertFactsReader {
 
   /**
    * A wallet's value in each of its balances snapshots taken within [sinceSec, untilSec],
-   * oldest first: all holdings' US dollars, or those of `mints` only.
+   * oldest first: all holdings' US dollars (priced ones), or those of `mints` only.
    */
   async snapshotValues(
     walletId: number,
@@ -402,11 +407,14 @@ export class AlertFactsReader {
       )
       .where('mint', 'in', [...mints])
       .execute()
-    return snapshots.map((s) => ({
-      snapshotId: s.id,
-      takenAtSec: s.taken_at_sec,
-      usd: items.filter((i) => i.snapshot_id === s.id).reduce((sum, i) => sum + i.usd_value, 0),
-    }))
+    // A snapshot where one of these tokens had no price says nothing of their value: it is
+    // left out, rather than read as a fall to $0.
+    return snapshots.flatMap((s) => {
+      const values = items.filter((i) => i.snapshot_id === s.id).map((i) => i.usd_value)
+      if (values.some((v) => v === null)) return []
+      const usd = values.reduce((sum: number, v) => sum + (v ?? 0), 0)
+      return [{ snapshotId: s.id, takenAtSec: s.taken_at_sec, usd }]
+    })
   }
 
   /** Transactions of these wallets since a time, oldest first (for trying a rule on the past). */

@@ -13,8 +13,7 @@ export interface StoredHoldings {
 /**
  * Reads back the latest holdings snapshot as the balances answer gave it, so a change
  * watching saw can be written as the next snapshot without asking again: the amounts are
- * new, the rest (prices, names, NFTs) carried over. Null before the first snapshot, or
- * when the mint cache no longer names one of its tokens.
+ * new, the rest (prices, names, NFTs) carried over. Null before the first snapshot.
  */
 export class HoldingsStore {
   readonly #db: Kysely<Database>
@@ -57,7 +56,6 @@ export class HoldingsStore {
       .execute()
     const balances: WalletBalance[] = []
     for (const i of items) {
-      if (i.symbol === null || i.name === null || i.logo_uri === null) return null
       balances.push({
         mint: i.mint,
         balance: i.balance,

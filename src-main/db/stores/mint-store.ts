@@ -46,7 +46,7 @@ export class MintStore {
     return out
   }
 
-  /** Mints the wallet's history or transfers mention that the cache does not know. */
+  /** Mints the wallet's history or transfers mention that the cache has no name for. */
   async unknownMints(walletId: number): Promise<string[]> {
     const rows = await this.#db
       .selectFrom((eb) =>
@@ -57,14 +57,12 @@ export class MintStore {
           .union(eb.selectFrom('transfers').select('mint').where('wallet_id', '=', walletId))
           .as('mentioned'),
       )
+      // Not in the cache, or in it without a symbol or a name (a balances answer that
+      // named neither; an NFT DAS named has its name).
+      .leftJoin('mints as m', 'm.mint', 'mentioned.mint')
       .select('mentioned.mint')
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb.selectFrom('mints as m').select('m.mint').whereRef('m.mint', '=', 'mentioned.mint'),
-          ),
-        ),
-      )
+      .where('m.symbol', 'is', null)
+      .where('m.name', 'is', null)
       .orderBy('mentioned.mint')
       .execute()
     return rows.map((r) => r.mint)

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely'
+import type { ServiceDescription } from '@shared/api/webhook-delivery'
+import { describedColumns } from '../ingest/page-rows'
 import type { Database } from '../schema'
 
 /** Which way watching learns of new transactions: deliveries, or the balance probe's polling. */
@@ -22,6 +24,27 @@ export class WebhookDeliveryStore {
   readonly #db: Kysely<Database>
   constructor(db: Kysely<Database>) {
     this.#db = db
+  }
+
+  /**
+   * Keeps what the service said of delivered transactions (type, source, sentence, NFT
+   * sale) on the wallet's rows a sync wrote from the service's history, which says none of
+   * it. Rows not in the mirror are left alone.
+   */
+  async describe(
+    walletId: number,
+    items: readonly { signature: string; described: ServiceDescription }[],
+  ): Promise<void> {
+    for (const { signature, described } of items)
+      await this.#db
+        .updateTable('transactions')
+        .set({
+          ...describedColumns(described),
+          ...(described.type === null ? {} : { kind: described.type }),
+        })
+        .where('wallet_id', '=', walletId)
+        .where('signature', '=', signature)
+        .execute()
   }
 
   /**

@@ -1,4 +1,5 @@
 import { executionOrder, type ConfirmedTransaction } from '@shared/api/rpc-transaction'
+import type { ServiceWords } from './service-words'
 
 // A transaction as an enhanced webhook delivers it (the service's parsed form): who paid,
 // the native and token transfers with both ends, each account's balance change and the
@@ -16,10 +17,14 @@ interface ParsedTransfer {
   }
 }
 
-/** The enhanced event of a parsed transaction; `type` is the service's transaction type. */
+/**
+ * The enhanced event of a parsed transaction; `type` is the service's transaction type,
+ * `words` what it says of it (source, description, events; service-words.ts).
+ */
 export function enhancedTransaction(
   tx: ConfirmedTransaction,
   type: string,
+  words?: ServiceWords,
 ): Record<string, unknown> {
   const meta = tx.meta
   const keys = tx.transaction.message.accountKeys.map((k) => k.pubkey)
@@ -98,5 +103,6 @@ export function enhancedTransaction(
         .flatMap((i) => i.instructions.map((inner) => ({ programId: inner.programId }))),
     })),
     events: {},
+    ...words,
   }
 }

@@ -284,19 +284,24 @@ export function fungibleAsset(
   }
 }
 
+/** A compressed account the simulated chain holds: it always carries data. */
+export type SimCompressedAccount = CompressedAccount & {
+  data: NonNullable<CompressedAccount['data']>
+}
+
 /** The compressed account a compression transaction opened. */
 export function compressedAccount(
   chain: SimChain,
   wallet: SimWallet,
   tx: TxView,
 ): {
-  account: CompressedAccount
+  account: SimCompressedAccount
   tokenData: { amount: number; mint: string; owner: string; delegate: string; tlv: string } | null
 } {
   const c = tx.compressed
   const hasToken = c?.tokenMint !== null && c?.tokenMint !== undefined
   const data = Buffer.from(`sim:${wallet.id}:${tx.index}`).toString('base64')
-  const account: CompressedAccount = {
+  const account: SimCompressedAccount = {
     hash: encodeEntity(chain.seed, 'compressedHash', wallet.id, tx.index),
     lamports: hasToken ? 0 : Number(c?.lamports ?? 0n),
     leafIndex: wallet.id * 1_048_576 + tx.index,

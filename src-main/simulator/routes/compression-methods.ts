@@ -1,7 +1,6 @@
 import bs58 from 'bs58'
 import type { z } from 'zod'
 import type {
-  CompressedAccount,
   GetCompressedAccountParams,
   GetCompressedAccountResult,
   GetCompressedAccountsByOwnerParams,
@@ -23,7 +22,7 @@ import { COMPRESSION_MAX_LIMIT } from '@shared/api/compression'
 import { encodeEntity } from '../chain/entity-ids'
 import { hash32 } from '../chain/prng'
 import type { SimChain, SimWallet, TxView } from '../chain/sim-chain'
-import { compressedAccount } from '../chain/views'
+import { compressedAccount, type SimCompressedAccount } from '../chain/views'
 import type { HandlerContext } from './handler-context'
 import { invalidParams, notFound } from './http-io'
 
@@ -48,7 +47,7 @@ function ownerAccounts(chain: SimChain, wallet: SimWallet | undefined) {
 }
 
 function matchesFilters(
-  account: CompressedAccount,
+  account: SimCompressedAccount,
   filters: z.output<typeof GetCompressedAccountsByOwnerParams>['filters'],
 ): boolean {
   if (!filters) return true
@@ -139,7 +138,7 @@ function lookupAccount(
   chain: SimChain,
   text: string,
   by: 'hash' | 'address',
-): CompressedAccount | null {
+): SimCompressedAccount | null {
   const origin = chain.compressedOrigin(text, by)
   return origin ? compressedAccount(chain, origin.wallet, origin.tx).account : null
 }

@@ -1,12 +1,12 @@
 import type { z } from 'zod'
 import type {
   Asset,
-  AssetList,
+  AssetListAnswer,
   GetAssetBatchParams,
   GetAssetsByAuthorityParams,
   GetAssetsByOwnerParams,
   GetTokenAccountsParams,
-  GetTokenAccountsResult,
+  GetTokenAccountsAnswer,
   TokenAccount,
 } from '@shared/api/das'
 import { DAS_MAX_LIMIT } from '@shared/api/das'
@@ -58,7 +58,7 @@ function pageListing(
     sortBy?: SortBy
   },
   grandTotal: boolean,
-): AssetList & Record<string, unknown> {
+): AssetListAnswer & Record<string, unknown> {
   const limit = p.limit ?? DAS_MAX_LIMIT
   const keyset = p.cursor !== undefined || p.before !== undefined || p.after !== undefined
   let items: Asset[]
@@ -124,7 +124,7 @@ function ownerListing(
 export function getAssetsByOwner(
   p: z.output<typeof GetAssetsByOwnerParams>,
   ctx: HandlerContext,
-): AssetList {
+): AssetListAnswer {
   const { chain } = ctx
   const options = p.options ?? p.displayOptions
   const wallet = chain.walletByAddress(p.ownerAddress)
@@ -149,7 +149,7 @@ export function getAssetsByOwner(
 export function getAssetsByAuthority(
   p: z.output<typeof GetAssetsByAuthorityParams>,
   ctx: HandlerContext,
-): AssetList {
+): AssetListAnswer {
   const { chain } = ctx
   let collection = -1
   for (let c = 0; c < COLLECTION_COUNT; c++)
@@ -208,7 +208,7 @@ function tokenAccountsOf(
 export function getTokenAccounts(
   p: z.output<typeof GetTokenAccountsParams>,
   ctx: HandlerContext,
-): GetTokenAccountsResult {
+): GetTokenAccountsAnswer {
   const { chain } = ctx
   const showZero = p.options?.showZeroBalance ?? false
   const owners =

@@ -137,7 +137,7 @@ export function postTokenMetadata(
             data: {
               name,
               symbol: asset.content.metadata?.symbol ?? '',
-              uri: asset.content.json_uri,
+              uri: asset.content.json_uri ?? '',
               sellerFeeBasisPoints: 500,
               creators: [],
             },

@@ -4,18 +4,18 @@ import type {
   BalanceAtQuery,
   BalanceAtResponse,
   BalancesQuery,
-  BalancesResponse,
+  BalancesAnswer,
   BatchIdentityRequest,
   FundedByQuery,
   FundedByResponse,
   HistoryEntry,
   HistoryQuery,
-  HistoryResponse,
+  HistoryAnswer,
   Identity,
   IdentityQuery,
   TransferEntry,
   TransfersQuery,
-  TransfersResponse,
+  TransfersAnswer,
 } from '@shared/api/wallet-rest'
 import {
   counterpartyAddress,
@@ -56,7 +56,7 @@ function requirePaidPlan(ctx: HandlerContext): void {
 export function getBalances(
   q: z.output<typeof BalancesQuery>,
   ctx: HandlerContext,
-): BalancesResponse {
+): BalancesAnswer {
   const page = q.page ?? 1
   const limit = q.limit ?? 100
   const wallet = ctx.chain.walletByAddress(q.wallet)
@@ -68,8 +68,9 @@ export function getBalances(
       : []
   const balances = all.slice((page - 1) * limit, page * limit)
   // totalUsdValue is the total of the current page only.
-  const totalUsdValue = Math.round(balances.reduce((sum, b) => sum + b.usdValue, 0) * 100) / 100
-  const response: BalancesResponse = {
+  const totalUsdValue =
+    Math.round(balances.reduce((sum, b) => sum + (b.usdValue ?? 0), 0) * 100) / 100
+  const response: BalancesAnswer = {
     balances,
     totalUsdValue,
     pagination: { page, limit, hasMore: page * limit < all.length },
@@ -148,7 +149,7 @@ function cursorIndex(
   return index
 }
 
-export function getHistory(q: z.output<typeof HistoryQuery>, ctx: HandlerContext): HistoryResponse {
+export function getHistory(q: z.output<typeof HistoryQuery>, ctx: HandlerContext): HistoryAnswer {
   const { chain } = ctx
   const limit = q.limit ?? 100
   const wallet = chain.walletByAddress(q.wallet)
@@ -204,7 +205,7 @@ function decodeTransferCursor(
 export function getTransfers(
   q: z.output<typeof TransfersQuery>,
   ctx: HandlerContext,
-): TransfersResponse {
+): TransfersAnswer {
   const { chain } = ctx
   const limit = q.limit ?? 50
   const wallet = chain.walletByAddress(q.wallet)

@@ -7,6 +7,7 @@ import type { SyncStateStore } from '../../db/stores/sync-state-store'
 import { newItemsOf } from '@shared/ipc/sync-schemas'
 import { holdingsFromLook, type LookedAccounts } from '../holdings-from-look'
 import { InvalidResponseError } from '../../service/service-errors'
+import { UnreadableAnswerError } from '../retry-policy'
 import { walletView } from '../transaction-derivation'
 import type { StreamContext, StreamResult } from './stream-context'
 
@@ -142,7 +143,8 @@ export async function syncChange(
       read = await Promise.all(fresh.map((s) => readTransaction(ctx, s.signature)))
     } catch (error) {
       // A transaction the schemas refuse is no reason to pause history: the endpoints answer.
-      if (error instanceof InvalidResponseError) return decline(error.message)
+      if (error instanceof InvalidResponseError || error instanceof UnreadableAnswerError)
+        return decline(error.message)
       throw error
     }
     for (const tx of read) {

@@ -22,6 +22,7 @@ export async function syncCompressedSignatures(
   const { depthLimitSinceSec: sinceSec } = await ctx.writer.stream(ctx.walletId, stream)
   const result = await syncCursorStream<CompressionSignature>(ctx, {
     stream,
+    operation,
     pageLimit: COMPRESSION_PAGE_LIMIT,
     fetchPage: async (cursor, limit) => {
       const result = await ctx.call(operation, {

@@ -1,5 +1,8 @@
+import type { KeptAsideItem } from '@shared/api/answer-edge'
+import type { OperationName } from '@shared/api/operations'
 import type { StreamName, StreamPatch } from '../../db/mirror-writer'
 import { BackfillWrites } from './backfill-writes'
+import { keptAsidePatch } from './kept-aside-pages'
 import { isLookedUpTopFresh, lookedUpTopMark } from './looked-up-top'
 import type { StreamContext, StreamResult } from './stream-context'
 
@@ -8,14 +11,16 @@ export interface CursorStreamSpec<T> {
   stream: StreamName
   /** The most items a page may hold (the interface's maximum for this call). */
   pageLimit: number
+  /** The operation that answers the pages (named with the items kept aside). */
+  operation: OperationName
   /**
    * Fetches a page of at most `limit` items; `nextCursor` null means there is no older
-   * page.
+   * page. `keptAside`: the page's items the edge could not read.
    */
   fetchPage(
     cursor: string | undefined,
     limit: number,
-  ): Promise<{ items: T[]; nextCursor: string | null }>
+  ): Promise<{ items: T[]; nextCursor: string | null; keptAside?: readonly KeptAsideItem[] }>
   /** The index of the first item already in the mirror, or -1. */
   firstKnown(items: readonly T[]): Promise<number>
   keyOf(item: T): string
@@ -50,7 +55,7 @@ export async function syncCursorStream<T>(
     row = await writer.stream(walletId, spec.stream)
   }
 
-  type Page = { items: T[]; nextCursor: string | null }
+  type Page = { items: T[]; nextCursor: string | null; keptAside?: readonly KeptAsideItem[] }
   const page = async (cursor: string | undefined, limit = spec.pageLimit): Promise<Page> => {
     const fetched = await spec.fetchPage(cursor, limit)
     result.pages += 1
@@ -73,11 +78,12 @@ export async function syncCursorStream<T>(
   ): Promise<void> => {
     let isFirstPage = phase === 'new-items'
     for (;;) {
-      const { items, nextCursor } = await page(cursor)
+      const { items, nextCursor, keptAside = [] } = await page(cursor)
       const knownAt = await spec.firstKnown(items)
       const fresh = knownAt === -1 ? items : items.slice(0, knownAt)
       const closed = knownAt !== -1 || nextCursor === null
       result.newItems += await spec.apply(fresh, {
+        ...keptAsidePatch(spec.operation, keptAside, ctx.nowSec()),
         ...(isFirstPage && items[0] ? { newestKey: spec.keyOf(items[0]) } : {}),
         ...(isFirstPage ? lookedUpTopMark(ctx) : {}),
         gapCursor: closed ? null : nextCursor,
@@ -114,13 +120,16 @@ export async function syncCursorStream<T>(
   let next: Promise<Page> | null = page(row.backfillCursor ?? undefined, limitFor(row.itemsStored))
   try {
     while (next !== null) {
-      const { items, nextCursor }: Page = await next
+      const fetched: Page = await next
+      const { items, nextCursor } = fetched
+      const keptAside = fetched.keptAside ?? []
       const storedBefore = writes.storedAfterPending
       const beyond =
         spec.isBeyondDepth !== undefined && items.some((item) => spec.isBeyondDepth?.(item))
       const countReached =
         row.depthLimitCount !== null && storedBefore + items.length >= row.depthLimitCount
-      const complete: boolean = nextCursor === null || items.length === 0 || beyond || countReached
+      const isEmpty: boolean = items.length === 0 && keptAside.length === 0
+      const complete: boolean = nextCursor === null || isEmpty || beyond || countReached
       // The next page is asked for while this one (and those before it) are written.
       next =
         complete || nextCursor === null
@@ -135,7 +144,8 @@ export async function syncCursorStream<T>(
         isComplete: complete,
         isLast: next === null,
       }
-      await writes.send(sent, (patch) => spec.apply(items, patch))
+      const aside = keptAsidePatch(spec.operation, keptAside, ctx.nowSec())
+      await writes.send(sent, (patch) => spec.apply(items, { ...patch, ...aside }))
     }
   } finally {
     await writes.settle()

@@ -1,6 +1,7 @@
 import type { HistoryEntry } from '@shared/api/wallet-rest'
 import type { StreamRow } from '../../db/mirror-writer'
 import { BackfillWrites } from './backfill-writes'
+import { keptAsidePatch, keysInOrder } from './kept-aside-pages'
 import { isLookedUpTopFresh } from './looked-up-top'
 import type { StreamContext, StreamResult } from './stream-context'
 
@@ -38,9 +39,14 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
         after,
         limit: HISTORY_PAGE_LIMIT,
       })
-      const newest = page.data.at(-1)?.signature
+      // Ascending: the last key the service sent is the newest, one kept aside included.
+      const newest = keysInOrder(
+        page.data.map((e) => e.signature),
+        page.keptAside,
+      ).findLast((key) => key !== null)
       result.newItems += await writer.applyHistoryPage(walletId, page.data, {
         ...(newest === undefined ? {} : { newestKey: newest }),
+        ...keptAsidePatch('wallet.history', page.keptAside, ctx.nowSec()),
         ...(ctx.newsAtMs ? { forAlertsAtMs: ctx.newsAtMs() } : {}),
         addPages: 1,
         succeededAtSec: ctx.nowSec(),
@@ -90,11 +96,16 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
     while (next !== null) {
       const page = await next
       const data = page.data
-      const oldest = data.at(-1)
-      const reachedEnd = !page.pagination.hasMore || oldest === undefined
+      // The keys the service sent, newest first, those kept aside included.
+      const keys = keysInOrder(
+        data.map((e) => e.signature),
+        page.keptAside,
+      )
+      const oldestKey = keys.findLast((key) => key !== null)
+      const reachedEnd = !page.pagination.hasMore || keys.length === 0
       const storedBefore = writes.storedAfterPending
       const complete = reachedEnd || isDepthReached(row, data, storedBefore)
-      const cursor = page.pagination.nextCursor ?? oldest?.signature ?? null
+      const cursor = page.pagination.nextCursor ?? oldestKey ?? null
       // The next page is asked for while this one (and those before it) are written.
       next =
         complete || cursor === null
@@ -103,12 +114,15 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
       next?.catch(() => {})
       const sent = {
         items: data.length,
-        newestKey: data[0]?.signature,
+        newestKey: keys.find((key) => key !== null) ?? undefined,
         cursor,
         isComplete: complete,
         isLast: next === null,
       }
-      await writes.send(sent, (patch) => writer.applyHistoryPage(walletId, data, patch))
+      const aside = keptAsidePatch('wallet.history', page.keptAside, ctx.nowSec())
+      await writes.send(sent, (patch) =>
+        writer.applyHistoryPage(walletId, data, { ...patch, ...aside }),
+      )
     }
   } finally {
     await writes.settle()

@@ -33,6 +33,11 @@ export interface StreamContext {
    * they were fetched. Its top pages are marked as read then, for the first sync to trust.
    */
   lookupFetchedAtSec?: number
+  /**
+   * Mints DAS had no price for, and when it was asked (UTC seconds): not asked again for a
+   * day. One map per engine, shared by its runs.
+   */
+  unpricedByDas?: Map<string, number>
 }
 
 /** A stream's tally for one run. */

@@ -10,6 +10,7 @@ export async function syncTransfers(ctx: StreamContext): Promise<StreamResult> {
   const { depthLimitSinceSec: sinceSec } = await ctx.writer.stream(ctx.walletId, 'transfers')
   return syncCursorStream<TransferEntry>(ctx, {
     stream: 'transfers',
+    operation: 'wallet.transfers',
     pageLimit: TRANSFERS_PAGE_LIMIT,
     fetchPage: async (cursor, limit) => {
       const page = await ctx.call('wallet.transfers', {
@@ -20,6 +21,7 @@ export async function syncTransfers(ctx: StreamContext): Promise<StreamResult> {
       return {
         items: page.data,
         nextCursor: page.pagination.hasMore ? page.pagination.nextCursor : null,
+        keptAside: page.keptAside,
       }
     },
     firstKnown: (items) => ctx.writer.firstKnownTransfer(ctx.walletId, items),

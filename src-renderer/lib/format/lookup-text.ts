@@ -44,7 +44,9 @@ export const KIND_CHOICES: Record<Exclude<PastedKind, 'unknown'>, string> = {
 export function assetImage(asset: LookupAsset, images: Record<string, string>): string {
   for (const file of asset.content.files) {
     if (file.mime && !file.mime.startsWith('image/')) continue
-    const path = images[file.cdn_uri] ?? images[file.uri]
+    const path =
+      (file.cdn_uri === undefined ? undefined : images[file.cdn_uri]) ??
+      (file.uri === undefined ? undefined : images[file.uri])
     if (path) return path
   }
   return ''

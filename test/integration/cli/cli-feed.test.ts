@@ -61,6 +61,7 @@ describe('CLI: feed', () => {
         'amounts',
         'isFailed',
         'kind',
+        'said',
         'signature',
         'slot',
         'summary',

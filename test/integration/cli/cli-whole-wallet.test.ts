@@ -60,7 +60,7 @@ describe.each(ENGINES)('CLI: the whole wallet, balances at a date and totals (on
     expect(run.code, run.stderr).toBe(0)
     const shown = JSON.parse(run.stdout) as WholeWallet
     expect(Object.keys(shown).sort()).toEqual(
-      ['address', 'fundedBy', 'holdings', 'identity', 'label', 'valueUsd'].sort(),
+      ['address', 'fundedBy', 'holdings', 'identity', 'label', 'unpricedCount', 'valueUsd'].sort(),
     )
     const listed = await rpc<{ items: { id: string }[] }>(sim.url, 'getAssetsByOwner', {
       ownerAddress: collector,
@@ -180,7 +180,10 @@ describe.each(ENGINES)('CLI: the whole wallet, balances at a date and totals (on
     // Every compressed token of the holder is in the totals, and the values add up.
     for (const c of holderShown.holdings.compressed.tokens)
       expect(totals.tokens.some((t) => t.mint === c.mint && t.compressedAmount !== '0')).toBe(true)
-    expect(totals.tokens.reduce((sum, t) => sum + t.valueUsd, 0)).toBeCloseTo(totals.valueUsd, 6)
+    expect(totals.tokens.reduce((sum, t) => sum + (t.valueUsd ?? 0), 0)).toBeCloseTo(
+      totals.valueUsd,
+      6,
+    )
     expect(totals.compressedValueUsd).toBeGreaterThan(0)
   })
 })

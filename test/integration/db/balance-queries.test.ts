@@ -55,6 +55,7 @@ describe('balance queries: latest snapshot, NFTs and the value series', () => {
     expect(await fetchCurrentBalances(review.db, empty.walletId)).toEqual({
       takenAtSec: null,
       totalUsd: 0,
+      unpricedCount: 0,
       rows: [],
       nftCount: 0,
     })

@@ -65,7 +65,9 @@ describe.each(ENGINES)(
       expect(byOwner.result.page).toEqual(truthPage)
       expect(byOwner.credits).toBe(10)
       const imageUris = truthPage.items.flatMap((a) =>
-        a.content.files.filter((file) => file.mime.startsWith('image/')).map((file) => file.uri),
+        a.content.files
+          .filter((file) => file.mime?.startsWith('image/'))
+          .map((file) => file.uri ?? ''),
       )
       expect(imageUris.length).toBeGreaterThan(0)
       for (const uri of imageUris) expect(byOwner.images[uri]).toMatch(/^\/images\/\w+/)

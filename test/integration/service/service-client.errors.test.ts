@@ -279,18 +279,15 @@ describe('invalid responses', () => {
     expect(error.details.reason).toBe('truncated')
   })
 
-  it('schema drift names the operation, the field path and what was expected', async () => {
-    const drifted = structuredClone(s.historyBody) as { data: Record<string, unknown>[] }
-    drifted.data = [0, 1, 2, 3].map(
-      () => JSON.parse(JSON.stringify(s.historyEntry)) as Record<string, unknown>,
-    )
-    ;(drifted.data[3]!.balanceChanges as Record<string, unknown>[])[0]!.amount = '-0.1'
+  it('schema drift of the answer itself names the operation, the field path and what was expected', async () => {
+    const drifted = structuredClone(s.historyBody) as { pagination: Record<string, unknown> }
+    drifted.pagination.hasMore = 'yes'
     const { error, reports } = await failure(() => ({ json: drifted }), history)
     expect(error).toBeInstanceOf(InvalidResponseError)
-    expect((error as InvalidResponseError).fieldPath).toBe('data[3].balanceChanges[0].amount')
+    expect((error as InvalidResponseError).fieldPath).toBe('pagination.hasMore')
     expect(error.message).toContain('wallet.history')
-    expect(error.message).toContain('data[3].balanceChanges[0].amount')
-    expect(error.message).toMatch(/expected number/)
+    expect(error.message).toContain('pagination.hasMore')
+    expect(error.message).toMatch(/expected boolean/)
     expect(reports[0]?.errorName).toBe('InvalidResponseError')
   })
 

@@ -157,6 +157,7 @@ describe('team server: a viewer spends no credits, whatever channel or option', 
       ],
       'feed:mark-viewed': [{ upTo: { slot: 0, id: 0 } }],
       'health:status': [undefined],
+      'health:kept-aside': [{}, { includeWritten: true }],
       'alerts:mark-read': [{ upToId: 1 }],
       'alerts:try': [
         { rule: { trigger: 'activity' }, days: 30 },

@@ -91,7 +91,7 @@ describe.each(smallProfiles)('profile %s', (profile) => {
     const heldNfts = [...sums].filter(([m]) => !fungible.has(m)).map(([m]) => m)
     const balanceNfts = (balances.nfts ?? []).filter((n) => !n.compressed).map((n) => n.mint)
     expect(balanceNfts.every((m) => heldNfts.includes(m))).toBe(true)
-    const usd = balances.balances.slice(1).map((b) => b.usdValue)
+    const usd = balances.balances.slice(1).map((b) => b.usdValue ?? 0)
     expect(usd).toEqual([...usd].sort((a, b) => b - a))
   })
 
@@ -139,7 +139,7 @@ describe.each(smallProfiles)('profile %s', (profile) => {
     for (const nft of balances.nfts ?? []) {
       const asset = das.items.find((a) => a.id === nft.mint)
       expect(asset, nft.mint).toBeDefined()
-      expect(asset!.compression.compressed).toBe(nft.compressed)
+      expect(asset!.compression?.compressed).toBe(nft.compressed)
       expect(asset!.ownership.owner).toBe(wallet)
     }
     const accounts = await client.compression.getCompressedAccountsByOwner({ owner: wallet })

@@ -4,10 +4,11 @@ import type { StreamName } from '../../../src-main/db/mirror-writer'
 import { readMirror } from '../../helpers/mirror-contents'
 import { readWalletTruth } from '../../helpers/sim-truth'
 import { ENGINES, startSyncFixture, type SyncFixture } from '../../helpers/sync-fixture'
-import { expectMirrorEqualsTruth, ledgerCalls, simulatorCalls } from './mirror-truth-assertions'
+import { expectMirrorEqualsTruth, simulatorCalls } from './mirror-truth-assertions'
 
 // Issue 5, "Done means": faults injected by the simulator leave no bad row, and the final
-// mirror is correct once they stop; drift pauses only the affected stream with a clear error.
+// mirror is correct once they stop. Issue 46: drift on one item keeps that item aside and
+// writes the rest; an answer unreadable as a whole is asked again, and never stops a wallet.
 
 async function injectFault(simUrl: string, spec: FaultSpec): Promise<void> {
   const response = await fetch(`${simUrl}/__sim/faults`, {
@@ -116,60 +117,103 @@ describe.each(ENGINES)('sync engine under injected faults (on %s)', (engine) => 
     },
   )
 
-  it('schema drift on wallet.history pauses only history, stores nothing of that page, and a retry completes it', async () => {
+  it('one history entry the edge cannot read is kept aside with its reason; the rest of the page is written and the cursor moves on', async () => {
     fx = await startSyncFixture({ engine })
     const address = await fx.watch('casual')
     const syncEngine = fx.runtime.engine
     const walletId = (await syncEngine.writer.walletId(address)) as number
-    // Item 40 of the first page gets a fee that is not a number; items 0–39 are fine.
+    const truth = await readWalletTruth(fx.sim.url, address)
+    // Item 40 of the first page (newest first) gets a fee that is not a number, once.
     await injectFault(fx.sim.url, {
       target: 'wallet.history',
       kind: 'drift',
       drift: 'wrongType',
       field: 'data.40.fee',
+      count: 1,
     })
+    const odd = truth.history[truth.txCount - 1 - 40] as { signature: string }
 
     const outcome = await syncEngine.syncWallet(address)
 
-    expect(outcome.state).toBe('paused')
-    const byStream = Object.fromEntries(outcome.streams.map((s) => [s.stream, s]))
-    expect(byStream.history?.state).toBe('paused')
-    for (const stream of ALL_STREAMS.filter((s) => s !== 'history'))
-      expect(byStream[stream]?.state, stream).toBe('ok')
+    expect(outcome.state, JSON.stringify(outcome)).toBe('ok')
+    for (const stream of ALL_STREAMS)
+      expect(outcome.streams.find((s) => s.stream === stream)?.state, stream).toBe('ok')
     const history = await syncEngine.writer.stream(walletId, 'history')
-    expect(history.isPaused).toBe(true)
-    expect(history.lastError).toContain('wallet.history')
-    expect(history.lastError).toContain(address)
-    expect(history.lastError).toMatch(/data\W+40\W+fee/)
-    // Nothing of the page is stored — not even the 40 valid items before the bad one.
+    expect(history).toMatchObject({ isPaused: false, lastError: null, isBackfillComplete: true })
+    // Every other entry is stored, and their balance changes; the odd one is not.
     const mirror = await readMirror(fx.db, address)
-    expect(mirror.transactions).toHaveLength(0)
-    expect(mirror.changes).toHaveLength(0)
-    expect(history.itemsStored).toBe(0)
-    // The other streams are complete.
-    const truth = await readWalletTruth(fx.sim.url, address)
-    expect(mirror.transfers).toHaveLength(truth.transfers.length)
+    expect(mirror.transactions).toHaveLength(truth.txCount - 1)
+    expect(mirror.transactions.some((t) => t.signature === odd.signature)).toBe(false)
+    expect(history.itemsStored).toBe(truth.txCount - 1)
+    // It is kept aside, whole, with what was wrong.
+    const kept = await fx.mirror.keptAside.list()
+    expect(kept).toHaveLength(1)
+    expect(kept[0]).toMatchObject({
+      walletAddress: address,
+      stream: 'history',
+      operation: 'wallet.history',
+      key: odd.signature,
+      seenCount: 1,
+      writtenAtSec: null,
+    })
+    expect(kept[0]?.reason).toMatch(/^fee: .*expected number/)
+    expect(JSON.parse(kept[0]?.rawJson ?? '{}')).toMatchObject({ signature: odd.signature })
+    expect(await fx.mirror.keptAside.counts()).toMatchObject([
+      { walletAddress: address, stream: 'history', count: 1 },
+    ])
 
-    // While paused, a sync leaves history alone: no history call is made.
-    const historyCalls = await simulatorCalls(fx.sim.url, 'wallet.history')
-    expect((await syncEngine.syncWallet(address)).streams.map((s) => s.stream)).not.toContain(
-      'history',
-    )
-    expect(await simulatorCalls(fx.sim.url, 'wallet.history')).toBe(historyCalls)
-    expect((await syncEngine.writer.stream(walletId, 'history')).isPaused).toBe(true)
-
-    // The service is fixed; the user retries.
+    // The next sync asks only for what is new, and reads the kept item again: still unreadable.
     await clearFaults(fx.sim.url)
-    await syncEngine.retryStream(address, 'history')
+    const calls = await simulatorCalls(fx.sim.url, 'wallet.history')
+    const again = await syncEngine.syncWallet(address)
+    expect(again.state).toBe('ok')
+    expect(again.newTransactions).toBe(0)
+    expect(await simulatorCalls(fx.sim.url, 'wallet.history')).toBe(calls + 1)
+    expect(await fx.mirror.keptAside.list()).toHaveLength(1)
+  })
+
+  it('an answer the edge cannot read as a whole is asked again with backoff; when it keeps coming, the stream says so and the next sync asks again', async () => {
+    fx = await startSyncFixture({ engine })
+    const address = await fx.watch('casual')
+    const syncEngine = fx.runtime.engine
+    const walletId = (await syncEngine.writer.walletId(address)) as number
+    // Twice an answer without its pagination: the third answer is read.
+    await injectFault(fx.sim.url, {
+      target: 'wallet.history',
+      kind: 'drift',
+      drift: 'missing',
+      field: 'pagination',
+      count: 2,
+    })
+    const outcome = await syncEngine.syncWallet(address)
+    expect(outcome.state, JSON.stringify(outcome)).toBe('ok')
+    expect(await failedCalls(fx, 'InvalidResponseError')).toBe(2)
+    await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
+
+    // Every answer unreadable: three tries, then the stream says what and why, unpaused.
+    await fx.sim.addActivity(fx.sim.chain.walletByAddress(address)!, 3)
+    await injectFault(fx.sim.url, {
+      target: 'wallet.history',
+      kind: 'drift',
+      drift: 'missing',
+      field: 'pagination',
+    })
+    const failed = await syncEngine.syncWallet(address)
+    const history = failed.streams.find((s) => s.stream === 'history')
+    expect(history?.state).toBe('error')
+    expect(history?.error).toContain('wallet.history answered 3 times, with backoff')
+    expect(history?.error).toContain('field pagination')
+    expect(history?.error).toContain(address)
+    expect((await syncEngine.writer.stream(walletId, 'history')).isPaused).toBe(false)
+    expect(
+      failed.streams.filter((s) => s.stream !== 'history').every((s) => s.state === 'ok'),
+    ).toBe(true)
+
+    // The service is fixed: the next sync, nothing asked of the person, completes it.
+    await clearFaults(fx.sim.url)
     const retried = await syncEngine.syncWallet(address)
     expect(retried.state, JSON.stringify(retried)).toBe('ok')
-    expect(retried.newTransactions).toBe(truth.txCount)
-    expect(await syncEngine.writer.stream(walletId, 'history')).toMatchObject({
-      isPaused: false,
-      lastError: null,
-    })
-    // The drifted call (billed: the service answered 200), none while paused, one to backfill 64.
-    expect(await ledgerCalls(fx.db, 'wallet.history', address)).toBe(2)
+    expect(retried.newTransactions).toBe(3)
     await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
   })
 })

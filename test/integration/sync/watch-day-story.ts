@@ -85,3 +85,31 @@ export function describeWebhookDay(engine: TestEngine, hours = 12): void {
     },
   )
 }
+
+/**
+ * The watch day on the real service's variety (`variance: 'real'`), polling and in webhook
+ * mode: "SOL" mints, absent cursors, null prices and names, deliveries without
+ * `transactionError`. Every change is still found and the mirror still equals the truth;
+ * what the variety costs is not this story's (the plain days hold the credits).
+ */
+export function describeWatchDayOnRealVariety(hours: number): void {
+  describe.each(['polling', 'webhook'] as const)(
+    `watch day on the real service’s variety: 50 wallets, ${hours} virtual hours, %s (on sqlite)`,
+    (mode) => {
+      let day: WatchDayResult
+      beforeAll(async () => {
+        day = await runWatchDay({ hours, engine: 'sqlite', mode, variance: 'real' })
+      }, 600_000)
+
+      it('detects every change and the mirror equals the truth', () => {
+        expect(day.changes).toBeGreaterThanOrEqual((60 * hours) / 24)
+        expect(day.detected).toBe(day.changes)
+        expect(day.mismatch).toBeNull()
+        expect(day.mirrorEqualsTruth).toBe(true)
+        // Webhook mode: the deliveries were written as delivered, not synced instead.
+        if (mode === 'webhook')
+          expect(day.webhooks?.deliveries).toBeGreaterThanOrEqual(day.changes - 5)
+      })
+    },
+  )
+}

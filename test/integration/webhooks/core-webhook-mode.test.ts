@@ -109,6 +109,45 @@ describe.each(ENGINES)('webhook mode started through the core (on %s)', (engine)
     expect(footprint.changesLast24h).toBe(1)
   })
 
+  it('History and the feed show what the service said of each delivered transaction: its type, source, sentence and NFT sale', async () => {
+    const collector = sim.chain.walletByProfile('nft-collector').address
+    await callCore(core, 'watchlist:add', { address: collector, label: 'Collector' })
+    await callCore(core, 'sync:run', { address: collector })
+    await mode.idle()
+    const signatures = await addActivityAndDeliver(sim.url, collector, 12)
+    await mode.idle()
+    const history = await callCore(core, 'history:page', { address: collector, limit: 50 })
+    const delivered = history.rows.filter((r) => signatures.includes(r.signature))
+    expect(delivered.map((r) => r.signature).sort()).toEqual([...signatures].sort())
+    // Every delivered event names its program and says what it did, in the wallet's words.
+    for (const row of delivered) {
+      expect(row.said.source, row.signature).not.toBeNull()
+      if (row.changes.length > 0) expect(row.said.description).toContain(collector)
+    }
+    const sales = delivered.filter((r) => r.said.nftSale !== null)
+    expect(sales.length).toBeGreaterThan(0)
+    for (const sale of sales) {
+      expect(sale.kind).toBe('NFT_SALE')
+      expect(sale.said.source).toBe('MAGIC_EDEN')
+      expect(sale.said.nftSale).toMatchObject({ buyer: collector, marketplace: 'MAGIC_EDEN' })
+      // The price the service reports is what the wallet paid in SOL, fee left out.
+      const paid = sale.changes.find((c) => c.symbol === 'SOL')
+      expect(BigInt(sale.said.nftSale?.priceLamports ?? '-1')).toBe(
+        -BigInt(paid?.amountRaw ?? '0') - BigInt(Math.round(sale.fee * 1e9)),
+      )
+    }
+    const feed = await callCore(core, 'feed:page', { filters: { wallets: [collector] }, limit: 50 })
+    for (const row of delivered) {
+      const shown = feed.rows.find((f) => f.signature === row.signature)
+      expect(shown?.said).toEqual(row.said)
+      expect(shown?.kind).toBe(row.kind)
+    }
+    const sale = feed.rows.find((f) => f.signature === sales[0]?.signature)
+    expect(sale?.summary).toMatch(/^Bought .+ for .+ SOL on Magic Eden$/)
+    await callCore(core, 'watchlist:remove', { address: collector })
+    await mode.idle()
+  }, 120_000)
+
   it('watchlist:add and watchlist:remove keep the webhook’s addresses equal to the watchlist', async () => {
     const other = sim.chain.walletByProfile('active-trader').address
     const addresses = async () => [...(sim.webhooks.list(KEY)[0]?.accountAddresses ?? [])].sort()

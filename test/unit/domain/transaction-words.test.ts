@@ -61,6 +61,15 @@ describe('transaction words', () => {
         tx([leg(NATIVE_SOL_MINT, 'SOL', '-1.5', 150), leg(USDC, 'USDC', '210.3', 1)], 'SWAP'),
       ),
     ).toBe('Swapped 1.5 SOL for 210.3 USDC')
+    // Where the service named the program it ran through, the feed and the alert say it.
+    const routed = {
+      ...tx([leg(NATIVE_SOL_MINT, 'SOL', '-1.5', 150), leg(USDC, 'USDC', '210.3', 1)], 'SWAP'),
+      source: 'JUPITER',
+    }
+    expect(transactionSummary(routed)).toBe('Swapped 1.5 SOL for 210.3 USDC on Jupiter')
+    expect(walletTransactionLine('Trader', routed)).toBe(
+      'Trader swapped 1.5 SOL for 210.3 USDC on Jupiter (≈ $225.00)',
+    )
     const nft = (amountText: string, name: string | null, symbol: string | null = 'APE') =>
       leg(NFT, symbol, amountText, null, { decimals: 0, name })
     expect(

@@ -218,6 +218,11 @@ describe('simulator arguments and faults', () => {
       keys: ['a', 'b'],
     })
     expect(parseSimulatorArgs([]).population).toBe('default')
+    expect(parseSimulatorArgs([]).variance).toBe('none')
+    expect(parseSimulatorArgs(['--variance', 'real']).variance).toBe('real')
+    expect(() => parseSimulatorArgs(['--variance', 'wild'])).toThrow(
+      '--variance must be one of none, real',
+    )
     expect(parseSimulatorArgs(['--population', 'watch-day']).population).toBe('watch-day')
     expect(() => parseSimulatorArgs(['--population', 'crowd'])).toThrow(/--population/)
     expect(() => parseSimulatorArgs(['--plan', 'gold'])).toThrow(/--plan/)

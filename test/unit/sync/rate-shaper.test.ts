@@ -8,6 +8,7 @@ import {
   ServerError,
 } from '../../../src-main/service/service-errors'
 import { OfflineError, RateShaper } from '../../../src-main/sync/rate-shaper'
+import { DEFAULT_RETRY_LIMITS, UnreadableAnswerError } from '../../../src-main/sync/retry-policy'
 
 // The shaper over a stand-in call (no service needed): bounded retries per failure kind,
 // AIMD on 429, Retry-After honoured, offline reported.
@@ -63,18 +64,31 @@ describe('rate shaper', () => {
     expect(s.attempts()).toBe(QUICK.transientAttempts)
   })
 
-  it('does not retry a final failure (bad key, schema drift)', async () => {
+  it('does not retry a final failure (bad key)', async () => {
     const shaper = new RateShaper({ rpsByClass: RPS, retry: QUICK })
     const auth = scripted([new AuthError(OP, 'HTTP 401')])
     await expect(shaper.run('das-enhanced', auth.call)).rejects.toBeInstanceOf(AuthError)
     expect(auth.attempts()).toBe(1)
-    const drift = scripted([
-      new InvalidResponseError(OP, 'bad field', { fieldPath: 'data[0].fee' }),
+  })
+
+  it('asks again for an answer it cannot read as a whole, a bounded number of times, then says how many', async () => {
+    const shaper = new RateShaper({ rpsByClass: RPS, retry: QUICK })
+    const once = scripted([
+      new InvalidResponseError(OP, 'bad field', { fieldPath: 'pagination.hasMore' }),
     ])
-    await expect(shaper.run('das-enhanced', drift.call)).rejects.toBeInstanceOf(
-      InvalidResponseError,
+    await expect(shaper.run('das-enhanced', once.call)).resolves.toBe('ok')
+    expect(once.attempts()).toBe(2)
+    const always = scripted(
+      Array.from(
+        { length: 10 },
+        () => new InvalidResponseError(OP, 'bad field', { fieldPath: 'pagination.hasMore' }),
+      ),
     )
-    expect(drift.attempts()).toBe(1)
+    const error = await shaper.run('das-enhanced', always.call).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnreadableAnswerError)
+    expect((error as UnreadableAnswerError).attempts).toBe(DEFAULT_RETRY_LIMITS.unreadableAttempts)
+    expect((error as UnreadableAnswerError).answer.fieldPath).toBe('pagination.hasMore')
+    expect(always.attempts()).toBe(DEFAULT_RETRY_LIMITS.unreadableAttempts)
   })
 
   it('retries a garbled body (no field named)', async () => {

@@ -52,12 +52,12 @@ describe('classifyFailure: how the rate shaper treats each failure', () => {
       'offline',
     ],
     [
-      'schema drift (names a field)',
-      new InvalidResponseError(OP, 'response field data[3].fee does not match', {
+      'schema drift of the answer itself (names a field)',
+      new InvalidResponseError(OP, 'response field pagination.hasMore does not match', {
         reason: 'schema',
-        fieldPath: 'data[3].fee',
+        fieldPath: 'pagination.hasMore',
       }),
-      'final',
+      'unreadable',
     ],
     ['bad key', new AuthError(OP, 'HTTP 401', { httpStatus: 401 }), 'final'],
     ['plan refuses', new PlanError(OP, 'HTTP 403', { httpStatus: 403 }), 'final'],

@@ -1,0 +1,3 @@
+import { describeWatchDayOnRealVariety } from './watch-day-story'
+
+describeWatchDayOnRealVariety(6)
