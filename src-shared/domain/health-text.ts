@@ -123,8 +123,8 @@ const ACTOR_OF: Record<HealthKind, TeamRole> = {
   'disk-full': 'admin',
   'database-locked': 'admin',
   'postgres-unreachable': 'admin',
-  // Nothing to change: what is kept aside is read again by itself.
-  'service-shape': 'viewer',
+  // Nothing to change (it is read again by itself); an admin can list it on the server.
+  'service-shape': 'admin',
 }
 
 /** What a team member whose role cannot act is told instead: whom to ask, and what waits. */
@@ -141,7 +141,8 @@ const ASK_OF: Record<HealthKind, string> = {
   'disk-full': 'Ask an admin to free some space on the server; nothing was lost.',
   'database-locked': 'Ask an admin: another program is using the server’s data folder.',
   'postgres-unreachable': 'Ask an admin to check the server’s database; nothing was lost.',
-  'service-shape': ACTION_OF['service-shape'],
+  'service-shape':
+    'The rest was written and syncing goes on; if it lasts, ask an admin (heliograph doctor on the server lists what was kept aside).',
 }
 
 /**
