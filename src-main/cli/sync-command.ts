@@ -5,6 +5,7 @@ import { AppError, SyncStoppedError } from '@shared/ipc/ipc-errors'
 import { countText } from '@shared/domain/display-text'
 import type { SyncProgress, WalletSyncOutcome, WatchChange } from '@shared/ipc/sync-schemas'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
+import { transactionCount, utcDate } from './depth-options'
 import { printErrorLine, printLine, walletName } from './terminal-output'
 import { cliContext, setExitCode, type StopSignal } from './cli-context'
 
@@ -57,16 +58,6 @@ function describeOutcome(name: string, o: WalletSyncOutcome): string {
   return `${name}: ${o.state} (${parts.join(', ')})`
 }
 
-function parseCount(text: string): number {
-  const n = Number(text)
-  if (!Number.isInteger(n) || n < 1 || n > 10_000_000) {
-    throw new AppError(
-      `--max-transactions must be a whole number from 1 to 10,000,000 (got “${text}”).`,
-    )
-  }
-  return n
-}
-
 function parseEvery(text: string): number {
   const n = Number(text)
   if (!Number.isInteger(n) || n < 15 || n > 86_400)
@@ -74,13 +65,6 @@ function parseEvery(text: string): number {
       `--every must be a whole number of seconds from 15 to 86400 (got “${text}”).`,
     )
   return n
-}
-
-function parseSince(text: string): number {
-  const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text)
-  if (Number.isNaN(ms))
-    throw new AppError(`--since must be a date such as 2025-01-31 (got “${text}”).`)
-  return Math.floor(ms / 1000)
 }
 
 /** Parses --lease-seconds, naming the option when the value is out of range. */
@@ -102,12 +86,12 @@ export function registerSyncCommand(program: Command): void {
     .option(
       '--max-transactions <n>',
       'limit the backfill to the newest N transactions (stored per wallet)',
-      parseCount,
+      transactionCount('--max-transactions'),
     )
     .option(
       '--since <date>',
       'limit the backfill to transactions since DATE (YYYY-MM-DD, UTC; stored per wallet)',
-      parseSince,
+      utcDate('--since'),
     )
     .option('--estimate', 'print what the sync would cost and exit without syncing')
     .option(

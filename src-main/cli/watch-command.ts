@@ -1,5 +1,7 @@
 import type { Command } from 'commander'
+import { AppError } from '@shared/ipc/ipc-errors'
 import { callCore, openCore, type FolderUse, type GlobalOptions } from './cli-core'
+import { parseDepth, utcDate } from './depth-options'
 import { printJson, printLine } from './terminal-output'
 
 async function withCore<T>(
@@ -23,14 +25,41 @@ export function registerWatchCommand(program: Command): void {
 
   watch
     .command('add <address>')
-    .description('start watching a wallet')
+    .description(
+      'start watching a wallet; its first sync stores the newest 1,000 transactions unless --depth or --since says otherwise',
+    )
     .option('--label <label>', 'a name for the wallet')
-    .action(async (address: string, opts: { label?: string }) => {
-      const wallet = await withCore(globals(), 'add', 'create', (core) =>
-        callCore(core, 'watchlist:add', { address, label: opts.label }),
-      )
-      printLine(`Watching ${wallet.address}${wallet.label ? ` (${wallet.label})` : ''}`)
-    })
+    .option(
+      '--depth <all|N>',
+      'how much history the first sync stores: all of it, or the newest N transactions (default 1000)',
+      parseDepth,
+    )
+    .option(
+      '--since <date>',
+      'store the history back to DATE (YYYY-MM-DD, UTC)',
+      utcDate('--since'),
+    )
+    .action(
+      async (address: string, opts: { label?: string; depth?: number | 'all'; since?: number }) => {
+        if (opts.depth === 'all' && opts.since !== undefined)
+          throw new AppError('--depth all and --since contradict each other: give one of them.')
+        const depth =
+          opts.depth === undefined && opts.since === undefined
+            ? undefined
+            : {
+                maxTransactions: opts.depth === 'all' ? null : (opts.depth ?? null),
+                sinceSec: opts.since ?? null,
+              }
+        const wallet = await withCore(globals(), 'add', 'create', (core) =>
+          callCore(core, 'watchlist:add', {
+            address,
+            label: opts.label,
+            ...(depth ? { depth } : {}),
+          }),
+        )
+        printLine(`Watching ${wallet.address}${wallet.label ? ` (${wallet.label})` : ''}`)
+      },
+    )
 
   watch
     .command('list')

@@ -16,6 +16,7 @@ import type {
 import { STREAM_NAMES, type MirrorWriter, type StreamName } from '../db/mirror-writer'
 import type { HoldingsStore } from '../db/stores/holdings-store'
 import type { SyncStateStore } from '../db/stores/sync-state-store'
+import { isHistoryWhole } from '../db/queries/sync-status'
 import type { MintStore } from '../db/stores/mint-store'
 import type { NamesStore } from '../db/stores/names-store'
 import type { ServiceClient } from '../service/service-client'
@@ -31,7 +32,13 @@ import { syncBalances } from './streams/balances-stream'
 import { syncChange, type ChangeEvidence, type ChangeSyncResult } from './streams/change-stream'
 import { syncCompressedSignatures } from './streams/compressed-signatures-stream'
 import { syncHistory } from './streams/history-stream'
-import type { StreamContext, StreamProgress, StreamResult } from './streams/stream-context'
+import type {
+  HistoryDepth,
+  HistoryReach,
+  StreamContext,
+  StreamProgress,
+  StreamResult,
+} from './streams/stream-context'
 import { syncTransfers } from './streams/transfers-stream'
 
 /** What the engine tells the shells. */
@@ -87,7 +94,23 @@ export interface SyncWalletOptions {
    * accounts' new transactions (change-stream.ts); the streams run only if that declines.
    */
   change?: ChangeEvidence
+  /**
+   * A load of older history (`sync --deeper`): history, then the streams that follow it,
+   * run only their backfill, on past complete rows down to this depth; every call is in
+   * the ledger as OLDER_HISTORY_PURPOSE.
+   */
+  older?: { depth: HistoryDepth }
 }
+
+/** The ledger's name for the calls of a load of older history, apart from routine syncing. */
+export const OLDER_HISTORY_PURPOSE = 'older-history'
+
+/** The streams that go back as far as the stored history reaches ("their transfers"). */
+const FOLLOWS_HISTORY: readonly StreamName[] = [
+  'transfers',
+  'compressed-owner',
+  'compressed-token-owner',
+]
 
 /** The streams a change sync answers together. */
 const CHANGE_STREAMS: readonly StreamName[] = ['history', 'transfers']
@@ -226,9 +249,7 @@ export class SyncEngine {
       const rest = quick?.answered ? streams.filter((s) => !quick.covered.includes(s)) : streams
       const outcomes = [
         ...(quick?.answered ? quick.outcomes : []),
-        ...(await Promise.all(
-          rest.map((stream) => this.#runStream(walletId, address, stream, controller, run)),
-        )),
+        ...(await this.#runStreams(walletId, address, rest, controller, run, options.older)),
       ].map((o) =>
         // A declined change sync's calls are the history stream's cost.
         quick && !quick.answered && o.stream === 'history'
@@ -246,7 +267,8 @@ export class SyncEngine {
       if (hasNewMints && !controller.signal.aborted && run.stopError === undefined) {
         // Naming new mints is a courtesy to the views: its failure fails no stream.
         await fillUnknownMints(
-          (operation, input, signal) => this.callFor(address, operation, input, signal),
+          (operation, input, signal) =>
+            this.#callForRun(address, options, operation, input, signal),
           this.#options.mints,
           walletId,
           this.#nowSec(),
@@ -258,7 +280,7 @@ export class SyncEngine {
         // Names, like mints, are a courtesy to the views: their failure fails no stream.
         const names = this.#options.names
         const call: WalletCall = (operation, input, signal) =>
-          this.callFor(address, operation, input, signal)
+          this.#callForRun(address, options, operation, input, signal)
         const asOf = { nowSec: this.#nowSec(), refreshSec: await this.#namesRefreshSec() }
         await fillWalletNames(call, names, {
           walletId,
@@ -379,6 +401,76 @@ export class SyncEngine {
   }
 
   /**
+   * Runs the streams side by side; but while the history's reach can move in this run (its
+   * backfill under way, or a load of older history), the streams that follow it start once
+   * the history has run, and go back as far as it got.
+   */
+  async #runStreams(
+    walletId: number,
+    address: string,
+    streams: readonly StreamName[],
+    controller: AbortController,
+    run: RunStop,
+    older: SyncWalletOptions['older'],
+  ): Promise<StreamOutcome[]> {
+    const start = (stream: StreamName): Promise<StreamOutcome> =>
+      this.#runStream(
+        walletId,
+        address,
+        stream,
+        controller,
+        run,
+        async (ctx) => {
+          const followed = FOLLOWS_HISTORY.includes(stream)
+            ? { historyReach: await this.#historyReach(walletId, stream, depth) }
+            : {}
+          return runStream({ ...ctx, ...followed, ...(older ? { older } : {}) }, stream)
+        },
+        older ? OLDER_HISTORY_PURPOSE : stream,
+      )
+    const history = await this.writer.stream(walletId, 'history')
+    const depth = older?.depth ?? {
+      count: history.depthLimitCount,
+      sinceSec: history.depthLimitSinceSec,
+    }
+    // Without a depth the whole history is wanted, and with it every transfer: no waiting.
+    const waits =
+      streams.includes('history') &&
+      isBounded(depth) &&
+      (older !== undefined || !history.isBackfillComplete)
+    if (!waits) return Promise.all(streams.map(start))
+    const leading = streams.filter((s) => !FOLLOWS_HISTORY.includes(s))
+    const leadingRuns = leading.map(start)
+    await leadingRuns[leading.indexOf('history')]
+    const following = streams.filter((s) => FOLLOWS_HISTORY.includes(s))
+    const followingRuns = following.map(start)
+    const outcomes = await Promise.all([...leadingRuns, ...followingRuns])
+    const order = [...leading, ...following]
+    return streams.map((s) => outcomes[order.indexOf(s)] as StreamOutcome)
+  }
+
+  /**
+   * How far back the stored history reaches, for a stream that follows it; no bound when
+   * the history is held, or wanted, whole (`depth` has no limit).
+   */
+  async #historyReach(
+    walletId: number,
+    stream: StreamName,
+    depth: HistoryDepth,
+  ): Promise<HistoryReach> {
+    const history = await this.writer.stream(walletId, 'history')
+    if (!isBounded(depth) || isHistoryWhole(history))
+      return { sinceSec: null, isHistoryComplete: true, isReached: false }
+    const { syncState } = this.#options
+    const sinceSec = await syncState.oldestStoredSec(walletId, 'history')
+    const isHistoryComplete = history.isBackfillComplete
+    // Nothing held yet: nothing of this stream's past is asked for until there is.
+    if (sinceSec === null) return { sinceSec: null, isHistoryComplete, isReached: true }
+    const own = await syncState.oldestStoredSec(walletId, stream as 'transfers')
+    return { sinceSec, isHistoryComplete, isReached: own !== null && own < sinceSec }
+  }
+
+  /**
    * Runs one stream (or `runner` in its name: null from it means it declined, and the
    * stream is left as it was for its own run).
    */
@@ -389,6 +481,8 @@ export class SyncEngine {
     controller: AbortController,
     run: RunStop,
     runner: (ctx: StreamContext) => Promise<StreamResult | null> = (ctx) => runStream(ctx, stream),
+    /** The ledger's name for the stream's calls: the stream's own unless the run has one. */
+    ledgerName: string = stream,
   ): Promise<StreamOutcome> {
     let credits = 0
     const ctx: StreamContext = {
@@ -400,7 +494,12 @@ export class SyncEngine {
       newsAtMs: this.#nowMs,
       call: (operation, input) => {
         if (run.stopError !== undefined) return Promise.reject(run.stopError)
-        const promise = this.#call(operation, input, { address, stream }, controller.signal)
+        const promise = this.#call(
+          operation,
+          input,
+          { address, stream: ledgerName },
+          controller.signal,
+        )
         credits += creditsPerCall(getOperation(operation).priceKey)
         return promise
       },
@@ -453,6 +552,18 @@ export class SyncEngine {
     signal?: AbortSignal,
   ): Promise<OperationOutput<N>> {
     return this.#callRecorded(operation, input, { address, stream: null }, signal)
+  }
+
+  /** A call for a wallet's run beside its streams (mints, names): a load of older history's are its own. */
+  #callForRun<N extends OperationName>(
+    address: string,
+    options: SyncWalletOptions,
+    operation: N,
+    input: OperationInput<N>,
+    signal?: AbortSignal,
+  ): Promise<OperationOutput<N>> {
+    const stream = options.older ? OLDER_HISTORY_PURPOSE : null
+    return this.#callRecorded(operation, input, { address, stream }, signal)
   }
 
   /**
@@ -534,6 +645,11 @@ export class SyncEngine {
   #emit(event: SyncEvent): void {
     this.#options.emit?.(event)
   }
+}
+
+/** Whether a depth stops short of the history's start (a count or a date). */
+function isBounded(depth: HistoryDepth): boolean {
+  return depth.count !== null || depth.sinceSec !== null
 }
 
 /** What stops every stream of one wallet's run: set by the first budget stop. */

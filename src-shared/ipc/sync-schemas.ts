@@ -181,6 +181,12 @@ export const DepthLimit = z.object({
 })
 export type DepthLimit = z.infer<typeof DepthLimit>
 
+/**
+ * How deep a new wallet's first sync goes unless the person chooses otherwise: its newest
+ * 1,000 transactions (and their transfers). Older history is loaded on request.
+ */
+export const FIRST_SYNC_DEPTH: DepthLimit = { maxTransactions: 1_000, sinceSec: null }
+
 /** Input of `sync:start`: one wallet, or every watched wallet when omitted. */
 export const SyncStartInput = z.object({ address: WalletAddressInput.optional() })
 

@@ -1,9 +1,26 @@
+import { FIRST_SYNC_DEPTH } from '@shared/ipc/sync-schemas'
+import type { WatchAddInput, WatchedWallet } from '@shared/ipc/watchlist-schemas'
+import type { Mirror } from '../../db/mirror'
 import { writeSettings } from '../app-settings'
 import type { HandlerContext } from './handler-context'
 import type { HandlerGroup } from './handler-table'
 
 async function announceChange(ctx: HandlerContext): Promise<void> {
   ctx.events.emit('watchlist:changed', await ctx.mirror.watchlist.list())
+}
+
+/**
+ * Adds a wallet with the depth of its first sync: the person's choice, else the newest
+ * 1,000 transactions (older history is loaded on request, its cost said first).
+ */
+async function addWithDepth(
+  mirror: Mirror,
+  input: WatchAddInput,
+  nowSec: number,
+): Promise<WatchedWallet> {
+  const wallet = await mirror.watchlist.add(input, nowSec)
+  await mirror.syncState.setDepthLimit(wallet.address, input.depth ?? FIRST_SYNC_DEPTH)
+  return wallet
 }
 
 /** Handlers of the `watchlist:*` channels. */
@@ -14,13 +31,13 @@ export function watchlistHandlers(ctx: HandlerContext) {
       // The demo is sample data: a wallet of the person's own goes into their own mirror,
       // which is shown from then on (key or no key). Only the demo's wallets join the demo.
       if (ctx.info.dataSource === 'demo' && !(await ctx.session.isDemoChainWallet(input.address))) {
-        const wallet = await ctx.ownMirror.watchlist.add(input, ctx.nowSec())
+        const wallet = await addWithDepth(ctx.ownMirror, input, ctx.nowSec())
         await writeSettings(ctx.settings, { dataSource: 'service' }, ctx.nowSec())
         await ctx.switchDataSource('service')
         await announceChange(ctx)
         return wallet
       }
-      const wallet = await ctx.mirror.watchlist.add(input, ctx.nowSec())
+      const wallet = await addWithDepth(ctx.mirror, input, ctx.nowSec())
       ctx.session.scheduler?.roundSoon()
       await announceChange(ctx)
       return wallet
