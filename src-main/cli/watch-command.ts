@@ -1,8 +1,9 @@
 import type { Command } from 'commander'
+import { creditsText } from '@shared/domain/display-text'
 import { AppError } from '@shared/ipc/ipc-errors'
 import { callCore, openCore, type FolderUse, type GlobalOptions } from './cli-core'
 import { parseDepth, utcDate } from './depth-options'
-import { printJson, printLine } from './terminal-output'
+import { printErrorLine, printJson, printLine } from './terminal-output'
 
 async function withCore<T>(
   options: GlobalOptions,
@@ -16,6 +17,34 @@ async function withCore<T>(
   } finally {
     await core.close()
   }
+}
+
+/**
+ * The first sync's estimate, from the cheapest look at the wallet (about 22 credits): its
+ * figure on stdout, its parts and what the look cost on stderr. One that asks first is
+ * agreed to with `--yes`, or said to ask.
+ */
+async function printFirstSyncEstimate(
+  core: Awaited<ReturnType<typeof openCore>>,
+  address: string,
+  yes: boolean,
+): Promise<void> {
+  const estimate = await callCore(core, 'sync:first-sync-estimate', { address })
+  printLine(estimate.summary)
+  const looked =
+    estimate.probeCredits > 0 ? `; this estimate cost ${creditsText(estimate.probeCredits)}` : ''
+  printErrorLine(`  ${estimate.breakdown}${looked}`)
+  const { ask } = estimate
+  if (!ask.isAsked || ask.leftThisMonth === null) return
+  const high = estimate.cost.credits.high
+  if (yes) {
+    await callCore(core, 'sync:approve', { address, credits: high })
+    printErrorLine(`Agreed: the first sync may take up to ${creditsText(high)}.`)
+    return
+  }
+  printErrorLine(
+    `Up to ${creditsText(high)} is more than a tenth of the ${creditsText(ask.leftThisMonth)} left this month, so the first sync asks first: \`heliograph sync --once --yes\` agrees to it, or the app asks.`,
+  )
 }
 
 /** `watch add|list|rename|remove|tag|untag`: manage the watchlist from a terminal or a script. */
@@ -39,8 +68,15 @@ export function registerWatchCommand(program: Command): void {
       'store the history back to DATE (YYYY-MM-DD, UTC)',
       utcDate('--since'),
     )
+    .option(
+      '--yes',
+      'agree now to a first sync that would take more than a tenth of the credits left this month',
+    )
     .action(
-      async (address: string, opts: { label?: string; depth?: number | 'all'; since?: number }) => {
+      async (
+        address: string,
+        opts: { label?: string; depth?: number | 'all'; since?: number; yes?: boolean },
+      ) => {
         if (opts.depth === 'all' && opts.since !== undefined)
           throw new AppError('--depth all and --since contradict each other: give one of them.')
         const depth =
@@ -50,14 +86,15 @@ export function registerWatchCommand(program: Command): void {
                 maxTransactions: opts.depth === 'all' ? null : (opts.depth ?? null),
                 sinceSec: opts.since ?? null,
               }
-        const wallet = await withCore(globals(), 'add', 'create', (core) =>
-          callCore(core, 'watchlist:add', {
+        await withCore(globals(), 'add', 'create', async (core) => {
+          const wallet = await callCore(core, 'watchlist:add', {
             address,
             label: opts.label,
             ...(depth ? { depth } : {}),
-          }),
-        )
-        printLine(`Watching ${wallet.address}${wallet.label ? ` (${wallet.label})` : ''}`)
+          })
+          printLine(`Watching ${wallet.address}${wallet.label ? ` (${wallet.label})` : ''}`)
+          await printFirstSyncEstimate(core, wallet.address, opts.yes === true)
+        })
       },
     )
 

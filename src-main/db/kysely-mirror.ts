@@ -6,6 +6,7 @@ import type { Database } from './schema'
 import { ActivityStore } from './stores/activity-store'
 import { AlertStore } from './stores/alert-store'
 import { HealthStore } from './stores/health-store'
+import { HistoryLoadStore } from './stores/history-load-store'
 import { AlertFactsReader } from './stores/alert-facts-reader'
 import { AlertRuleStore } from './stores/alert-rule-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
@@ -44,6 +45,7 @@ export abstract class KyselyMirror implements Mirror {
   readonly feed: FeedStore
   readonly review: ReviewReader
   readonly syncState: SyncStateStore
+  readonly historyLoads: HistoryLoadStore
   readonly schedule: WatchScheduleStore
   readonly watchState: WatchStateStore
   readonly mints: MintStore
@@ -69,6 +71,7 @@ export abstract class KyselyMirror implements Mirror {
     this.feed = new FeedStore(db)
     this.review = new ReviewReader(db)
     this.syncState = new SyncStateStore(db)
+    this.historyLoads = new HistoryLoadStore(db)
     this.schedule = new WatchScheduleStore(db)
     this.watchState = new WatchStateStore(db)
     this.mints = new MintStore(db)

@@ -22,6 +22,7 @@ import type { NamesStore } from '../db/stores/names-store'
 import type { ServiceClient } from '../service/service-client'
 import { InvalidResponseError, ServiceError } from '../service/service-errors'
 import { callAttribution } from './call-attribution'
+import type { HistoryLoads } from './history-loads'
 import { assertMaySpend } from './spender'
 import { fillUnknownMints } from './mint-metadata'
 import { DEFAULT_NAMES_REFRESH_SEC, fillCounterpartyNames, fillWalletNames } from './wallet-names'
@@ -82,6 +83,11 @@ export interface SyncEngineOptions {
   afterWalletWritten?: (address: string) => Promise<void>
   /** Told of every stream failure (health: a full disk or a locked database stops all). */
   onStreamFailed?: (error: unknown) => void
+  /**
+   * Prices a first sync or a load of older history before it starts, and refuses one that
+   * asks first (more than a tenth of what is left this month) and was not agreed to.
+   */
+  loads?: HistoryLoads
 }
 
 /** Options of one wallet's sync. */
@@ -231,6 +237,7 @@ export class SyncEngine {
     try {
       const walletId = await this.writer.walletId(address)
       if (walletId === null) throw new Error(`Wallet ${address} is not on the watchlist.`)
+      await this.#assertMayStart(walletId, address, options)
       this.#emit({ type: 'wallet-state', address, state: 'syncing' })
       const streams: StreamName[] = []
       let hasLookedUpPages = false
@@ -298,6 +305,7 @@ export class SyncEngine {
           .catch(() => 0)
       }
       await this.#options.afterWalletWritten?.(address).catch(() => {})
+      await this.#options.loads?.afterRun(walletId).catch(() => {})
       // The outcome is final only once every call it made is in the ledger.
       await this.#options.meter.idle()
       const outcome: WalletSyncOutcome = { address, streams: outcomes, state, newTransactions }
@@ -310,6 +318,29 @@ export class SyncEngine {
       this.#running.delete(address)
       this.#runStops.delete(address)
     }
+  }
+
+  /**
+   * A run that backfills the history (a first sync, or a load of older history) starts only
+   * if it does not ask first, or the person agreed to it (HistoryLoads.assertMayStart).
+   */
+  async #assertMayStart(
+    walletId: number,
+    address: string,
+    options: SyncWalletOptions,
+  ): Promise<void> {
+    const loads = this.#options.loads
+    if (!loads) return
+    const history = await this.writer.stream(walletId, 'history')
+    const isFirstSync =
+      options.older === undefined &&
+      (options.streams ?? STREAM_NAMES).includes('history') &&
+      !history.isBackfillComplete &&
+      !history.isPaused
+    await loads.assertMayStart(walletId, address, {
+      isFirstSync,
+      ...(options.older ? { older: options.older.depth } : {}),
+    })
   }
 
   /**
@@ -430,7 +461,7 @@ export class SyncEngine {
       )
     const history = await this.writer.stream(walletId, 'history')
     const depth = older?.depth ?? {
-      count: history.depthLimitCount,
+      maxTransactions: history.depthLimitCount,
       sinceSec: history.depthLimitSinceSec,
     }
     // Without a depth the whole history is wanted, and with it every transfer: no waiting.
@@ -649,7 +680,7 @@ export class SyncEngine {
 
 /** Whether a depth stops short of the history's start (a count or a date). */
 function isBounded(depth: HistoryDepth): boolean {
-  return depth.count !== null || depth.sinceSec !== null
+  return depth.maxTransactions !== null || depth.sinceSec !== null
 }
 
 /** What stops every stream of one wallet's run: set by the first budget stop. */

@@ -17,6 +17,11 @@ export interface InProcessOptions {
    * advances for a watch that runs on intervals.
    */
   clock?: Clock
+  /**
+   * Answers the run's yes/no questions as a person at a terminal would; without it the run
+   * has no terminal and is asked nothing (a script).
+   */
+  ask?: (question: string) => Promise<boolean>
 }
 
 /** A CLI run inside the test's process, with what it printed so far. */
@@ -55,6 +60,7 @@ export function startCliInProcess(args: string[], options: InProcessOptions = {}
       return () => void signals.off('signal', listener)
     },
     exitCode: undefined,
+    ...(options.ask ? { ask: options.ask } : {}),
   }
   return {
     get stdout() {

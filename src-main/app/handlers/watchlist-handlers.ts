@@ -38,6 +38,9 @@ export function watchlistHandlers(ctx: HandlerContext) {
         return wallet
       }
       const wallet = await addWithDepth(ctx.mirror, input, ctx.nowSec())
+      // Agreed in the add dialog (or `watch add --yes`) to a first sync that asks first.
+      if (input.approvedCredits !== undefined)
+        await ctx.session.approveLoad(wallet.address, input.approvedCredits)
       ctx.session.scheduler?.roundSoon()
       await announceChange(ctx)
       return wallet

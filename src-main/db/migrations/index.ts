@@ -20,6 +20,7 @@ import * as m0018 from './0018-feed-filter-order'
 import * as m0019 from './0019-transaction-directions'
 import * as m0020 from './0020-feed-wallet-filter-order'
 import * as m0021 from './0021-filter-columns-in-indexes'
+import * as m0024 from './0024-history-loads'
 
 /**
  * Every migration in order. Listed here rather than read from the folder so the bundled
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0019-transaction-directions': m0019,
   '0020-feed-wallet-filter-order': m0020,
   '0021-filter-columns-in-indexes': m0021,
+  '0024-history-loads': m0024,
 }

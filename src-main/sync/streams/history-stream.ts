@@ -63,7 +63,10 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
     row = await writer.stream(walletId, 'history')
   }
 
-  const depth: HistoryDepth = { count: row.depthLimitCount, sinceSec: row.depthLimitSinceSec }
+  const depth: HistoryDepth = {
+    maxTransactions: row.depthLimitCount,
+    sinceSec: row.depthLimitSinceSec,
+  }
   if (!row.isBackfillComplete && backfillPageLimit(depth, row.itemsStored) === 0) {
     // The depth limit is already met (new items filled it, or it was lowered): ask nothing.
     await writer.patchStream(walletId, 'history', { isBackfillComplete: true })
@@ -160,8 +163,8 @@ async function walkBack(
  * never costs more. `storedAfterPending` counts the page still being written.
  */
 function backfillPageLimit(depth: HistoryDepth, storedAfterPending: number): number {
-  if (depth.count === null) return HISTORY_PAGE_LIMIT
-  return Math.max(0, Math.min(HISTORY_PAGE_LIMIT, depth.count - storedAfterPending))
+  if (depth.maxTransactions === null) return HISTORY_PAGE_LIMIT
+  return Math.max(0, Math.min(HISTORY_PAGE_LIMIT, depth.maxTransactions - storedAfterPending))
 }
 
 /** Whether this page takes the backfill to the user's depth limit (a count or a date). */
@@ -170,7 +173,8 @@ function isDepthReached(
   page: readonly HistoryEntry[],
   storedBefore: number,
 ): boolean {
-  if (depth.count !== null && storedBefore + page.length >= depth.count) return true
+  if (depth.maxTransactions !== null && storedBefore + page.length >= depth.maxTransactions)
+    return true
   const oldestTime = page.at(-1)?.timestamp
   return (
     depth.sinceSec !== null &&
@@ -182,6 +186,6 @@ function isDepthReached(
 
 /** Backfill pages still to come under the depth limit, with `stored` items stored so far. */
 function remainingPages(depth: HistoryDepth, stored: number): number | null {
-  if (depth.count === null) return null
-  return Math.max(0, Math.ceil((depth.count - stored) / HISTORY_PAGE_LIMIT))
+  if (depth.maxTransactions === null) return null
+  return Math.max(0, Math.ceil((depth.maxTransactions - stored) / HISTORY_PAGE_LIMIT))
 }

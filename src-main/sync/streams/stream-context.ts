@@ -1,3 +1,4 @@
+import type { LoadDepth } from '@shared/domain/history-load-cost'
 import type { OperationInput, OperationName, OperationOutput } from '@shared/api/operations'
 import type { MirrorWriter, StreamName } from '../../db/mirror-writer'
 
@@ -48,10 +49,7 @@ export interface StreamContext {
 }
 
 /** How deep the history goes: a number of transactions held, a date, or both null (all). */
-export interface HistoryDepth {
-  count: number | null
-  sinceSec: number | null
-}
+export type HistoryDepth = LoadDepth
 
 /**
  * How far back the stored history of a wallet reaches, for the streams that follow it: a
