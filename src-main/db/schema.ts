@@ -346,8 +346,12 @@ export interface WalletSizeProbesTable {
   signatures: number
   has_more_signatures: number
   oldest_signature_sec: number | null
+  newest_signature_sec: number | null
   fungible_tokens: number | null
   nfts: number | null
+  funded_at_sec: number | null
+  /** The funded-by answer as the names store keeps it (WalletFunding), for the first sync. */
+  funding_json: string | null
   credits: number
 }
 

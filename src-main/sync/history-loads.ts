@@ -2,6 +2,7 @@ import {
   costLinesText,
   creditsEstimateText,
   firstSyncText,
+  NOTHING_HELD,
   priceHistoryLoad,
   type HeldHistory,
   type HistoryLoadCost,
@@ -70,7 +71,7 @@ export class HistoryLoads {
     const refreshSec = await this.#o.namesRefreshSec()
     return {
       facts: await loads.probe(address),
-      held: walletId === null ? NOTHING_HELD_NOW : await loads.held(walletId),
+      held: walletId === null ? NOTHING_HELD : await loads.held(walletId),
       fundedAtSec: funding?.fundedAtSec ?? null,
       nowSec,
       firstSync: {
@@ -158,7 +159,10 @@ export class HistoryLoads {
     if (allowance === null) return { leftThisMonth: null, threshold: null, isAsked: false }
     const leftThisMonth = Math.max(0, allowance - spent)
     const threshold = Math.floor(leftThisMonth * ASK_SHARE_OF_MONTH_LEFT)
-    const isAsked = cost.credits.high > threshold && (approvedCredits ?? -1) < cost.credits.high
+    // A size known only from below could be anything above: it asks whatever its figure.
+    const isUnbounded = cost.isOpenEnded && !cost.size.isCarried
+    const isAsked =
+      (cost.credits.high > threshold || isUnbounded) && (approvedCredits ?? -1) < cost.credits.high
     return { leftThisMonth, threshold, isAsked }
   }
 
@@ -193,8 +197,12 @@ export class HistoryLoads {
       leftThisMonth: ask.leftThisMonth ?? 0,
       summary,
     }
+    const why =
+      cost.isOpenEnded && !cost.size.isCarried
+        ? `has more than ${formatCount(cost.size.transactions)} transactions and how many more is not known, so it could take more than a tenth of the ${formatCount(details.leftThisMonth)} credits left this month`
+        : `would take more than a tenth of the ${formatCount(details.leftThisMonth)} credits left this month`
     throw new ApprovalNeededError(
-      `${summary} would take more than a tenth of the ${formatCount(details.leftThisMonth)} credits left this month, so it asks first: agree to it (\`--yes\` on the command line) to start it.`,
+      `${summary} ${why}, so it asks first: agree to it (\`--yes\` on the command line) to start it.`,
       details,
     )
   }
@@ -221,14 +229,6 @@ export class HistoryLoads {
     if (walletId === null) throw new Error(`Wallet ${address} is not on the watchlist.`)
     return walletId
   }
-}
-
-/** Nothing held: a wallet that is not watched yet. */
-const NOTHING_HELD_NOW: HeldHistory = {
-  transactions: 0,
-  transfers: 0,
-  oldestSec: null,
-  isWhole: false,
 }
 
 /** The history's depth once a load of older history to `target` is done. */

@@ -2,7 +2,9 @@ import { getOperation, type OperationName } from '@shared/api/operations'
 import { creditsPerCall } from '@shared/api/prices'
 import { TOKEN_PROGRAM_IDS, type OwnedTokenAccount } from '@shared/api/rpc'
 import { SIGNATURES_PAGE_ITEMS, type WalletSizeFacts } from '@shared/domain/history-load-cost'
+import type { WalletFunding } from '../db/stores/names-store'
 import type { WalletCall } from './service-caller'
+import { askFunding } from './wallet-names'
 
 /**
  * Looks at how big a wallet is before its first sync, from the cheapest facts there are:
@@ -21,7 +23,7 @@ export async function probeWalletSize(
   address: string,
   nowSec: number,
   signal?: AbortSignal,
-): Promise<WalletSizeFacts> {
+): Promise<{ facts: WalletSizeFacts; funding: WalletFunding | null }> {
   let credits = 0
   const paid = async <T>(operation: OperationName, work: Promise<T>): Promise<T> => {
     const answer = await work
@@ -56,15 +58,29 @@ export async function probeWalletSize(
     ),
   ).catch(() => null)
   const times = signatures.map((s) => s.blockTime).filter((t): t is number => t !== null)
+  const hasMoreSignatures = signatures.length >= SIGNATURES_PAGE_ITEMS
+  // More than a page: when its history starts says how big it is. The first sync asks
+  // the funder anyway (once): the answer is kept for it, so it costs nothing more.
+  const funding = hasMoreSignatures
+    ? await askFunding(call, address, nowSec, signal).catch(() => null)
+    : null
+  // Charged when answered; a wallet without a funder (404) or a plan without it (403) is not.
+  if (funding?.status === 'found')
+    credits += creditsPerCall(getOperation('wallet.fundedBy').priceKey)
   return {
-    signatures: signatures.length,
-    hasMoreSignatures: signatures.length >= SIGNATURES_PAGE_ITEMS,
-    oldestSignatureSec: times.length === 0 ? null : Math.min(...times),
-    fungibleTokens,
-    // `total` counts the page only; without the grand total the NFTs stay unknown.
-    nfts: assets?.grand_total ?? null,
-    probedAtSec: nowSec,
-    credits,
+    facts: {
+      signatures: signatures.length,
+      hasMoreSignatures,
+      oldestSignatureSec: times.length === 0 ? null : Math.min(...times),
+      newestSignatureSec: times.length === 0 ? null : Math.max(...times),
+      fungibleTokens,
+      // `total` counts the page only; without the grand total the NFTs stay unknown.
+      nfts: assets?.grand_total ?? null,
+      fundedAtSec: funding?.fundedAtSec ?? null,
+      probedAtSec: nowSec,
+      credits,
+    },
+    funding,
   }
 }
 

@@ -46,10 +46,17 @@ export const WalletSizeFacts = z.object({
   hasMoreSignatures: z.boolean(),
   /** Block time of the oldest signature in that page, when known. */
   oldestSignatureSec: z.number().int().nullable(),
+  /** Block time of the newest signature in that page: the page's pace is measured between the two. */
+  newestSignatureSec: z.number().int().nullable(),
   /** Token accounts holding a fungible balance (not NFTs), or null when not read. */
   fungibleTokens: Count.nullable(),
   /** NFTs and compressed NFTs the wallet owns (DAS grand total), or null when not read. */
   nfts: Count.nullable(),
+  /**
+   * When the wallet was first funded (funded-by, asked only of a wallet with more than a
+   * page of signatures: it dates the history's start), or null when not known.
+   */
+  fundedAtSec: z.number().int().nullable(),
   /** When the look was made. */
   probedAtSec: z.number().int(),
   /** What the look cost. */
@@ -63,6 +70,8 @@ export const HeldHistory = z.object({
   transfers: Count,
   /** Block time of the oldest stored transaction, when known. */
   oldestSec: z.number().int().nullable(),
+  /** Block time of the newest stored transaction, when known: the stored pace ends there. */
+  newestSec: z.number().int().nullable(),
   /** Whether the history is held back to its start. */
   isWhole: z.boolean(),
 })
@@ -73,6 +82,7 @@ export const NOTHING_HELD: HeldHistory = {
   transactions: 0,
   transfers: 0,
   oldestSec: null,
+  newestSec: null,
   isWhole: false,
 }
 
@@ -82,8 +92,16 @@ export interface LoadDepth {
   sinceSec: number | null
 }
 
-/** A wallet's whole history as far as the facts tell: about `transactions`, or more (`isAtLeast`). */
-export const HistorySize = z.object({ transactions: Count, isAtLeast: z.boolean() })
+/**
+ * A wallet's whole history as far as the facts tell: about `transactions`, or more
+ * (`isAtLeast`); `isCarried` when carried back to the wallet's start at its pace, else a
+ * size known only from below (more than what was seen, by how much is not known).
+ */
+export const HistorySize = z.object({
+  transactions: Count,
+  isAtLeast: z.boolean(),
+  isCarried: z.boolean(),
+})
 export type HistorySize = z.infer<typeof HistorySize>
 
 /** One part of a load's cost, with what it is in words ("1,000 transactions, 100 a page"). */
@@ -142,16 +160,20 @@ export function estimateHistorySize(
   input: Pick<LoadInput, 'facts' | 'held' | 'fundedAtSec' | 'nowSec'>,
 ): HistorySize {
   const { facts, held } = input
-  if (held.isWhole) return { transactions: held.transactions, isAtLeast: false }
+  if (held.isWhole) return { transactions: held.transactions, isAtLeast: false, isCarried: false }
   if (facts !== null && !facts.hasMoreSignatures)
-    return { transactions: Math.max(facts.signatures, held.transactions), isAtLeast: false }
+    return {
+      transactions: Math.max(facts.signatures, held.transactions),
+      isAtLeast: false,
+      isCarried: false,
+    }
   const pace = sampleOf(input)
   const known = Math.max(held.transactions, facts?.signatures ?? 0)
-  if (pace === null || input.fundedAtSec === null || input.fundedAtSec >= pace.oldestSec)
-    return { transactions: known, isAtLeast: true }
-  const carried =
-    (pace.count * (pace.asOfSec - input.fundedAtSec)) / (pace.asOfSec - pace.oldestSec)
-  return { transactions: Math.max(known, roughly(carried)), isAtLeast: true }
+  const fundedAtSec = input.fundedAtSec ?? facts?.fundedAtSec ?? null
+  if (pace === null || fundedAtSec === null || fundedAtSec >= pace.oldestSec)
+    return { transactions: known, isAtLeast: true, isCarried: false }
+  const carried = (pace.count * (pace.asOfSec - fundedAtSec)) / (pace.asOfSec - pace.oldestSec)
+  return { transactions: Math.max(known, roughly(carried)), isAtLeast: true, isCarried: true }
 }
 
 /**
@@ -235,15 +257,15 @@ export function rangeText(range: CreditRange): string {
 }
 
 /**
- * A history's size as a person reads it: "64", "≈ 1,000,000+", "1,000+".
+ * A history's size as a person reads it: "64", "≈ 1,000,000+" (carried back to its
+ * start), "more than 1,000" (known only from below).
  *
  * @example
- * historySizeText({ transactions: 1_000_000, isAtLeast: true }) // '≈ 1,000,000+'
+ * historySizeText({ transactions: 1_000_000, isAtLeast: true, isCarried: true }) // '≈ 1,000,000+'
  */
 export function historySizeText(size: HistorySize): string {
   if (!size.isAtLeast) return formatCount(size.transactions)
-  const isRounded = size.transactions > SIGNATURES_PAGE_ITEMS
-  return `${isRounded ? '≈ ' : ''}${formatCount(size.transactions)}+`
+  return `${size.isCarried ? '≈ ' : 'more than '}${formatCount(size.transactions)}${size.isCarried ? '+' : ''}`
 }
 
 /**
@@ -270,7 +292,9 @@ export function depthText(depth: LoadDepth, cost: HistoryLoadCost): string {
     const date = new Date(sinceSec * 1000).toISOString().slice(0, 10)
     return `transactions since ${date} (≈ ${rangeText(cost.transactions)}${count !== null ? `, at most ${formatCount(count)}` : ''})`
   }
-  return `all ${historySizeText(cost.size)} transactions`
+  return cost.size.isAtLeast && !cost.size.isCarried
+    ? `all transactions, ${historySizeText(cost.size)}`
+    : `all ${historySizeText(cost.size)} transactions`
 }
 
 /**
@@ -304,17 +328,17 @@ function sampleOf(
 ): { count: number; oldestSec: number; asOfSec: number } | null {
   const { facts, held } = input
   // The stored history counts token-account transactions too: the better sample once larger.
-  if (held.oldestSec !== null && held.transactions >= (facts?.signatures ?? 0))
-    return held.oldestSec < input.nowSec
-      ? { count: held.transactions, oldestSec: held.oldestSec, asOfSec: input.nowSec }
+  if (held.oldestSec !== null && held.transactions >= (facts?.signatures ?? 0)) {
+    const asOfSec = held.newestSec ?? input.nowSec
+    return held.oldestSec < asOfSec
+      ? { count: held.transactions, oldestSec: held.oldestSec, asOfSec }
       : null
-  if (facts?.oldestSignatureSec == null || facts.oldestSignatureSec >= facts.probedAtSec)
-    return null
-  return {
-    count: facts.signatures,
-    oldestSec: facts.oldestSignatureSec,
-    asOfSec: facts.probedAtSec,
   }
+  // The page's own span: a wallet quiet since its newest signature keeps the pace it had.
+  const newestSec = facts?.newestSignatureSec ?? facts?.probedAtSec
+  if (facts?.oldestSignatureSec == null || newestSec === undefined) return null
+  if (facts.oldestSignatureSec >= newestSec) return null
+  return { count: facts.signatures, oldestSec: facts.oldestSignatureSec, asOfSec: newestSec }
 }
 
 /** The transactions a load stores beyond what is held: by count, by date, or to the start. */

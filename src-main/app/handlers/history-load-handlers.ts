@@ -42,7 +42,7 @@ export function historyLoadHandlers(ctx: HandlerContext) {
       if (!loads.isProbeFresh(await ctx.mirror.historyLoads.probe(address))) {
         // Without a key (or offline) the estimate is made from what is known, never nothing.
         const runtime = await runtimeForLook(ctx, address)
-        const facts =
+        const looked =
           runtime &&
           (await probeWalletSize(
             (operation, input, signal) =>
@@ -55,9 +55,9 @@ export function historyLoadHandlers(ctx: HandlerContext) {
             address,
             ctx.nowSec(),
           ).catch(() => null))
-        if (facts) {
-          await ctx.mirror.historyLoads.saveProbe(address, facts)
-          probeCredits = facts.credits
+        if (looked) {
+          await ctx.mirror.historyLoads.saveProbe(address, looked.facts, looked.funding)
+          probeCredits = looked.facts.credits
         }
       }
       return loads.firstSyncEstimate(address, depth ?? null, probeCredits)

@@ -20,6 +20,11 @@ async function addWithDepth(
 ): Promise<WatchedWallet> {
   const wallet = await mirror.watchlist.add(input, nowSec)
   await mirror.syncState.setDepthLimit(wallet.address, input.depth ?? FIRST_SYNC_DEPTH)
+  // The funder the add dialog's look asked is the first sync's: it is not asked twice.
+  const funding = await mirror.historyLoads.probedFunding(wallet.address)
+  const walletId = await mirror.writer.walletId(wallet.address)
+  if (funding !== null && funding.status !== 'unavailable' && walletId !== null)
+    await mirror.names.saveFunding(walletId, funding)
   return wallet
 }
 

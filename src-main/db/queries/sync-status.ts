@@ -172,6 +172,19 @@ export function isHistoryWhole(
   )
 }
 
+/** Block time of a wallet's newest stored transaction, or null when it holds none. */
+export async function newestStoredSec(
+  db: Kysely<Database>,
+  walletId: number,
+): Promise<number | null> {
+  const row = await db
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.max('block_time_sec').as('t'))
+    .where('wallet_id', '=', walletId)
+    .executeTakeFirst()
+  return row?.t == null ? null : Number(row.t)
+}
+
 /**
  * The block time of the oldest item a wallet's stream holds (history, transfers or
  * compression signatures), or null when it holds none with a known time.

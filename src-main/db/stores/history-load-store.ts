@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { HeldHistory, LoadDepth, WalletSizeFacts } from '@shared/domain/history-load-cost'
-import { isHistoryWhole, oldestStoredSec } from '../queries/sync-status'
+import { isHistoryWhole, newestStoredSec, oldestStoredSec } from '../queries/sync-status'
+import type { WalletFunding } from './names-store'
 import type { Database } from '../schema'
 
 /** A wallet's load of history under way: its first sync, or a load of older history. */
@@ -36,20 +37,39 @@ export class HistoryLoadStore {
       signatures: row.signatures,
       hasMoreSignatures: row.has_more_signatures === 1,
       oldestSignatureSec: row.oldest_signature_sec,
+      newestSignatureSec: row.newest_signature_sec,
       fungibleTokens: row.fungible_tokens,
       nfts: row.nfts,
+      fundedAtSec: row.funded_at_sec,
       probedAtSec: row.probed_at_sec,
       credits: row.credits,
     }
   }
 
-  /** Keeps a look at a wallet's size in place of the last one. */
-  async saveProbe(address: string, facts: WalletSizeFacts): Promise<void> {
+  /** The funder the look at a wallet asked, as the names store keeps it; null when not asked. */
+  async probedFunding(address: string): Promise<WalletFunding | null> {
+    const row = await this.#db
+      .selectFrom('wallet_size_probes')
+      .select('funding_json')
+      .where('address', '=', address)
+      .executeTakeFirst()
+    return row?.funding_json ? (JSON.parse(row.funding_json) as WalletFunding) : null
+  }
+
+  /** Keeps a look at a wallet's size (and the funder it asked) in place of the last one. */
+  async saveProbe(
+    address: string,
+    facts: WalletSizeFacts,
+    funding: WalletFunding | null = null,
+  ): Promise<void> {
     const values = {
+      funded_at_sec: facts.fundedAtSec,
+      funding_json: funding === null ? null : JSON.stringify(funding),
       probed_at_sec: facts.probedAtSec,
       signatures: facts.signatures,
       has_more_signatures: facts.hasMoreSignatures ? 1 : 0,
       oldest_signature_sec: facts.oldestSignatureSec,
+      newest_signature_sec: facts.newestSignatureSec,
       fungible_tokens: facts.fungibleTokens,
       nfts: facts.nfts,
       credits: facts.credits,
@@ -133,6 +153,7 @@ export class HistoryLoadStore {
       transactions: history?.items_stored ?? 0,
       transfers: transfers?.items_stored ?? 0,
       oldestSec: await oldestStoredSec(this.#db, walletId, 'history'),
+      newestSec: await newestStoredSec(this.#db, walletId),
       isWhole:
         history !== undefined &&
         isHistoryWhole({

@@ -19,8 +19,10 @@ const busy = (days: number, extra: Partial<WalletSizeFacts> = {}): WalletSizeFac
   signatures: 1_000,
   hasMoreSignatures: true,
   oldestSignatureSec: NOW - days * DAY,
+  newestSignatureSec: NOW,
   fungibleTokens: 5,
   nfts: 0,
+  fundedAtSec: null,
   probedAtSec: NOW,
   credits: 22,
   ...extra,
@@ -76,7 +78,7 @@ describe('history-load cost: what a first sync and a load of older history will 
       fundedAtSec: NOW - 1_000 * DAY,
       nowSec: NOW,
     })
-    expect(size).toEqual({ transactions: 1_000_000, isAtLeast: true })
+    expect(size).toEqual({ transactions: 1_000_000, isAtLeast: true, isCarried: true })
     expect(historySizeText(size)).toBe('≈ 1,000,000+')
     // Without the funder, only "more than a page" is known.
     const unknown = estimateHistorySize({
@@ -85,13 +87,35 @@ describe('history-load cost: what a first sync and a load of older history will 
       fundedAtSec: null,
       nowSec: NOW,
     })
-    expect(historySizeText(unknown)).toBe('1,000+')
+    expect(historySizeText(unknown)).toBe('more than 1,000')
+    // The look's own funder dates the start as well.
+    const looked = estimateHistorySize({
+      facts: busy(1, { fundedAtSec: NOW - 1_000 * DAY }),
+      held: NOTHING_HELD,
+      fundedAtSec: null,
+      nowSec: NOW,
+    })
+    expect(historySizeText(looked)).toBe('≈ 1,000,000+')
+    // A wallet quiet for a month since its newest signature keeps the pace of its page.
+    const quiet = estimateHistorySize({
+      facts: busy(31, { newestSignatureSec: NOW - 30 * DAY, fundedAtSec: NOW - 1_030 * DAY }),
+      held: NOTHING_HELD,
+      fundedAtSec: null,
+      nowSec: NOW,
+    })
+    expect(quiet).toEqual({ transactions: 1_000_000, isAtLeast: true, isCarried: true })
     // Held whole, the count is exact.
     expect(
       historySizeText(
         estimateHistorySize({
           facts: null,
-          held: { transactions: 6_000, transfers: 9_000, oldestSec: NOW - DAY, isWhole: true },
+          held: {
+            transactions: 6_000,
+            transfers: 9_000,
+            oldestSec: NOW - DAY,
+            newestSec: NOW,
+            isWhole: true,
+          },
           fundedAtSec: null,
           nowSec: NOW,
         }),
@@ -116,7 +140,13 @@ describe('history-load cost: what a first sync and a load of older history will 
   })
 
   it('older history is priced from the wallet’s own transfers a transaction, and by date from its pace', () => {
-    const held = { transactions: 1_000, transfers: 2_200, oldestSec: NOW - DAY, isWhole: false }
+    const held = {
+      transactions: 1_000,
+      transfers: 2_200,
+      oldestSec: NOW - DAY,
+      newestSec: NOW,
+      isWhole: false,
+    }
     const more = priceHistoryLoad({
       depth: { maxTransactions: 3_000, sinceSec: null },
       facts: busy(1),
