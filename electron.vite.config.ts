@@ -23,9 +23,10 @@ export default defineConfig({
         input: {
           index: resolve(root, 'src-main/shell/electron/main.ts'),
           cli: resolve(root, 'src-main/cli/main.ts'),
-          // The worker threads (the mirror's writer, an export's parts): entries of their
+          // The worker threads (the mirror's writer and readers, an export's parts): entries of their
           // own, beside index.js, which db/start-worker.ts starts by name.
           'mirror-writer-worker': resolve(root, 'src-main/db/sqlite/mirror-writer-worker.ts'),
+          'mirror-reader-worker': resolve(root, 'src-main/db/sqlite/mirror-reader-worker.ts'),
           'export-part-worker': resolve(root, 'src-main/export/export-part-worker.ts'),
         },
         // Code the entries share goes beside them, not in a subfolder: paths resolved from

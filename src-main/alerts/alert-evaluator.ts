@@ -1,9 +1,8 @@
 import { nowSec, systemClock, type Clock } from '@shared/clock'
-import type { AlertRule } from '@shared/domain/alert-rules'
+import { isSnapshotTrigger, type AlertRule } from '@shared/domain/alert-rules'
 import type { Mirror } from '../db/mirror'
 import type { InboxMatch } from '../db/stores/alert-store'
 import type { InboxItem } from '../db/stores/alert-facts-reader'
-import { gatheredText } from './alert-text'
 import { matchSnapshot, matchTransaction, type MatchContext } from './rule-matcher'
 
 /** Inbox items evaluated per transaction of the outbox. */
@@ -64,7 +63,6 @@ export class AlertEvaluator {
         items.map((i) => i.id),
         matches,
         now,
-        (count, m) => gatheredText(count, m.text, m.ruleName),
       )
       fired.push(...ids)
       if (ids.length > 0) {
@@ -89,7 +87,7 @@ export class AlertEvaluator {
         if (match) matches.push({ ...match, inboxId })
       }
     }
-    if (rules.some((r) => r.trigger === 'balance-below' || r.trigger === 'balance-above')) {
+    if (rules.some((r) => isSnapshotTrigger(r.trigger))) {
       for (const item of items) {
         if (item.snapshotId === null) continue
         const snap = await reader.snapshot(item.snapshotId)

@@ -4,6 +4,8 @@ import { MAX_TRY_LISTED } from '@shared/ipc/alert-schemas'
 import type { Mirror } from '../db/mirror'
 import type { RuleMatch } from '../db/stores/alert-store'
 import { matchContext } from './alert-evaluator'
+import { isQuietBy, placeMatch } from '@shared/domain/alert-cooldown'
+import { isSnapshotTrigger } from '@shared/domain/alert-rules'
 import { matchSnapshot, matchTransaction, walletsCovered } from './rule-matcher'
 
 const DAY_SEC = 86_400
@@ -21,8 +23,9 @@ interface Fired {
 
 /**
  * How often a rule would have fired over the mirror's last `days` days, and what it would
- * have said: the same matching the evaluator runs on new rows, over the stored past, with
- * the rule's cool-down gathering bursts. Reads the mirror only: it costs no credits.
+ * have said: the same matching the evaluator runs on new rows, over the stored past, each
+ * match placed as a live run places it (its cool-down, a cluster's window), with the past's
+ * own times for "now". Reads the mirror only: it costs no credits.
  *
  * @example
  * const trial = await tryRule(mirror, rule, 30, nowSec)
@@ -38,28 +41,29 @@ export async function tryRule(
   const ctx = await matchContext(mirror)
   const scope = walletsCovered(rule, ctx)
   const sinceSec = nowSec - days * DAY_SEC
-  const gather = cooldownGathering(rule.cooldownSec)
+  const outbox = pastOutbox()
   let matches = 0
-  const txIds = await reader.transactionIdsSince(scope, sinceSec)
+  const txIds = isSnapshotTrigger(rule.trigger)
+    ? []
+    : await reader.transactionIdsSince(scope, sinceSec)
   for (let i = 0; i < txIds.length; i += BATCH) {
     for (const tx of await reader.transactions(txIds.slice(i, i + BATCH))) {
       const match = await matchTransaction(rule, tx, ctx)
       if (match === null) continue
-      matches += 1
-      gather(match, tx.blockTimeSec ?? nowSec)
+      if (outbox.add(match, tx.blockTimeSec ?? nowSec)) matches += 1
     }
   }
-  const isBalanceRule = rule.trigger === 'balance-below' || rule.trigger === 'balance-above'
-  const snapshotIds = isBalanceRule ? await reader.snapshotIdsSince(scope, sinceSec) : []
+  const snapshotIds = isSnapshotTrigger(rule.trigger)
+    ? await reader.snapshotIdsSince(scope, sinceSec)
+    : []
   for (const id of snapshotIds) {
     const snap = await reader.snapshot(id)
     if (snap === null) continue
     const match = await matchSnapshot(rule, snap, ctx)
     if (match === null) continue
-    matches += 1
-    gather(match, snap.takenAtSec)
+    if (outbox.add(match, snap.takenAtSec)) matches += 1
   }
-  const fired = gather.fired().sort((a, b) => a.atSec - b.atSec)
+  const fired = outbox.alerts().sort((a, b) => a.atSec - b.atSec)
   return {
     days,
     fired: fired.length,
@@ -70,30 +74,52 @@ export async function tryRule(
   }
 }
 
-/** The evaluator's cool-down, on the past's own times: matches within it gather into one alert. */
-function cooldownGathering(cooldownSec: number) {
+/**
+ * The outbox a live run would have written, in memory: one alert per cause, a quiet key's
+ * window kept, and each match placed by the rule's cool-down (placeMatch, as AlertStore
+ * places it). Resolves `add` to whether the match counted (not a repeat, not kept quiet).
+ */
+function pastOutbox() {
   const alerts: Fired[] = []
-  const seen = new Set<string>()
-  const lastOf = new Map<string, Fired>()
-  const add = (match: RuleMatch, atSec: number): void => {
-    if (seen.has(match.dedupeKey)) return
-    seen.add(match.dedupeKey)
-    const key = match.walletAddress ?? ''
-    const last = lastOf.get(key)
-    if (cooldownSec > 0 && last && atSec < last.atSec + cooldownSec) {
-      last.matchCount += 1
-      return
+  const causes = new Set<string>()
+  const latestOf = new Map<string, Fired>()
+  const quietAt = new Map<string, number[]>()
+  const add = (match: RuleMatch, atSec: number): boolean => {
+    if (causes.has(match.dedupeKey)) return false
+    if (match.quiet !== undefined) {
+      const fired = quietAt.get(match.quiet.key) ?? []
+      if (isQuietBy(fired, match.quiet.atSec, match.quiet.windowSec)) return false
+      quietAt.set(match.quiet.key, [...fired, match.quiet.atSec])
     }
+    causes.add(match.dedupeKey)
+    const key = match.walletAddress ?? ''
+    const latest = latestOf.get(key)
+    const place = placeMatch(
+      match.cooldownSec,
+      atSec,
+      latest ? { deliverAfterSec: latest.atSec } : null,
+    )
+    if (place.into === 'gathering' && latest !== undefined) {
+      // The gathered alert says the latest match.
+      Object.assign(latest, {
+        signature: match.signature,
+        text: match.text,
+        matchCount: latest.matchCount + 1,
+      })
+      return true
+    }
+    const sentSec = place.into === 'new' ? place.deliverAfterSec : atSec
     const fired: Fired = {
       wallet: match.walletAddress,
       signature: match.signature,
-      at: new Date(atSec * 1000).toISOString(),
+      at: new Date(sentSec * 1000).toISOString(),
       text: match.text,
       matchCount: 1,
-      atSec,
+      atSec: sentSec,
     }
     alerts.push(fired)
-    lastOf.set(key, fired)
+    latestOf.set(key, fired)
+    return true
   }
-  return Object.assign(add, { fired: () => alerts })
+  return { add, alerts: () => alerts }
 }

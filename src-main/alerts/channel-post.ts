@@ -1,8 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns'
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import type { LookupFunction } from 'node:net'
-import { isPrivateNetworkAddress } from './channel-address'
+import { checkedLookup } from '../service/outbound-address'
+import { channelAddressPolicy } from './channel-address'
 
 /** What a receiver answered. */
 export interface PostAnswer {
@@ -17,39 +16,16 @@ export const POST_TIMEOUT_MS = 15_000
 const MAX_BODY_READ = 8_192
 
 /**
- * A lookup that refuses private-network addresses at connect time too, so a name that
- * resolved to a public address when the channel was added cannot be turned to an inside
- * one later (DNS rebinding).
- */
-function publicOnlyLookup(): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...(options as LookupOptions), all: true }, (error, addresses) => {
-      if (error) return callback(error, '', 0)
-      const list = addresses as LookupAddress[]
-      const refused = list.find((a) => isPrivateNetworkAddress(a.address))
-      if (refused !== undefined)
-        return callback(
-          new Error(`${hostname} resolves to ${refused.address}, a private-network address`),
-          '',
-          0,
-        )
-      if ((options as LookupOptions).all) return callback(null, list as never, 0)
-      const first = list[0]
-      if (first === undefined) return callback(new Error(`${hostname} has no address`), '', 0)
-      callback(null, first.address, first.family)
-    })
-  }
-}
-
-/**
  * POSTs `body` to `url` and resolves to the answer (any status); rejects on a network
- * error or after {@link POST_TIMEOUT_MS}. Messages never carry the URL (it may hold a token).
+ * error, an address the channel may not reach, when `signal` aborts, or when the whole
+ * exchange takes longer than {@link POST_TIMEOUT_MS} (a receiver that trickles its answer is
+ * cut off too). Messages never carry the URL (it may hold a token).
  */
 export function postToChannel(
   url: URL,
   body: string,
   headers: Record<string, string>,
-  options: { allowPrivateNetwork: boolean },
+  options: { allowPrivateNetwork: boolean; signal?: AbortSignal },
 ): Promise<PostAnswer> {
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise((resolve, reject) => {
@@ -59,7 +35,16 @@ export function postToChannel(
         method: 'POST',
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
         timeout: POST_TIMEOUT_MS,
-        ...(options.allowPrivateNetwork ? {} : { lookup: publicOnlyLookup() }),
+        ...(options.signal ? { signal: options.signal } : {}),
+        // The address policy again at each connection, on what the name answers now (DNS
+        // rebinding). A stored URL that names this machine was added by its own user: a
+        // team account's is refused when added.
+        lookup: checkedLookup(
+          channelAddressPolicy(url, {
+            allowPrivateNetwork: options.allowPrivateNetwork,
+            isThisMachinesUser: true,
+          }),
+        ),
       },
       (res) => {
         let text = ''
@@ -77,7 +62,12 @@ export function postToChannel(
         res.on('error', reject)
       },
     )
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${POST_TIMEOUT_MS / 1000} s`)))
+    const tooLate = new Error(`no answer within ${POST_TIMEOUT_MS / 1000} s`)
+    // `timeout` counts idle time only; the deadline holds for the whole exchange.
+    const deadline = setTimeout(() => req.destroy(tooLate), POST_TIMEOUT_MS)
+    deadline.unref()
+    req.on('close', () => clearTimeout(deadline))
+    req.on('timeout', () => req.destroy(tooLate))
     req.on('error', reject)
     req.end(body)
   })

@@ -68,12 +68,17 @@ function reasonOf(answer: PostAnswer): string {
   return said === '' ? `HTTP ${answer.status}` : `HTTP ${answer.status}: ${said}`
 }
 
-/** What an attempt's answer (or its network error) means, after `attemptsMade` including it. */
+/**
+ * What an attempt's answer (or its network error) means, after `attemptsMade` including it.
+ * The backoff grows with the channel's run of failures (`failuresInRow`, this one included)
+ * when that is longer than the delivery's own: a channel that is down waits as a whole.
+ */
 export function judgeAttempt(
   result: { answer: PostAnswer } | { error: Error },
   attemptsMade: number,
   nowSec: number,
   random: () => number,
+  failuresInRow = attemptsMade,
 ): AttemptVerdict {
   let status: number | null = null
   let reason: string
@@ -94,6 +99,6 @@ export function judgeAttempt(
   const waitSec =
     asked !== null
       ? Math.min(MAX_RETRY_AFTER_SEC, Math.max(1, asked))
-      : backoffSec(attemptsMade, random)
+      : backoffSec(Math.max(attemptsMade, failuresInRow), random)
   return { verdict: 'retry', status, reason, waitSec }
 }

@@ -5,11 +5,12 @@ import type { NotifyAddInput } from '@shared/ipc/notify-schemas'
 import { type NotifyChannelView, type NotifyTestResult } from '@shared/ipc/notify-schemas'
 import type { z } from 'zod'
 import type { NotifyChannelStore, StoredNotifyChannel } from '../db/stores/notify-channel-store'
-import { sendToChannel } from './alert-deliverer'
+import { sendToChannel } from './channel-lane'
 import { checkChannelUrl, shownChannelUrl } from './channel-address'
 import type { SentAlert } from './channel-messages'
 import type { ChannelSecrets } from './channel-secrets'
 import { judgeAttempt } from './delivery-policy'
+import { callerRole } from '../sync/spender'
 
 /** Telegram's Bot API: every bot's messages go to sendMessage under its token. */
 const TELEGRAM_API = 'https://api.telegram.org'
@@ -84,7 +85,11 @@ export class NotifyDesk {
         `--bot-token and --chat-id are for telegram channels, not ${input.format}.`,
       )
     if (input.url === undefined) throw new AppError(`A ${input.format} channel needs --url.`)
-    return checkChannelUrl(input.url, { allowPrivateNetwork: input.allowPrivateNetwork })
+    return checkChannelUrl(input.url, {
+      allowPrivateNetwork: input.allowPrivateNetwork,
+      // A team account may not point a channel at the server itself; the person at it may.
+      isThisMachinesUser: callerRole() === null,
+    })
   }
 
   async remove(name: string): Promise<void> {

@@ -1,5 +1,6 @@
 import type { ChangeReason } from '@shared/ipc/sync-schemas'
 import { formatAmount } from '@shared/domain/display-text'
+import { remainder } from '@shared/domain/transaction-words'
 import { decimalText } from '@shared/domain/exact-amount'
 import { shortAddress, walletName } from '@shared/domain/wallet-address'
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
@@ -44,8 +45,7 @@ export function summarizeNewActivity(
   const [inflow] = ins
   if (out && inflow) {
     const swapped = `${prefix ? 'swapped' : 'Swapped'} ${show(out)} for ${show(inflow)}`
-    const more = legs.length - 2
-    const others = more > 0 ? ` and ${more} more token${more === 1 ? '' : 's'}` : ''
+    const others = remainder(outs.length - 1, ins.length - 1, false)
     return `${prefix}${swapped}${others} on ${walletLabel}`
   }
   const top = out ?? inflow
@@ -89,68 +89,4 @@ export function describeWatchChange(change: {
         ? '1 new transaction'
         : `${change.newTransactions} new transactions`
   return `${name}: ${what}; ${found} (${change.syncCredits.toLocaleString('en-US')} ${change.syncCredits === 1 ? 'credit' : 'credits'}, ${Math.round(change.latencySec)} s)`
-}
-
-/** What a feed row's summary is worded from: one transaction of one wallet. */
-export interface TransactionForSummary {
-  kind: string | null
-  isFailed: boolean
-  /** The wallet's net change per mint, fee left out, exact signed text. */
-  legs: readonly {
-    mint: string
-    symbol: string | null
-    amountText: string
-    priceUsd: number | null
-  }[]
-  transfers: readonly {
-    direction: 'in' | 'out'
-    mint: string
-    counterparty: string
-    counterpartyName: string | null
-  }[]
-}
-
-/**
- * One line for a transaction in the feed, e.g. "Received 240 USDC from sunny.sol", "Sent
- * 1.5 SOL to 9xQe…m1Hp", "Swapped 1.5 SOL for 210.3 USDC", "Sold 1 NFT for 12 SOL". The
- * legs are the wallet's net changes with the fee left out; a counterparty is named as the
- * mirror knows it (the wallet's label, the service's name), else by its short address.
- */
-export function summarizeTransaction(tx: TransactionForSummary): string {
-  const legs = tx.legs
-    .map((l) => ({
-      ...l,
-      isOut: l.amountText.startsWith('-'),
-      weight: Math.abs(Number(l.amountText)) * (l.priceUsd ?? 1),
-      shown: `${formatAmount(l.amountText.replace(/^-/, ''))} ${l.symbol ?? shortAddress(l.mint)}`,
-    }))
-    .sort((a, b) => b.weight - a.weight)
-  const outs = legs.filter((l) => l.isOut)
-  const ins = legs.filter((l) => !l.isOut)
-  const failed = tx.isFailed ? 'Failed: ' : ''
-  const [out] = outs
-  const [inflow] = ins
-  if (out && inflow) {
-    const more = legs.length - 2
-    const others = more > 0 ? ` and ${more} more token${more === 1 ? '' : 's'}` : ''
-    if (tx.kind === 'NFT_SALE') {
-      const nftOut = outs.find((l) => l.amountText === '-1')
-      if (nftOut) return `${failed}Sold ${nftOut.shown} for ${(ins[0] ?? inflow).shown}${others}`
-      const nftIn = ins.find((l) => l.amountText === '1')
-      if (nftIn) return `${failed}Bought ${nftIn.shown} for ${out.shown}${others}`
-    }
-    return `${failed}Swapped ${out.shown} for ${inflow.shown}${others}`
-  }
-  const top = out ?? inflow
-  if (!top) return tx.isFailed ? 'Failed transaction (fee only)' : 'No balance change (fee only)'
-  const direction = top === inflow ? 'in' : 'out'
-  const transfer =
-    tx.transfers.find((t) => t.direction === direction && t.mint === top.mint) ??
-    tx.transfers.find((t) => t.direction === direction)
-  const party = transfer ? (transfer.counterpartyName ?? shortAddress(transfer.counterparty)) : null
-  const group =
-    legs.length > 1 ? ` and ${legs.length - 1} more token${legs.length === 2 ? '' : 's'}` : ''
-  if (direction === 'in')
-    return `${failed}Received ${top.shown}${group}${party ? ` from ${party}` : ''}`
-  return `${failed}Sent ${top.shown}${group}${party ? ` to ${party}` : ''}`
 }

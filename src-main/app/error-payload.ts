@@ -1,7 +1,8 @@
 import type { z } from 'zod'
 import { AppError, InvalidInputError, type ErrorPayload } from '@shared/ipc/ipc-errors'
 import { describeInputIssues } from '@shared/validation/input-issues'
-import { summarizeIssues } from '@shared/validation/zod-issues'
+import { describeUnsafeText, type UnsafeText } from '@shared/validation/safe-text'
+import { formatIssuePath, summarizeIssues } from '@shared/validation/zod-issues'
 
 /**
  * The input of a channel as an InvalidInputError whose message says what was wrong in words
@@ -11,6 +12,15 @@ export function invalidInput(channel: string, error: z.ZodError): InvalidInputEr
   return new InvalidInputError(describeInputIssues(error), {
     channel,
     issues: summarizeIssues(error),
+  })
+}
+
+/** Text no channel accepts (a NUL, a lone surrogate) as the same InvalidInputError on every engine. */
+export function unsafeTextInput(channel: string, found: UnsafeText): InvalidInputError {
+  const message = describeUnsafeText(found)
+  return new InvalidInputError(message, {
+    channel,
+    issues: [{ path: formatIssuePath(found.path), message }],
   })
 }
 

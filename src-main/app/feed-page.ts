@@ -1,11 +1,12 @@
 import type { z } from 'zod'
 import { MAX_UNREAD_COUNT, type FeedPage, type FeedPageInput } from '@shared/ipc/feed-schemas'
 import type { Mirror } from '../db/mirror'
-import { summarizeTransaction } from './activity-summary'
+import { transactionSummary, transactionWords } from '@shared/domain/transaction-words'
 
 /**
  * A page of the feed as the app, the CLI and the renderer show it: the mirror's rows with
- * their one-line summaries, amounts with symbols and USD values where a price is known.
+ * their one-line summaries (the words alerts say too), amounts with symbols and USD values
+ * where a price is known.
  */
 export async function readFeedPage(
   mirror: Mirror,
@@ -20,7 +21,6 @@ export async function readFeedPage(
         amount: leg.amountText,
         usd: leg.priceUsd === null ? null : Math.abs(Number(leg.amountText)) * leg.priceUsd,
       }))
-      const priced = amounts.flatMap((a) => (a.usd === null ? [] : [a.usd]))
       return {
         signature: row.signature,
         wallet: row.walletAddress,
@@ -28,9 +28,10 @@ export async function readFeedPage(
         slot: row.slot,
         time: row.blockTimeSec === null ? null : new Date(row.blockTimeSec * 1000).toISOString(),
         kind: row.kind ?? 'UNKNOWN',
-        summary: summarizeTransaction(row),
+        summary: transactionSummary(row),
         amounts,
-        usd: priced.length === 0 ? null : Math.max(...priced),
+        // The value of what the summary names: the largest leg's, as alerts say it.
+        usd: transactionWords(row).usd,
         isFailed: row.isFailed,
         isUnread: row.isUnread,
         key: row.key,

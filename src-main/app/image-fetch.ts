@@ -1,8 +1,13 @@
-import { lookup as dnsLookup } from 'node:dns/promises'
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { isIP, type LookupFunction } from 'node:net'
-import { AddressRules } from './public-address'
+import type { LookupFunction } from 'node:net'
+import {
+  AddressPolicy,
+  AddressRefusedError,
+  checkedAddresses,
+  type ResolvedAddress,
+  type Resolver,
+} from '../service/outbound-address'
 
 // One image fetched from a stranger's URI (an NFT's metadata names it) with every check:
 // https only, each hop's host resolved once and every address it has checked, the
@@ -37,17 +42,10 @@ export interface FetchedImage {
   body: Buffer
 }
 
-/** Every address a host name resolves to. */
-export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>
-
-/** The system's resolver (getaddrinfo: /etc/hosts, then DNS), every answer in its order. */
-export const systemResolver: Resolver = (hostname) =>
-  dnsLookup(hostname, { all: true, order: 'verbatim' })
-
 export interface ImageFetchOptions {
   resolve?: Resolver
-  /** The ranges refused (every non-public one unless a test says otherwise). */
-  rules?: AddressRules
+  /** The outbound address policy (every non-public range refused unless a test says otherwise). */
+  policy?: AddressPolicy
   /** Certificate authorities to trust instead of the system's (a test's own TLS server). */
   ca?: string | Buffer
   timeoutMs?: number
@@ -100,26 +98,23 @@ export async function fetchImage(
 }
 
 /** An address checked for a URL's host: the one connection of this hop goes there. */
-interface PinnedAddress {
-  address: string
-  family: number
-}
+type PinnedAddress = ResolvedAddress
 
 /** Resolves the URL's host once and checks every address; the first is connected to. */
 async function checkedAddress(url: URL, options: ImageFetchOptions): Promise<PinnedAddress> {
   if (url.protocol !== 'https:') throw new ImageRefusedError(`${url.protocol} is not https`)
-  const host = url.hostname.replace(/^\[|\]$/g, '')
-  const answers = isIP(host)
-    ? [{ address: host, family: isIP(host) }]
-    : await (options.resolve ?? systemResolver)(host)
-  if (answers.length === 0) throw new ImageRefusedError(`${host} has no address`)
-  const rules = options.rules ?? new AddressRules()
-  // Every answer is checked: a name that also answers a private address is refused whole.
-  for (const a of answers) {
-    const what = rules.refusal(a.address)
-    if (what !== null) throw new ImageRefusedError(`${host} is on ${what} (${a.address})`)
+  try {
+    // Every answer is checked: a name that also answers a private address is refused whole.
+    const answers = await checkedAddresses(
+      url.hostname,
+      options.policy ?? new AddressPolicy(),
+      options.resolve,
+    )
+    return answers[0] as PinnedAddress
+  } catch (error) {
+    if (error instanceof AddressRefusedError) throw new ImageRefusedError(error.message)
+    throw error
   }
-  return answers[0] as PinnedAddress
 }
 
 /** One GET, connected to `pinned` when given (no lookup of its own). */

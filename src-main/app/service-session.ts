@@ -1,5 +1,12 @@
 import { nowSec, type Cancel, type Clock } from '@shared/clock'
-import { healthAction, healthHeadline, isSyncStoppedBy } from '@shared/domain/health-text'
+import { planMonthlyCredits } from '@shared/domain/credit-prices'
+import {
+  byHealthEffect,
+  healthAction,
+  healthHeadline,
+  healthReason,
+  isSyncStoppedBy,
+} from '@shared/domain/health-text'
 import type { HealthKind } from '@shared/domain/alert-rules'
 import type { HealthStatus } from '@shared/ipc/health-schemas'
 import type { ApprovalNeeded, WalletSyncStatus } from '@shared/ipc/sync-schemas'
@@ -137,7 +144,8 @@ export class ServiceSession {
   /** What stops or slows syncing now, with the words to show, and watching's fit to budget. */
   async healthStatus(): Promise<HealthStatus> {
     const now = nowSec(this.#o.clock)
-    const conditions = (await this.health.active()).map((c) => ({
+    // What stops syncing leads, then what slows it, then warnings: the first line is the one to act on.
+    const conditions = (await this.health.active()).sort(byHealthEffect).map((c) => ({
       kind: c.kind,
       since: new Date(c.sinceSec * 1000).toISOString(),
       sinceSec: c.sinceSec,
@@ -153,11 +161,15 @@ export class ServiceSession {
     return { conditions, budgetFit }
   }
 
-  /** The headline of the first condition that stops syncing, or null while syncing can run. */
+  /**
+   * Why syncing is stopped, as a wallet's status says it after "stopped: " ("the service
+   * rejected the API key (HTTP 401), since 12:03 UTC"), or null while syncing can run.
+   */
   async stoppedBy(): Promise<string | null> {
-    const { conditions } = await this.healthStatus()
-    const stop = conditions.find((c) => c.isSyncStopped)
-    return stop ? `${stop.headline} ${stop.action}` : null
+    const stop = (await this.health.active())
+      .sort(byHealthEffect)
+      .find((c) => isSyncStoppedBy(c.kind))
+    return stop ? healthReason(stop, nowSec(this.#o.clock)) : null
   }
 
   /**
@@ -311,6 +323,20 @@ export class ServiceSession {
       this.#scheduler?.roundSoon()
     }
     return result
+  }
+
+  /**
+   * Makes the demo data where none was made yet (a command asked for the demo on a folder
+   * that never showed it): the first-run demo wallets, each synced once from the built-in
+   * simulator. Says how many wallets the demo has and how many were synced now.
+   */
+  async makeDemoData(): Promise<{ wallets: number; synced: number }> {
+    await this.seedDemoWallets({ onlyFirstRun: true })
+    const runtime = await this.runtime()
+    const statuses = await this.#o.mirror.syncState.status(new Set())
+    const unsynced = statuses.filter((s) => s.state === 'never')
+    for (const wallet of unsynced) await runtime.engine.syncWallet(wallet.address)
+    return { wallets: statuses.length, synced: unsynced.length }
   }
 
   /**

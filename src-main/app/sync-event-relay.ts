@@ -6,6 +6,9 @@ import type { CheckedWallet } from '../sync/watch-scheduler'
 import { describeWatchChange, summarizeNewActivity } from './activity-summary'
 import type { EventBus } from './event-bus'
 
+/** How many announced alerts are remembered so that none is announced twice. */
+const MAX_ANNOUNCED_REMEMBERED = 10_000
+
 /**
  * Turns what the sync engine and the scheduler report into the contract's push events:
  * progress, wallet states read back from the mirror, network state, and one notice per
@@ -19,6 +22,8 @@ export class SyncEventRelay {
   readonly #nowSec: () => number
   readonly #withHealth: (statuses: WalletSyncStatus[]) => Promise<WalletSyncStatus[]>
   readonly #work = new Set<Promise<void>>()
+  /** The alerts announced already (the evaluation writes them, their desktop delivery shows them). */
+  readonly #announced = new Set<number>()
   #isOffline = false
   /** The sidebar figures' read now running, and the one queued behind it (at most one). */
   #summariesRunning: Promise<void> | null = null
@@ -110,18 +115,28 @@ export class SyncEventRelay {
     return running
   }
 
-  /** Tells the app of alerts just written (the bell, the Alerts page, the desktop). */
+  /**
+   * Tells the app of alerts just written or just due (the bell, the Alerts page), each once:
+   * one gathering matches in its rule's cool-down is told when it fires.
+   */
   onAlertsFired(alertIds: readonly number[]): void {
     this.#track(this.#announceAlerts(alertIds))
   }
 
   async #announceAlerts(alertIds: readonly number[]): Promise<void> {
-    const wanted = new Set(alertIds)
-    const newest = await this.#mirror.alerts.history({ limit: Math.max(50, alertIds.length) })
-    this.#events.emit('alerts:fired', {
-      alerts: newest.filter((a) => wanted.has(a.id)),
-      unread: await this.#mirror.alerts.unreadCount(),
-    })
+    // An alert gathering matches in its rule's cool-down fires when the cool-down ends: it
+    // is announced then (its desktop delivery), not while it gathers.
+    const due = (
+      await this.#mirror.alerts.views(alertIds, { firedBySec: this.#nowSec() })
+    ).filter((a) => !this.#announced.has(a.id))
+    for (const a of due) {
+      this.#announced.add(a.id)
+      // Bounded: an alert is announced within moments of firing, never again after.
+      if (this.#announced.size > MAX_ANNOUNCED_REMEMBERED)
+        this.#announced.delete(this.#announced.values().next().value as number)
+    }
+    // Each page reads its own reader's unread count when told (read state is per account).
+    if (due.length > 0) this.#events.emit('alerts:fired', { alerts: due })
   }
 
   /** Resolves once no relayed read is still running. */

@@ -2,22 +2,24 @@ import type { Command } from 'commander'
 import {
   AlertRuleInput,
   AlertTrigger,
+  describeDurationProblem,
   parseDuration,
   type AlertRuleOptions,
 } from '@shared/domain/alert-rules'
+import { alertSourceText, deliveryWords, durationText } from '@shared/domain/alert-words'
 import { countText } from '@shared/domain/display-text'
-import { AppError } from '@shared/ipc/ipc-errors'
+import { AppError, InvalidInputError } from '@shared/ipc/ipc-errors'
 import type { AlertTryInput } from '@shared/ipc/alert-schemas'
 import {
   MAX_ALERT_HISTORY,
   MAX_TRY_DAYS,
   type AlertRuleView,
+  type AlertTrial,
   type AlertView,
 } from '@shared/ipc/alert-schemas'
 import { describeInputIssues } from '@shared/validation/input-issues'
-import type { Core } from '../app/core'
-import { callCore, openCore, type FolderUse, type GlobalOptions } from './cli-core'
-import { printJson, printLine } from './terminal-output'
+import { callCore, openCore, type CliCore, type FolderUse, type GlobalOptions } from './cli-core'
+import { printJson, printLine, refusingBadInput } from './terminal-output'
 
 /** A rule's options as commander hands them over (every value still text). */
 interface RuleFlags {
@@ -32,6 +34,7 @@ interface RuleFlags {
   type?: string
   idleDays?: string
   count?: string
+  pct?: string
   window?: string
   cooldown?: string
   notify?: string[]
@@ -40,30 +43,33 @@ interface RuleFlags {
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value]
 
+/** A number flag as a number; its range is the rule's to check (the same words everywhere). */
 function parseNumber(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined
   const n = Number(text.replaceAll(',', ''))
-  if (text.trim() === '' || !Number.isFinite(n) || n < 0)
-    throw new AppError(`${flag} must be a number of 0 or more (got “${text}”).`)
+  if (text.trim() === '' || !Number.isFinite(n))
+    throw new InvalidInputError(`${flag} must be a number (got “${text}”).`, { flag })
   return n
 }
 
 function parseDurationFlag(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined
-  const sec = parseDuration(text)
-  if (sec === null)
-    throw new AppError(`${flag} must be a duration such as 90s, 15m, 1h or 2d (got “${text}”).`)
-  return sec
+  const problem = describeDurationProblem(text)
+  if (problem !== null) throw new InvalidInputError(`${flag} “${text}” ${problem}.`, { flag })
+  return parseDuration(text) ?? undefined
 }
 
-/** The rule the flags describe, checked by the contract's schema; names what was wrong. */
+/** The rule the flags describe, checked as the core checks it; each problem names its flag. */
 function ruleFromFlags(flags: RuleFlags): AlertRuleInput {
   if (flags.when === undefined)
-    throw new AppError(`--when is needed: one of ${AlertTrigger.options.join(', ')}.`)
+    throw new InvalidInputError(`--when is needed: one of ${AlertTrigger.options.join(', ')}.`, {
+      flag: '--when',
+    })
   const trigger = AlertTrigger.safeParse(flags.when)
   if (!trigger.success)
-    throw new AppError(
+    throw new InvalidInputError(
       `--when must be one of ${AlertTrigger.options.join(', ')} (got “${flags.when}”).`,
+      { flag: '--when' },
     )
   const options: AlertRuleOptions = {
     token: flags.token,
@@ -74,6 +80,7 @@ function ruleFromFlags(flags: RuleFlags): AlertRuleInput {
     types: flags.type?.split(',').map((t) => t.trim().toUpperCase()),
     idleDays: parseNumber('--idle-days', flags.idleDays),
     count: parseNumber('--count', flags.count),
+    pct: parseNumber('--pct', flags.pct),
     windowSec: parseDurationFlag('--window', flags.window),
   }
   const rule = {
@@ -85,7 +92,7 @@ function ruleFromFlags(flags: RuleFlags): AlertRuleInput {
     cooldownSec: parseDurationFlag('--cooldown', flags.cooldown) ?? 0,
   }
   const parsed = AlertRuleInput.safeParse(rule)
-  if (!parsed.success) throw new AppError(`The rule: ${describeInputIssues(parsed.error)}`)
+  if (!parsed.success) throw new InvalidInputError(describeInputIssues(parsed.error))
   return rule
 }
 
@@ -102,7 +109,8 @@ function addRuleFlags(command: Command): Command {
     .option('--type <types>', 'type: transaction types, comma-separated (SWAP,NFT_SALE,…)')
     .option('--idle-days <n>', 'wakes: idle for at least this many days')
     .option('--count <n>', 'cluster: how many different wallets')
-    .option('--window <duration>', 'cluster: within this long (e.g. 1h)')
+    .option('--pct <n>', 'value-change: by at least this many percent, up or down')
+    .option('--window <duration>', 'cluster, value-change: within this long (e.g. 1h, 24h)')
     .option('--cooldown <duration>', 'gather alerts within this long into one (e.g. 10m)')
 }
 
@@ -116,13 +124,18 @@ function ruleLine(r: AlertRuleView): string {
         ].join(', ')
   const notify = r.channels.length ? `notify ${r.channels.join(', ')}` : 'in the app only'
   const muted = r.isMuted ? '  (muted)' : ''
-  return `${r.id}  ${r.name}  [${r.trigger}; ${scope}; ${notify}${r.cooldownSec ? `; cool-down ${r.cooldownSec} s` : ''}]${muted}`
+  return `${r.id}  ${r.name}  [${r.trigger}; ${scope}; ${notify}${r.cooldownSec ? `; cool-down ${durationText(r.cooldownSec)}` : ''}]${muted}`
+}
+
+/** An ISO-8601 time as the command line writes times: "2026-11-01 12:03:10 UTC". */
+function utcText(iso: string): string {
+  return iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC')
 }
 
 function alertLine(a: AlertView): string {
-  const when = a.firedAt.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, ' UTC')
-  const delivered = a.deliveries.map((d) => `${d.channel} ${d.state}`).join(', ')
-  return `${a.id}  ${when}  ${a.text}${delivered ? `  (${delivered})` : ''}`
+  const delivered = a.deliveries.map((d) => `${d.channel} ${deliveryWords(d, utcText)}`).join(', ')
+  const gathered = a.matchCount > 1 ? ` (${a.matchCount} matches)` : ''
+  return `${a.id}  ${utcText(a.firedAt)}  ${alertSourceText(a)}: ${a.text}${gathered}${delivered ? `  (${delivered})` : ''}`
 }
 
 function parseId(text: string): number {
@@ -148,7 +161,7 @@ function parseBounded(flag: string, text: string, max: number): number {
 export function registerAlertCommands(program: Command): void {
   const alerts = program.command('alerts').description('alert rules and the alerts they fired')
   const globals = (): GlobalOptions => program.opts<GlobalOptions>()
-  const run = async <T>(command: string, use: FolderUse, work: (core: Core) => Promise<T>) => {
+  const run = async <T>(command: string, use: FolderUse, work: (core: CliCore) => Promise<T>) => {
     const core = await openCore(globals(), { command: `alerts ${command}`, use })
     try {
       return await work(core)
@@ -165,12 +178,14 @@ export function registerAlertCommands(program: Command): void {
     )
     .option('--name <text>', 'a name for the rule')
     .option('--json', 'print the rule as JSON')
-    .action(async (flags: RuleFlags & { json?: boolean }) => {
-      const input = ruleFromFlags(flags)
-      const rule = await run('add', 'change', (core) => callCore(core, 'alerts:add-rule', input))
-      if (flags.json) printJson(rule)
-      else printLine(`Added rule ${ruleLine(rule)}`)
-    })
+    .action((flags: RuleFlags & { json?: boolean }) =>
+      refusingBadInput(async () => {
+        const input = ruleFromFlags(flags)
+        const rule = await run('add', 'change', (core) => callCore(core, 'alerts:add-rule', input))
+        if (flags.json) printJson(rule)
+        else printLine(`Added rule ${ruleLine(rule)}`)
+      }),
+    )
 
   alerts
     .command('list')
@@ -234,23 +249,29 @@ export function registerAlertCommands(program: Command): void {
   )
     .requiredOption('--days <n>', `how far back (1–${MAX_TRY_DAYS})`)
     .option('--json', 'print JSON')
-    .action(async (id: string | undefined, flags: RuleFlags & { days: string; json?: boolean }) => {
-      if (id !== undefined && flags.when !== undefined)
-        throw new AppError('Give a rule id or --when with its options, not both.')
-      const input: AlertTryInput = {
-        rule: id !== undefined ? { id: parseId(id) } : ruleFromFlags(flags),
-        days: parseBounded('--days', flags.days, MAX_TRY_DAYS),
-      }
-      const trial = await run('try', 'read', (core) => callCore(core, 'alerts:try', input))
-      if (flags.json) return printJson(trial)
-      printLine(
-        `Over the last ${countText(trial.days, 'day')}: would have fired ${countText(trial.fired, 'alert')} (${countText(trial.matches, 'match', 'matches')} in ${countText(trial.transactionsExamined, 'transaction')}${trial.snapshotsExamined ? ` and ${countText(trial.snapshotsExamined, 'balances snapshot')}` : ''}); no credits spent.`,
-      )
-      for (const a of trial.alerts) {
-        const when = a.at.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, ' UTC')
-        printLine(
-          `  ${when}  ${a.text}${a.matchCount > 1 ? ` (+${a.matchCount - 1} gathered)` : ''}`,
-        )
-      }
-    })
+    .action((id: string | undefined, flags: RuleFlags & { days: string; json?: boolean }) =>
+      refusingBadInput(async () => {
+        if (id !== undefined && flags.when !== undefined)
+          throw new InvalidInputError('Give a rule id or --when with its options, not both.')
+        const input: AlertTryInput = {
+          rule: id !== undefined ? { id: parseId(id) } : ruleFromFlags(flags),
+          days: parseBounded('--days', flags.days, MAX_TRY_DAYS),
+        }
+        const trial = await run('try', 'read', (core) => callCore(core, 'alerts:try', input))
+        if (flags.json) return printJson(trial)
+        printTrial(trial)
+      }),
+    )
+}
+
+/** A trial in lines: how often, then the would-be alerts as a live run would send them. */
+function printTrial(trial: AlertTrial): void {
+  printLine(
+    `Over the last ${countText(trial.days, 'day')}: would have fired ${countText(trial.fired, 'alert')} (${countText(trial.matches, 'match', 'matches')} in ${countText(trial.transactionsExamined, 'transaction')}${trial.snapshotsExamined ? ` and ${countText(trial.snapshotsExamined, 'balances snapshot')}` : ''}); no credits spent.`,
+  )
+  for (const a of trial.alerts) {
+    printLine(
+      `  ${utcText(a.at)}  ${a.text}${a.matchCount > 1 ? ` (+${a.matchCount - 1} gathered)` : ''}`,
+    )
+  }
 }

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { systemClock, type Clock } from '@shared/clock'
+import type { SecretInput } from './secret-input'
 
 /** The signals that stop a command: Ctrl-C, and a service manager's stop. */
 export type StopSignal = 'SIGINT' | 'SIGTERM'
@@ -25,6 +26,8 @@ export interface CliContext {
    * names the flag that agrees instead.
    */
   ask?: (question: string) => Promise<boolean>
+  /** Where `-` for a secret option is read: a prompt or piped stdin (the process's own by default). */
+  secretInput?: SecretInput
 }
 
 const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM']

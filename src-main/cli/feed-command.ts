@@ -9,11 +9,11 @@ import {
   type FeedFiltersInput,
   type FeedRow,
 } from '@shared/ipc/feed-schemas'
-import { AppError } from '@shared/ipc/ipc-errors'
+import { InvalidInputError } from '@shared/ipc/ipc-errors'
 import { WalletTag } from '@shared/ipc/watchlist-schemas'
 import { cliContext } from './cli-context'
 import { callCore, openCore, type GlobalOptions } from './cli-core'
-import { printJson, printLine, walletName } from './terminal-output'
+import { printJson, printLine, refusingBadInput, walletName } from './terminal-output'
 
 /** How often `feed --follow` reads the mirror for rows that landed. */
 const FOLLOW_POLL_MS = 1_000
@@ -47,7 +47,10 @@ function parseEach<T>(
     .map((text) => {
       const parsed = schema.safeParse(text)
       if (parsed.success) return parsed.data
-      throw new AppError(`${flag} “${text}”: ${parsed.error.issues[0]?.message ?? 'not valid'}`)
+      throw new InvalidInputError(
+        `${flag} “${text}”: ${parsed.error.issues[0]?.message ?? 'not valid'}`,
+        { flag },
+      )
     })
 }
 
@@ -56,8 +59,9 @@ function parseFilters(opts: FeedOptions): FeedFiltersInput {
   if (opts.minUsd !== undefined) {
     minUsd = Number(opts.minUsd)
     if (opts.minUsd.trim() === '' || !Number.isFinite(minUsd) || minUsd < 0)
-      throw new AppError(
+      throw new InvalidInputError(
         `--min-usd must be a number of US dollars, 0 or more (got “${opts.minUsd}”).`,
+        { flag: '--min-usd' },
       )
   }
   return {
@@ -73,8 +77,9 @@ function parseFilters(opts: FeedOptions): FeedFiltersInput {
 function parseLimit(text: string): number {
   const n = Number(text)
   if (!Number.isInteger(n) || n < 1 || n > MAX_FEED_PAGE_ROWS)
-    throw new AppError(
+    throw new InvalidInputError(
       `--limit must be a whole number from 1 to ${MAX_FEED_PAGE_ROWS} (got “${text}”).`,
+      { flag: '--limit' },
     )
   return n
 }
@@ -125,31 +130,34 @@ export function registerFeedCommand(program: Command): void {
     .option('--limit <n>', `rows to print (1–${MAX_FEED_PAGE_ROWS})`, '50')
     .option('--json', 'print a JSON array (with --follow: one JSON object a line)')
     .option('--follow', 'keep printing new rows as they land, until Ctrl-C')
-    .action(async (opts: FeedOptions) => {
-      const filters = parseFilters(opts)
-      const limit = parseLimit(opts.limit)
-      const core = await openCore(program.opts<GlobalOptions>(), { command: 'feed', use: 'read' })
-      try {
-        const page = await callCore(core, 'feed:page', { filters, limit })
-        if (!opts.follow) {
-          if (opts.json) printJson(page.rows.map(rowJson))
-          else if (page.rows.length === 0) printLine('No transactions in the feed.')
-          else for (const row of page.rows) printLine(rowLine(row))
-          return
-        }
-        const print = (row: FeedRow): void =>
-          opts.json ? printLine(JSON.stringify(rowJson(row))) : printLine(rowLine(row))
-        for (const row of [...page.rows].reverse()) print(row)
-        await follow(
-          page.rows[0]?.key ?? null,
-          async (newerThan, cursor) =>
-            callCore(core, 'feed:page', { filters, newerThan, cursor, limit: MAX_FEED_PAGE_ROWS }),
-          print,
-        )
-      } finally {
-        await core.close()
-      }
-    })
+    .action((opts: FeedOptions) => refusingBadInput(() => printFeed(program, opts)))
+}
+
+/** Prints the feed's newest page, then (`--follow`) the rows that land. */
+async function printFeed(program: Command, opts: FeedOptions): Promise<void> {
+  const filters = parseFilters(opts)
+  const limit = parseLimit(opts.limit)
+  const core = await openCore(program.opts<GlobalOptions>(), { command: 'feed', use: 'read' })
+  try {
+    const page = await callCore(core, 'feed:page', { filters, limit })
+    if (!opts.follow) {
+      if (opts.json) printJson(page.rows.map(rowJson))
+      else if (page.rows.length === 0) printLine('No transactions in the feed.')
+      else for (const row of page.rows) printLine(rowLine(row))
+      return
+    }
+    const print = (row: FeedRow): void =>
+      opts.json ? printLine(JSON.stringify(rowJson(row))) : printLine(rowLine(row))
+    for (const row of [...page.rows].reverse()) print(row)
+    await follow(
+      page.rows[0]?.key ?? null,
+      async (newerThan, cursor) =>
+        callCore(core, 'feed:page', { filters, newerThan, cursor, limit: MAX_FEED_PAGE_ROWS }),
+      print,
+    )
+  } finally {
+    await core.close()
+  }
 }
 
 /**

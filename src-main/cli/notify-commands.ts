@@ -1,9 +1,9 @@
 import type { Command } from 'commander'
 import { Option } from 'commander'
 import type { NotifyChannelView } from '@shared/ipc/notify-schemas'
-import type { Core } from '../app/core'
-import { callCore, openCore, type FolderUse, type GlobalOptions } from './cli-core'
+import { callCore, openCore, type CliCore, type FolderUse, type GlobalOptions } from './cli-core'
 import { setExitCode } from './cli-context'
+import { readSecretOptions } from './secret-input'
 import { printJson, printLine } from './terminal-output'
 
 interface AddOptions {
@@ -42,7 +42,7 @@ export function registerNotifyCommands(program: Command): void {
   async function withCore<T>(
     command: string,
     use: FolderUse,
-    work: (core: Core) => Promise<T>,
+    work: (core: CliCore) => Promise<T>,
   ): Promise<T> {
     const core = await openCore(globals(), { command: `notify ${command}`, use, data: 'own' })
     try {
@@ -62,22 +62,39 @@ export function registerNotifyCommands(program: Command): void {
         .choices(['json', 'slack', 'discord', 'telegram'])
         .makeOptionMandatory(),
     )
-    .option('--url <url>', 'where to POST (json, slack, discord)')
-    .option('--secret <secret>', 'json: sign each body with HMAC-SHA256 under this secret')
-    .option('--bot-token <token>', 'telegram: the bot’s token (kept like the API key)')
+    .option(
+      '--url <url>',
+      'where to POST (json, slack, discord); `-` asks for it (or reads a line of stdin): Slack’s and Discord’s carry a token',
+    )
+    .option(
+      '--secret <secret>',
+      'json: sign each body with HMAC-SHA256 under this secret; `-` asks for it (or reads a line of stdin)',
+    )
+    .option(
+      '--bot-token <token>',
+      'telegram: the bot’s token (kept like the API key); `-` asks for it (or reads a line of stdin)',
+    )
     .option('--chat-id <id>', 'telegram: the chat to send to')
     .option(
       '--allow-private-network',
-      'let the URL reach a private-network address (10/8, 172.16/12, 192.168/16, link-local, fc00::/7); an admin’s choice on a team server',
+      'let the URL reach an address that is not public (private, carrier-grade NAT, link-local, this machine from a team server …); an admin’s choice on a team server',
     )
     .action(async (name: string, opts: AddOptions) => {
+      const [url, secret, botToken] = await readSecretOptions(
+        [
+          { flag: '--url', what: 'the channel URL', value: opts.url },
+          { flag: '--secret', what: 'the signing secret', value: opts.secret },
+          { flag: '--bot-token', what: 'the bot token', value: opts.botToken },
+        ],
+        'give them as `-` to be asked, or pipe them in, one a line (`--url -`)',
+      )
       const channel = await withCore('add', 'create', (core) =>
         callCore(core, 'notify:add', {
           name,
           format: opts.format,
-          ...(opts.url !== undefined ? { url: opts.url } : {}),
-          ...(opts.secret !== undefined ? { secret: opts.secret } : {}),
-          ...(opts.botToken !== undefined ? { botToken: opts.botToken } : {}),
+          ...(url !== undefined ? { url } : {}),
+          ...(secret !== undefined ? { secret } : {}),
+          ...(botToken !== undefined ? { botToken } : {}),
           ...(opts.chatId !== undefined ? { chatId: opts.chatId } : {}),
           allowPrivateNetwork: opts.allowPrivateNetwork === true,
         }),

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander'
 import { readAppVersion } from '../app/app-version'
 import { registerAlertCommands } from './alert-commands'
+import { registerBudgetCommand } from './budget-command'
 import { registerExportCommand } from './export-command'
 import { registerFeedCommand } from './feed-command'
 import { registerLookupCommands } from './lookup-commands'
@@ -34,7 +35,14 @@ function buildProgram(): Command {
       '--service <url>',
       'data service base URL for this run (REST and JSON-RPC on one origin); env HELIOGRAPH_SERVICE_URL',
     )
-    .option('--api-key <key>', 'API key for this run (not stored); env HELIOGRAPH_API_KEY')
+    .option(
+      '--api-key <key>',
+      'API key for this run (not stored); `-` asks for it (or reads it from stdin). A key typed here shows in the process list: prefer env HELIOGRAPH_API_KEY or --api-key-file',
+    )
+    .option(
+      '--api-key-file <path>',
+      'API key for this run from the first line of a file (not stored)',
+    )
     .addOption(
       new Option(
         '--data-source <source>',
@@ -57,6 +65,7 @@ function buildProgram(): Command {
   registerNotifyCommands(program)
   registerSimulatorCommand(program)
   registerFeedCommand(program)
+  registerBudgetCommand(program)
   return program
 }
 

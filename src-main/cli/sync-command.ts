@@ -1,11 +1,13 @@
 import type { Command } from 'commander'
 import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
-import type { Core } from '../app/core'
 import { AppError, SyncStoppedError } from '@shared/ipc/ipc-errors'
 import { countText } from '@shared/domain/display-text'
+import { nowSec } from '@shared/clock'
+import { healthResolvedLine } from '@shared/domain/health-text'
+import type { HealthConditionView, HealthStatus } from '@shared/ipc/health-schemas'
 import type { SyncProgress, WalletSyncOutcome, WatchChange } from '@shared/ipc/sync-schemas'
 import { ApprovalNeeded, ApprovalNeededError } from '@shared/ipc/history-load-schemas'
-import { callCore, openCore, type GlobalOptions } from './cli-core'
+import { callCore, openCore, openHoldingCore, type CliCore, type GlobalOptions } from './cli-core'
 import { assertOnlyWithDeeper, isAgreedOnTerminal, loadOlderHistory } from './older-history-command'
 import { transactionCount, utcDate } from './depth-options'
 import { printErrorLine, printLine, walletName } from './terminal-output'
@@ -42,16 +44,18 @@ function untilStopSignal(): { signal: Promise<StopSignal>; stop(): void } {
 async function openSyncCore(
   globals: GlobalOptions,
   opts: { once?: boolean; estimate?: boolean },
-): Promise<{ core: Core; stopSignal: ReturnType<typeof untilStopSignal> | null }> {
+): Promise<{ core: CliCore; stopSignal: ReturnType<typeof untilStopSignal> | null }> {
   const isWatching = opts.once !== true && opts.estimate !== true
   const stopSignal = isWatching ? untilStopSignal() : null
-  // --estimate spends nothing: no watching round may start while it prices.
-  const core = await openCore(globals, { command: 'sync', use: 'create', isWatching }).catch(
-    (error: unknown) => {
-      stopSignal?.stop()
-      throw error
-    },
-  )
+  // --estimate spends nothing: no watching round may start while it prices. Watching is
+  // holding the folder; a sync once runs through whatever holds it.
+  const extra = { command: 'sync', use: 'create', data: 'own', isWatching } as const
+  const core = await (
+    isWatching ? openHoldingCore(globals, extra) : openCore(globals, extra)
+  ).catch((error: unknown) => {
+    stopSignal?.stop()
+    throw error
+  })
   return { core, stopSignal }
 }
 
@@ -147,8 +151,13 @@ export function registerSyncCommand(program: Command): void {
           throw new AppError('--wallet goes with --once (watching keeps every wallet current).')
         const { core, stopSignal } = await openSyncCore(globals, opts)
         // --once: a signal cancels the sync (exit 130). Watching: a signal ends the wait
-        // below, and closing the core finishes the page in flight (exit 0).
-        const cancel = (): void => void callCore(core, 'sync:cancel', {}).catch(() => {})
+        // below, and closing the core finishes the page in flight (exit 0). Only this run's
+        // wallets are cancelled: the process holding the folder may be syncing others.
+        let chosen: WatchedWallet[] = []
+        const cancel = (): void => {
+          for (const { address } of chosen)
+            void callCore(core, 'sync:cancel', { address }).catch(() => {})
+        }
         // The first signal cancels; a second one ends the process as usual.
         const stopListening = opts.once
           ? cliContext().onStopSignal(() => {
@@ -158,7 +167,7 @@ export function registerSyncCommand(program: Command): void {
           : () => {}
         try {
           const wallets = await callCore(core, 'watchlist:list', undefined)
-          const chosen = opts.wallet ? wallets.filter((w) => w.address === opts.wallet) : wallets
+          chosen = opts.wallet ? wallets.filter((w) => w.address === opts.wallet) : wallets
           if (opts.wallet && chosen.length === 0)
             throw new AppError(
               `Wallet ${opts.wallet} is not on the watchlist; add it with \`watch add\`.`,
@@ -211,7 +220,7 @@ export function registerSyncCommand(program: Command): void {
  * 130 when cancelled, 1 when a wallet failed.
  */
 async function syncOnce(
-  core: Core,
+  core: CliCore,
   chosen: readonly WatchedWallet[],
   opts: { wallet?: string; leaseSeconds?: number },
 ): Promise<number> {
@@ -279,7 +288,7 @@ async function syncOnce(
  * Syncs one wallet; a first sync that asks first runs once the person agrees on the
  * terminal, else is refused: null, its message (naming --yes) printed.
  */
-async function runAgreed(core: Core, address: string): Promise<WalletSyncOutcome | null> {
+async function runAgreed(core: CliCore, address: string): Promise<WalletSyncOutcome | null> {
   try {
     return await callCore(core, 'sync:run', { address })
   } catch (error) {
@@ -295,21 +304,23 @@ async function runAgreed(core: Core, address: string): Promise<WalletSyncOutcome
 }
 
 /** Prints each stream's progress on stderr, at most once a second (a new cost at once). */
-function printProgress(core: Core, chosen: readonly WatchedWallet[]): void {
+function printProgress(core: CliCore, chosen: readonly WatchedWallet[]): void {
   let last = 0
   // A cost still to come is printed as soon as it is known, whatever the throttle.
   const costShown = new Set<string>()
   core.events.subscribe((event, payload) => {
     if (event !== 'sync:progress') return
     const p = payload as SyncProgress
+    // The process holding the folder may be syncing other wallets meanwhile.
+    const wallet = chosen.find((w) => w.address === p.address)
+    if (wallet === undefined) return
     const costKey = `${p.address} ${p.stream}`
     const isNewCost = (p.estimatedRemainingCredits ?? 0) > 0 && !costShown.has(costKey)
     const now = cliContext().clock.nowMs()
     if (p.phase !== 'done' && !isNewCost && now - last < 1_000) return
     last = now
     if (isNewCost) costShown.add(costKey)
-    const wallet = chosen.find((w) => w.address === p.address)
-    const name = wallet ? walletName(wallet) : p.address
+    const name = walletName(wallet)
     const toGo =
       p.phase !== 'done' && (p.estimatedRemainingPages ?? 0) > 0
         ? `, ~${countText(p.estimatedRemainingPages ?? 0, 'page')} to go${p.estimatedRemainingCredits === null ? '' : ` (${p.estimatedRemainingCredits.toLocaleString('en-US')} credits)`}`
@@ -320,9 +331,29 @@ function printProgress(core: Core, chosen: readonly WatchedWallet[]): void {
   })
 }
 
+/**
+ * Prints each health condition as it is raised (what stopped or slowed syncing, and what to
+ * do) and as it is resolved, the same lines as the banner and the health alerts; those
+ * already raised when watching starts are printed first.
+ */
+async function printHealthLines(core: CliCore): Promise<void> {
+  let shown = new Map<string, HealthConditionView>()
+  const print = (conditions: readonly HealthConditionView[]): void => {
+    for (const c of conditions) if (!shown.has(c.kind)) printErrorLine(`${c.headline} ${c.action}`)
+    const now = nowSec(cliContext().clock)
+    for (const [kind, c] of shown)
+      if (!conditions.some((x) => x.kind === kind)) printErrorLine(healthResolvedLine(c, now))
+    shown = new Map(conditions.map((c) => [c.kind, c]))
+  }
+  core.events.subscribe((event, payload) => {
+    if (event === 'health:changed') print((payload as HealthStatus).conditions)
+  })
+  print((await callCore(core, 'health:status', undefined)).conditions)
+}
+
 /** Watching: saves --every as the cadence, prints each change, and waits for a stop signal. */
 async function watchUntilStopped(
-  core: Core,
+  core: CliCore,
   chosen: readonly WatchedWallet[],
   every: number | undefined,
   stopped: Promise<StopSignal>,
@@ -339,6 +370,7 @@ async function watchUntilStopped(
   core.events.subscribe((event, payload) => {
     if (event === 'watch:change') printLine((payload as WatchChange).summary)
   })
+  await printHealthLines(core)
   const signal = await stopped
   printErrorLine(`${signal}: stopping after the page in flight…`)
 }

@@ -1,4 +1,5 @@
-import { cliContext, type CliContext } from './cli-context'
+import { InvalidInputError } from '@shared/ipc/ipc-errors'
+import { cliContext, setExitCode, type CliContext } from './cli-context'
 
 // Everything the CLI prints goes through here. Labels and the service's error text are
 // data, not output: an escape sequence in them could retitle, recolour or clear the
@@ -51,6 +52,20 @@ export function printJson(value: unknown): void {
 }
 
 /**
+ * Ends the process at once, with exit 0 and nothing printed, when whoever reads its output
+ * has closed it (`heliograph feed | head -n 1`): a reader that has what it wanted is a normal
+ * end, not an error. What the process held is let go as a killed process lets it go (each
+ * page is one transaction; the folder's lock and holder file go with the process).
+ */
+export function endQuietlyOnClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0)
+      throw error
+    })
+}
+
+/**
  * How the CLI names a wallet, the same way in every line of a run: its label, else its
  * whole address (never a shortened one beside the long one).
  */
@@ -85,5 +100,23 @@ export function withLinesEnded(context: CliContext): { context: CliContext; fini
       if (isOpen.err) context.writeErr('\n')
       isOpen.out = isOpen.err = false
     },
+  }
+}
+
+/** The exit code of a command refused for what it was given (a usage error). */
+export const EXIT_INVALID_INPUT = 2
+
+/**
+ * Runs a command whose flags a person may get wrong: an input refused (InvalidInputError,
+ * here or from the core) is said on stderr as every error is, and the run ends with
+ * {@link EXIT_INVALID_INPUT}, so a script tells "you asked wrong" from "it failed".
+ */
+export async function refusingBadInput(work: () => Promise<void>): Promise<void> {
+  try {
+    await work()
+  } catch (error) {
+    if (!(error instanceof InvalidInputError)) throw error
+    printErrorLine(`heliograph: ${error.message}`)
+    setExitCode(EXIT_INVALID_INPUT)
   }
 }

@@ -4,6 +4,7 @@ import { AppError } from '@shared/ipc/ipc-errors'
 import { callCore, openCore, type FolderUse, type GlobalOptions } from './cli-core'
 import { parseDepth, utcDate } from './depth-options'
 import { printErrorLine, printJson, printLine } from './terminal-output'
+import { firstOwnWalletText, type DemoKept } from '@shared/domain/first-own-wallet'
 
 async function withCore<T>(
   options: GlobalOptions,
@@ -87,11 +88,18 @@ export function registerWatchCommand(program: Command): void {
                 sinceSec: opts.since ?? null,
               }
         await withCore(globals(), 'add', 'create', async (core) => {
+          // The first wallet of one's own, added while the demo is shown, switches to one's
+          // own data: say so, and what the demo keeps.
+          const stop = core.events.subscribe((event, payload) => {
+            const { demoKept } = payload as { demoKept?: DemoKept }
+            if (event === 'app:data-source' && demoKept)
+              printErrorLine(firstOwnWalletText(demoKept, '`--data-source demo`'))
+          })
           const wallet = await callCore(core, 'watchlist:add', {
             address,
             label: opts.label,
             ...(depth ? { depth } : {}),
-          })
+          }).finally(stop)
           printLine(`Watching ${wallet.address}${wallet.label ? ` (${wallet.label})` : ''}`)
           await printFirstSyncEstimate(core, wallet.address, opts.yes === true)
         })

@@ -13,8 +13,8 @@ import {
   type WebhookView,
 } from '@shared/ipc/webhook-schemas'
 import { describeInputIssues } from '@shared/validation/input-issues'
-import type { Core } from '../app/core'
-import { callCore, openCore, type GlobalOptions } from './cli-core'
+import { callCore, openCore, type CliCore, type GlobalOptions } from './cli-core'
+import { readSecretOptions } from './secret-input'
 import { printErrorLine, printJson, printLine } from './terminal-output'
 
 /** Options of `create` and `update`, as commander hands them over. */
@@ -88,7 +88,7 @@ export function registerWebhookCommands(program: Command): void {
   async function run<T>(
     action: WebhookAction,
     opts: RunOptions,
-    work: (core: Core) => Promise<T>,
+    work: (core: CliCore) => Promise<T>,
   ): Promise<T | undefined> {
     const plan = planWebhookAction(action)
     printErrorLine(
@@ -96,7 +96,11 @@ export function registerWebhookCommands(program: Command): void {
     )
     if (opts.estimate) return undefined
     // The account's webhooks need no watched wallet: a new data folder may be made for them.
-    const core = await openCore(globals(), { command: `webhooks ${action}`, use: 'create' })
+    const core = await openCore(globals(), {
+      command: `webhooks ${action}`,
+      use: 'create',
+      data: 'own',
+    })
     try {
       return await work(core)
     } finally {
@@ -140,11 +144,12 @@ export function registerWebhookCommands(program: Command): void {
     .action(async (opts: RunOptions & WebhookFields) => {
       if (opts.fromWatchlist && opts.address)
         throw new AppError('--from-watchlist takes the watchlist’s addresses: give no --address.')
+      const authHeader = await readAuthHeader(opts)
       const fields = {
         webhookURL: opts.url,
         webhookType: opts.type,
         transactionTypes: opts.transactionType ?? ['ANY'],
-        ...(opts.authHeader !== undefined ? { authHeader: opts.authHeader } : {}),
+        ...(authHeader !== undefined ? { authHeader } : {}),
       }
       if (opts.fromWatchlist) {
         const input = checked(WebhookFromWatchlistInput, fields, 'create')
@@ -172,7 +177,7 @@ export function registerWebhookCommands(program: Command): void {
         .argument('<id>', 'webhook id'),
     ),
   ).action(async (id: string, opts: RunOptions & WebhookFields) => {
-    const input = updateInput(id, opts)
+    const input = updateInput(id, { ...opts, authHeader: await readAuthHeader(opts) })
     if (Object.keys(input).length === 1)
       throw new AppError(
         'update: nothing to change; give --url, --type, --address, --transaction-type or --auth-header.',
@@ -217,6 +222,15 @@ export function registerWebhookCommands(program: Command): void {
   })
 }
 
+/** --auth-header's value: `-` asks for it; one typed on the command line is warned about. */
+async function readAuthHeader(opts: WebhookFields): Promise<string | undefined> {
+  const [value] = await readSecretOptions(
+    [{ flag: '--auth-header', what: 'the Authorization header', value: opts.authHeader }],
+    'give it as `--auth-header -` to be asked, or pipe it in',
+  )
+  return value
+}
+
 /** Prints a webhook (or JSON with --json). */
 function show(opts: RunOptions, w: WebhookView | undefined): void {
   if (w === undefined) return
@@ -235,7 +249,10 @@ const withFields = (command: Command): Command =>
         WebhookTransactionType.options,
       ),
     )
-    .option('--auth-header <value>', 'sent as the Authorization header of each delivery')
+    .option(
+      '--auth-header <value>',
+      'sent as the Authorization header of each delivery; `-` asks for it (or reads a line of stdin)',
+    )
 /** The options every webhooks command takes. */
 const common = (command: Command): Command =>
   command.option('--estimate', 'print what it would cost, and stop').option('--json', 'print JSON')

@@ -29,6 +29,9 @@ import { WatchlistStore } from './stores/watchlist-store'
 import { WebhookDeliveryStore } from './stores/webhook-delivery-store'
 import { WebhookStore } from './stores/webhook-store'
 
+/** The stores the views read through, which an engine may run on threads of their own. */
+export type ViewReadStores = Pick<Mirror, 'review' | 'feed' | 'search'>
+
 /**
  * What every engine's mirror shares: the stores written in Kysely alone, built on the
  * engine's Kysely handle. An engine adds what it does its own way: the page writer, the
@@ -65,11 +68,30 @@ export abstract class KyselyMirror implements Mirror {
   readonly team: TeamAccountStore
   readonly notifyChannels: NotifyChannelStore
 
-  constructor(db: Kysely<Database>) {
+  /**
+   * `reads`: where the views' reads run (History, transfers, balances, the feed, the header
+   * search), else `db` itself; `onThreads`: those stores as the engine runs them elsewhere
+   * (SQLite's reader threads), given the ones built here.
+   */
+  constructor(
+    db: Kysely<Database>,
+    options: {
+      reads?: Kysely<Database>
+      onThreads?: (local: ViewReadStores) => ViewReadStores
+    } = {},
+  ) {
+    const reads = options.reads ?? db
+    const local: ViewReadStores = {
+      review: new ReviewReader(db, reads),
+      feed: new FeedStore(db, reads),
+      search: new SearchStore(reads),
+    }
+    const views = options.onThreads ? options.onThreads(local) : local
     this.watchlist = new WatchlistStore(db)
     this.tags = new TagStore(db)
-    this.feed = new FeedStore(db)
-    this.review = new ReviewReader(db)
+    this.feed = views.feed
+    this.review = views.review
+    this.search = views.search
     this.syncState = new SyncStateStore(db)
     this.historyLoads = new HistoryLoadStore(db)
     this.schedule = new WatchScheduleStore(db)
@@ -84,7 +106,6 @@ export abstract class KyselyMirror implements Mirror {
     this.alertRules = new AlertRuleStore(db)
     this.alertFacts = new AlertFactsReader(db)
     this.lookups = new LookupCacheStore(db)
-    this.search = new SearchStore(db)
     this.webhooks = new WebhookStore(db)
     this.leases = new SyncLeaseStore(db)
     this.webhookDeliveries = new WebhookDeliveryStore(db)

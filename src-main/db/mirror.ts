@@ -36,6 +36,7 @@ export const KEPT_TABLES: ReadonlySet<string> = new Set([
   'notify_channels',
   'team_users',
   'team_sessions',
+  'team_changes',
 ])
 
 /**

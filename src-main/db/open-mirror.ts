@@ -20,6 +20,12 @@ export interface OpenMirrorOptions {
    * during a backfill (what the app does). A database server needs no such thread.
    */
   writeIn?: 'this-thread' | 'worker'
+  /**
+   * Where a file mirror's view reads run: on this thread (the default) or on reader
+   * threads with connections of their own, so that no read holds up another or this
+   * thread (what the app does). A database server has its own pool of connections.
+   */
+  readIn?: 'this-thread' | 'workers'
   /** Told before each migration the mirror needs runs (see MigrationProgress). */
   onMigration?: OnMigration | undefined
 }
@@ -49,5 +55,6 @@ export async function openMirror(options: OpenMirrorOptions): Promise<Mirror> {
     isReadOnly,
     onMigration: options.onMigration,
     ...(options.writeIn ? { writeIn: options.writeIn } : {}),
+    ...(options.readIn ? { readIn: options.readIn } : {}),
   })
 }

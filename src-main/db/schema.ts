@@ -34,11 +34,13 @@ export interface Database {
   webhook_mode_log: WebhookModeLogTable
   team_users: TeamUsersTable
   team_sessions: TeamSessionsTable
+  team_changes: TeamChangesTable
   wallet_tags: WalletTagsTable
   alert_rules: AlertRulesTable
   alert_inbox: AlertInboxTable
   alerts: AlertsTable
   alert_deliveries: AlertDeliveriesTable
+  alert_read_marks: AlertReadMarksTable
   notify_channels: NotifyChannelsTable
   health_conditions: HealthConditionsTable
 }
@@ -400,6 +402,12 @@ export interface TeamSessionsTable {
   last_seen_at_sec: number
 }
 
+/** The one row whose revision moves with every change to accounts and sessions (0026). */
+export interface TeamChangesTable {
+  id: number
+  revision: number
+}
+
 /** A free-form tag on a watched wallet (0016). */
 export interface WalletTagsTable {
   wallet_id: number
@@ -447,8 +455,11 @@ export interface AlertsTable {
   match_count: Generated<number>
   /** A burst within the rule's cool-down gathers into the row until this time. */
   deliver_after_sec: number
+  /** 0016's one read flag for everyone; read state is per reader since 0025 (alert_read_marks). */
   is_read: Generated<Flag>
   dedupe_key: string
+  /** 1: written to be sent when its rule's cool-down ends; it fires (and is listed) then (0025). */
+  waits_for_cooldown: Generated<Flag>
 }
 
 /** An alert's delivery state on one channel (0016): the delivery log. */
@@ -461,6 +472,14 @@ export interface AlertDeliveriesTable {
   next_attempt_at_sec: number
   last_error: string | null
   delivered_at_sec: number | null
+}
+
+/** How far each reader has seen the alerts (0025): a mark in their order (fired time, id). */
+export interface AlertReadMarksTable {
+  /** A team account's name, or '' for the person at this machine. */
+  reader: string
+  fired_at_sec: number
+  alert_id: number
 }
 
 /** An outbound alert channel (0016); its URL and secret live in the secret store. */

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { systemClock, type Cancel, type Clock } from '@shared/clock'
 import { makePrivateDir } from '../db/private-files'
+import {
+  PENDING_DOWNLOAD_TTL_MS,
+  PendingExportAllowance,
+  type ExportPlace,
+  type PendingExportLimits,
+} from './pending-export-limits'
 
 /** Folder (inside the data folder) where web-shell exports wait for their one download. */
 export const DOWNLOADS_FOLDER = 'exports-pending'
@@ -11,9 +18,6 @@ export interface PendingDownload {
   path: string
   fileName: string
 }
-
-/** How long a finished export waits for its download before its file is removed. */
-const DOWNLOAD_TTL_MS = 15 * 60_000
 
 /** How long a save-dialog choice stays valid for `export:run`. */
 const GRANT_TTL_MS = 10 * 60_000
@@ -28,13 +32,28 @@ function newId(): string {
  * names a path itself, so it cannot make the core write anywhere it was not allowed to.
  */
 export class ExportHandoffs {
-  readonly #downloads = new Map<string, PendingDownload & { timer: NodeJS.Timeout }>()
+  readonly #downloads = new Map<
+    string,
+    PendingDownload & { cancelTimer: Cancel; place: ExportPlace }
+  >()
   readonly #grants = new Map<string, { path: string; expiresAtMs: number }>()
   readonly #downloadsDir: string
+  readonly #clock: Clock
+  readonly #allowance: PendingExportAllowance
 
-  /** `dataDir`: the data folder; pending downloads wait in its {@link DOWNLOADS_FOLDER}. */
-  constructor(dataDir: string) {
+  /**
+   * `dataDir`: the data folder; pending downloads wait in its {@link DOWNLOADS_FOLDER},
+   * bounded per account and by the disk's free space (`limits`, by default
+   * DEFAULT_PENDING_EXPORT_LIMITS); they expire on `clock`.
+   */
+  constructor(
+    dataDir: string,
+    options: { clock?: Clock; limits?: Partial<PendingExportLimits> } = {},
+  ) {
     this.#downloadsDir = join(dataDir, DOWNLOADS_FOLDER)
+    this.#clock = options.clock ?? systemClock
+    // The data folder exists (the mirror is in it); the downloads folder may not yet.
+    this.#allowance = new PendingExportAllowance(dataDir, () => this.#clock.nowMs(), options.limits)
   }
 
   /**
@@ -46,27 +65,40 @@ export class ExportHandoffs {
     await rm(this.#downloadsDir, { recursive: true, force: true })
   }
 
-  /** A fresh file name for an export that will wait for its download. */
-  async newDownloadPath(): Promise<string> {
+  /**
+   * A fresh file name for an export that will wait for its download, and its place in the
+   * allowance of `account` (a team member; null for the person at this machine): the run
+   * counts its bytes there, hands the place to {@link offerDownload} when written, and frees
+   * it if it fails. Throws an ExportLimitError when no place is free, saying when one frees.
+   */
+  async startDownload(account: string | null): Promise<{ path: string; place: ExportPlace }> {
+    const place = this.#allowance.take(account)
     makePrivateDir(this.#downloadsDir)
-    return join(this.#downloadsDir, `${newId()}.csv`)
+    return { path: join(this.#downloadsDir, `${newId()}.csv`), place }
   }
 
-  /** Registers a finished export file for one download; returns its id. */
-  offerDownload(download: PendingDownload): string {
+  /** Registers a finished export file for one download, keeping its place; returns its id. */
+  offerDownload(download: PendingDownload, place: ExportPlace): string {
     const id = newId()
-    const timer = setTimeout(() => void this.discardDownload(id), DOWNLOAD_TTL_MS)
-    timer.unref()
-    this.#downloads.set(id, { ...download, timer })
+    const cancelTimer = this.#clock.setTimeout(
+      () => void this.discardDownload(id),
+      PENDING_DOWNLOAD_TTL_MS,
+      {
+        keepsAlive: false,
+      },
+    )
+    place.waitUntil(this.#clock.nowMs() + PENDING_DOWNLOAD_TTL_MS)
+    this.#downloads.set(id, { ...download, cancelTimer, place })
     return id
   }
 
-  /** Takes a pending download (at most once); the caller removes the file when sent. */
+  /** Takes a pending download (at most once), freeing its place; the caller removes the file when sent. */
   takeDownload(id: string): PendingDownload | null {
     const entry = this.#downloads.get(id)
     if (entry === undefined) return null
     this.#downloads.delete(id)
-    clearTimeout(entry.timer)
+    entry.cancelTimer()
+    entry.place.free()
     return { path: entry.path, fileName: entry.fileName }
   }
 

@@ -58,6 +58,8 @@ export interface ExportOptions {
   batchRows?: number
   /** Exactly these permission bits for the file (see CsvFileOptions.fileMode). */
   fileMode?: number
+  /** Told the size of each chunk written; throwing stops the export and removes its file. */
+  onBytesWritten?: (bytes: number) => void
   /**
    * How a large export is split into parts read side by side (by default one per core,
    * from 50,000 rows); `{ parts: 1, … }` reads it whole. The file is the same either way.
@@ -110,6 +112,7 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
       batchRows,
       signal: options.signal,
       fileMode: options.fileMode,
+      onBytesWritten: options.onBytesWritten,
       onProgress: (p) => progress(p.rowsRead, p.totalRows, p.rowsWritten, false),
     })
     progress(file.rowsRead, file.rowsRead, file.rowsWritten, true)
@@ -142,6 +145,7 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
       signal: options.signal,
       onBatchWritten: (written) => report(written, false),
       fileMode: options.fileMode,
+      onBytesWritten: options.onBytesWritten,
     })
     report(file.records, true)
     return { path: file.path, rowsRead, rowsWritten: file.records, bytes: file.bytes }

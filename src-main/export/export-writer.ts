@@ -6,7 +6,7 @@ import { ExportCancelledError, ExportFileError } from '@shared/ipc/export-schema
 import type { CsvBatch } from './csv-batches'
 
 /** What {@link writeCsvFile} needs besides the target and the records. */
-export interface CsvFileOptions {
+export interface CsvFileOptions extends Pick<SafeFileOptions, 'onBytesWritten'> {
   signal?: AbortSignal | undefined
   /** Called after each batch reaches the file, with the records written so far. */
   onBatchWritten?: (recordsWritten: number) => void
@@ -76,6 +76,11 @@ export interface SafeFileOptions {
   signal?: AbortSignal | undefined
   /** Exactly these permission bits (see CsvFileOptions.fileMode). */
   fileMode?: number | undefined
+  /**
+   * Told the size of each chunk once it reached the file; throwing stops the write (the
+   * file is removed) with that error: how a pending download's allowance stops an export.
+   */
+  onBytesWritten?: ((bytes: number) => void) | undefined
 }
 
 /**
@@ -126,9 +131,12 @@ export class OrderedWrites {
   readonly #file: FileHandle
   #inFlight: Promise<void> = Promise.resolve()
   bytes = 0
+  /** Told each chunk's size once on disk (see SafeFileOptions.onBytesWritten). */
+  onWritten: ((bytes: number) => void) | undefined
 
-  constructor(file: FileHandle) {
+  constructor(file: FileHandle, onWritten?: (bytes: number) => void) {
     this.#file = file
+    this.onWritten = onWritten
   }
 
   /**
@@ -150,6 +158,7 @@ export class OrderedWrites {
       .then(() => writeAll(this.#file, chunk))
       .then(() => {
         this.bytes += chunk.length
+        this.onWritten?.(chunk.length)
       })
     this.#inFlight = current
     // A failure reaches the caller through the next write or done().
@@ -187,7 +196,7 @@ export async function writeCsvFile(
   const { path, result: bytes } = await writeFileSafely(
     target,
     async (file) => {
-      const writes = new OrderedWrites(file)
+      const writes = new OrderedWrites(file, options.onBytesWritten)
       try {
         for (;;) {
           throwIfCancelled(options.signal)

@@ -61,6 +61,8 @@ export interface PartedExportSettings {
   batchRows: number
   signal?: AbortSignal | undefined
   fileMode?: number | undefined
+  /** Told each chunk's size as a part writes it (see SafeFileOptions.onBytesWritten). */
+  onBytesWritten?: ((bytes: number) => void) | undefined
   onProgress(progress: PartedProgress): void
 }
 
@@ -119,7 +121,7 @@ export async function writePartedExport(
         const laterPaths = threads.slice(1).map((_, i) => `${temp}-${i + 1}`)
         try {
           for (const p of laterPaths) later.push(await open(p, 'wx+', 0o600))
-          const writes = [file, ...later].map((f) => new OrderedWrites(f))
+          const writes = [file, ...later].map((f) => new OrderedWrites(f, settings.onBytesWritten))
           let onAbort = (): void => undefined
           const cancelled = new Promise<never>((_, reject) => {
             onAbort = () =>
@@ -138,6 +140,8 @@ export async function writePartedExport(
             await Promise.all(writes.map((w) => w.settle()))
           }
           const whole = writes[0] as OrderedWrites
+          // The later parts' bytes were counted as their parts wrote them, not again here.
+          whole.onWritten = undefined
           for (const [i, handle] of later.entries()) {
             await appendFile(whole, handle, (writes[i + 1] as OrderedWrites).bytes)
           }

@@ -23,6 +23,7 @@ import type { RateLimiter } from './rate-limiter'
 import { readBody, sendJson, SimRequestError } from './routes/http-io'
 import type { WebhookDeliveries } from './webhook-deliveries'
 import { tokenProgramId } from './chain/accounts'
+import { counterpartyAddress } from './chain/counterparties'
 
 // The /__sim/ control surface: only on the simulator, no key needed, never charged. Tests
 // and demos use it to list wallets, read credits, move the clock, add or inject activity,
@@ -67,20 +68,30 @@ const LiveBody = z
     path: ['perDay'],
   })
 const InjectBody = z.discriminatedUnion('kind', [
-  z.strictObject({
-    wallet: z.string().min(1),
-    kind: z.literal(INJECTION_KINDS[0]),
-    mint: z.string().min(1).optional(),
-    amountRaw: z
-      .string()
-      .regex(/^\d+$/, 'expected a positive integer as a decimal string')
-      .optional(),
-  }),
+  z
+    .strictObject({
+      wallet: z.string().min(1),
+      kind: z.literal(INJECTION_KINDS[0]),
+      mint: z.string().min(1).optional(),
+      amountRaw: z
+        .string()
+        .regex(/^\d+$/, 'expected a positive integer as a decimal string')
+        .optional(),
+      // A new mint issued for the airdrop, named as its issuer chose (any text: the chain
+      // does not check what a token calls itself).
+      symbol: z.string().min(1).max(200).optional(),
+      name: z.string().max(200).optional(),
+    })
+    .refine((b) => b.symbol === undefined || b.mint === undefined, {
+      message: 'give mint (an existing one) or symbol (a new one), not both',
+      path: ['symbol'],
+    }),
   z.strictObject({
     wallet: z.string().min(1),
     kind: z.literal(INJECTION_KINDS[1]),
     variant: z.enum(SILENT_VARIANTS).optional(),
   }),
+  z.strictObject({ wallet: z.string().min(1), kind: z.literal(INJECTION_KINDS[2]) }),
 ])
 
 function resolveWallet(chain: SimChain, text: string): SimWallet {
@@ -363,8 +374,13 @@ async function inject(req: IncomingMessage, res: ServerResponse, deps: ControlDe
           kind: body.kind,
           ...(body.mint !== undefined ? { mint: body.mint } : {}),
           ...(body.amountRaw !== undefined ? { amountRaw: BigInt(body.amountRaw) } : {}),
+          ...(body.symbol !== undefined
+            ? { issue: { symbol: body.symbol, name: body.name ?? body.symbol } }
+            : {}),
         }
-      : { kind: body.kind, ...(body.variant !== undefined ? { variant: body.variant } : {}) }
+      : body.kind === 'silent'
+        ? { kind: body.kind, ...(body.variant !== undefined ? { variant: body.variant } : {}) }
+        : { kind: body.kind }
   let tx: TxView
   try {
     tx = deps.inject(wallet, injection)
@@ -372,6 +388,7 @@ async function inject(req: IncomingMessage, res: ServerResponse, deps: ControlDe
     throw new SimRequestError(400, -32602, e instanceof Error ? e.message : String(e))
   }
   const received = tx.kind === 'airdrop' ? tx.changes[0] : undefined
+  const sender = tx.kind === 'airdrop' ? tx.legs[0]?.counterparty : undefined
   const mint = received ? chain.mints[received.mint] : undefined
   sendJson(res, 200, {
     wallet: wallet.address,
@@ -380,6 +397,7 @@ async function inject(req: IncomingMessage, res: ServerResponse, deps: ControlDe
     timestamp: tx.timestamp,
     slot: tx.slot,
     txCount: chain.txCount(wallet),
+    ...(sender !== undefined ? { from: counterpartyAddress(chain.seed, sender) } : {}),
     ...(received && mint
       ? {
           mint: mint.address,

@@ -7,17 +7,24 @@ import { PermissionError } from '@shared/ipc/ipc-errors'
 // and may spend. The check sits where every paid call passes (SyncEngine's call), so no
 // channel or option can lead a viewer past it.
 
-const caller = new AsyncLocalStorage<{ role: TeamRole }>()
+/** A signed-in team account on whose behalf a request runs. */
+export interface Caller {
+  role: TeamRole
+  /** The account's name: what is its own (alerts it has read, exports waiting) is kept under it. */
+  account?: string
+}
+
+const caller = new AsyncLocalStorage<Caller>()
 
 /**
  * Runs `work` on behalf of a signed-in account: paid calls it leads to (now or in what it
- * starts, such as an export job) are checked against `role`.
+ * starts, such as an export job) are checked against its role.
  *
  * @example
- * await runAsCaller('viewer', () => core.dispatch('export:run', input)) // no credit moves
+ * await runAsCaller({ role: 'viewer', account: 'vera' }, () => core.dispatch('export:run', input)) // no credit moves
  */
-export function runAsCaller<T>(role: TeamRole, work: () => T): T {
-  return caller.run({ role }, work)
+export function runAsCaller<T>(who: Caller, work: () => T): T {
+  return caller.run(who, work)
 }
 
 /**
@@ -31,6 +38,11 @@ export function runAsApp<T>(work: () => T): T {
 /** The role of the account whose request this is; null for the local user or the app. */
 export function callerRole(): TeamRole | null {
   return caller.getStore()?.role ?? null
+}
+
+/** The name of the account whose request this is; null for the local user or the app. */
+export function callerAccount(): string | null {
+  return caller.getStore()?.account ?? null
 }
 
 /**

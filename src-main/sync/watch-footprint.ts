@@ -37,8 +37,9 @@ export async function readWatchFootprint(mirror: Mirror, nowSec: number): Promis
   const changes = await mirror.watchState.changesSince(nowSec - RATE_WINDOW_SEC)
   const watchedSince = await mirror.watchState.watchedSince()
   const footprints: WatchedWalletFootprint[] = []
+  // Read without making stream rows: a process that only reads (`heliograph budget`) asks too.
+  const compressed = await mirror.syncState.walletsWithItems(ids, COMPRESSED_STREAMS)
   for (const { walletId } of wallets) {
-    const rows = await Promise.all(COMPRESSED_STREAMS.map((s) => mirror.writer.stream(walletId, s)))
     const measured = changes.get(walletId)
     const since = watchedSince.get(walletId) ?? nowSec
     const days = Math.max(1, Math.min(RATE_WINDOW_SEC, nowSec - since) / DAY_SEC)
@@ -46,7 +47,7 @@ export async function readWatchFootprint(mirror: Mirror, nowSec: number): Promis
     footprints.push({
       tokenAccounts: tokenAccounts.length,
       collectibleAccounts: tokenAccounts.filter((a) => a.isCollectible).length,
-      hasCompressedState: holdsCompressedState(rows),
+      hasCompressedState: compressed.has(walletId),
       changesPerDay: (measured?.count ?? 0) / days,
       creditsPerChange: measured && measured.count > 0 ? measured.credits / measured.count : null,
     })

@@ -18,6 +18,8 @@ export const AlertDeliveryView = z.object({
   lastError: z.string().nullable(),
   /** ISO-8601 UTC, when it was delivered; null until then. */
   deliveredAt: z.string().nullable(),
+  /** ISO-8601 UTC, when it is tried next (pending, or failed and retrying); null once settled. */
+  nextAttemptAt: z.string().nullable(),
 })
 export type AlertDeliveryView = z.infer<typeof AlertDeliveryView>
 
@@ -119,7 +121,7 @@ export const AlertTrial = z.object({
   days: z.number().int(),
   /** Alerts it would have sent, after its cool-down gathered bursts. */
   fired: z.number().int(),
-  /** Matches before gathering. */
+  /** Matches before gathering (a cluster kept quiet within its window is none). */
   matches: z.number().int(),
   transactionsExamined: z.number().int(),
   snapshotsExamined: z.number().int(),
@@ -128,7 +130,10 @@ export const AlertTrial = z.object({
     z.object({
       wallet: z.string().nullable(),
       signature: z.string().nullable(),
-      /** ISO-8601 UTC: when the transaction happened (or the snapshot was taken). */
+      /**
+       * ISO-8601 UTC: when it would have been sent (the match's time, or the end of the
+       * rule's cool-down for one that gathered matches).
+       */
       at: z.string(),
       text: z.string(),
       matchCount: z.number().int(),

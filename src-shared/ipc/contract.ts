@@ -68,6 +68,8 @@ import {
 } from './sync-schemas'
 import type { TeamRole } from '../domain/team-roles'
 import { WatchFootprint } from '../domain/watch-cost'
+import { DemoKept } from '../domain/first-own-wallet'
+import { BudgetStatus } from '../domain/budget-status'
 import {
   LookupAnswer,
   LookupCacheEntry,
@@ -206,6 +208,8 @@ export const contract = {
     refusal: 'spend credits naming counterparties',
   },
   'credits:overview': { input: z.void(), output: CreditsOverview, role: 'viewer' },
+  /** The budgets, what is spent against them, and the month's projection at the cadence. */
+  'credits:budget': { input: z.void(), output: BudgetStatus, role: 'viewer' },
   'watch:footprint': { input: z.void(), output: WatchFootprint, role: 'viewer' },
   'settings:get': { input: z.void(), output: AppSettings, role: 'viewer' },
   'settings:update': { input: SettingsUpdate, output: AppSettings, role: 'editor' },
@@ -248,6 +252,12 @@ export const contract = {
     role: 'viewer',
   },
   'demo:wallets': { input: z.void(), output: z.array(z.string()), role: 'viewer' },
+  /** Makes the demo data where it was never made (a command asked for the demo): no credits. */
+  'demo:make': {
+    input: z.void(),
+    output: z.object({ wallets: z.number().int(), synced: z.number().int() }),
+    role: 'editor',
+  },
   'lookup:recognise': { input: RecogniseInput, output: Recognised, role: 'viewer' },
   /** The header search over the mirror: labels, names, tokens, id prefixes. Free, offline. */
   'lookup:search': { input: MirrorSearchInput, output: MirrorSearchResult, role: 'viewer' },
@@ -316,6 +326,8 @@ export const contract = {
     output: z.object({ unread: z.number().int() }),
     role: 'viewer',
   },
+  /** Whether a rule fits the mirror (its wallets, token, types and channels): the editor asks as the person types. */
+  'alerts:check-rule': { input: AlertRuleInput, output: z.void(), role: 'viewer' },
   /** Tries a rule on the mirror's past: reads only, no credits. */
   'alerts:try': { input: AlertTryInput, output: AlertTrial, role: 'viewer' },
   /** Outbound alert channels, without their secrets. */
@@ -398,10 +410,14 @@ export const events = {
   /** Watching found a change in a wallet and synced it. */
   'watch:change': WatchChange,
   'app:network': z.object({ state: z.enum(['online', 'offline']) }),
-  /** Rules fired (or gathered more matches into) these alerts; `unread` counts the bell. */
-  'alerts:fired': z.object({ alerts: z.array(AlertView), unread: z.number().int() }),
+  /** These alerts fired (each told once; each page then reads its own reader's unread count). */
+  'alerts:fired': z.object({ alerts: z.array(AlertView) }),
   /** The data source was switched: every view reads another mirror now, so the page reloads. */
-  'app:data-source': z.object({ source: DataSource }),
+  'app:data-source': z.object({
+    source: DataSource,
+    /** Set when the person's first own wallet made the switch: what the demo keeps. */
+    demoKept: DemoKept.optional(),
+  }),
   /** A health condition was raised or resolved, or watching was fitted to the budget. */
   'health:changed': HealthStatus,
   /** An alert for the desktop: the web shell's page shows it as a browser notification. */

@@ -29,7 +29,7 @@ const FORMAT_CHARACTER_NAMES: Record<number, string> = {
 }
 
 /** Why `label` cannot be a label (or, with `noun`, a tag), or null when it can. */
-function describeLabelProblem(label: string, noun = 'Label'): string | null {
+export function describeLabelProblem(label: string, noun = 'Label'): string | null {
   const match = LABEL_FORBIDDEN.exec(label)
   if (match === null) return null
   const char = match[0]
@@ -57,7 +57,7 @@ const Label = z
 export const MAX_TAG_LENGTH = 40
 
 /** Why `tag` (already trimmed) cannot be a tag, or null when it can. */
-function describeTagProblem(tag: string): string | null {
+export function describeTagProblem(tag: string): string | null {
   const shown = `“${tag}”`
   if (tag === '') return 'A tag cannot be empty.'
   const hidden = describeLabelProblem(tag, `Tag ${JSON.stringify(tag)}`)

@@ -12,6 +12,7 @@ import { runRateLimitBench } from './rate-limit.bench'
 import { runSimulatorBench } from './simulator.bench'
 import { runSyncIngestBench } from './sync-ingest.bench'
 import { runSyncMemoryBench } from './sync-memory.bench'
+import { runTeamBench } from './team.bench'
 import { runWatchDayBench } from './watch-day.bench'
 
 // `npm run bench [-- name]`: every benchmark in sequence, each under a header; a name
@@ -86,6 +87,12 @@ const BENCHES: {
     title:
       "A 10,000,000-row desk on SQLite and PostgreSQL: History and feed p99, cold start, export against the database's own CSV writer, bytes per row",
     run: () => runDeskBench(),
+  },
+  {
+    name: 'team',
+    title:
+      'A team at a human pace: 100 people paging History once a second on the web shell and on the team server over SQLite and PostgreSQL while it syncs, then back to back (saturation)',
+    run: () => runTeamBench(),
   },
   {
     name: 'watch-day',

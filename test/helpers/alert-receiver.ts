@@ -8,16 +8,18 @@ export interface ReceivedPost {
   body: string
 }
 
-/** What the receiver answers one POST with. */
-export interface ReceiverAnswer {
-  status: number
-  headers?: Record<string, string>
-  body?: string
-}
+/** What the receiver answers one POST with; `'hang'` never answers it (a stuck receiver). */
+export type ReceiverAnswer =
+  | {
+      status: number
+      headers?: Record<string, string>
+      body?: string
+    }
+  | 'hang'
 
 /**
  * An alert channel's receiver on loopback (a real `node:http` server): records every POST
- * and answers from `answers` in order, then with 200.
+ * and answers from `answers` in order, then with `then` (200 unless told).
  */
 export interface AlertReceiver {
   url: string
@@ -26,7 +28,10 @@ export interface AlertReceiver {
   close(): Promise<void>
 }
 
-export async function startAlertReceiver(answers: ReceiverAnswer[] = []): Promise<AlertReceiver> {
+export async function startAlertReceiver(
+  answers: ReceiverAnswer[] = [],
+  then: ReceiverAnswer = { status: 200 },
+): Promise<AlertReceiver> {
   const receiver: AlertReceiver = {
     url: '',
     received: [],
@@ -43,7 +48,8 @@ export async function startAlertReceiver(answers: ReceiverAnswer[] = []): Promis
     req.on('data', (c: string) => (body += c))
     req.on('end', () => {
       receiver.received.push({ path: req.url ?? '', headers: req.headers, body })
-      const answer = receiver.answers.shift() ?? { status: 200 }
+      const answer = receiver.answers.shift() ?? then
+      if (answer === 'hang') return
       res.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? '')
     })
   })

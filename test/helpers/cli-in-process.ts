@@ -22,6 +22,11 @@ export interface InProcessOptions {
    * has no terminal and is asked nothing (a script).
    */
   ask?: (question: string) => Promise<boolean>
+  /**
+   * What is piped into the run's stdin (read by a secret option given as `-`); without
+   * it the run has an empty stdin, never a terminal to ask at.
+   */
+  stdin?: string
 }
 
 /** A CLI run inside the test's process, with what it printed so far. */
@@ -61,6 +66,11 @@ export function startCliInProcess(args: string[], options: InProcessOptions = {}
     },
     exitCode: undefined,
     ...(options.ask ? { ask: options.ask } : {}),
+    secretInput: {
+      isTerminal: false,
+      prompt: () => Promise.reject(new Error('no terminal in an in-process run')),
+      readPiped: async () => options.stdin ?? '',
+    },
   }
   return {
     get stdout() {

@@ -1,6 +1,7 @@
 import type WebSocket from 'ws'
 import type { Core } from '../../src-main/app/core'
 import { databasePath } from '../../src-main/app/data-dir'
+import type { TeamAccountStore } from '../../src-main/db/stores/team-account-store'
 import { openPostgresMirror, type PostgresMirror } from '../../src-main/db/postgres/mirror'
 import { openSqliteMirror, type SqliteMirror } from '../../src-main/db/sqlite/mirror'
 import { hashPassword, newOneTimePassword } from '../../src-main/shell/team/password-hashing'
@@ -43,6 +44,8 @@ export async function startTestTeamServer(
     server?: Partial<Omit<TeamServerOptions, 'core' | 'accounts' | 'rendererDir'>>
     /** Serve this core on its data folder (the caller closes it) instead of a fresh one. */
     existing?: { core: Core; dataDir: string }
+    /** The accounts store as the server gets it (a test may count what it is asked). */
+    accountsStore?: (store: TeamAccountStore) => TeamAccountStore
   } = {},
 ) {
   const { core, dataDir, removeDir } = options.existing
@@ -66,7 +69,7 @@ export async function startTestTeamServer(
   }
   const server: RunningTeamServer = await startTeamServer({
     core,
-    accounts: accounts.team,
+    accounts: options.accountsStore ? options.accountsStore(accounts.team) : accounts.team,
     rendererDir: BUILT_RENDERER_DIR,
     ...options.server,
   })

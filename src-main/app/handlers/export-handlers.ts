@@ -23,6 +23,7 @@ import { countExportRecords, runExport, type ExportRowSource } from '../../expor
 import { endOfDaySec } from '../balances-at'
 import { balancesAtRows, planBalancesAtExport } from '../balances-at-export'
 import { historyGaps } from '../history-gaps'
+import { callerAccount } from '../../sync/spender'
 import type { HandlerContext } from './handler-context'
 import type { HandlerGroup, HandlerTable } from './handler-table'
 
@@ -146,20 +147,8 @@ export function exportHandlers(ctx: HandlerContext) {
   ): Promise<ExportResult> {
     const plan = await planExport(input.kind, input.format, input.filters)
     const fileName = plan.fileName
-    let outPath: string
-    let downloadFile: string | null = null
-    if (input.destination.type === 'chosen-path') {
-      const granted = handoffs.takeGrant(input.destination.grantId)
-      if (granted === null) {
-        throw new InvalidInputError(
-          'Choose where to save the export first (the choice has expired or was used).',
-        )
-      }
-      outPath = granted
-    } else {
-      downloadFile = await handoffs.newDownloadPath()
-      outPath = downloadFile
-    }
+    const { outPath, download } = await destinationOf(handoffs, input.destination)
+    const downloadFile = download?.path ?? null
 
     let last: Omit<ExportProgress, 'exportId' | 'state'> = {
       rowsRead: 0,
@@ -185,6 +174,7 @@ export function exportHandlers(ctx: HandlerContext) {
         // gets the usual mode of a saved document.
         fileMode: downloadFile === null ? undefined : PRIVATE_FILE_MODE,
         signal: controller.signal,
+        ...(download ? { onBytesWritten: download.place.addBytes } : {}),
         onProgress: (p) => {
           last = p
           emit('running')
@@ -192,7 +182,9 @@ export function exportHandlers(ctx: HandlerContext) {
       })
       emit('done')
       const downloadId =
-        downloadFile === null ? null : handoffs.offerDownload({ path: downloadFile, fileName })
+        download === null
+          ? null
+          : handoffs.offerDownload({ path: download.path, fileName }, download.place)
       return {
         exportId: input.exportId,
         rowsRead: summary.rowsRead,
@@ -204,10 +196,35 @@ export function exportHandlers(ctx: HandlerContext) {
         path: downloadFile === null ? summary.path : null,
       }
     } catch (error) {
+      download?.place.free()
       emit(error instanceof ExportCancelledError ? 'cancelled' : 'failed')
       throw error
     }
   }
+}
+
+/**
+ * Where an export is written: the path a save dialog granted, or a file that waits for its
+ * download, with its place among what the asker may keep waiting (a team account: 3
+ * exports and 1 GB; everyone: the disk's floor), or a refusal saying when one frees.
+ */
+async function destinationOf(
+  handoffs: HandlerContext['exports'],
+  destination: Parameters<HandlerTable['export:run']>[0]['destination'],
+): Promise<{
+  outPath: string
+  download: Awaited<ReturnType<HandlerContext['exports']['startDownload']>> | null
+}> {
+  if (destination.type === 'chosen-path') {
+    const granted = handoffs.takeGrant(destination.grantId)
+    if (granted === null)
+      throw new InvalidInputError(
+        'Choose where to save the export first (the choice has expired or was used).',
+      )
+    return { outPath: granted, download: null }
+  }
+  const download = await handoffs.startDownload(callerAccount())
+  return { outPath: download.path, download }
 }
 
 /** The balances-at kind's day and source; refused where missing, or given to another kind. */

@@ -21,6 +21,8 @@ import * as m0019 from './0019-transaction-directions'
 import * as m0020 from './0020-feed-wallet-filter-order'
 import * as m0021 from './0021-filter-columns-in-indexes'
 import * as m0024 from './0024-history-loads'
+import * as m0025 from './0025-alert-read-marks'
+import * as m0026 from './0026-team-changes'
 
 /**
  * Every migration in order. Listed here rather than read from the folder so the bundled
@@ -49,4 +51,6 @@ export const migrations: Record<string, Migration> = {
   '0020-feed-wallet-filter-order': m0020,
   '0021-filter-columns-in-indexes': m0021,
   '0024-history-loads': m0024,
+  '0025-alert-read-marks': m0025,
+  '0026-team-changes': m0026,
 }

@@ -13,6 +13,11 @@ import { ClosingClient, mirrorConnection } from './client'
 export interface OpenPostgresDatabase {
   db: Kysely<Database>
   pool: pg.Pool
+  /**
+   * The views' reads, on a pool of their own: a page a person asks for never waits for a
+   * connection the writer's transactions hold, nor they for the pages.
+   */
+  reads: Kysely<Database>
   /** The URL without its password, for messages. */
   location: string
   close(): Promise<void>
@@ -68,7 +73,7 @@ export async function openPostgresDatabase(
           { pendingMigrations: pending.length },
         )
       }
-      return { db, pool, location, close: () => db.destroy() }
+      return withReadPool({ db, pool, location }, url, options.maxConnections ?? 8)
     }
     const { error, results } = await migrator.migrateToLatest()
     if (error !== undefined) {
@@ -82,7 +87,31 @@ export async function openPostgresDatabase(
       ? error
       : describeStorageError(error, `open the database at ${location}`)
   }
-  return { db, pool, location, close: () => db.destroy() }
+  return withReadPool({ db, pool, location }, url, options.maxConnections ?? 8)
+}
+
+/** The database with a pool for the views' reads beside the writer's (both connect lazily). */
+function withReadPool(
+  open: Omit<OpenPostgresDatabase, 'reads' | 'close'>,
+  url: string,
+  maxConnections: number,
+): OpenPostgresDatabase {
+  const readPool = new pg.Pool({
+    connectionString: url,
+    max: maxConnections,
+    ...mirrorConnection,
+    Client: ClosingClient,
+  })
+  readPool.on('error', () => {})
+  const reads = new Kysely<Database>({ dialect: new PostgresDialect({ pool: readPool }) })
+  return {
+    ...open,
+    reads,
+    close: async () => {
+      await reads.destroy()
+      await open.db.destroy()
+    },
+  }
 }
 
 /** `all`, with each of `pending` telling `onMigration` as it begins. */

@@ -23,7 +23,7 @@ export class PostgresMirror extends KyselyMirror {
   readonly exports: PostgresExportReader
 
   constructor(database: OpenPostgresDatabase) {
-    super(database.db)
+    super(database.db, { reads: database.reads })
     this.database = database
     this.writer = new PostgresMirrorWriter(database.db)
     this.ledger = new CreditLedgerStore(database.db)

@@ -1,14 +1,20 @@
 import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely'
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
-import { decimalFromRaw, decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
 import { describeAddressProblem } from '@shared/domain/wallet-address'
 import type { FeedCursor, FeedFilters } from '@shared/ipc/feed-schemas'
 import { InvalidInputError, NotFoundError } from '@shared/ipc/ipc-errors'
 import type { Database } from '../schema'
 import { engineOf, type MirrorEngine } from '../engine-of'
 import { SOL_LEG_EPSILON } from '../ingest/transaction-directions'
-import { addressNameOf } from './address-names'
 import { all } from './row-filters'
+import {
+  legsByTransaction,
+  readLegRows,
+  readTransactionTransfers,
+  transferKey,
+  type TransactionLeg,
+  type TransactionTransfer,
+} from './transaction-legs'
 
 /** What `fetchFeedPage` reads: filters, where the page starts and how far back is read. */
 export interface FeedQuery {
@@ -25,22 +31,10 @@ export interface FeedQuery {
 }
 
 /** One token a transaction moved for the wallet: the net change with the fee left out. */
-export interface FeedLeg {
-  mint: string
-  symbol: string | null
-  decimals: number
-  /** Exact signed decimal text. */
-  amountText: string
-  priceUsd: number | null
-}
+export type FeedLeg = TransactionLeg
 
 /** A transfer of the transaction, with the counterparty's name where the mirror knows one. */
-export interface FeedTransfer {
-  direction: 'in' | 'out'
-  mint: string
-  counterparty: string
-  counterpartyName: string | null
-}
+export type FeedTransfer = TransactionTransfer
 
 /** A feed row as the mirror holds it; the app words its summary. */
 export interface FeedQueryRow {
@@ -596,14 +590,21 @@ async function readRows(
   // Read side by side (PostgreSQL: each on a connection of its own).
   const [transactions, changes, transfers] = await Promise.all([
     readTransactions(db, ids),
-    readLegs(db, ids),
-    readTransfers(db, ids),
+    readLegRows(db, ids),
+    readTransactionTransfers(db, ids),
   ])
   const byId = new Map(transactions.map((t) => [t.id, t]))
+  const legs = legsByTransaction(
+    changes,
+    transactions.map((t) => ({
+      id: t.id,
+      feeText: t.fee_text,
+      paysFee: t.fee_payer === t.address,
+    })),
+  )
   return keys.flatMap((key): FeedQueryRow[] => {
     const t = byId.get(key.id)
     if (t === undefined) return [] // removed with its wallet between the two reads
-    const paysFee = t.fee_payer === t.address
     return [
       {
         key,
@@ -615,25 +616,8 @@ async function readRows(
         kind: t.kind,
         isFailed: t.is_failed === 1,
         isUnread: isAbove(key, lastViewed),
-        legs: changes
-          .filter((c) => c.transaction_id === t.id)
-          .map((c) => ({
-            mint: c.mint,
-            symbol: c.symbol,
-            decimals: c.decimals,
-            amountText:
-              paysFee && c.mint === NATIVE_SOL_MINT ? withoutFee(c, t.fee_text) : c.amount_text,
-            priceUsd: c.price_usd,
-          }))
-          .filter((leg) => !/^-?0(\.0*)?$/.test(leg.amountText)),
-        transfers: transfers
-          .filter((r) => r.wallet_id === t.wallet_id && r.signature === t.signature)
-          .map((r) => ({
-            direction: r.direction === 'out' ? 'out' : 'in',
-            mint: r.mint,
-            counterparty: r.counterparty,
-            counterpartyName: r.counterparty_name,
-          })),
+        legs: legs.get(t.id) ?? [],
+        transfers: transfers.get(transferKey(t.wallet_id, t.signature)) ?? [],
       },
     ]
   })
@@ -659,61 +643,4 @@ function readTransactions(db: Kysely<Database>, ids: number[]) {
     ])
     .where('t.id', 'in', ids)
     .execute()
-}
-
-/** The transfers the page's transactions hold, each found by its natural key. */
-function readTransfers(db: Kysely<Database>, ids: number[]) {
-  return (
-    db
-      .selectFrom('transfers as r')
-      // Joined on the natural key (wallet_id, signature, …), which each transaction seeks;
-      // two lists (wallets, signatures) left PostgreSQL scanning every transfer of the wallets.
-      .innerJoin('transactions as t', (join) =>
-        join.onRef('t.wallet_id', '=', 'r.wallet_id').onRef('t.signature', '=', 'r.signature'),
-      )
-      .select([
-        'r.wallet_id',
-        'r.signature',
-        'r.direction',
-        'r.mint',
-        'r.counterparty',
-        addressNameOf('r.counterparty').as('counterparty_name'),
-      ])
-      .where('t.id', 'in', ids)
-      .orderBy('r.id')
-      .execute()
-  )
-}
-
-/** The legs (balance changes with their mints) of the page's transactions, in order. */
-function readLegs(db: Kysely<Database>, ids: number[]) {
-  return db
-    .selectFrom('balance_changes as d')
-    .leftJoin('mints as m', 'm.mint', 'd.mint')
-    .select([
-      'd.transaction_id',
-      'd.mint',
-      'd.amount',
-      'd.amount_text',
-      'd.amount_raw',
-      'd.decimals',
-      'm.symbol',
-      'm.price_usd',
-    ])
-    .where('d.transaction_id', 'in', ids)
-    .orderBy('d.transaction_id')
-    .orderBy('d.ordinal')
-    .execute()
-}
-
-/** The SOL change with the fee the wallet paid added back, exact in lamports. */
-function withoutFee(
-  change: { amount: number; amount_text: string; amount_raw: string | null },
-  feeText: string,
-): string {
-  const raw = change.amount_raw ?? rawFromDecimalText(change.amount_text, 9)
-  const fee = rawFromDecimalText(feeText, 9)
-  if (raw === null || fee === null)
-    return decimalText(Number((change.amount + Number(feeText)).toPrecision(12)))
-  return decimalFromRaw(String(BigInt(raw) + BigInt(fee)), 9)
 }

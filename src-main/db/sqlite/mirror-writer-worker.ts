@@ -1,8 +1,8 @@
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
 import type BetterSqlite3 from 'better-sqlite3'
-import { AppError, type ErrorPayload } from '@shared/ipc/ipc-errors'
+import { type ErrorPayload } from '@shared/ipc/ipc-errors'
+import { workerErrorPayload } from './worker-requests'
 import type { MirrorWriter } from '../mirror-writer'
-import { describeStorageError } from '../storage-errors'
 import { ledgerRow, type LedgerEntry } from '../stores/credit-ledger-store'
 import { openWriterConnection } from './database'
 import { SqliteMirrorWriter } from './mirror-writer'
@@ -163,23 +163,9 @@ function reply(request: WriterRequest, outcome: { value: unknown } | { error: Er
   port?.postMessage({ id: request.id, ...outcome } as WriterReply)
 }
 
-/**
- * An error as plain data: a StorageError keeps its class name and details (the code); a
- * bare SQLite error (a read outside a page transaction) is described the same way.
- */
+/** An error as plain data (see workerErrorPayload), saying what the request was doing. */
 function payloadOf(thrown: unknown, method: string): ErrorPayload {
-  if (!(thrown instanceof Error)) return { name: 'Error', message: String(thrown) }
-  const isBareSqlite =
-    !(thrown instanceof AppError) && typeof (thrown as { code?: unknown }).code === 'string'
-  const error = isBareSqlite
-    ? describeStorageError(thrown, DOING[method] ?? 'write to the mirror')
-    : thrown
-  const details = (error as { details?: unknown }).details
-  return {
-    name: error.name,
-    message: error.message,
-    ...(details === undefined ? {} : { details }),
-  }
+  return workerErrorPayload(thrown, DOING[method] ?? 'write to the mirror')
 }
 
 /** What a request was doing, for the reads and row set-ups that raise bare SQLite errors. */

@@ -5,6 +5,7 @@ import type { MirrorWriter } from '../mirror-writer'
 import { describeStorageError } from '../storage-errors'
 import { CreditLedgerStore } from '../stores/credit-ledger-store'
 import { openDatabase, type OpenDatabase, type OpenDatabaseOptions } from './database'
+import { ReaderThreads } from './reader-threads'
 import { SqliteExportReader } from './export-reader'
 import { SqliteMirrorWriter } from './mirror-writer'
 import { WorkerMirrorWriter } from './worker-mirror-writer'
@@ -24,9 +25,16 @@ export class SqliteMirror extends KyselyMirror {
 
   readonly #workerWriter: WorkerMirrorWriter | null
 
+  readonly #readers: ReaderThreads | null
+
   constructor(database: OpenDatabase, options: SqliteMirrorOptions = {}) {
     const { db, sqlite } = database
-    super(db)
+    const readers =
+      options.readIn === 'workers' && database.path !== ':memory:'
+        ? new ReaderThreads(database.path)
+        : null
+    super(db, readers ? { onThreads: (local) => readers.storesOver(local) } : {})
+    this.#readers = readers
     this.database = database
     const inWorker = options.writeIn === 'worker' && database.path !== ':memory:'
     this.#workerWriter = inWorker ? new WorkerMirrorWriter(database.path, sqlite) : null
@@ -66,6 +74,7 @@ export class SqliteMirror extends KyselyMirror {
   async close(): Promise<void> {
     // The writer's pages under way are committed before the connections close.
     await this.#workerWriter?.close()
+    await this.#readers?.close()
     await this.database.close()
   }
 }
@@ -78,6 +87,12 @@ export interface SqliteMirrorOptions extends OpenDatabaseOptions {
    * answer the views during a backfill (what the app does).
    */
   writeIn?: 'this-thread' | 'worker'
+  /**
+   * Where the views' reads run: on this thread's connection (the default), or on reader
+   * threads with read-only connections of their own, so that a page read never holds up
+   * another, the writer, or this thread's sockets (what the app does).
+   */
+  readIn?: 'this-thread' | 'workers'
 }
 
 /**

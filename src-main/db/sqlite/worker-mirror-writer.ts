@@ -1,10 +1,10 @@
-import type { Worker } from 'node:worker_threads'
 import { rebuildError, StorageError, type ErrorPayload } from '@shared/ipc/ipc-errors'
 import type BetterSqlite3 from 'better-sqlite3'
 import type { MirrorWriter } from '../mirror-writer'
 import type { LedgerEntry } from '../stores/credit-ledger-store'
 import { StreamRowReader } from './mirror-writer'
 import { startWorker } from '../start-worker'
+import { WorkerRequests } from './worker-requests'
 
 /** The writer's methods, each a request to the worker, and the credit ledger's row. */
 type WriterMethod = keyof MirrorWriter | 'recordLedgerEntry'
@@ -15,11 +15,6 @@ export type WriterRequest =
 
 /** The worker's answer to one request. */
 export type WriterReply = { id: number; value: unknown } | { id: number; error: ErrorPayload }
-
-interface Pending {
-  resolve(value: unknown): void
-  reject(error: Error): void
-}
 
 /**
  * The mirror writer on a worker thread (node:worker_threads) with its own connection to
@@ -44,11 +39,8 @@ export class WorkerMirrorWriter implements MirrorWriter {
    * and they share one commit (and one WAL append of the index pages they touch).
    */
   readonly pagesInFlight = 16
-  readonly #path: string
   readonly #rows: StreamRowReader | null
-  #worker: Worker | null = null
-  readonly #pending = new Map<number, Pending>()
-  #nextId = 1
+  readonly #requests: WorkerRequests<WriterRequest, WriterReply>
 
   /**
    * @param reader the caller's own connection to the same file: a stream's row is read
@@ -56,21 +48,33 @@ export class WorkerMirrorWriter implements MirrorWriter {
    * committed and visible), sparing a round trip to the worker after each page.
    */
   constructor(path: string, reader?: BetterSqlite3.Database) {
-    this.#path = path
     this.#rows = reader ? new StreamRowReader(reader) : null
+    this.#requests = new WorkerRequests({
+      start: () =>
+        startWorker('mirror-writer-worker', new URL('./mirror-writer-worker.ts', import.meta.url), {
+          path,
+        }),
+      answer: (reply) =>
+        'error' in reply ? { error: rebuildError(reply.error) } : { value: reply.value },
+      stopped: (reason) =>
+        new StorageError(
+          `Could not write to the database at ${path}: the writer thread stopped (${reason}).`,
+          { path },
+        ),
+    })
   }
 
   walletId(...args: Parameters<MirrorWriter['walletId']>) {
     return this.#ask<number | null>('walletId', args)
   }
   stream(...args: Parameters<MirrorWriter['stream']>) {
-    const row = this.#pending.size === 0 ? this.#rows?.read(...args) : undefined
+    const row = this.#requests.pending === 0 ? this.#rows?.read(...args) : undefined
     if (row !== undefined) return Promise.resolve(row)
     // Before its first use the row is created, which is a write: the worker's.
     return this.#ask<Awaited<ReturnType<MirrorWriter['stream']>>>('stream', args)
   }
   streams(...args: Parameters<MirrorWriter['streams']>) {
-    const rows = this.#pending.size === 0 ? this.#rows?.readAll(...args) : undefined
+    const rows = this.#requests.pending === 0 ? this.#rows?.readAll(...args) : undefined
     if (rows !== undefined) return Promise.resolve(rows)
     return this.#ask<Awaited<ReturnType<MirrorWriter['streams']>>>('streams', args)
   }
@@ -122,55 +126,11 @@ export class WorkerMirrorWriter implements MirrorWriter {
   }
 
   /** Finishes the calls under way, closes the worker's connection and ends the thread. */
-  async close(): Promise<void> {
-    const worker = this.#worker
-    if (worker === null) return
-    // Its connection is closed once it answers; the loader hooks of a source run would
-    // keep the thread alive, so it is ended rather than left to exit.
-    await this.#send({ id: this.#nextId++, method: 'close' }).catch(() => undefined)
-    this.#worker = null
-    await worker.terminate()
+  close(): Promise<void> {
+    return this.#requests.close({ id: this.#requests.nextId(), method: 'close' })
   }
 
   #ask<T>(method: WriterMethod, args: unknown[]): Promise<T> {
-    return this.#send({ id: this.#nextId++, method, args }) as Promise<T>
-  }
-
-  #send(request: WriterRequest): Promise<unknown> {
-    const worker = this.#worker ?? this.#start()
-    return new Promise((resolve, reject) => {
-      this.#pending.set(request.id, { resolve, reject })
-      worker.ref()
-      worker.postMessage(request)
-    })
-  }
-
-  #start(): Worker {
-    const worker = startWorker(
-      'mirror-writer-worker',
-      new URL('./mirror-writer-worker.ts', import.meta.url),
-      { path: this.#path },
-    )
-    this.#worker = worker
-    worker.on('message', (reply: WriterReply) => {
-      const pending = this.#pending.get(reply.id)
-      if (pending === undefined) return
-      this.#pending.delete(reply.id)
-      if (this.#pending.size === 0) worker.unref()
-      if ('error' in reply) pending.reject(rebuildError(reply.error))
-      else pending.resolve(reply.value)
-    })
-    const fail = (reason: string): void => {
-      if (this.#worker === worker) this.#worker = null
-      const error = new StorageError(
-        `Could not write to the database at ${this.#path}: the writer thread stopped (${reason}).`,
-        { path: this.#path },
-      )
-      for (const pending of this.#pending.values()) pending.reject(error)
-      this.#pending.clear()
-    }
-    worker.on('error', (error) => fail(error.message))
-    worker.on('exit', (code) => fail(`exit code ${code}`))
-    return worker
+    return this.#requests.send({ id: this.#requests.nextId(), method, args }) as Promise<T>
   }
 }

@@ -1,17 +1,19 @@
 import { sql, type Kysely } from 'kysely'
 import { NATIVE_SOL_MINT as SOL_MINT } from '@shared/api/base58'
-import { decimalText } from '@shared/domain/exact-amount'
+import {
+  legsByTransaction,
+  readLegRows,
+  readTransactionTransfers,
+  transferKey,
+  type TransactionLeg,
+  type TransactionTransfer,
+} from '../queries/transaction-legs'
 import type { Database } from '../schema'
 
 /** One token a transaction moved for the wallet, net of the fee the wallet paid. */
-export interface TxLeg {
-  mint: string
-  /** Signed: positive came in. */
+export interface TxLeg extends TransactionLeg {
+  /** Signed: positive came in (the exact text's nearest number). */
   amount: number
-  amountText: string
-  decimals: number
-  symbol: string | null
-  priceUsd: number | null
 }
 
 /** What the rules need to know of one transaction of a watched wallet. */
@@ -27,7 +29,7 @@ export interface TxFacts {
   kind: string | null
   legs: TxLeg[]
   /** Who the wallet dealt with, from its transfers of this transaction. */
-  counterparties: { address: string; direction: 'in' | 'out'; mint: string; name: string | null }[]
+  transfers: TransactionTransfer[]
 }
 
 /** One holding of a balances snapshot. */
@@ -50,6 +52,16 @@ export interface SnapshotFacts {
   previous: { snapshotId: number; takenAtSec: number; totalUsd: number; holdings: Holding[] } | null
 }
 
+/** A wallet's receipt of a token: the cluster trigger's unit. */
+export interface Receipt {
+  walletId: number
+  transactionId: number
+  signature: string
+  atSec: number
+  /** Exact decimal text of the amount received. */
+  amountText: string
+}
+
 /** A row of the alert inbox: a new transaction or snapshot the rules have not seen. */
 export interface InboxItem {
   id: number
@@ -58,9 +70,6 @@ export interface InboxItem {
   snapshotId: number | null
   writtenAtMs: number
 }
-
-/** Float dust below this is no movement (lamport sums in doubles). */
-const DUST = 1e-12
 
 /**
  * The reads the alert rules make: what a transaction or snapshot did, and what the
@@ -89,97 +98,54 @@ export class AlertFactsReader {
     }))
   }
 
-  /** Facts of these transactions (those whose wallet is still watched), in slot order. */
+  /**
+   * Facts of these transactions (those whose wallet is still watched), in slot order; legs
+   * and transfers read as the feed reads them (db/queries/transaction-legs.ts).
+   */
   async transactions(transactionIds: readonly number[]): Promise<TxFacts[]> {
     if (transactionIds.length === 0) return []
-    const txs = await this.#db
-      .selectFrom('transactions as t')
-      .innerJoin('wallets as w', 'w.id', 't.wallet_id')
-      .select([
-        't.id',
-        't.wallet_id',
-        'w.address',
-        'w.label',
-        't.signature',
-        't.slot',
-        't.block_time_sec',
-        't.fee',
-        't.fee_payer',
-        't.is_failed',
-        't.kind',
-      ])
-      .where('t.id', 'in', [...transactionIds])
-      .orderBy('t.slot')
-      .orderBy('t.id')
-      .execute()
-    if (txs.length === 0) return []
-    const ids = txs.map((t) => t.id)
-    const changes = await this.#db
-      .selectFrom('balance_changes as b')
-      .leftJoin('mints as m', 'm.mint', 'b.mint')
-      .select([
-        'b.transaction_id',
-        'b.mint',
-        'b.amount',
-        'b.amount_text',
-        'b.decimals',
-        'm.symbol',
-        'm.price_usd',
-      ])
-      .where('b.transaction_id', 'in', ids)
-      .orderBy('b.transaction_id')
-      .orderBy('b.ordinal')
-      .execute()
-    const transfers = await this.#db
-      .selectFrom('transfers as f')
-      .leftJoin('address_names as n', 'n.address', 'f.counterparty')
-      .select(['f.wallet_id', 'f.signature', 'f.counterparty', 'f.direction', 'f.mint', 'n.name'])
-      .where(
-        'f.signature',
-        'in',
-        txs.map((t) => t.signature),
-      )
-      .execute()
-    return txs.map((t): TxFacts => {
-      const paidFee = t.fee_payer === t.address ? t.fee : 0
-      const legs = changes
-        .filter((c) => c.transaction_id === t.id)
-        .map((c): TxLeg => {
-          // The SOL the wallet paid as fee is not part of what the transaction moved.
-          const isSol = c.mint === SOL_MINT
-          const amount = isSol ? c.amount + paidFee : c.amount
-          return {
-            mint: c.mint,
-            amount,
-            amountText:
-              isSol && paidFee !== 0 ? decimalText(Number(amount.toPrecision(12))) : c.amount_text,
-            decimals: c.decimals,
-            symbol: c.symbol ?? (isSol ? 'SOL' : null),
-            priceUsd: c.price_usd,
-          }
-        })
-        .filter((l) => Math.abs(l.amount) > DUST)
-      return {
-        transactionId: t.id,
-        walletId: t.wallet_id,
-        walletAddress: t.address,
-        walletLabel: t.label,
-        signature: t.signature,
-        slot: t.slot,
-        blockTimeSec: t.block_time_sec,
-        isFailed: t.is_failed === 1,
-        kind: t.kind,
-        legs,
-        counterparties: transfers
-          .filter((f) => f.wallet_id === t.wallet_id && f.signature === t.signature)
-          .map((f) => ({
-            address: f.counterparty,
-            direction: f.direction === 'in' ? 'in' : 'out',
-            mint: f.mint,
-            name: f.name ?? null,
-          })),
-      }
-    })
+    const ids = [...transactionIds]
+    const [txs, legRows, transfers] = await Promise.all([
+      this.#db
+        .selectFrom('transactions as t')
+        .innerJoin('wallets as w', 'w.id', 't.wallet_id')
+        .select([
+          't.id',
+          't.wallet_id',
+          'w.address',
+          'w.label',
+          't.signature',
+          't.slot',
+          't.block_time_sec',
+          't.fee_text',
+          't.fee_payer',
+          't.is_failed',
+          't.kind',
+        ])
+        .where('t.id', 'in', ids)
+        .orderBy('t.slot')
+        .orderBy('t.id')
+        .execute(),
+      readLegRows(this.#db, ids),
+      readTransactionTransfers(this.#db, ids),
+    ])
+    const legs = legsByTransaction(
+      legRows,
+      txs.map((t) => ({ id: t.id, feeText: t.fee_text, paysFee: t.fee_payer === t.address })),
+    )
+    return txs.map((t): TxFacts => ({
+      transactionId: t.id,
+      walletId: t.wallet_id,
+      walletAddress: t.address,
+      walletLabel: t.label,
+      signature: t.signature,
+      slot: t.slot,
+      blockTimeSec: t.block_time_sec,
+      isFailed: t.is_failed === 1,
+      kind: t.kind,
+      legs: (legs.get(t.id) ?? []).map((l) => ({ ...l, amount: Number(l.amountText) })),
+      transfers: transfers.get(transferKey(t.wallet_id, t.signature)) ?? [],
+    }))
   }
 
   /** A snapshot with the wallet's snapshot before it, or null when its wallet is gone. */
@@ -241,9 +207,9 @@ export class AlertFactsReader {
     return tags
   }
 
-  /** The watched wallets: id and address. */
-  async wallets(): Promise<{ id: number; address: string }[]> {
-    return this.#db.selectFrom('wallets').select(['id', 'address']).execute()
+  /** The watched wallets: id, address and label. */
+  async wallets(): Promise<{ id: number; address: string; label: string | null }[]> {
+    return this.#db.selectFrom('wallets').select(['id', 'address', 'label']).execute()
   }
 
   /** The mints a rule's `token` names: the mint itself, or every mint of that symbol. */
@@ -259,6 +225,31 @@ export class AlertFactsReader {
     mints.add(token)
     if (token.toUpperCase() === 'SOL') mints.add(SOL_MINT)
     return mints
+  }
+
+  /** Whether the mirror knows a token by this mint address or symbol (any case). */
+  async isTokenKnown(token: string): Promise<boolean> {
+    const row = await this.#db
+      .selectFrom('mints')
+      .select('mint')
+      .where((eb) =>
+        eb.or([eb('mint', '=', token), eb(sql`lower(symbol)`, '=', token.toLowerCase())]),
+      )
+      .limit(1)
+      .executeTakeFirst()
+    return row !== undefined
+  }
+
+  /** Whether the mirror holds a transaction of this type (one the service named, kept as text). */
+  async hasTransactionsOfKind(kind: string): Promise<boolean> {
+    const row = await this.#db
+      .selectFrom('transactions')
+      .select('id')
+      // On transactions_kind_feed (migration 0018).
+      .where(sql`coalesce(kind, 'UNKNOWN')`, '=', kind)
+      .limit(1)
+      .executeTakeFirst()
+    return row !== undefined
   }
 
   /** Whether the wallet's stored history moved this mint before the transaction. */
@@ -308,25 +299,114 @@ export class AlertFactsReader {
     return row !== undefined
   }
 
-  /** The wallets among `walletIds` that received this mint within [sinceSec, untilSec]. */
-  async walletsReceived(
+  /**
+   * The receipts of a mint by the wallets among `walletIds` within [sinceSec, untilSec], in
+   * time order (then slot, then signature: an order the chain gives, whichever wallet was
+   * written first): who received how much, in which transaction.
+   */
+  async receipts(
     mint: string,
     walletIds: readonly number[],
     sinceSec: number,
     untilSec: number,
-  ): Promise<number[]> {
+  ): Promise<Receipt[]> {
     if (walletIds.length === 0) return []
     const rows = await this.#db
-      .selectFrom('balance_changes')
-      .select('wallet_id')
-      .distinct()
-      .where('wallet_id', 'in', [...walletIds])
-      .where('mint', '=', mint)
-      .where('amount', '>', 0)
-      .where('block_time_sec', '>=', sinceSec)
-      .where('block_time_sec', '<=', untilSec)
+      .selectFrom('balance_changes as b')
+      .innerJoin('transactions as t', 't.id', 'b.transaction_id')
+      .select([
+        'b.wallet_id',
+        'b.transaction_id',
+        't.signature',
+        'b.block_time_sec',
+        'b.slot',
+        'b.amount_text',
+      ])
+      .where('b.wallet_id', 'in', [...walletIds])
+      .where('b.mint', '=', mint)
+      .where('b.amount', '>', 0)
+      .where('b.block_time_sec', '>=', sinceSec)
+      .where('b.block_time_sec', '<=', untilSec)
+      .orderBy('b.block_time_sec')
+      .orderBy('b.slot')
+      .orderBy('t.signature')
       .execute()
-    return rows.map((r) => r.wallet_id)
+    return rows.map((r) => ({
+      walletId: r.wallet_id,
+      transactionId: r.transaction_id,
+      signature: r.signature,
+      atSec: r.block_time_sec ?? sinceSec,
+      amountText: r.amount_text,
+    }))
+  }
+
+  /**
+   * Addresses that look like `address` (the same first and last four characters) but are
+   * not it, which a watched wallet dealt with before this transaction (other transactions,
+   * up to its time): what an address-poisoning sender imitates.
+   */
+  async lookalikesDealtWith(
+    address: string,
+    tx: { signature: string; blockTimeSec: number | null },
+  ): Promise<string[]> {
+    const head = address.slice(0, 4)
+    const tail = address.slice(-4)
+    // A range on the counterparty index (base58 is ASCII): every address starting with
+    // `head` sorts between it and `head` with its last character moved one up.
+    const next = `${head.slice(0, -1)}${String.fromCharCode(head.charCodeAt(3) + 1)}`
+    let query = this.#db
+      .selectFrom('transfers')
+      .select('counterparty')
+      .distinct()
+      .where('counterparty', '>=', head)
+      .where('counterparty', '<', next)
+      .where('counterparty', '!=', address)
+      .where('signature', '!=', tx.signature)
+    if (tx.blockTimeSec !== null) query = query.where('block_time_sec', '<=', tx.blockTimeSec)
+    const rows = await query.limit(100).execute()
+    return rows.map((r) => r.counterparty).filter((c) => c.startsWith(head) && c.endsWith(tail))
+  }
+
+  /**
+   * A wallet's value in each of its balances snapshots taken within [sinceSec, untilSec],
+   * oldest first: all holdings' US dollars, or those of `mints` only.
+   */
+  async snapshotValues(
+    walletId: number,
+    mints: ReadonlySet<string> | null,
+    sinceSec: number,
+    untilSec: number,
+  ): Promise<{ snapshotId: number; takenAtSec: number; usd: number }[]> {
+    const snapshots = await this.#db
+      .selectFrom('balance_snapshots')
+      .select(['id', 'taken_at_sec', 'total_usd'])
+      .where('wallet_id', '=', walletId)
+      .where('taken_at_sec', '>=', sinceSec)
+      .where('taken_at_sec', '<=', untilSec)
+      .orderBy('taken_at_sec')
+      .orderBy('id')
+      .execute()
+    if (mints === null || snapshots.length === 0)
+      return snapshots.map((s) => ({
+        snapshotId: s.id,
+        takenAtSec: s.taken_at_sec,
+        usd: s.total_usd,
+      }))
+    const items = await this.#db
+      .selectFrom('balance_snapshot_items')
+      .select(['snapshot_id', 'usd_value'])
+      .where(
+        'snapshot_id',
+        'in',
+        snapshots.map((s) => s.id),
+      )
+      .where('mint', 'in', [...mints])
+      .execute()
+    return snapshots.map((s) => ({
+      snapshotId: s.id,
+      takenAtSec: s.taken_at_sec,
+      usd: items.filter((i) => i.snapshot_id === s.id).reduce((sum, i) => sum + i.usd_value, 0),
+    }))
   }
 
   /** Transactions of these wallets since a time, oldest first (for trying a rule on the past). */

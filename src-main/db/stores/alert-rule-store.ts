@@ -7,7 +7,7 @@ import {
   type AlertRuleOptions,
   type AlertRuleScope,
 } from '@shared/domain/alert-rules'
-import { InvalidInputError, NotFoundError } from '@shared/ipc/ipc-errors'
+import { NotFoundError } from '@shared/ipc/ipc-errors'
 import type { AlertRulesTable, Database } from '../schema'
 
 function ruleOf(row: Selectable<AlertRulesTable>): AlertRule {
@@ -50,22 +50,10 @@ export class AlertRuleStore {
   }
 
   /**
-   * Saves a checked rule; its name defaults to what it watches for. Every channel it names
-   * must exist (InvalidInputError naming the first that does not).
+   * Saves a rule checked by AlertRuleInput and alerts/rule-check.ts; its name defaults to
+   * what it watches for.
    */
   async add(rule: AlertRuleDefinition, nowSec: number): Promise<AlertRule> {
-    if (rule.channels.length > 0) {
-      const known = await this.#db
-        .selectFrom('notify_channels')
-        .select('name')
-        .where('name', 'in', rule.channels)
-        .execute()
-      const missing = rule.channels.find((c) => !known.some((k) => k.name === c))
-      if (missing !== undefined)
-        throw new InvalidInputError(
-          `No alert channel is named “${missing}”: add it with \`heliograph notify add ${missing} --url URL --format json\` first (or in Settings, Alert channels).`,
-        )
-    }
     const { id } = await this.#db
       .insertInto('alert_rules')
       .values({

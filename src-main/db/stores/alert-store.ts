@@ -1,5 +1,6 @@
-import type { Kysely, Selectable, Transaction } from 'kysely'
+import { sql, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely'
 import type { AlertDetail, AlertView, DeliveryState } from '@shared/ipc/alert-schemas'
+import { isQuietBy, placeMatch } from '@shared/domain/alert-cooldown'
 import type { AlertsTable, Database } from '../schema'
 
 /** A rule that matched, as the evaluator hands it over to be written. */
@@ -14,10 +15,19 @@ export interface RuleMatch {
   detail: AlertDetail
   /** One alert per rule and cause. */
   dedupeKey: string
+  /**
+   * None of the rule's alerts about `key` (e.g. a cluster's mint) within `windowSec` of this
+   * one's `atSec`: such a match writes nothing. Its dedupe key then starts
+   * `rule:<rule id>:<key>:<atSec>:`.
+   */
+  quiet?: { key: string; atSec: number; windowSec: number }
 }
 
 /** A match and the inbox item (a new transaction or snapshot) it was found on. */
 export type InboxMatch = RuleMatch & { inboxId: number }
+
+/** The reader of the person at this machine (no team account): their read state. */
+export const LOCAL_READER = ''
 
 /** The channel every alert is delivered to on the desktop (a notification), beside outbound ones. */
 export const DESKTOP_CHANNEL = 'desktop'
@@ -35,6 +45,8 @@ export interface NewAlert {
   detail: AlertDetail
   /** Now, or the end of the rule's cool-down for a gathering burst. */
   deliverAfterSec: number
+  /** Written to wait for its rule's cool-down: it fires (and is listed) at `deliverAfterSec`. */
+  waitsForCooldown?: boolean
   /** One alert per rule and cause: a second insert with the same key writes nothing. */
   dedupeKey: string
   /** Outbound channel names; the desktop channel is added for every alert. */
@@ -95,6 +107,7 @@ export class AlertStore {
         detail_json: JSON.stringify(alert.detail),
         deliver_after_sec: alert.deliverAfterSec,
         dedupe_key: alert.dedupeKey,
+        waits_for_cooldown: alert.waitsForCooldown === true ? 1 : 0,
       })
       .onConflict((oc) => oc.column('dedupe_key').doNothing())
       .returning('id')
@@ -128,13 +141,12 @@ export class AlertStore {
    * instead of firing. Resolves to the ids of alerts written or grown.
    *
    * @example
-   * await alerts.commitEvaluation([7, 8], [{ ...match, inboxId: 8 }], nowSec, gatheredText)
+   * await alerts.commitEvaluation([7, 8], [{ ...match, inboxId: 8 }], nowSec)
    */
   async commitEvaluation(
     inboxIds: readonly number[],
     matches: readonly InboxMatch[],
     nowSec: number,
-    gatheredText: (count: number, latest: RuleMatch) => string,
   ): Promise<number[]> {
     if (inboxIds.length === 0) return []
     return this.#db.transaction().execute(async (trx) => {
@@ -147,34 +159,16 @@ export class AlertStore {
       const touched: number[] = []
       for (const match of matches) {
         if (!ours.has(match.inboxId)) continue
-        const id = await this.#record(trx, match, nowSec, gatheredText)
+        const id = await this.#record(trx, match, nowSec)
         if (id !== null) touched.push(id)
       }
       return touched
     })
   }
 
-  async #record(
-    trx: Transaction<Database>,
-    match: RuleMatch,
-    nowSec: number,
-    gatheredText: (count: number, latest: RuleMatch) => string,
-  ): Promise<number | null> {
-    const alert: NewAlert = {
-      kind: 'rule',
-      ruleId: match.ruleId,
-      ruleName: match.ruleName,
-      healthKind: null,
-      walletAddress: match.walletAddress,
-      signature: match.signature,
-      firedAtSec: nowSec,
-      text: match.text,
-      detail: match.detail,
-      deliverAfterSec: nowSec,
-      dedupeKey: match.dedupeKey,
-      channels: match.channels,
-    }
-    if (match.cooldownSec === 0) return this.insert(alert, trx)
+  async #record(trx: Transaction<Database>, match: RuleMatch, nowSec: number) {
+    if (match.quiet !== undefined && (await this.#isQuiet(trx, match.ruleId, match.quiet)))
+      return null
     const ofRuleAndWallet = trx
       .selectFrom('alerts')
       .where('rule_id', '=', match.ruleId)
@@ -183,80 +177,183 @@ export class AlertStore {
           ? eb('wallet_address', 'is', null)
           : eb('wallet_address', '=', match.walletAddress),
       )
-    const gathering = await ofRuleAndWallet
-      .select(['id', 'match_count', 'detail_json'])
-      .where('deliver_after_sec', '>', nowSec)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst()
-    if (gathering) {
-      const detail = JSON.parse(gathering.detail_json) as AlertDetail
-      const count = gathering.match_count + 1
+    const latest =
+      match.cooldownSec === 0
+        ? undefined
+        : await ofRuleAndWallet
+            .select(['id', 'match_count', 'detail_json', 'deliver_after_sec', 'dedupe_key'])
+            .orderBy('id', 'desc')
+            .limit(1)
+            .executeTakeFirst()
+    const place = placeMatch(
+      match.cooldownSec,
+      nowSec,
+      latest ? { deliverAfterSec: latest.deliver_after_sec } : null,
+    )
+    if (place.into === 'gathering' && latest !== undefined) {
+      // One alert per cause: a cause already gathered is not counted again.
+      const detail = JSON.parse(latest.detail_json) as AlertDetail & { causes?: string[] }
+      const causes = detail.causes ?? [latest.dedupe_key]
+      if (causes.includes(match.dedupeKey)) return null
+      if ((await this.#hasCause(trx, match.dedupeKey)) === true) return null
+      // The gathered alert says the latest match: its text, amounts and signature.
       await trx
         .updateTable('alerts')
         .set({
-          match_count: count,
-          text: gatheredText(count, match),
+          match_count: latest.match_count + 1,
+          text: match.text,
+          signature: match.signature,
           detail_json: JSON.stringify({
             ...match.detail,
             signatures: [...detail.signatures, ...match.detail.signatures],
+            causes: [...causes, match.dedupeKey],
           }),
         })
-        .where('id', '=', gathering.id)
+        .where('id', '=', latest.id)
         .execute()
-      return gathering.id
+      return latest.id
     }
-    const last = await ofRuleAndWallet
-      .select('deliver_after_sec')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst()
-    const coolsAtSec = last ? last.deliver_after_sec + match.cooldownSec : nowSec
-    // A match inside the cool-down of the last alert waits for its end, gathering the rest.
-    return this.insert({ ...alert, deliverAfterSec: Math.max(nowSec, coolsAtSec) }, trx)
+    const deliverAfterSec = place.into === 'new' ? place.deliverAfterSec : nowSec
+    return this.insert(
+      {
+        kind: 'rule',
+        ruleId: match.ruleId,
+        ruleName: match.ruleName,
+        healthKind: null,
+        walletAddress: match.walletAddress,
+        signature: match.signature,
+        // An alert fires when it is sent: at once, or when its rule's cool-down ends.
+        firedAtSec: deliverAfterSec,
+        text: match.text,
+        detail: match.detail,
+        deliverAfterSec,
+        waitsForCooldown: deliverAfterSec > nowSec,
+        dedupeKey: match.dedupeKey,
+        channels: match.channels,
+      },
+      trx,
+    )
   }
 
-  /** The newest alerts first, `limit` of them, before the alert `beforeId` when given. */
-  async history(options: { limit: number; beforeId?: number }): Promise<AlertView[]> {
+  /** Whether an alert of the rule about the quiet key lies within its window. */
+  async #isQuiet(
+    trx: Transaction<Database>,
+    ruleId: number,
+    quiet: NonNullable<RuleMatch['quiet']>,
+  ): Promise<boolean> {
+    const prefix = `rule:${ruleId}:${quiet.key}:`
+    const rows = await trx
+      .selectFrom('alerts')
+      .select('dedupe_key')
+      .where('rule_id', '=', ruleId)
+      .where('dedupe_key', 'like', `${prefix}%`)
+      .execute()
+    const firedAt = rows.map((r) => Number(r.dedupe_key.slice(prefix.length).split(':')[0]))
+    return isQuietBy(
+      firedAt.filter((sec) => Number.isFinite(sec)),
+      quiet.atSec,
+      quiet.windowSec,
+    )
+  }
+
+  /** Whether an alert with this dedupe key exists. */
+  async #hasCause(trx: Transaction<Database>, dedupeKey: string): Promise<boolean> {
+    const row = await trx
+      .selectFrom('alerts')
+      .select('id')
+      .where('dedupe_key', '=', dedupeKey)
+      .executeTakeFirst()
+    return row !== undefined
+  }
+
+  /**
+   * The alerts fired by `nowSec`, newest first (by when they fired, then id), `limit` of
+   * them, after the alert `beforeId` when given; read or not for `reader` (a team account's
+   * name, '' for the person at this machine). An alert gathering matches in its rule's
+   * cool-down fires when the cool-down ends: it is not listed before.
+   */
+  async history(
+    options: { limit: number; beforeId?: number },
+    seen: { reader: string; nowSec: number } = { reader: LOCAL_READER, nowSec: Infinity },
+  ): Promise<AlertView[]> {
     let query = this.#db
       .selectFrom('alerts as a')
       .leftJoin('wallets as w', 'w.address', 'a.wallet_address')
       .selectAll('a')
       .select('w.label as wallet_label')
+      .orderBy('a.fired_at_sec', 'desc')
       .orderBy('a.id', 'desc')
       .limit(options.limit)
-    if (options.beforeId !== undefined) query = query.where('a.id', '<', options.beforeId)
-    return this.#views(await query.execute())
+    if (Number.isFinite(seen.nowSec)) query = query.where(hasFiredBy(seen.nowSec, 'a'))
+    if (options.beforeId !== undefined) {
+      const before = await this.#orderKeyOf(options.beforeId)
+      if (before === null) return []
+      query = query.where((eb) =>
+        eb.or([
+          eb('a.fired_at_sec', '<', before.firedAtSec),
+          eb.and([eb('a.fired_at_sec', '=', before.firedAtSec), eb('a.id', '<', before.id)]),
+        ]),
+      )
+    }
+    return this.#views(await query.execute(), await this.#markOf(seen.reader))
   }
 
-  /** The alerts with these ids as the app shows them (any missing id is left out). */
-  async views(ids: readonly number[]): Promise<AlertView[]> {
+  /**
+   * The alerts with these ids as the app shows them (any missing id is left out); with
+   * `firedBy`, only those fired by then (not one still waiting for its rule's cool-down).
+   */
+  async views(
+    ids: readonly number[],
+    options: { reader?: string; firedBySec?: number } = {},
+  ): Promise<AlertView[]> {
     if (ids.length === 0) return []
-    const rows = await this.#db
+    let query = this.#db
       .selectFrom('alerts as a')
       .leftJoin('wallets as w', 'w.address', 'a.wallet_address')
       .selectAll('a')
       .select('w.label as wallet_label')
       .where('a.id', 'in', [...ids])
       .orderBy('a.id')
-      .execute()
-    return this.#views(rows)
+    if (options.firedBySec !== undefined) query = query.where(hasFiredBy(options.firedBySec, 'a'))
+    return this.#views(await query.execute(), await this.#markOf(options.reader ?? LOCAL_READER))
+  }
+
+  /** An alert's place in the alerts' order, or null when there is no such alert. */
+  async #orderKeyOf(id: number): Promise<ReadMark | null> {
+    const row = await this.#db
+      .selectFrom('alerts')
+      .select(['id', 'fired_at_sec'])
+      .where('id', '=', id)
+      .executeTakeFirst()
+    return row === undefined ? null : { firedAtSec: row.fired_at_sec, id: row.id }
+  }
+
+  /** How far a reader has seen the alerts; null when they have seen none. */
+  async #markOf(reader: string): Promise<ReadMark | null> {
+    const row = await this.#db
+      .selectFrom('alert_read_marks')
+      .select(['fired_at_sec', 'alert_id'])
+      .where('reader', '=', reader)
+      .executeTakeFirst()
+    return row === undefined ? null : { firedAtSec: row.fired_at_sec, id: row.alert_id }
   }
 
   /**
-   * Deliveries to try now, oldest alert first: pending or failed (to retry), their next
-   * attempt due, and their alert's cool-down over.
+   * The next deliveries to try now on one channel: pending or failed (to retry), their next
+   * attempt due and their alert's cool-down over; health alerts first, then oldest first.
    */
-  async dueDeliveries(nowSec: number, limit: number): Promise<DueDelivery[]> {
+  async dueDeliveries(nowSec: number, channel: string, limit: number): Promise<DueDelivery[]> {
     const rows = await this.#db
       .selectFrom('alert_deliveries as d')
       .innerJoin('alerts as a', 'a.id', 'd.alert_id')
       .select(['d.alert_id', 'd.channel', 'd.attempts', 'd.next_attempt_at_sec'])
+      .where('d.channel', '=', channel)
       .where('d.state', 'in', ['pending', 'failed'])
       .where('d.next_attempt_at_sec', '<=', nowSec)
       .where('a.deliver_after_sec', '<=', nowSec)
+      // A health alert says syncing stopped: it goes ahead of every rule's alert.
+      .orderBy(sql`case when a.kind = 'health' then 0 else 1 end`)
       .orderBy('d.alert_id')
-      .orderBy('d.channel')
       .limit(limit)
       .execute()
     return rows.map((r) => ({
@@ -265,6 +362,20 @@ export class AlertStore {
       attempts: Number(r.attempts),
       nextAttemptAtSec: Number(r.next_attempt_at_sec),
     }))
+  }
+
+  /** The channels with a delivery to try now (see {@link dueDeliveries}). */
+  async dueChannels(nowSec: number): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom('alert_deliveries as d')
+      .innerJoin('alerts as a', 'a.id', 'd.alert_id')
+      .select('d.channel')
+      .distinct()
+      .where('d.state', 'in', ['pending', 'failed'])
+      .where('d.next_attempt_at_sec', '<=', nowSec)
+      .where('a.deliver_after_sec', '<=', nowSec)
+      .execute()
+    return rows.map((r) => r.channel)
   }
 
   /**
@@ -305,7 +416,7 @@ export class AlertStore {
   }
 
   /** The alerts of these rows as the app shows them, with their deliveries. */
-  async #views(rows: AlertRow[]): Promise<AlertView[]> {
+  async #views(rows: AlertRow[], mark: ReadMark | null): Promise<AlertView[]> {
     if (rows.length === 0) return []
     const deliveries = await this.#db
       .selectFrom('alert_deliveries')
@@ -333,7 +444,7 @@ export class AlertStore {
         text: r.text,
         matchCount: r.match_count,
         amounts: detail.amounts,
-        isRead: r.is_read === 1,
+        isRead: !isAbove({ firedAtSec: r.fired_at_sec, id: r.id }, mark),
         deliveries: deliveries
           .filter((d) => d.alert_id === r.id)
           .map((d) => ({
@@ -342,23 +453,82 @@ export class AlertStore {
             attempts: d.attempts,
             lastError: d.last_error,
             deliveredAt: d.delivered_at_sec === null ? null : iso(d.delivered_at_sec),
+            nextAttemptAt:
+              d.state === 'pending' || d.state === 'failed' ? iso(d.next_attempt_at_sec) : null,
           })),
       }
     })
   }
 
-  /** How many alerts the person has not seen in the app. */
-  async unreadCount(): Promise<number> {
-    const row = await this.#db
+  /** How many alerts fired by `nowSec` the reader has not seen (above their mark). */
+  async unreadCount(reader = LOCAL_READER, nowSec = Infinity): Promise<number> {
+    const mark = await this.#markOf(reader)
+    let query = this.#db
       .selectFrom('alerts')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('is_read', '=', 0)
-      .executeTakeFirstOrThrow()
+    if (Number.isFinite(nowSec)) query = query.where(hasFiredBy(nowSec, 'alerts'))
+    if (mark !== null)
+      query = query.where((eb) =>
+        eb.or([
+          eb('fired_at_sec', '>', mark.firedAtSec),
+          eb.and([eb('fired_at_sec', '=', mark.firedAtSec), eb('id', '>', mark.id)]),
+        ]),
+      )
+    const row = await query.executeTakeFirstOrThrow()
     return Number(row.n)
   }
 
-  /** Marks alerts read: these, or every one up to `upToId`. */
-  async markRead(upToId: number): Promise<void> {
-    await this.#db.updateTable('alerts').set({ is_read: 1 }).where('id', '<=', upToId).execute()
+  /**
+   * Marks every alert up to `upToId` (in the alerts' order) read for `reader`; a mark never
+   * moves back, so an older page marked later changes nothing.
+   */
+  async markRead(upToId: number, reader = LOCAL_READER): Promise<void> {
+    const upTo = await this.#orderKeyOf(upToId)
+    if (upTo === null) return
+    await this.#db
+      .insertInto('alert_read_marks')
+      .values({ reader, fired_at_sec: upTo.firedAtSec, alert_id: upTo.id })
+      .onConflict((oc) =>
+        oc
+          .column('reader')
+          .doUpdateSet({ fired_at_sec: upTo.firedAtSec, alert_id: upTo.id })
+          // Only forward, in one statement: two pages marking at once cannot move it back.
+          .where((eb) =>
+            eb.or([
+              eb('alert_read_marks.fired_at_sec', '<', upTo.firedAtSec),
+              eb.and([
+                eb('alert_read_marks.fired_at_sec', '=', upTo.firedAtSec),
+                eb('alert_read_marks.alert_id', '<', upTo.id),
+              ]),
+            ]),
+          ),
+      )
+      .execute()
   }
+}
+
+/**
+ * Whether an alert has fired by `nowSec`: at once, or, written to wait for its rule's
+ * cool-down, once that has ended. (An alert that fired at once is listed whatever the clock
+ * says later.)
+ */
+function hasFiredBy(nowSec: number, table: 'a' | 'alerts') {
+  const waits = sql.ref(`${table}.waits_for_cooldown`)
+  const sendsAt = sql.ref(`${table}.deliver_after_sec`)
+  return sql<SqlBool>`(${waits} = 0 or ${sendsAt} <= ${nowSec})`
+}
+
+/** A place in the alerts' order: when an alert fired, then its id. */
+interface ReadMark {
+  firedAtSec: number
+  id: number
+}
+
+/** Whether an alert lies above a reader's mark (unread); everything does without one. */
+function isAbove(alert: ReadMark, mark: ReadMark | null): boolean {
+  if (mark === null) return true
+  return (
+    alert.firedAtSec > mark.firedAtSec ||
+    (alert.firedAtSec === mark.firedAtSec && alert.id > mark.id)
+  )
 }

@@ -18,15 +18,18 @@ const LAST_VIEWED_KEY = 'feed.lastViewed'
  */
 export class FeedStore {
   readonly #db: Kysely<Database>
+  /** Where pages are read: the mirror's reader threads where it has them. */
+  readonly #reads: Kysely<Database>
   readonly #settings: SettingsStore
-  constructor(db: Kysely<Database>) {
+  constructor(db: Kysely<Database>, reads: Kysely<Database> = db) {
     this.#db = db
+    this.#reads = reads
     this.#settings = new SettingsStore(db)
   }
 
   /** A page of the feed (see fetchFeedPage), with rows above the last-viewed mark unread. */
   async page(query: Omit<FeedQuery, 'lastViewed'>): Promise<FeedQueryPage> {
-    return fetchFeedPage(this.#db, { ...query, lastViewed: await this.lastViewed() })
+    return fetchFeedPage(this.#reads, { ...query, lastViewed: await this.lastViewed() })
   }
 
   /** The newest row the person saw, or null before the feed was first viewed. */

@@ -55,9 +55,13 @@ import { fetchWatchlistTotals, fetchWholeWallet } from '../queries/whole-wallet-
  * wallet is not watched.
  */
 export class ReviewReader {
+  /** Where reads run: the mirror's reader threads where it has them (SQLite in the app). */
   readonly #db: Kysely<Database>
-  constructor(db: Kysely<Database>) {
-    this.#db = db
+  /** Where the one write (a wallet marked viewed) runs: the mirror's own connection. */
+  readonly #writes: Kysely<Database>
+  constructor(db: Kysely<Database>, reads: Kysely<Database> = db) {
+    this.#db = reads
+    this.#writes = db
   }
 
   async historyPage(address: string, query: HistoryQuery): Promise<HistoryPage> {
@@ -111,7 +115,7 @@ export class ReviewReader {
 
   /** Records that the person looked at the wallet now (clears its unseen badge). */
   async markViewed(address: string, nowSec: number): Promise<void> {
-    await markWalletViewed(this.#db, await this.#id(address), nowSec)
+    await markWalletViewed(this.#writes, await this.#id(address), nowSec)
   }
 
   /** What the sidebar shows for every watched wallet. */

@@ -19,6 +19,26 @@ export class SyncStateStore {
     return readSyncStatus(this.#db, syncing, address)
   }
 
+  /**
+   * Which of these wallets hold items in any of `streams`: a read only, so a process that
+   * only reads the mirror can ask it (a stream row is made by the writer on first use).
+   */
+  async walletsWithItems(
+    walletIds: readonly number[],
+    streams: readonly string[],
+  ): Promise<Set<number>> {
+    if (walletIds.length === 0) return new Set()
+    const rows = await this.#db
+      .selectFrom('sync_streams')
+      .select('wallet_id')
+      .distinct()
+      .where('wallet_id', 'in', walletIds)
+      .where('stream', 'in', streams)
+      .where('items_stored', '>', 0)
+      .execute()
+    return new Set(rows.map((r) => r.wallet_id))
+  }
+
   /** The slot of a transaction the wallet's history holds, or null. */
   async slotOf(walletId: number, signature: string): Promise<number | null> {
     const row = await this.#db

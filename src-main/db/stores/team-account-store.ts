@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely, type Transaction } from 'kysely'
 import type { TeamRole } from '@shared/domain/team-roles'
 import { DuplicateError, NotFoundError } from '@shared/ipc/ipc-errors'
 import type { Database } from '../schema'
@@ -84,23 +84,29 @@ export class TeamAccountStore {
     return row ? { role: row.role, passwordHash: row.password_hash } : null
   }
 
-  /** Removes an account and signs out its sessions. */
+  /** Removes an account, signs out its sessions and forgets which alerts it had read. */
   async removeUser(name: string): Promise<void> {
     await this.#db.transaction().execute(async (tx) => {
       await tx.deleteFrom('team_sessions').where('user_name', '=', name).execute()
+      // What the account had read goes with it: a new account of the name starts unread.
+      await tx.deleteFrom('alert_read_marks').where('reader', '=', name).execute()
       const gone = await tx.deleteFrom('team_users').where('name', '=', name).executeTakeFirst()
       if (gone.numDeletedRows === 0n) throw noSuchUser(name)
+      await bumpRevision(tx)
     })
   }
 
   /** Changes an account's role; its sessions carry the new role from their next request. */
   async setRole(name: string, role: TeamRole): Promise<void> {
-    const changed = await this.#db
-      .updateTable('team_users')
-      .set({ role })
-      .where('name', '=', name)
-      .executeTakeFirst()
-    if (changed.numUpdatedRows === 0n) throw noSuchUser(name)
+    await this.#db.transaction().execute(async (tx) => {
+      const changed = await tx
+        .updateTable('team_users')
+        .set({ role })
+        .where('name', '=', name)
+        .executeTakeFirst()
+      if (changed.numUpdatedRows === 0n) throw noSuchUser(name)
+      await bumpRevision(tx)
+    })
   }
 
   /**
@@ -123,6 +129,7 @@ export class TeamAccountStore {
       let ended = tx.deleteFrom('team_sessions').where('user_name', '=', name)
       if (keepSessionHash !== null) ended = ended.where('token_hash', '!=', keepSessionHash)
       await ended.execute()
+      await bumpRevision(tx)
     })
   }
 
@@ -175,7 +182,23 @@ export class TeamAccountStore {
 
   /** Ends one session. */
   async removeSession(tokenHash: string): Promise<void> {
-    await this.#db.deleteFrom('team_sessions').where('token_hash', '=', tokenHash).execute()
+    await this.#db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('team_sessions').where('token_hash', '=', tokenHash).execute()
+      await bumpRevision(tx)
+    })
+  }
+
+  /**
+   * The revision of accounts and sessions: it moves with every change to who may do what
+   * (an account removed, a role or password changed, a session ended), from any process.
+   */
+  async revision(): Promise<number> {
+    const row = await this.#db
+      .selectFrom('team_changes')
+      .select('revision')
+      .where('id', '=', 1)
+      .executeTakeFirst()
+    return Number(row?.revision ?? 0)
   }
 
   /** Ends the sessions idle since before `idleBeforeSec` or started before `startedBeforeSec`. */
@@ -190,6 +213,15 @@ export class TeamAccountStore {
       )
       .execute()
   }
+}
+
+/** Moves the revision, in the transaction of the change it marks. */
+async function bumpRevision(tx: Transaction<Database>): Promise<void> {
+  await tx
+    .updateTable('team_changes')
+    .set({ revision: sql`revision + 1` })
+    .where('id', '=', 1)
+    .execute()
 }
 
 function noSuchUser(name: string): NotFoundError {

@@ -19,6 +19,7 @@ import {
   serveContract,
 } from '../web/contract-socket'
 import { requestUrl } from '../web/request-parts'
+import { findUnsafeText } from '@shared/validation/safe-text'
 import { hasCsrfToken, isSameOrigin, serverOrigin } from './csrf'
 import { withoutKeyHint } from './key-shield'
 import { LOGIN_PATH, loginPage } from './login-page'
@@ -57,6 +58,8 @@ export interface TeamServerOptions {
   /** Routes checked before sign-in, e.g. webhook deliveries with their own secret. */
   routes?: ExtraRoute[]
   lifetime?: SessionLifetime
+  /** How often the accounts store is asked whether sessions changed (SESSION_RECHECK_MS). */
+  sessionRecheckMs?: number
   throttle?: ThrottlePolicy
   /** Clock in UTC seconds; tests pass their own. */
   nowSec?: () => number
@@ -97,6 +100,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     options.accounts,
     options.lifetime ?? DEFAULT_SESSION_LIFETIME,
     nowSec,
+    options.sessionRecheckMs === undefined ? {} : { recheckMs: options.sessionRecheckMs },
   )
   const throttle = new LoginThrottle(options.throttle ?? DEFAULT_THROTTLE_POLICY, options.nowMs)
   const routes = new Map((options.routes ?? []).map((r) => [r.path, r]))
@@ -244,7 +248,10 @@ function signInPages(team: TeamContext) {
     }
     let isRight = false
     try {
-      const account = await options.accounts.credentials(name)
+      // A name no account can have (a NUL, half a character) is a wrong name, checked
+      // before any database sees it.
+      const account =
+        findUnsafeText(name) === null ? await options.accounts.credentials(name) : null
       // An unknown name costs one verification too: the answer's time does not tell it apart.
       isRight =
         (await verifyPassword(account?.passwordHash ?? (await decoyPasswordHash), password)) &&
@@ -299,12 +306,13 @@ function serveSignedIn(
       return
     }
     if (method === 'POST' && url.pathname === CHANGE_PASSWORD_PATH) {
-      void changePassword(request, response, signedIn, options.accounts, team.throttle).catch(
-        () => {
+      void changePassword(request, response, signedIn, options.accounts, team.throttle)
+        // The account's other sessions end at once, not at the next reading of the store.
+        .then(() => sessions.forgetAll())
+        .catch(() => {
           if (!response.headersSent) response.writeHead(500, TEXT)
           response.end()
-        },
-      )
+        })
       return
     }
     response.writeHead(405, TEXT).end('Method not allowed.')
@@ -379,8 +387,9 @@ function acceptContractSockets(
                     channel,
                   }),
                 }
-              // What the channel spends is checked against the role too, on every path.
-              return { caller: { role: current.role } }
+              // What the channel spends is checked against the role too, on every path;
+              // what the account has read is its own.
+              return { caller: { role: current.role, account: current.name } }
             },
             reply: (_channel, envelope) => withoutKeyHint(envelope),
           }),

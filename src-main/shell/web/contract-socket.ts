@@ -10,7 +10,8 @@ import { InvokeMessage, SOCKET_PROTOCOL, type ShellMessage } from '@shared/ipc/w
 // each decides who may open the socket; this carries requests, replies and events.
 
 /** Whether a request runs: a refusal to answer instead, or the account it runs for. */
-export type Admission = { refusal: Envelope<unknown> } | { caller?: { role: TeamRole } }
+export type Admission =
+  { refusal: Envelope<unknown> } | { caller?: { role: TeamRole; account?: string } }
 
 /** What a server may add around each request of one socket. */
 export interface ContractGuard {
@@ -39,13 +40,17 @@ export function refuseUpgrade(socket: Duplex): void {
 }
 
 /** Carries the contract over one accepted socket: requests to the core, its events back. */
-export function serveContract(ws: WebSocket, core: Core, guard: ContractGuard = {}): void {
+export function serveContract(
+  ws: WebSocket,
+  core: Pick<Core, 'events' | 'dispatch'>,
+  guard: ContractGuard = {},
+): void {
   // A frame over maxPayload or a broken frame is reported here, and ws then closes the
   // socket (1009, 1002); without a listener the error would end the whole process.
   ws.on('error', () => ws.terminate())
-  const unsubscribe = core.events.subscribe((event, payload) => {
-    if (ws.readyState === ws.OPEN)
-      ws.send(JSON.stringify({ type: 'event', event, payload } satisfies ShellMessage))
+  // Each event is serialised once for every socket.
+  const unsubscribe = core.events.subscribeFrames((frame) => {
+    if (ws.readyState === ws.OPEN) ws.send(frame)
   })
   ws.on('close', unsubscribe)
   ws.on('message', (data) => {

@@ -1,4 +1,6 @@
+import bs58 from 'bs58'
 import { encodeEntity } from './entity-ids'
+import { hash32 } from './prng'
 import { COUNTERPARTY_RANGES } from './history'
 
 // The other parties of the simulated chain: exchanges (which fund wallets), pools (swap
@@ -26,9 +28,35 @@ interface CounterpartyIdentity {
   readonly tags: readonly string[]
 }
 
+/**
+ * Counterparties from this number up are lookalikes: `LOOKALIKE_BASE + k` has an address
+ * with the same first and last four characters as counterparty k's, and is not k (an
+ * address-poisoning sender; see injections.ts).
+ */
+export const LOOKALIKE_BASE = 1_000_000
+
 /** Address of counterparty `n`. */
 export function counterpartyAddress(seed: number, n: number): string {
+  if (n >= LOOKALIKE_BASE)
+    return lookalikeOf(seed, n - LOOKALIKE_BASE, counterpartyAddress(seed, n - LOOKALIKE_BASE))
   return encodeEntity(seed, 'counterparty', n, 0)
+}
+
+/**
+ * An address that looks like `address` at a glance: its first and last four characters
+ * kept, the middle drawn from the seed, still 32 bytes (a vanity address a poisoner grinds
+ * for; here made directly).
+ */
+function lookalikeOf(seed: number, imitated: number, address: string): string {
+  const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+  for (let attempt = 0; ; attempt++) {
+    const middle = Array.from(
+      { length: address.length - 8 },
+      (_, i) => alphabet[hash32(seed, 0x100c, imitated, attempt, i) % alphabet.length],
+    ).join('')
+    const text = `${address.slice(0, 4)}${middle}${address.slice(-4)}`
+    if (text !== address && bs58.decode(text).length === 32) return text
+  }
 }
 
 /** Identity of counterparty `n`, or null for private people. */

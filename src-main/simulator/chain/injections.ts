@@ -1,6 +1,8 @@
+import { LOOKALIKE_BASE } from './counterparties'
 import type { ChainTx } from './history'
 import { COUNTERPARTY_RANGES } from './history'
 import type { MintInfo } from './mints'
+import { SOL_MINT_INDEX } from './mints'
 import { hash32 } from './prng'
 
 // Transactions a test or benchmark injects into a wallet at the current clock time, in
@@ -8,17 +10,30 @@ import { hash32 } from './prng'
 // getSignaturesForAddress) and leave its SOL alone: someone else pays the fee.
 
 /** Kinds of injected activity. */
-export const INJECTION_KINDS = ['token-airdrop', 'silent'] as const
+export const INJECTION_KINDS = ['token-airdrop', 'silent', 'address-poisoning'] as const
 export type InjectionKind = (typeof INJECTION_KINDS)[number]
 
 /** How a silent transaction names the wallet without changing any of its balances. */
 export const SILENT_VARIANTS = ['memo', 'failed'] as const
 export type SilentVariant = (typeof SILENT_VARIANTS)[number]
 
-/** One injection: an airdrop of a new mint (first one not held, about 50 USD by default) or a silent transaction. */
+/**
+ * One injection: an airdrop of a new mint (first one not held, about 50 USD by default; or
+ * a mint issued for it with the symbol and name asked, as anyone can issue one), a silent
+ * transaction, or address poisoning.
+ */
 export type Injection =
-  | { kind: 'token-airdrop'; mint?: number | string; amountRaw?: bigint }
+  | {
+      kind: 'token-airdrop'
+      mint?: number | string
+      amountRaw?: bigint
+      issue?: { symbol: string; name: string }
+    }
   | { kind: 'silent'; variant?: SilentVariant }
+  | { kind: 'address-poisoning' }
+
+/** What a poisoner sends: dust, enough to land in the wallet's history. */
+export const POISONING_DUST_LAMPORTS = 1_000n
 
 const SENDER_FEE_LAMPORTS = 5_000n
 
@@ -45,7 +60,17 @@ export function airdropTx(
   mint: MintInfo,
   raw: bigint,
 ): ChainTx {
-  const from = sender(seed, walletId, index)
+  return receivedTx(walletId, index, sender(seed, walletId, index), mint.index, raw)
+}
+
+/** `from` sends the wallet `raw` of a mint and pays the fee: only that balance changes. */
+function receivedTx(
+  walletId: number,
+  index: number,
+  from: number,
+  mint: number,
+  raw: bigint,
+): ChainTx {
   return {
     walletId,
     index,
@@ -55,8 +80,8 @@ export function airdropTx(
     feePayer: from,
     error: null,
     directRef: true,
-    changes: [{ mint: mint.index, raw }],
-    legs: [{ mint: mint.index, raw, direction: 'in', counterparty: from }],
+    changes: [{ mint, raw }],
+    legs: [{ mint, raw, direction: 'in', counterparty: from }],
   }
 }
 
@@ -90,4 +115,19 @@ export function silentTx(
     }
   // The history type filter has no memo type; a memo is listed with the transfers.
   return { ...base, kind: 'memo', type: 'TRANSFER', error: null, memo: `gm #${index}` }
+}
+
+/**
+ * Address poisoning: a sender whose address starts and ends like `imitated`'s (a
+ * counterparty the wallet sent to) sends it dust and pays the fee, so the lookalike lands in
+ * the wallet's history for a person to copy by mistake.
+ */
+export function poisoningTx(walletId: number, index: number, imitated: number): ChainTx {
+  return receivedTx(
+    walletId,
+    index,
+    LOOKALIKE_BASE + imitated,
+    SOL_MINT_INDEX,
+    POISONING_DUST_LAMPORTS,
+  )
 }

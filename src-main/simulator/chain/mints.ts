@@ -134,6 +134,33 @@ export function buildMints(seed: number): MintInfo[] {
   })
 }
 
+/** How a mint issued during a run is made: six decimals, a dollar each. */
+const ISSUED = { decimals: 6, priceUsd: 1, color: '#444444' } as const
+
+/**
+ * A mint issued during a run (POST /__sim/inject, a token airdrop with `symbol`), after
+ * the table's: its symbol and name are whatever its issuer chose, as on the chain, where
+ * anyone may call a token `<!channel>`.
+ */
+export function issuedMint(
+  seed: number,
+  index: number,
+  naming: { symbol: string; name: string },
+): MintInfo {
+  return {
+    index,
+    address: encodeEntity(seed, 'mint', index, 0),
+    symbol: naming.symbol,
+    name: naming.name,
+    decimals: ISSUED.decimals,
+    priceUsd: ISSUED.priceUsd,
+    logoUri: logoDataUri('?', ISSUED.color),
+    tokenProgram: 'spl-token',
+    isNative: false,
+    supplyRaw: 1_000_000_000n * 10n ** BigInt(ISSUED.decimals),
+  }
+}
+
 /** Decimal text of a raw integer amount, exact: 1234500n with 6 decimals → "1.2345". */
 export function formatRawAmount(raw: bigint, decimals: number): string {
   const negative = raw < 0n

@@ -7,9 +7,10 @@ import {
 import type { ChainTx, DeriveContext } from './history'
 import { BLOCK_SIZE, computeDrift, deriveBlock } from './history'
 import type { Injection, SilentVariant } from './injections'
-import { airdropTx, defaultAirdropRaw, silentTx } from './injections'
+import { LOOKALIKE_BASE } from './counterparties'
+import { airdropTx, defaultAirdropRaw, poisoningTx, silentTx } from './injections'
 import type { MintInfo } from './mints'
-import { buildMints, SOL_MINT_INDEX } from './mints'
+import { buildMints, issuedMint, SOL_MINT_INDEX } from './mints'
 import type { Population, PopulationId } from './populations'
 import { buildPopulation } from './populations'
 import { hash32 } from './prng'
@@ -65,6 +66,7 @@ interface SimChainOptions {
 
 export class SimChain {
   readonly seed: number
+  /** The mint table, then the mints issued during the run (appended: indices never move). */
   readonly mints: readonly MintInfo[]
   readonly wallets: readonly SimWallet[]
   readonly clock: SimClock
@@ -330,11 +332,16 @@ export class SimChain {
    */
   injectTokenAirdrop(
     wallet: SimWallet,
-    options: { mint?: number | string; amountRaw?: bigint } = {},
+    options: {
+      mint?: number | string
+      amountRaw?: bigint
+      issue?: { symbol: string; name: string }
+    } = {},
   ): TxView {
     const held = new Set(this.mintsOf(wallet))
-    const mint =
-      options.mint === undefined
+    const mint = options.issue
+      ? this.issueMint(options.issue)
+      : options.mint === undefined
         ? this.mints.find((m) => m.index !== SOL_MINT_INDEX && !held.has(m.index))
         : typeof options.mint === 'number'
           ? this.mints[options.mint]
@@ -356,9 +363,46 @@ export class SimChain {
 
   /** Injects one transaction of a kind (see injections.ts) at the clock's time. */
   injectActivity(wallet: SimWallet, injection: Injection): TxView {
-    return injection.kind === 'token-airdrop'
-      ? this.injectTokenAirdrop(wallet, injection)
-      : this.injectSilent(wallet, injection.variant)
+    switch (injection.kind) {
+      case 'token-airdrop':
+        return this.injectTokenAirdrop(wallet, injection)
+      case 'silent':
+        return this.injectSilent(wallet, injection.variant)
+      case 'address-poisoning':
+        return this.injectPoisoning(wallet)
+    }
+  }
+
+  /** A new mint after the table's, named as its issuer chose. */
+  issueMint(naming: { symbol: string; name: string }): MintInfo {
+    const mint = issuedMint(this.seed, this.mints.length, naming)
+    ;(this.mints as MintInfo[]).push(mint)
+    this.mintByAddress.set(mint.address, mint)
+    return mint
+  }
+
+  /** How far back a poisoner looks for someone the wallet sent to. */
+  private static readonly POISONING_LOOKBACK = 500
+
+  /**
+   * Address poisoning: dust from a lookalike of the last counterparty the wallet sent to
+   * (else dealt with), as a poisoner watching the chain would send it.
+   */
+  injectPoisoning(wallet: SimWallet): TxView {
+    const count = this.txCount(wallet)
+    let imitated: number | null = null
+    let dealtWith: number | null = null
+    for (let i = count - 1; i >= Math.max(0, count - SimChain.POISONING_LOOKBACK); i--) {
+      const legs = this.tx(wallet, i).legs.filter((l) => l.counterparty < LOOKALIKE_BASE)
+      dealtWith ??= legs[0]?.counterparty ?? null
+      imitated = legs.find((l) => l.direction === 'out')?.counterparty ?? null
+      if (imitated !== null) break
+    }
+    imitated ??= dealtWith
+    if (imitated === null)
+      throw new Error('wallet: it has dealt with no one a poisoner could imitate')
+    const target = imitated
+    return this.inject(wallet, (index) => poisoningTx(wallet.id, index, target))
   }
 
   /** A transaction naming the wallet that changes none of its balances (memo or failed). */

@@ -1,6 +1,9 @@
 import { OPTION_FLAGS, type AlertRuleOptions, type AlertTrigger } from '@shared/domain/alert-rules'
 import { countText, formatCount, formatUsd } from '@shared/domain/display-text'
-import type { AlertRuleView, DeliveryState } from '@shared/ipc/alert-schemas'
+import { durationText } from '@shared/domain/alert-words'
+import type { AlertRuleView } from '@shared/ipc/alert-schemas'
+
+export { durationText }
 
 // The Alerts page's words: what each trigger means, a stored rule read aloud, and the
 // rule checks of src-shared/domain/alert-rules said with the editor's field names
@@ -21,6 +24,10 @@ export const TRIGGER_EXPLANATIONS: Record<AlertTrigger, string> = {
   wakes: 'The first transaction after the wallet was idle for some days.',
   'new-counterparty': 'A transfer with an address this wallet never dealt with before.',
   cluster: 'Several wallets of the scope received the same token within a window.',
+  lookalike:
+    'A new address that starts and ends like one a watched wallet dealt with before: address poisoning.',
+  'value-change':
+    'The holdings’ value (or one token’s) moved up or down by a share within a window.',
 }
 
 /** The editor's name of each option field (what the CLI calls a flag). */
@@ -33,7 +40,17 @@ export const OPTION_LABELS: Record<keyof AlertRuleOptions, string> = {
   types: 'Types',
   idleDays: 'Idle days',
   count: 'Wallets',
+  pct: 'Change %',
   windowSec: 'Window',
+}
+
+/** The editor's name of each flag that is not an option. */
+const FLAG_LABELS: Record<string, string> = {
+  '--wallet': 'Wallets',
+  '--tag': 'Tags',
+  '--notify': 'Channels',
+  '--cooldown': 'Cool-down',
+  '--name': 'Name',
 }
 
 /**
@@ -51,26 +68,15 @@ export function problemInEditorWords(problem: string): string {
   for (const key of flags) {
     text = text.replace(
       new RegExp(
-        `${OPTION_FLAGS[key]}(?: (?:AMOUNT|N|DURATION|MINT\\|SYMBOL|SWAP,NFT_SALE,…))?`,
+        `${OPTION_FLAGS[key]}(?: (?:AMOUNT|N|DURATION|MINT\\|SYMBOL|SWAP,NFT_SALE,…))?(?![a-z-])`,
         'g',
       ),
       OPTION_LABELS[key],
     )
   }
+  for (const [flag, label] of Object.entries(FLAG_LABELS))
+    text = text.replaceAll(new RegExp(`${flag}(?![a-z-])`, 'g'), label)
   return text
-}
-
-/**
- * A duration in the largest whole unit: "90 s", "15 min", "1 h", "2 days".
- *
- * @example
- * durationText(3600) // '1 h'
- */
-export function durationText(sec: number): string {
-  if (sec % 86_400 === 0) return countText(sec / 86_400, 'day')
-  if (sec % 3600 === 0) return `${formatCount(sec / 3600)} h`
-  if (sec % 60 === 0) return `${formatCount(sec / 60)} min`
-  return `${formatCount(sec)} s`
 }
 
 const atLeast = (o: AlertRuleOptions): string[] => [
@@ -123,6 +129,10 @@ export function triggerInWords(rule: Pick<AlertRuleView, 'trigger' | 'options'>)
       return 'A transfer with a new counterparty'
     case 'cluster':
       return `${formatCount(o.count ?? 0)} wallets receive ${o.token ?? 'one token'} within ${durationText(o.windowSec ?? 0)}`
+    case 'lookalike':
+      return 'A new address that looks like a known one'
+    case 'value-change':
+      return `${o.token ?? 'Holdings'} move ${formatCount(o.pct ?? 0)}% or more within ${durationText(o.windowSec ?? 0)}`
   }
 }
 
@@ -145,12 +155,4 @@ export function bellCountText(unread: number): string {
 /** The bell's accessible name: "Alerts, 3 unread" or "Alerts, none unread". */
 export function bellName(unread: number): string {
   return unread > 0 ? `Alerts, ${formatCount(unread)} unread` : 'Alerts, none unread'
-}
-
-/** A delivery state in words. */
-export const DELIVERY_WORDS: Record<DeliveryState, string> = {
-  delivered: 'delivered ✓',
-  pending: 'pending',
-  failed: 'failed',
-  'gave-up': 'gave up',
 }

@@ -1,13 +1,14 @@
 import {
   AlertRuleInput,
-  describeRuleProblem,
+  describeDurationProblem,
+  NUMBER_RANGES,
   OPTIONS_OF,
   parseDuration,
   type AlertRuleOptions,
   type AlertTrigger,
 } from '@shared/domain/alert-rules'
-import { parseTypedNumber, type TypedNumberRule } from '@shared/domain/typed-number'
-import { describeInputIssues } from '@shared/validation/input-issues'
+import { COMMON_TRANSACTION_TYPES } from '@shared/domain/transaction-types'
+import { parseTypedNumber } from '@shared/domain/typed-number'
 import { OPTION_LABELS, problemInEditorWords } from '../format/alert-words'
 
 // The rule editor's fields as typed, read into the rule `alerts:add-rule` and `alerts:try`
@@ -15,7 +16,7 @@ import { OPTION_LABELS, problemInEditorWords } from '../format/alert-words'
 // reads are taken, so a field left filled under another trigger never refuses the rule.
 
 /** The transaction types offered as checkboxes (others can be typed). */
-export const COMMON_TYPES = ['SWAP', 'TRANSFER', 'NFT_SALE', 'UNKNOWN'] as const
+export const COMMON_TYPES = COMMON_TRANSACTION_TYPES
 
 /** The editor's fields, as typed. */
 export interface RuleDraft {
@@ -31,7 +32,8 @@ export interface RuleDraft {
   otherTypes: string
   idleDays: string
   count: string
-  /** The cluster window as a duration ("1h"). */
+  pct: string
+  /** The cluster's or value change's window as a duration ("1h"). */
   window: string
   scope: 'all' | 'wallets' | 'tags'
   wallets: string[]
@@ -55,6 +57,7 @@ export function emptyRuleDraft(): RuleDraft {
     otherTypes: '',
     idleDays: '',
     count: '',
+    pct: '',
     window: '',
     scope: 'all',
     wallets: [],
@@ -74,33 +77,22 @@ export function fieldsOf(trigger: AlertTrigger): readonly (keyof AlertRuleOption
 export type DraftReading =
   { rule: AlertRuleInput; problems: [] } | { rule: null; problems: string[] }
 
-const NUMBER_RULES: Partial<Record<keyof AlertRuleOptions, Omit<TypedNumberRule, 'field'>>> = {
-  min: { min: 0 },
-  max: { min: 0 },
-  minUsd: { min: 0 },
-  maxUsd: { min: 0 },
-  idleDays: { min: 0 },
-  count: { isWholeNumber: true, min: 2 },
-}
+/** The fields typed as numbers; their ranges are the rule's (the same words as the command line's). */
+const isNumberField = (key: keyof AlertRuleOptions): key is keyof typeof NUMBER_RANGES =>
+  key in NUMBER_RANGES
 
 function readDuration(text: string, field: string, problems: string[]): number | undefined {
   if (text.trim() === '') return undefined
-  const sec = parseDuration(text)
-  if (sec === null)
-    problems.push(`${field}: “${text.trim()}” is not a duration. Type e.g. 30m, 1h or 2d.`)
-  return sec ?? undefined
+  const problem = describeDurationProblem(text)
+  if (problem !== null) problems.push(`${field}: “${text.trim()}” ${problem}.`)
+  return parseDuration(text) ?? undefined
 }
 
 function readOptions(draft: RuleDraft, problems: string[]): AlertRuleOptions {
   const options: AlertRuleOptions = {}
   for (const key of fieldsOf(draft.trigger)) {
-    const numberRule = NUMBER_RULES[key]
-    if (numberRule) {
-      const read = parseTypedNumber(draft[key as 'min'], {
-        ...numberRule,
-        field: OPTION_LABELS[key],
-        isOptional: true,
-      })
+    if (isNumberField(key)) {
+      const read = parseTypedNumber(draft[key], { field: OPTION_LABELS[key], isOptional: true })
       if (!read.ok) problems.push(read.message)
       else if (read.value !== null) (options as Record<string, number>)[key] = read.value
     } else if (key === 'token' && draft.token.trim() !== '') {
@@ -138,8 +130,6 @@ export function readRuleDraft(draft: RuleDraft): DraftReading {
     problems.push('Choose at least one wallet, or every wallet.')
   if (draft.scope === 'tags' && tags.length === 0) problems.push('Type at least one tag.')
   if (problems.length > 0) return { rule: null, problems }
-  const problem = describeRuleProblem(draft.trigger, options)
-  if (problem !== null) return { rule: null, problems: [problemInEditorWords(problem)] }
   const rule: AlertRuleInput = {
     trigger: draft.trigger,
     options,
@@ -151,7 +141,12 @@ export function readRuleDraft(draft: RuleDraft): DraftReading {
     cooldownSec,
     ...(draft.name.trim() !== '' ? { name: draft.name.trim() } : {}),
   }
+  // The rule's own checks, as the command line and the core make them, in the editor's words.
   const checked = AlertRuleInput.safeParse(rule)
-  if (!checked.success) return { rule: null, problems: [describeInputIssues(checked.error)] }
+  if (!checked.success)
+    return {
+      rule: null,
+      problems: [...new Set(checked.error.issues.map((i) => problemInEditorWords(i.message)))],
+    }
   return { rule, problems: [] }
 }

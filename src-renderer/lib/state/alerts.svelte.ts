@@ -2,8 +2,9 @@ import type { AlertRuleInput } from '@shared/domain/alert-rules'
 import { MAX_ALERT_HISTORY, type AlertRuleView, type AlertView } from '@shared/ipc/alert-schemas'
 import { client } from './connection.svelte'
 
-// The in-app alert channel: the bell's unread count, the fired alerts the Alerts page shows
-// (newest first, paged by id) and the rules. `alerts:fired` keeps them current.
+// The in-app alert channel: the bell's unread count (this reader's own: each team account
+// reads alerts for itself), the fired alerts the Alerts page shows (newest first by when
+// they fired, paged) and the rules. `alerts:fired` keeps them current.
 
 /** Alerts asked for per page of the list. */
 export const ALERTS_PAGE_SIZE = 25
@@ -22,11 +23,15 @@ export const alerts = $state<{
 }>({ unread: 0, list: null, hasOlder: false, rules: null, isPageOpen: false, error: null })
 
 client.on('alerts:fired', (fired) => {
-  alerts.unread = fired.unread
+  // The count is this reader's own (a team account's): asked for, not pushed to everyone.
+  void loadUnread().catch(() => {})
   if (alerts.list !== null) {
     // A gathered alert comes again with more matches: the newer copy replaces the shown one.
     const ids = new Set(fired.alerts.map((a) => a.id))
-    const newestFirst = [...fired.alerts].sort((a, b) => b.id - a.id)
+    // New to this reader, whatever the pushed copy says (it was read for no one yet).
+    const newestFirst = [...fired.alerts]
+      .map((a) => ({ ...a, isRead: false }))
+      .sort((a, b) => b.firedAt.localeCompare(a.firedAt) || b.id - a.id)
     alerts.list = [...newestFirst, ...alerts.list.filter((a) => !ids.has(a.id))]
   }
   if (alerts.isPageOpen && document.visibilityState === 'visible') void markShownRead()

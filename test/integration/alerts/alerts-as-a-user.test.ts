@@ -11,6 +11,8 @@ import { VirtualClock } from '../../helpers/virtual-clock'
 // receiver on loopback fires once for that wallet's new transaction while
 // `heliograph sync --every 15` runs; a rule whose threshold is not met fires nothing for
 // the other wallet's activity; `alerts history --json` holds what fired and where it went.
+// The rule also tells a Slack-format channel whose receiver never answers: that one channel
+// waits, and the json receiver still gets the alert within the cadence.
 
 const CADENCE_SEC = 15
 const STEP_MS = 250
@@ -35,6 +37,7 @@ describe('alerts as a user tries them: sync --every, a rule per wallet, a receiv
   const temp = makeTempDir()
   let sim: RunningSimulator
   let receiver: AlertReceiver
+  let stuck: AlertReceiver
   let base: string[]
   const cli = async (...args: string[]) => {
     const run = await runCli([...base, ...args])
@@ -45,14 +48,17 @@ describe('alerts as a user tries them: sync --every, a rule per wallet, a receiv
   beforeAll(async () => {
     sim = await startSimulator({ seed: 5 })
     receiver = await startAlertReceiver()
+    stuck = await startAlertReceiver([], 'hang')
     base = ['--data-dir', temp.dir, '--service', sim.url, '--api-key', 'demo']
     await cli('watch', 'add', sim.chain.walletByProfile('casual').address, '--label', 'W1')
     await cli('watch', 'add', sim.chain.walletByProfile('idle').address, '--label', 'W2')
     await cli('sync', '--once', '--quiet')
     await cli('notify', 'add', 'ops', '--format', 'json', '--url', receiver.url, '--secret', 'k3y')
+    await cli('notify', 'add', 'stuck', '--format', 'slack', '--url', stuck.url)
   })
   afterAll(async () => {
     await receiver.close()
+    await stuck.close()
     await sim.close()
     temp.remove()
   })
@@ -60,7 +66,18 @@ describe('alerts as a user tries them: sync --every, a rule per wallet, a receiv
   it('fires once for W1’s new transaction, to the receiver, and nothing for W2 under the threshold', async () => {
     const w1 = sim.chain.walletByProfile('casual')
     const w2 = sim.chain.walletByProfile('idle')
-    await cli('alerts', 'add', '--when', 'activity', '--wallet', w1.address, '--notify', 'ops')
+    await cli(
+      'alerts',
+      'add',
+      '--when',
+      'activity',
+      '--wallet',
+      w1.address,
+      '--notify',
+      'stuck',
+      '--notify',
+      'ops',
+    )
     await cli(
       'alerts',
       'add',
@@ -106,6 +123,9 @@ describe('alerts as a user tries them: sync --every, a rule per wallet, a receiv
       expect(history).toHaveLength(1)
       expect(history[0]).toMatchObject({ wallet: w1.address, signature })
       expect(history[0]?.deliveries.find((d) => d.channel === 'ops')?.state).toBe('delivered')
+      // The stuck receiver got the alert and never answered: only its own delivery waits.
+      await expect.poll(() => stuck.received.length).toBe(1)
+      expect(history[0]?.deliveries.find((d) => d.channel === 'stuck')?.state).not.toBe('delivered')
     } finally {
       watching.signal('SIGTERM')
       expect(await watching.exited).toBe(0)

@@ -4,6 +4,7 @@ import { startSimulator, type RunningSimulator } from '../../../src-main/simulat
 import { runCli } from '../../helpers/cli-in-process'
 import { readWalletTruth } from '../../helpers/sim-truth'
 import { makeTempDir } from '../../helpers/temp-dir'
+import { testAddress } from '../../helpers/wallets'
 
 // Alert rules from the command line, evaluated on what `sync` writes: a rule on one
 // wallet fires once for its new transaction, a rule whose threshold is not met fires
@@ -42,22 +43,76 @@ describe('CLI: alerts add, list, history and try', () => {
     temp.remove()
   })
 
-  it('refuses a rule that cannot work, naming what is wrong, and saves nothing', async () => {
+  it('refuses a rule that cannot be right, naming the flag, with exit 2, and saves nothing', async () => {
+    const stranger = testAddress(4242)
     const cases: [string[], RegExp][] = [
-      [['--when', 'wakes'], /--when wakes needs --idle-days N/],
+      [['--when', 'wakes'], /--when wakes needs --idle-days N\./],
       [['--when', 'soon'], /--when must be one of activity, incoming/],
       [['--when', 'failed', '--min', '5'], /--when failed takes no --min/],
-      [['--when', 'incoming', '--min', 'lots'], /--min must be a number/],
-      [['--when', 'activity', '--wallet', 'not-an-address'], /Address is 14 characters long/],
-      [['--when', 'cluster', '--count', '3', '--window', 'an hour'], /--window must be a duration/],
-      [['--when', 'activity', '--notify', 'ops'], /No alert channel is named “ops”/],
+      [['--when', 'incoming', '--min', 'lots'], /--min must be a number \(got “lots”\)/],
+      [
+        ['--when', 'activity', '--wallet', 'not-an-address'],
+        /--wallet “not-an-address”: Address is 14 characters long/,
+      ],
+      [
+        ['--when', 'activity', '--wallet', stranger],
+        new RegExp(`--wallet ${stranger}: not on the watchlist`),
+      ],
+      [
+        ['--when', 'cluster', '--count', '3', '--window', 'an hour'],
+        /--window “an hour” is not a duration/,
+      ],
+      [['--when', 'activity', '--notify', 'ops'], /--notify ops: no alert channel is named “ops”/],
+      [
+        ['--when', 'type', '--type', 'SWAPPY'],
+        /--type “SWAPPY”: not a transaction type; did you mean SWAP\?/,
+      ],
+      [
+        ['--when', 'outgoing', '--token', 'NOPE', '--min', '5'],
+        /--token “NOPE”: no token the mirror has seen is called that/,
+      ],
+      [['--when', 'activity', '--tag', 'a b'], /--tag “a b”: Tag “a b” contains a space/],
+      [
+        ['--when', 'balance-below', '--token', 'SOL', '--max', '5', '--max-usd', '3'],
+        /--when balance-below takes --max or --max-usd, not both/,
+      ],
+      [
+        ['--when', 'activity', '--cooldown', '10'],
+        /--cooldown “10” needs a unit: 10s, 10m, 10h or 10d/,
+      ],
+      [
+        ['--when', 'wakes', '--idle-days', '-3'],
+        /--idle-days must be a number more than 0 and at most 3,650 \(got -3\)/,
+      ],
+      [
+        ['--when', 'value-change', '--pct', '10'],
+        /--when value-change needs --pct N and --window DURATION/,
+      ],
     ]
     for (const [flags, message] of cases) {
       const run = await runCli([...base, 'alerts', 'add', ...flags])
-      expect(run.code, flags.join(' ')).toBe(1)
-      expect(run.stderr).toMatch(message)
+      expect(run.code, flags.join(' ')).toBe(2)
+      expect(run.stderr, flags.join(' ')).toMatch(message)
     }
     expect(await json<AlertRuleView[]>(['alerts', 'list'])).toEqual([])
+    // The trial refuses the same rules in the same words.
+    const tried = await runCli([
+      ...base,
+      'alerts',
+      'try',
+      '--when',
+      'type',
+      '--type',
+      'SWAPPY',
+      '--days',
+      '30',
+    ])
+    expect(tried.code).toBe(2)
+    expect(tried.stderr).toMatch(/--type “SWAPPY”: not a transaction type/)
+    // And the feed's type filter is checked as a rule's is.
+    const feed = await runCli([...base, 'feed', '--type', 'SWAPPY'])
+    expect(feed.code).toBe(2)
+    expect(feed.stderr).toMatch(/--type “SWAPPY”: not a transaction type; did you mean SWAP\?/)
     const missing = await runCli([...base, 'alerts', 'remove', '99'])
     expect(missing.code).toBe(1)
     expect(missing.stderr).toMatch(/No alert rule has id 99/)

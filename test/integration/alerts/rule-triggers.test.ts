@@ -200,7 +200,11 @@ describe.each(ENGINES)('alert triggers on %s', (engine: TestEngine) => {
     expect(await sigs(rules.stranger)).toEqual(sorted(wake))
     const cluster = await firedBy(rules.cluster)
     expect(cluster).toHaveLength(1)
-    expect(cluster[0]?.text).toMatch(/^2 watched wallets received .{4}….{4} within 1 h \(/)
+    // Named by label; the alert is the receipt that completed the cluster (a's, after b's).
+    expect(cluster[0]?.text).toMatch(
+      /^2 watched wallets received .{4}….{4} within 1 h: Hot and Treasury$/,
+    )
+    expect(cluster[0]).toMatchObject({ wallet: a, signature: bonkA.signature })
 
     const [outgoing] = await firedBy(rules.outgoingBig)
     expect(outgoing?.text).toMatch(/Treasury sent 20,000 USDC to /)
@@ -242,16 +246,32 @@ describe.each(ENGINES)('alert triggers on %s', (engine: TestEngine) => {
 
   it('gathers a burst within the cool-down into one alert due when it ends', async () => {
     const rule = await addRule({ trigger: 'activity', scope: { wallets: [b] }, cooldownSec: 600 })
+    const firstSentSec = clock.nowMs() / 1000 + 30 // the first match fires at once
+    const burst: HistoryEntry[] = []
     for (let i = 0; i < 4; i++) {
       await clock.advance(30_000)
-      await write(b, [
-        tx(b, clock.nowMs() / 1000, [[NATIVE_SOL_MINT, 0.5, 9]], { feePayer: FRIEND }),
-      ])
+      const entry = tx(b, clock.nowMs() / 1000, [[NATIVE_SOL_MINT, 0.5, 9]], { feePayer: FRIEND })
+      burst.push(entry)
+      await write(b, [entry])
       await evaluator.evaluatePending()
     }
-    const fired = await firedBy(rule)
+    const sent = async () =>
+      (
+        await mirror.alerts.history({ limit: 500 }, { reader: '', nowSec: clock.nowMs() / 1000 })
+      ).filter((x) => x.rule?.id === rule)
+    // The other three gather into one alert that fires when the cool-down ends: not before.
+    expect((await sent()).map((x) => x.matchCount)).toEqual([1])
+    await clock.advance((firstSentSec + 600) * 1000 - clock.nowMs())
+    const fired = await sent()
     expect(fired.map((x) => x.matchCount)).toEqual([3, 1])
-    expect(fired[0]?.text).toMatch(/^3 alerts from “activity” · latest: Hot received 0.5 SOL/)
+    // It says one match, the latest (its text, amounts and signature), and fires when sent.
+    const [gathered, first] = fired
+    expect(gathered).toMatchObject({ text: 'Hot received 0.5 SOL', signature: burst[3]?.signature })
+    expect(gathered?.amounts).toEqual([
+      { mint: NATIVE_SOL_MINT, symbol: 'SOL', amount: '0.5', usd: null },
+    ])
+    expect(gathered?.firedAt).toBe(new Date((firstSentSec + 600) * 1000).toISOString())
+    expect(first?.firedAt).toBe(new Date(firstSentSec * 1000).toISOString())
   })
 
   it('muted rules fire nothing, and a rule sees only wallets of its tag', async () => {

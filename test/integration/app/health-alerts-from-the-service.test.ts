@@ -210,8 +210,20 @@ describe('health conditions from what the service answers', () => {
       first.state,
       second.ok ? (second.result as { state: string }).state : 'refused',
     ]).toContain('budget')
+    // What stops syncing leads, the warning after it: the banner's and status's first line.
     const kinds = (await health()).conditions.map((c) => c.kind)
-    expect(kinds).toEqual(expect.arrayContaining(['budget-80', 'budget-100']))
+    expect(kinds).toEqual(['budget-100', 'budget-80'])
+    const status = await runCli(['--data-dir', temp.dir, 'status'])
+    const lines = status.stdout.split('\n')
+    expect(lines[0]).toMatch(/^Syncing stopped: the daily budget of [\d,]+ credits is spent/)
+    expect(lines[1]).toMatch(/^Budget warning: 80% of the daily budget/)
+    // A wallet's line says why once, not "stopped: Syncing stopped: …".
+    const stopped = lines.filter((l) => / {2}stopped: /.test(l))
+    expect(stopped.length).toBeGreaterThan(0)
+    for (const line of stopped)
+      expect(line).toMatch(
+        /^\S+ {2}\S+ {2}stopped: the daily budget of [\d,]+ credits is spent, since \d\d:\d\d UTC$/,
+      )
     const budgetAlert = (await healthAlerts()).filter((a) => a.health_kind === 'budget-100')
     expect(budgetAlert).toHaveLength(1)
     const limit = budget.toLocaleString('en-US')
@@ -227,10 +239,13 @@ describe('health conditions from what the service answers', () => {
     })
     expect(refused.ok ? '' : refused.error.message).toContain('Syncing resumes at 00:00 UTC')
 
-    // Removing the budget ends the stop, with its resolution alert.
+    // Removing the budget ends the stop, with its resolution alert in the past tense.
     await call('settings:update', { dailyBudget: null })
     expect((await health()).conditions.map((c) => c.kind)).not.toContain('budget-100')
-    expect((await healthAlerts()).map((a) => a.health_kind)).toContain('budget-100-resolved')
+    const resolved = (await healthAlerts()).find((a) => a.health_kind === 'budget-100-resolved')
+    expect(resolved?.text).toMatch(
+      /^Syncing resumed: the daily budget allows calls again \(spent from \d\d:\d\d to \d\d:\d\d UTC\)\.$/,
+    )
   }, 120_000)
 })
 

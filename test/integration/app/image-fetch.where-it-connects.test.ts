@@ -4,8 +4,12 @@ import { isIP, type AddressInfo } from 'node:net'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ImageCache } from '../../../src-main/app/image-cache'
-import { fetchImage, MAX_IMAGE_BYTES, type Resolver } from '../../../src-main/app/image-fetch'
-import { AddressRules, NON_PUBLIC_RANGES } from '../../../src-main/app/public-address'
+import { fetchImage, MAX_IMAGE_BYTES } from '../../../src-main/app/image-fetch'
+import {
+  AddressPolicy,
+  NON_PUBLIC_RANGES,
+  type Resolver,
+} from '../../../src-main/service/outbound-address'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { makeTestCertificates } from '../../helpers/test-tls'
 
@@ -22,14 +26,14 @@ const THIS_MACHINE = '127.0.0.1'
 
 const LOOPBACK_RANGES = NON_PUBLIC_RANGES.filter((r) => r.network !== '127.0.0.0')
 /** The default rules without 127.0.0.0/8, so a server on this machine stands in for a real host. */
-const WITHOUT_LOOPBACK = new AddressRules(LOOPBACK_RANGES)
+const WITHOUT_LOOPBACK = new AddressPolicy({}, LOOPBACK_RANGES)
 /** The default rules with only 127.0.0.1 refused: 127.0.0.2 plays the public host. */
-const THIS_MACHINE_IS_127_0_0_1 = new AddressRules([
+const THIS_MACHINE_IS_127_0_0_1 = new AddressPolicy({}, [
   ...LOOPBACK_RANGES,
-  { network: THIS_MACHINE, prefix: 32, family: 'ipv4', what: 'this machine' },
+  { network: THIS_MACHINE, prefix: 32, family: 'ipv4', what: 'this machine', kind: 'loopback' },
 ])
 /** Every range the app refuses. */
-const DEFAULT_RULES = new AddressRules()
+const DEFAULT_RULES = new AddressPolicy()
 
 /** A resolver answering from a table (each call's answer may differ), counting its calls. */
 function resolverAnswering(answers: Record<string, (call: number) => string[]>): {
@@ -114,9 +118,12 @@ describe('image fetcher over real TLS: connects only to the address it checked',
   })
 
   /** The fetch under test with an injected resolver and rules, trusting the test's CA. */
-  const fetcherFor = (answers: Record<string, (call: number) => string[]>, rules: AddressRules) => {
+  const fetcherFor = (
+    answers: Record<string, (call: number) => string[]>,
+    policy: AddressPolicy,
+  ) => {
     const { resolve, calls } = resolverAnswering(answers)
-    const options = { resolve, rules, ca: certs.ca }
+    const options = { resolve, policy, ca: certs.ca }
     return { fetcher: { fetch: (uri: string) => fetchImage(uri, options) }, calls, options }
   }
   const reachedThisMachine = (): boolean => seen.some((r) => r.at === THIS_MACHINE)
@@ -140,9 +147,9 @@ describe('image fetcher over real TLS: connects only to the address it checked',
       /altnames|does not match/i,
     )
     const { resolve } = resolverAnswering({ 'images.example': () => [THIS_MACHINE] })
-    await expect(fetchImage(url('/art.png'), { resolve, rules: WITHOUT_LOOPBACK })).rejects.toThrow(
-      /certificate/i,
-    )
+    await expect(
+      fetchImage(url('/art.png'), { resolve, policy: WITHOUT_LOOPBACK }),
+    ).rejects.toThrow(/certificate/i)
   })
 
   it('a loopback or private answer is refused before any connection', async () => {
@@ -157,7 +164,7 @@ describe('image fetcher over real TLS: connects only to the address it checked',
     ]) {
       const { fetcher, calls } = fetcherFor({ 'images.example': () => answerWith }, DEFAULT_RULES)
       await expect(fetcher.fetch(url('/art.png'))).rejects.toThrow(
-        /images\.example is on (this machine|a private network|a link-local network) \(.+\)/,
+        /images\.example resolves to \S+, which is on (this machine|a private network|a link-local network) \(.+\)/,
       )
       expect(calls()).toBe(1)
     }

@@ -102,19 +102,25 @@ describe('CLI: feed', () => {
       expect(line).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\dZ {2}Casual {2}[A-Z_]+ {2}\S/)
   })
 
-  it('refuses bad values, naming the flag', async () => {
-    const cases: [string[], RegExp][] = [
-      [['--min-usd', 'lots'], /--min-usd must be a number of US dollars, 0 or more \(got “lots”\)/],
-      [['--limit', '0'], /--limit must be a whole number from 1 to 200 \(got “0”\)/],
-      [['--tag', 'two words'], /--tag “two words”: Tag “two words” contains a space/],
-      [['--type', 'sw ap'], /--type “sw ap”: a type is a word/],
-      [['--wallet', 'nope'], /--wallet “nope”: /],
-      [['--direction', 'up'], /--direction/],
-      [['--token', 'NOSUCHTOKEN'], /No token “NOSUCHTOKEN” in the mirror/],
+  it('refuses bad values, naming the flag, with exit 2', async () => {
+    const cases: [string[], RegExp, number][] = [
+      [
+        ['--min-usd', 'lots'],
+        /--min-usd must be a number of US dollars, 0 or more \(got “lots”\)/,
+        2,
+      ],
+      [['--limit', '0'], /--limit must be a whole number from 1 to 200 \(got “0”\)/, 2],
+      [['--tag', 'two words'], /--tag “two words”: Tag “two words” contains a space/, 2],
+      [['--type', 'sw ap'], /--type “sw ap”: a type is a word/, 2],
+      [['--type', 'SWAPPY'], /--type “SWAPPY”: not a transaction type; did you mean SWAP\?/, 2],
+      [['--wallet', 'nope'], /--wallet “nope”: /, 2],
+      // commander's own refusal of a value outside the choices
+      [['--direction', 'up'], /--direction/, 1],
+      [['--token', 'NOSUCHTOKEN'], /No token “NOSUCHTOKEN” in the mirror/, 2],
     ]
-    for (const [args, message] of cases) {
+    for (const [args, message, code] of cases) {
       const run = await runCli([...base, 'feed', ...args])
-      expect(run.code, args.join(' ')).toBe(1)
+      expect(run.code, args.join(' ')).toBe(code)
       expect(run.stderr).toMatch(message)
     }
   })

@@ -32,16 +32,27 @@ describe('CLI: notify', () => {
     expect(run.stderr).toMatch(/must use https.*got host example\.com/)
   })
 
-  it('refuses a private-network address unless allowed', async () => {
-    for (const url of [
-      'https://10.1.2.3/hook',
-      'https://[fd00::1]/hook',
-      'https://169.254.169.254/',
-    ]) {
+  it('refuses a private-network address unless allowed, naming the rule', async () => {
+    for (const [url, rule] of [
+      ['https://10.1.2.3/hook', 'a private network (10.0.0.0/8)'],
+      ['https://[fd00::1]/hook', 'a private network (fc00::/7)'],
+      ['https://169.254.169.254/', 'a link-local network (169.254.0.0/16)'],
+      ['https://100.64.0.1/', 'a carrier-grade NAT network (100.64.0.0/10)'],
+      [
+        'https://[64:ff9b::a00:1]/',
+        'a private network (10.0.0.0/8) (it reaches the IPv4 host 10.0.0.1)',
+      ],
+      [
+        'https://[::10.0.0.1]/',
+        'a private network (10.0.0.0/8) (it reaches the IPv4 host 10.0.0.1)',
+      ],
+      ['https://0.0.0.0/', 'this network (unspecified) (0.0.0.0/8)'],
+      ['https://[::]/', 'this network (unspecified) (::/128)'],
+    ] as const) {
       const run = await cli('add', 'inside', '--format', 'json', '--url', url)
       expect(run.code, url).toBe(1)
-      expect(run.stderr).toMatch(
-        /on a private network; only an admin may allow that, with --allow-private-network/,
+      expect(run.stderr).toContain(
+        `is on ${rule}; only an admin may allow that, with --allow-private-network.`,
       )
     }
     const allowed = await cli(

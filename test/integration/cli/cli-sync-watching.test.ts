@@ -97,4 +97,42 @@ describe('CLI: sync keeps watching until a signal', () => {
       await watching.exited
     }
   })
+
+  it('prints each health line as it is raised and as it is resolved', async () => {
+    const fault = (method: string, body?: object) =>
+      fetch(`${sim.url}/__sim/faults`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      })
+    const clock = new VirtualClock()
+    const watching = startCliInProcess(
+      [...base, 'sync', '--quiet', '--every', String(CADENCE_SEC)],
+      { clock },
+    )
+    try {
+      for (let tries = 0; !watching.stderr.includes('Watching 1 wallet'); tries++) {
+        if (tries > 600) throw new Error(`never started watching:\n${watching.stderr}`)
+        await sleep(10)
+      }
+      expect((await fault('POST', { kind: 'error', status: 401, message: 'bad key' })).ok).toBe(
+        true,
+      )
+      const raised =
+        /Syncing stopped: the service rejected the API key \(HTTP 401\) \(since \d\d:\d\d UTC\)\. Replace it in Settings/
+      await advanceUntil(clock, () => raised.test(watching.stderr), 4 * CADENCE_SEC * 1_000)
+      await fault('DELETE')
+      const resolved =
+        /Syncing resumed: the service accepts the API key again \(rejected from \d\d:\d\d to \d\d:\d\d UTC\)\./
+      await advanceUntil(clock, () => resolved.test(watching.stderr), 4 * CADENCE_SEC * 1_000)
+      // Each once, however many calls saw it.
+      expect(watching.stderr.match(new RegExp(raised.source, 'g'))).toHaveLength(1)
+      expect(watching.stderr.match(new RegExp(resolved.source, 'g'))).toHaveLength(1)
+      watching.signal('SIGTERM')
+      expect(await watching.exited).toBe(0)
+    } finally {
+      watching.signal('SIGINT')
+      await watching.exited
+    }
+  })
 })

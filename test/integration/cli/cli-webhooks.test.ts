@@ -76,19 +76,23 @@ describe('CLI: heliograph webhooks', () => {
   })
 
   it('create --from-watchlist: the cost first, then the webhook the simulator holds', async () => {
-    const run = await cli([
-      ...base,
-      'webhooks',
-      'create',
-      '--from-watchlist',
-      '--url',
-      receiver.url,
-      '--type',
-      'raw',
-      '--auth-header',
-      'Bearer cli-s3cret',
-      '--json',
-    ])
+    // The header piped in (`-`): on the command line every local user would read it in ps.
+    const run = await cli(
+      [
+        ...base,
+        'webhooks',
+        'create',
+        '--from-watchlist',
+        '--url',
+        receiver.url,
+        '--type',
+        'raw',
+        '--auth-header',
+        '-',
+        '--json',
+      ],
+      { stdin: 'Bearer cli-s3cret\n' },
+    )
     expect(run.code, run.stderr).toBe(0)
     expect(run.stderr.split('\n')[0]).toBe(
       'webhooks create: 1 call of webhooks.create = 100 credits.',

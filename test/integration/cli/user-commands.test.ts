@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SESSION_RECHECK_MS } from '../../../src-main/shell/team/team-sessions'
 import { runCli } from '../../helpers/cli-in-process'
 import { createTestDatabase } from '../../helpers/postgres'
 import { rawRequest } from '../../helpers/raw-http'
@@ -57,6 +59,8 @@ describe('cli: user add | list | set-role | remove', () => {
     const passwordLine = (await cli('add', 'dee', '--role', 'viewer')).stdout.trim().split('\n')[1]
     const client = await fx.signIn('dee', passwordLine)
     expect((await cli('remove', 'dee')).stdout).toContain('Removed dee.')
+    // Another process's change reaches the server's sessions at its next look at the store.
+    await sleep(SESSION_RECHECK_MS)
     const after = await rawRequest(fx.port, '/auth/session', { headers: { cookie: client.cookie } })
     expect(after.status).toBe(401)
     expect((await cli('remove', 'dee')).stderr).toContain('There is no user named “dee”.')
@@ -78,6 +82,7 @@ describe('cli: user add | list | set-role | remove', () => {
     expect(second).not.toBe(first)
     expect(run.stdout).toBe(`${lines[0]}\n${second}\n`)
 
+    await sleep(SESSION_RECHECK_MS)
     const ended = await rawRequest(fx.port, '/auth/session', { headers: { cookie: before.cookie } })
     expect(ended.status).toBe(401)
     expect((await fx.postLogin('eve', first)).status).toBe(401)

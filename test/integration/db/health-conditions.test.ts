@@ -103,7 +103,7 @@ describe.each(ENGINES)('health conditions on %s', (engine) => {
     expect(await monitor.active()).toEqual([])
     const resolved = (await opened.mirror.alerts.history({ limit: 3 })).map((a) => a.text)
     expect(resolved).toContain(
-      'Resolved: the service rejected the API key (HTTP 401) (from 12:03 UTC to 12:20 UTC).',
+      'Syncing resumed: the service accepts the API key again (rejected from 12:03 to 12:20 UTC).',
     )
   })
 

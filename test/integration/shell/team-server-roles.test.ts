@@ -1,9 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   startTestTeamServer,
   type TeamFixture,
   type TeamSocket,
 } from '../../helpers/team-server-fixture'
+import { SESSION_RECHECK_MS } from '../../../src-main/shell/team/team-sessions'
 import { testAddress } from '../../helpers/wallets'
 
 // Roles over the real socket: a viewer reads everything but changes nothing (watchlist,
@@ -159,11 +161,14 @@ describe('team server: roles decide what each account may do', () => {
     expect(byAdmin).toMatchObject({ ok: true, result: { apiKeyHint: null } })
   })
 
-  it('a changed role applies to an open socket at its next request', async () => {
+  it('a role changed by another process applies to an open socket within the recheck time', async () => {
+    // fx.accounts is a connection of its own, as `heliograph user set-role` would open.
     await fx.accounts.team.setRole('vera', 'editor')
+    await sleep(SESSION_RECHECK_MS)
     const extra = testAddress(24)
     expect(await as('vera').call('watchlist:add', { address: extra })).toMatchObject({ ok: true })
     await fx.accounts.team.setRole('vera', 'viewer')
+    await sleep(SESSION_RECHECK_MS)
     expect(await as('vera').call('watchlist:remove', { address: extra })).toMatchObject({
       ok: false,
       error: { name: 'PermissionError' },

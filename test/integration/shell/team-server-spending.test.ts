@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHANNELS, contract, type Channel } from '@shared/ipc/contract'
 import { WebhookAction } from '@shared/ipc/webhook-schemas'
 import type { Envelope } from '@shared/ipc/envelope'
+import { exportDownloadPath, type ExportResult } from '@shared/ipc/export-schemas'
+import { rawRequest } from '../../helpers/raw-http'
 import { createCore, type Core } from '../../../src-main/app/core'
 import { simulatorCredits } from '../../helpers/sim-truth'
 import {
@@ -26,6 +28,7 @@ describe('team server: a viewer spends no credits, whatever channel or option', 
   let wallet: string
   let date: string
   const sockets: Record<string, TeamSocket> = {}
+  const cookies: Record<string, string> = {}
 
   beforeAll(async () => {
     synced = await syncedMirror(['casual'], GOLDEN_SEED)
@@ -52,7 +55,8 @@ describe('team server: a viewer spends no credits, whatever channel or option', 
       ],
     })
     for (const name of ['vera', 'eddie']) {
-      const ws = await fx.connect({ cookie: (await fx.signIn(name)).cookie })
+      cookies[name] = (await fx.signIn(name)).cookie
+      const ws = await fx.connect({ cookie: cookies[name] })
       if (typeof ws === 'number') throw new Error(`${name}'s socket was refused (${ws})`)
       sockets[name] = ws
     }
@@ -137,6 +141,7 @@ describe('team server: a viewer spends no credits, whatever channel or option', 
       ],
       'sync:history-depth': [address],
       'credits:overview': [undefined],
+      'credits:budget': [undefined],
       'watch:footprint': [undefined],
       'settings:get': [undefined],
       'demo:wallets': [undefined],
@@ -162,6 +167,12 @@ describe('team server: a viewer spends no credits, whatever channel or option', 
       'alerts:try': [
         { rule: { trigger: 'activity' }, days: 30 },
         { rule: { trigger: 'new-counterparty', scope: { wallets: [wallet] } }, days: 365 },
+        { rule: { trigger: 'lookalike', scope: { wallets: [wallet] } }, days: 365 },
+        { rule: { trigger: 'value-change', options: { pct: 10, windowSec: 86_400 } }, days: 30 },
+      ],
+      'alerts:check-rule': [
+        { trigger: 'cluster', options: { token: 'SOL', count: 2, windowSec: 3600 } },
+        { trigger: 'type', options: { types: ['SWAP'] }, scope: { wallets: [wallet] } },
       ],
     }
   }
@@ -174,6 +185,17 @@ describe('team server: a viewer spends no credits, whatever channel or option', 
         const answer = await sockets[name]!.call(channel, input)
         // Every input is well formed: the walk tries what each option does, not the schema.
         if (!answer.ok) expect(answer.error.name, channel).not.toBe('InvalidInputError')
+        // Each export is downloaded, as the page does: what waits for download is bounded.
+        const downloadId =
+          channel === 'export:run' && answer.ok ? (answer.result as ExportResult).downloadId : null
+        if (downloadId)
+          expect(
+            (
+              await rawRequest(fx.port, exportDownloadPath(downloadId), {
+                headers: { cookie: cookies[name] as string },
+              })
+            ).status,
+          ).toBe(200)
         answers.set(channel, [...(answers.get(channel) ?? []), answer])
       }
     }

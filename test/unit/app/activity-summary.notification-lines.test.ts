@@ -35,7 +35,7 @@ describe('notification lines for new activity', () => {
       3,
     )
     expect(line).toBe(
-      '3 new transactions · swapped 2 SOL for 280 USDC and 1 more token on 7xKX…gAsU',
+      '3 new transactions · swapped 2 SOL for 280 USDC and 1 more received on 7xKX…gAsU',
     )
   })
 

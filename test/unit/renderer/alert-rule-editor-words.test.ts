@@ -94,12 +94,40 @@ describe('reading the rule editor', () => {
     expect(read.rule).toBeNull()
     expect(read.problems).toEqual([
       expect.stringMatching(/^Min amount: “lots” is not a number/),
-      'Cool-down: “soon” is not a duration. Type e.g. 30m, 1h or 2d.',
+      'Cool-down: “soon” is not a duration; write e.g. 90s, 15m, 1h or 2d.',
       'Choose at least one wallet, or every wallet.',
     ])
     expect(readRuleDraft({ ...emptyRuleDraft(), trigger: 'type' }).problems).toEqual([
-      '“type” needs Types',
+      '“type” needs Types.',
     ])
+  })
+
+  it('refuses what the command line refuses, in the same words with field names', () => {
+    const problems = (draft: Partial<ReturnType<typeof emptyRuleDraft>>) =>
+      readRuleDraft({ ...emptyRuleDraft(), ...draft }).problems
+    // A duration needs its unit: "10" could be seconds or minutes.
+    expect(problems({ cooldown: '10' })).toEqual([
+      'Cool-down: “10” needs a unit: 10s, 10m, 10h or 10d.',
+    ])
+    expect(problems({ trigger: 'wakes', idleDays: '-3' })).toEqual([
+      'Idle days must be a number more than 0 and at most 3,650 (got -3).',
+    ])
+    expect(problems({ trigger: 'balance-below', token: 'SOL', max: '5', maxUsd: '3' })).toEqual([
+      '“balance-below” takes Max amount or Max USD, not both (two thresholds contradict).',
+    ])
+    expect(problems({ scope: 'tags', tags: 'a b' })).toEqual([
+      'Tags “a b”: Tag “a b” contains a space; a tag is one word (use "-" or "_").',
+    ])
+    expect(problems({ trigger: 'value-change', pct: '10' })).toEqual([
+      '“value-change” needs Change % and Window (e.g. 24h).',
+    ])
+    // The core's refusals (what the mirror holds) read the same once worded for the editor.
+    expect(
+      problemInEditorWords('--token “NOPE”: no token the mirror has seen is called that.'),
+    ).toBe('Token “NOPE”: no token the mirror has seen is called that.')
+    expect(problemInEditorWords('--wallet 9xQe: not on the watchlist.')).toBe(
+      'Wallets 9xQe: not on the watchlist.',
+    )
   })
 })
 
