@@ -20,7 +20,7 @@ import {
   type SpendAsk,
 } from '@shared/ipc/history-load-schemas'
 import { FIRST_SYNC_DEPTH } from '@shared/ipc/sync-schemas'
-import type { MirrorWriter } from '../db/mirror-writer'
+import type { MirrorWriter, StreamRow } from '../db/mirror-writer'
 import type { HistoryLoadStore } from '../db/stores/history-load-store'
 import type { NamesStore } from '../db/stores/names-store'
 
@@ -119,7 +119,7 @@ export class HistoryLoads {
   async olderPlan(address: string, target?: OlderHistoryTarget): Promise<OlderHistoryPlan> {
     const walletId = await this.#walletIdOrThrow(address)
     const basis = await this.basis(address, walletId)
-    const history = await this.#o.writer.stream(walletId, 'history')
+    const history = await this.#history(walletId)
     const open = await this.#o.loads.load(walletId)
     const isContinuing = target === undefined && open?.kind === 'older'
     const chosen: OlderHistoryTarget =
@@ -159,8 +159,7 @@ export class HistoryLoads {
     if (allowance === null) return { leftThisMonth: null, threshold: null, isAsked: false }
     const leftThisMonth = Math.max(0, allowance - spent)
     const threshold = Math.floor(leftThisMonth * ASK_SHARE_OF_MONTH_LEFT)
-    // A size known only from below could be anything above: it asks whatever its figure.
-    const isUnbounded = cost.isOpenEnded && !cost.size.isCarried
+    const isUnbounded = isUnboundedLoad(cost)
     const isAsked =
       (cost.credits.high > threshold || isUnbounded) && (approvedCredits ?? -1) < cost.credits.high
     return { leftThisMonth, threshold, isAsked }
@@ -197,10 +196,9 @@ export class HistoryLoads {
       leftThisMonth: ask.leftThisMonth ?? 0,
       summary,
     }
-    const why =
-      cost.isOpenEnded && !cost.size.isCarried
-        ? `has more than ${formatCount(cost.size.transactions)} transactions and how many more is not known, so it could take more than a tenth of the ${formatCount(details.leftThisMonth)} credits left this month`
-        : `would take more than a tenth of the ${formatCount(details.leftThisMonth)} credits left this month`
+    const why = isUnboundedLoad(cost)
+      ? `has more than ${formatCount(cost.size.transactions)} transactions and how many more is not known, so it could take more than a tenth of the ${formatCount(details.leftThisMonth)} credits left this month`
+      : `would take more than a tenth of the ${formatCount(details.leftThisMonth)} credits left this month`
     throw new ApprovalNeededError(
       `${summary} ${why}, so it asks first: agree to it (\`--yes\` on the command line) to start it.`,
       details,
@@ -211,8 +209,19 @@ export class HistoryLoads {
   async afterRun(walletId: number): Promise<void> {
     const open = await this.#o.loads.load(walletId)
     if (open?.kind !== 'first-sync') return
-    const history = await this.#o.writer.stream(walletId, 'history')
+    const history = await this.#history(walletId)
     if (history.isBackfillComplete) await this.#o.loads.finish(walletId)
+  }
+
+  /**
+   * The wallet's history stream, read without writing when it exists: a plan or an
+   * estimate is read on a folder opened read-only too (an export, balances at a date).
+   */
+  async #history(walletId: number): Promise<StreamRow> {
+    const rows = await this.#o.writer.streams([walletId])
+    const history = rows.find((r) => r.stream === 'history')
+    if (history === undefined) throw new Error(`No history stream for wallet ${walletId}.`)
+    return history
   }
 
   async #approvedCredits(walletId: number): Promise<number | null> {
@@ -220,7 +229,7 @@ export class HistoryLoads {
   }
 
   async #depthOf(walletId: number): Promise<LoadDepth> {
-    const history = await this.#o.writer.stream(walletId, 'history')
+    const history = await this.#history(walletId)
     return { maxTransactions: history.depthLimitCount, sinceSec: history.depthLimitSinceSec }
   }
 
@@ -277,4 +286,13 @@ function olderSummary(
 
 function dayOf(sec: number): string {
   return new Date(sec * 1000).toISOString().slice(0, 10)
+}
+
+/**
+ * A load of all of a history seen to be longer than the look's page but whose start is not
+ * known (no funder to date it): it could be anything above its figure, so it asks whatever
+ * the figure. A wallet never looked at (no size seen) is weighed by its figure alone.
+ */
+function isUnboundedLoad(cost: HistoryLoadCost): boolean {
+  return cost.isOpenEnded && !cost.size.isCarried && cost.size.transactions > 0
 }
