@@ -197,6 +197,9 @@ describe('e2e: a first sync the person agreed to, and older history on request',
         /The first sync of .* would take more than a tenth of the [\d,]+ credits left this month/,
       )
     expect((await statusOf(trader))?.streams.every((s) => s.itemsStored === 0)).toBe(true)
+    await expect
+      .poll(() => textOf(page.getByTestId('history-held')))
+      .toBe('History: none held yet (first sync under way)')
     await screenshot(page, 'first-sync-waits-for-you')
 
     await banner.getByRole('button', { name: 'Start the first sync…' }).click()

@@ -98,9 +98,12 @@ export function historyLoadHandlers(ctx: HandlerContext) {
       const basis = await loads.basis(address, walletId)
       const size = estimateHistorySize(basis)
       const { held } = basis
+      // Nothing held and nothing seen yet (no look made): say that, not "0 of more than 0".
       const text = held.isWhole
         ? `all ${formatCount(held.transactions)} transactions`
-        : `newest ${formatCount(held.transactions)} of ${historySizeText(size)} transactions`
+        : held.transactions === 0 && size.transactions === 0
+          ? 'none held yet'
+          : `newest ${formatCount(held.transactions)} of ${historySizeText(size)} transactions`
       return {
         address,
         held,
