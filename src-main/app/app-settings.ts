@@ -1,3 +1,4 @@
+import { planMonthlyCredits } from '@shared/domain/credit-prices'
 import { DEFAULT_NAMES_REFRESH_DAYS } from '@shared/ipc/settings-schemas'
 import type {
   AppSettings,
@@ -22,6 +23,12 @@ export interface StoredSettings {
   customMonthlyCredits: number | null
   dailyBudget: number | null
   monthlyBudget: number | null
+  /**
+   * The monthly budget is the plan's monthly credits, moving with the plan: a new data
+   * folder's default, until the person sets a budget of their own. Folders made before
+   * this default keep theirs (false).
+   */
+  monthlyBudgetFollowsPlan: boolean
   watch: WatchCadence
   /** Fit to budget: slow watching to last the month's credits rather than run out (default on). */
   fitToBudget: boolean
@@ -53,14 +60,19 @@ export const DEFAULT_WATCH_CADENCE: WatchCadence = {
   backstopEverySec: 86_400,
 }
 
-/** Defaults for a new data folder: the real service's URLs, Free plan rates, no budget. */
+/**
+ * Defaults for a new data folder: the real service's URLs, Free plan rates, no daily
+ * budget and a monthly budget of the plan's monthly credits (a first sync or a load of
+ * older history that would take more than a tenth of what is left asks first).
+ */
 const DEFAULT_SETTINGS: StoredSettings = {
   ...DEFAULT_SERVICE_URLS,
   plan: 'free',
   customRates: null,
   customMonthlyCredits: null,
   dailyBudget: null,
-  monthlyBudget: null,
+  monthlyBudget: planMonthlyCredits('free'),
+  monthlyBudgetFollowsPlan: true,
   watch: DEFAULT_WATCH_CADENCE,
   fitToBudget: true,
   namesRefreshDays: DEFAULT_NAMES_REFRESH_DAYS,
@@ -72,11 +84,31 @@ const DEFAULT_SETTINGS: StoredSettings = {
 const KEY = 'app'
 
 function withDefaults(stored: Partial<StoredSettings> | undefined): StoredSettings {
-  return {
+  return withPlanBudget({
     ...DEFAULT_SETTINGS,
     ...stored,
+    // Settings stored before the monthly budget followed the plan keep the budget they had.
+    monthlyBudgetFollowsPlan:
+      stored === undefined ? true : (stored.monthlyBudgetFollowsPlan ?? false),
     watch: watchWithDefaults(stored?.watch),
+  })
+}
+
+/** The settings with the monthly budget at the plan's credits while it follows the plan. */
+function withPlanBudget(settings: StoredSettings): StoredSettings {
+  if (!settings.monthlyBudgetFollowsPlan) return settings
+  return {
+    ...settings,
+    monthlyBudget: planMonthlyCredits(settings.plan, settings.customMonthlyCredits),
   }
+}
+
+/**
+ * The month's credits a load of history is weighed against: the monthly budget, else the
+ * plan's monthly credits; null when neither is known.
+ */
+export function monthlyAllowanceOf(settings: StoredSettings): number | null {
+  return settings.monthlyBudget ?? planMonthlyCredits(settings.plan, settings.customMonthlyCredits)
 }
 
 /**
@@ -101,13 +133,26 @@ export async function readSettings(store: SettingsStore): Promise<StoredSettings
   return withDefaults((await store.read(KEY)) as Partial<StoredSettings> | undefined)
 }
 
-/** Merges `patch` into the stored settings and returns the result. */
+/**
+ * Merges `patch` into the stored settings and returns the result. A monthly budget other
+ * than the one in force is the person's own from then on; one sent unchanged (a settings
+ * form saves every field) keeps following the plan.
+ */
 export async function writeSettings(
   store: SettingsStore,
   patch: Partial<StoredSettings>,
   nowSec: number,
 ): Promise<StoredSettings> {
-  const next = { ...(await readSettings(store)), ...patch }
+  const before = await readSettings(store)
+  const isOwnBudget =
+    patch.monthlyBudgetFollowsPlan === undefined &&
+    patch.monthlyBudget !== undefined &&
+    patch.monthlyBudget !== before.monthlyBudget
+  const next = withPlanBudget({
+    ...before,
+    ...patch,
+    ...(isOwnBudget ? { monthlyBudgetFollowsPlan: false } : {}),
+  })
   await store.write(KEY, next, nowSec)
   return next
 }
@@ -145,6 +190,7 @@ export function publicSettings(
     customMonthlyCredits: stored.customMonthlyCredits,
     dailyBudget: stored.dailyBudget,
     monthlyBudget: stored.monthlyBudget,
+    monthlyBudgetFollowsPlan: stored.monthlyBudgetFollowsPlan,
     watch: stored.watch,
     fitToBudget: stored.fitToBudget,
     namesRefreshDays: stored.namesRefreshDays,

@@ -6,7 +6,8 @@ import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import type { BalanceAtPlan } from '@shared/ipc/wallet-schemas'
 import type { BalanceAtRow } from '../export/csv-presets'
 import type { ExportRowSource } from '../export/export-job'
-import { assertDayHasBegun, balancesAt, endOfDaySec, planOf } from './balances-at'
+import { assertDayHasBegun, balancesAt, endOfDaySec, planOf, startOfDaySec } from './balances-at'
+import { historyGaps } from './history-gaps'
 import type { HandlerContext } from './handlers/handler-context'
 
 // The balances-at export kind: one row per wallet × holding at the end of a day, answered
@@ -60,9 +61,16 @@ export async function planBalancesAtExport(
         : [],
     )
     if (uncovered.length > 0) {
+      // Where the history held does not reach back that far, the load that fills it.
+      const gaps = await historyGaps(
+        ctx,
+        wallets.filter((_, i) => plans[i]?.coveredLocally === false).map((w) => w.address),
+        startOfDaySec(choice.date),
+      )
+      const fill = gaps.map((g) => ` ${g.name}: ${g.offer} (\`${g.command}\`).`).join('')
       throw new InvalidInputError(
-        `The mirror cannot rebuild balances on ${choice.date} for ${uncovered.join('; ')}. Ask the service instead (--source service: ${total.serviceCredits.toLocaleString('en-US')} credits).`,
-        { date: choice.date, uncovered },
+        `The mirror cannot rebuild balances on ${choice.date} for ${uncovered.join('; ')}. Ask the service instead (--source service: ${total.serviceCredits.toLocaleString('en-US')} credits), or load the older history:${fill}`,
+        { date: choice.date, uncovered, gaps },
       )
     }
   }

@@ -7,6 +7,7 @@ import { InvalidInputError } from '@shared/ipc/ipc-errors'
 import type { BalanceAtPlan, BalanceAtResult, BalanceAtSource } from '@shared/ipc/wallet-schemas'
 import type { LocalBalancesAt } from '../db/queries/balance-at-queries'
 import type { HandlerContext } from './handlers/handler-context'
+import { historyGaps } from './history-gaps'
 
 // Balances at a date (ARCHITECTURE, Sync rules): rebuilt from the mirror for free where its
 // history covers the date, else asked of the service a mint at a time, its cost said first.
@@ -18,6 +19,11 @@ export const BALANCE_AT_CREDITS = creditsPerCall(getOperation('wallet.balanceAt'
 /** The end of a calendar day (UTC): balances "on 31 Dec" are as of its last second. */
 export function endOfDaySec(date: string): number {
   return Math.floor(Date.parse(`${date}T23:59:59Z`) / 1000)
+}
+
+/** The first second of `date` (YYYY-MM-DD, UTC): how far back history must reach for it. */
+export function startOfDaySec(date: string): number {
+  return Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000)
 }
 
 /**
@@ -88,9 +94,12 @@ export async function balancesAt(
   )
   if (source === 'local') {
     if (!local.covered) {
+      // The history held does not reach back that far: say what would fill it, and its cost.
+      const [gap] = await historyGaps(ctx, [address], startOfDaySec(date))
+      const fill = gap ? `, or ${gap.offer}: \`${gap.command}\`` : ''
       throw new InvalidInputError(
-        `The mirror cannot rebuild balances on ${date}: ${local.reason}. Ask the service instead (${planOf(local, includeNfts).serviceCredits.toLocaleString('en-US')} credits).`,
-        { address, date, reason: local.reason },
+        `The mirror cannot rebuild balances on ${date}: ${local.reason}. Ask the service instead (${planOf(local, includeNfts).serviceCredits.toLocaleString('en-US')} credits)${fill}.`,
+        { address, date, reason: local.reason, ...(gap ? { gap } : {}) },
       )
     }
     return {

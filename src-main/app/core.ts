@@ -43,6 +43,7 @@ import { walletHandlers } from './handlers/wallet-handlers'
 import { lookupHandlers } from './handlers/lookup-handlers'
 import { LookupDesk } from '../lookup/lookup-desk'
 import { syncHandlers } from './handlers/sync-handlers'
+import { historyLoadHandlers } from './handlers/history-load-handlers'
 import { watchlistHandlers } from './handlers/watchlist-handlers'
 import { webhookHandlers } from './handlers/webhook-handlers'
 import { alertHandlers } from './handlers/alert-handlers'
@@ -556,6 +557,7 @@ function handlerTableOf(
     ...reviewHandlers(ctx),
     ...exportHandlers(ctx),
     ...syncHandlers(ctx),
+    ...historyLoadHandlers(ctx),
     ...settingsHandlers(ctx),
     ...walletHandlers(ctx),
     ...lookupHandlers(ctx, lookups),

@@ -1,5 +1,4 @@
 import { nowSec, type Cancel, type Clock } from '@shared/clock'
-import { planMonthlyCredits } from '@shared/domain/credit-prices'
 import {
   byHealthEffect,
   healthAction,
@@ -9,7 +8,7 @@ import {
 } from '@shared/domain/health-text'
 import type { HealthKind } from '@shared/domain/alert-rules'
 import type { HealthStatus } from '@shared/ipc/health-schemas'
-import type { WalletSyncStatus } from '@shared/ipc/sync-schemas'
+import type { ApprovalNeeded, WalletSyncStatus } from '@shared/ipc/sync-schemas'
 import type { DataSource } from '@shared/ipc/settings-schemas'
 import type { DemoWalletsAdded } from '@shared/ipc/watchlist-schemas'
 import { AppError, SyncStoppedError } from '@shared/ipc/ipc-errors'
@@ -20,7 +19,7 @@ import { singleOriginServiceSettings, ServiceSettings } from '../service/service
 import type { RunningSimulator } from '../simulator/simulator-server'
 import { createSyncRuntime, type RateSetting, type SyncRuntime } from '../sync/sync-runtime'
 import { WatchScheduler } from '../sync/watch-scheduler'
-import { readSettings, type StoredSettings } from './app-settings'
+import { monthlyAllowanceOf, readSettings, type StoredSettings } from './app-settings'
 import {
   DEMO_KEY,
   demoWalletAddresses,
@@ -92,6 +91,8 @@ export class ServiceSession {
   /** On a mirror shared by sync workers: the leases on this worker's share of the wallets. */
   #leaseKeeper: LeaseKeeper | null = null
   #connecting: Promise<SyncRuntime> | null = null
+  /** Wallets whose first sync watching left waiting for the person to agree to its cost. */
+  readonly #askedFirst = new Map<string, ApprovalNeeded>()
 
   constructor(options: ServiceSessionOptions) {
     this.#o = options
@@ -126,8 +127,7 @@ export class ServiceSession {
         return {
           watch: stored.watch,
           isFitToBudget: stored.fitToBudget,
-          monthlyAllowance:
-            stored.monthlyBudget ?? planMonthlyCredits(stored.plan, stored.customMonthlyCredits),
+          monthlyAllowance: monthlyAllowanceOf(stored),
           monthSpent: month,
         }
       },
@@ -212,13 +212,34 @@ export class ServiceSession {
     await this.health.idle()
   }
 
-  /** Wallet states with "up to date" replaced by "stopped" and why, while syncing is stopped. */
+  /**
+   * Wallet states with "up to date" replaced by "stopped" and why, while syncing is stopped,
+   * and each first sync that waits for the person to agree to its cost.
+   */
   async withHealth(statuses: WalletSyncStatus[]): Promise<WalletSyncStatus[]> {
     const reason = await this.stoppedBy()
-    if (reason === null) return statuses
+    const asked = (s: WalletSyncStatus): WalletSyncStatus => {
+      const askedFirst = this.#askedFirst.get(s.address)
+      return askedFirst ? { ...s, askedFirst, message: s.message ?? askedFirst.summary } : s
+    }
+    if (reason === null) return statuses.map(asked)
     return statuses.map((s) =>
-      s.state === 'up-to-date' ? { ...s, state: 'stopped', message: reason } : s,
+      asked(s.state === 'up-to-date' ? { ...s, state: 'stopped', message: reason } : s),
     )
+  }
+
+  /**
+   * The person agreed a wallet's pending load may take `credits`: it is recorded, and a
+   * first sync watching left waiting runs now.
+   */
+  async approveLoad(address: string, credits: number): Promise<void> {
+    const walletId = await this.#o.mirror.writer.walletId(address)
+    if (walletId === null) return
+    await this.#o.mirror.historyLoads.approve(walletId, credits, nowSec(this.#o.clock))
+    if (this.#askedFirst.delete(address)) {
+      await this.#scheduler?.syncNow(address)
+      await this.relay.emitStatus(address)
+    }
   }
 
   get scheduler(): WatchScheduler | null {
@@ -429,6 +450,7 @@ export class ServiceSession {
         return { dailyCredits: now.dailyBudget, monthlyCredits: now.monthlyBudget }
       },
       namesRefreshSec: async () => (await current()).namesRefreshDays * 86_400,
+      monthlyAllowance: async () => monthlyAllowanceOf(await current()),
       emit: (event) => this.relay.onSyncEvent(event),
       clock: this.#o.clock,
       health: this.health,
@@ -447,6 +469,10 @@ export class ServiceSession {
       onStopped: () => {
         this.#wakeAtNextBudgetPeriod()
         void this.relay.emitStatus().catch(() => {})
+      },
+      onAskedFirst: (address, details) => {
+        this.#askedFirst.set(address, details)
+        void this.relay.emitStatus(address).catch(() => {})
       },
       ...(this.#leaseKeeper ? { ownWallets: () => this.#ownWallets() } : {}),
     })

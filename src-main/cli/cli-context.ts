@@ -20,6 +20,12 @@ export interface CliContext {
   onStopSignal(listener: (signal: StopSignal) => void): () => void
   /** Set by a command that ends with a code other than 0 (sync: 2 at the budget). */
   exitCode: number | undefined
+  /**
+   * Asks the person a yes/no question on their terminal; absent where no one can answer
+   * (input or output is not a terminal: a script, a pipe), so a command then refuses and
+   * names the flag that agrees instead.
+   */
+  ask?: (question: string) => Promise<boolean>
   /** Where `-` for a secret option is read: a prompt or piped stdin (the process's own by default). */
   secretInput?: SecretInput
 }
@@ -40,6 +46,19 @@ export function processCliContext(): CliContext {
       }
     },
     exitCode: undefined,
+    ...(process.stdin.isTTY && process.stderr.isTTY ? { ask: askOnTerminal } : {}),
+  }
+}
+
+/** Asks on the terminal (stderr, so stdout stays the command's output); yes is "y" or "yes". */
+async function askOnTerminal(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises')
+  const terminal = createInterface({ input: process.stdin, output: process.stderr })
+  try {
+    const answer = await terminal.question(`${question} [y/N] `)
+    return /^y(es)?$/i.test(answer.trim())
+  } finally {
+    terminal.close()
   }
 }
 

@@ -240,6 +240,8 @@ export function registerExportCommand(program: Command): void {
         if (tags.length > 0) filters.wallets = await taggedWallets(core, tags, filters.wallets)
         const preview = await callCore(core, 'export:preview', { kind, format, filters })
         printErrorLine(`${opts.estimate ? 'Would export' : 'Exporting'} ${preview.description}`)
+        // Never a silent gap: a period the mirror does not hold is said, with its load.
+        for (const gap of preview.gaps) printErrorLine(`  ${gap.text} (\`${gap.command}\`)`)
         if (opts.estimate) return
         const grant = await callCore(core, 'export:choose-path', { kind, format, filters })
         if (grant === null) throw new AppError('No file to write the export to.')

@@ -6,7 +6,10 @@ import { nowSec } from '@shared/clock'
 import { healthResolvedLine } from '@shared/domain/health-text'
 import type { HealthConditionView, HealthStatus } from '@shared/ipc/health-schemas'
 import type { SyncProgress, WalletSyncOutcome, WatchChange } from '@shared/ipc/sync-schemas'
+import { ApprovalNeeded, ApprovalNeededError } from '@shared/ipc/history-load-schemas'
 import { callCore, openCore, openHoldingCore, type CliCore, type GlobalOptions } from './cli-core'
+import { assertOnlyWithDeeper, isAgreedOnTerminal, loadOlderHistory } from './older-history-command'
+import { transactionCount, utcDate } from './depth-options'
 import { printErrorLine, printLine, walletName } from './terminal-output'
 import { cliContext, setExitCode, type StopSignal } from './cli-context'
 
@@ -61,16 +64,6 @@ function describeOutcome(name: string, o: WalletSyncOutcome): string {
   return `${name}: ${o.state} (${parts.join(', ')})`
 }
 
-function parseCount(text: string): number {
-  const n = Number(text)
-  if (!Number.isInteger(n) || n < 1 || n > 10_000_000) {
-    throw new AppError(
-      `--max-transactions must be a whole number from 1 to 10,000,000 (got “${text}”).`,
-    )
-  }
-  return n
-}
-
 function parseEvery(text: string): number {
   const n = Number(text)
   if (!Number.isInteger(n) || n < 15 || n > 86_400)
@@ -78,13 +71,6 @@ function parseEvery(text: string): number {
       `--every must be a whole number of seconds from 15 to 86400 (got “${text}”).`,
     )
   return n
-}
-
-function parseSince(text: string): number {
-  const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text)
-  if (Number.isNaN(ms))
-    throw new AppError(`--since must be a date such as 2025-01-31 (got “${text}”).`)
-  return Math.floor(ms / 1000)
 }
 
 /** Parses --lease-seconds, naming the option when the value is out of range. */
@@ -106,12 +92,12 @@ export function registerSyncCommand(program: Command): void {
     .option(
       '--max-transactions <n>',
       'limit the backfill to the newest N transactions (stored per wallet)',
-      parseCount,
+      transactionCount('--max-transactions'),
     )
     .option(
       '--since <date>',
       'limit the backfill to transactions since DATE (YYYY-MM-DD, UTC; stored per wallet)',
-      parseSince,
+      utcDate('--since'),
     )
     .option('--estimate', 'print what the sync would cost and exit without syncing')
     .option(
@@ -124,6 +110,21 @@ export function registerSyncCommand(program: Command): void {
       'while watching, look at balances every N seconds (15–86400; saved as the cadence)',
       parseEvery,
     )
+    .option(
+      '--yes',
+      'agree to a first sync or a load of older history that would take more than a tenth of the credits left this month (otherwise asked on a terminal, refused in a script)',
+    )
+    .option(
+      '--deeper <address>',
+      'load older history of a watched wallet: its estimate first, then the load (progress; Ctrl-C cancels; run again to go on where it stopped)',
+    )
+    .option('--to <date>', 'with --deeper: back to DATE (YYYY-MM-DD, UTC)', utcDate('--to'))
+    .option(
+      '--transactions <n>',
+      'with --deeper: N more transactions (default 1000, or the load under way)',
+      transactionCount('--transactions'),
+    )
+    .option('--all', 'with --deeper: all of the older history')
     .action(
       async (opts: {
         once?: boolean
@@ -134,8 +135,18 @@ export function registerSyncCommand(program: Command): void {
         estimate?: boolean
         every?: number
         leaseSeconds?: number
+        yes?: boolean
+        deeper?: string
+        to?: number
+        transactions?: number
+        all?: boolean
       }) => {
         const globals = program.opts<GlobalOptions>()
+        if (opts.deeper !== undefined) {
+          await loadOlderHistory(globals, opts.deeper, opts)
+          return
+        }
+        assertOnlyWithDeeper(opts)
         if (opts.wallet && !opts.once)
           throw new AppError('--wallet goes with --once (watching keeps every wallet current).')
         const { core, stopSignal } = await openSyncCore(globals, opts)
@@ -181,69 +192,19 @@ export function registerSyncCommand(program: Command): void {
           for (const wallet of chosen) {
             const estimate = await callCore(core, 'sync:estimate', { address: wallet.address })
             printErrorLine(`${walletName(wallet)}: ${estimate.summary}`)
+            // --yes agrees to each first sync at its estimate, should it ask first.
+            if (opts.yes && !opts.estimate && estimate.isFirstSync && estimate.maxCredits !== null)
+              await callCore(core, 'sync:approve', {
+                address: wallet.address,
+                credits: estimate.maxCredits,
+              })
           }
           if (opts.estimate) return
           if (stopSignal !== null) {
             await watchUntilStopped(core, chosen, opts.every, stopSignal.signal)
             return
           }
-          let worst = 0
-          /** Prints a wallet's outcome; false when the run must stop (budget, cancel). */
-          const report = (outcome: WalletSyncOutcome): boolean => {
-            const wallet = chosen.find((w) => w.address === outcome.address)
-            printLine(describeOutcome(wallet ? walletName(wallet) : outcome.address, outcome))
-            if (outcome.state === 'budget') {
-              printErrorLine(
-                outcome.streams.find((s) => s.state === 'budget')?.error ??
-                  'Credit budget reached.',
-              )
-              worst = EXIT_BUDGET
-              return false
-            }
-            if (outcome.state === 'cancelled') {
-              worst = 130
-              return false
-            }
-            if (outcome.state !== 'ok') {
-              worst = Math.max(worst, 1)
-              const failed = outcome.streams.find((s) => s.error)
-              if (failed?.error) printErrorLine(`  ${failed.stream}: ${failed.error}`)
-            }
-            return true
-          }
-          if (core.isSharedMirror && !opts.wallet) {
-            // Other workers may share this mirror: each wallet goes to one of them.
-            let isStopped = false
-            const { syncedElsewhere } = await core.syncShared(
-              chosen.map((w) => w.address),
-              {
-                onOutcome: (outcome) => {
-                  if (!report(outcome)) isStopped = true
-                },
-                isCancelled: () => isStopped,
-                ...(opts.leaseSeconds ? { leaseTtlMs: opts.leaseSeconds * 1000 } : {}),
-              },
-            )
-            if (syncedElsewhere.length > 0)
-              printErrorLine(
-                `${countText(syncedElsewhere.length, 'wallet')} synced by another worker on this database.`,
-              )
-          } else {
-            try {
-              for (const wallet of chosen) {
-                const outcome = await callCore(core, 'sync:run', { address: wallet.address })
-                if (!report(outcome)) break
-              }
-            } catch (error) {
-              // Stopped before a call: the budget is still spent. Say why, exit as a budget stop.
-              if (!(error instanceof SyncStoppedError)) throw error
-              printErrorLine(error.message)
-              worst = EXIT_BUDGET
-            }
-          }
-          // The counterparties each wallet's sync left for a fuller batch-identity call.
-          if (worst === 0) await callCore(core, 'sync:name-counterparties', undefined)
-          setExitCode(worst)
+          setExitCode(await syncOnce(core, chosen, opts))
         } finally {
           stopListening()
           stopSignal?.stop()
@@ -251,6 +212,95 @@ export function registerSyncCommand(program: Command): void {
         }
       },
     )
+}
+
+/**
+ * `sync --once`: each chosen wallet once (on a shared mirror, this worker's share).
+ * Resolves to the exit code: 2 at the budget or a first sync refused for asking first,
+ * 130 when cancelled, 1 when a wallet failed.
+ */
+async function syncOnce(
+  core: CliCore,
+  chosen: readonly WatchedWallet[],
+  opts: { wallet?: string; leaseSeconds?: number },
+): Promise<number> {
+  let worst = 0
+  /** Prints a wallet's outcome; false when the run must stop (budget, cancel). */
+  const report = (outcome: WalletSyncOutcome): boolean => {
+    const wallet = chosen.find((w) => w.address === outcome.address)
+    printLine(describeOutcome(wallet ? walletName(wallet) : outcome.address, outcome))
+    if (outcome.state === 'budget') {
+      printErrorLine(
+        outcome.streams.find((s) => s.state === 'budget')?.error ?? 'Credit budget reached.',
+      )
+      worst = EXIT_BUDGET
+      return false
+    }
+    if (outcome.state === 'cancelled') {
+      worst = 130
+      return false
+    }
+    if (outcome.state !== 'ok') {
+      worst = Math.max(worst, 1)
+      const failed = outcome.streams.find((s) => s.error)
+      if (failed?.error) printErrorLine(`  ${failed.stream}: ${failed.error}`)
+    }
+    return true
+  }
+  try {
+    if (core.isSharedMirror && !opts.wallet) {
+      // Other workers may share this mirror: each wallet goes to one of them.
+      let isStopped = false
+      const { syncedElsewhere } = await core.syncShared(
+        chosen.map((w) => w.address),
+        {
+          onOutcome: (outcome) => {
+            if (!report(outcome)) isStopped = true
+          },
+          isCancelled: () => isStopped,
+          ...(opts.leaseSeconds ? { leaseTtlMs: opts.leaseSeconds * 1000 } : {}),
+        },
+      )
+      if (syncedElsewhere.length > 0)
+        printErrorLine(
+          `${countText(syncedElsewhere.length, 'wallet')} synced by another worker on this database.`,
+        )
+    } else {
+      for (const wallet of chosen) {
+        const outcome = await runAgreed(core, wallet.address)
+        if (outcome === null) worst = EXIT_BUDGET
+        else if (!report(outcome)) break
+      }
+    }
+  } catch (error) {
+    // Stopped before a call: the budget is still spent, or a first sync asks first. Say
+    // why (naming --yes), exit as a budget stop.
+    if (!(error instanceof SyncStoppedError) && !(error instanceof ApprovalNeededError)) throw error
+    printErrorLine(error.message)
+    worst = EXIT_BUDGET
+  }
+  // The counterparties each wallet's sync left for a fuller batch-identity call.
+  if (worst === 0) await callCore(core, 'sync:name-counterparties', undefined)
+  return worst
+}
+
+/**
+ * Syncs one wallet; a first sync that asks first runs once the person agrees on the
+ * terminal, else is refused: null, its message (naming --yes) printed.
+ */
+async function runAgreed(core: CliCore, address: string): Promise<WalletSyncOutcome | null> {
+  try {
+    return await callCore(core, 'sync:run', { address })
+  } catch (error) {
+    if (!(error instanceof ApprovalNeededError)) throw error
+    const asked = ApprovalNeeded.parse(error.details)
+    if (!(await isAgreedOnTerminal(asked))) {
+      printErrorLine(error.message)
+      return null
+    }
+    await callCore(core, 'sync:approve', { address, credits: asked.credits })
+    return callCore(core, 'sync:run', { address })
+  }
 }
 
 /** Prints each stream's progress on stderr, at most once a second (a new cost at once). */

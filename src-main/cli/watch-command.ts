@@ -1,5 +1,8 @@
 import type { Command } from 'commander'
+import { creditsText } from '@shared/domain/display-text'
+import { AppError } from '@shared/ipc/ipc-errors'
 import { callCore, openCore, type FolderUse, type GlobalOptions } from './cli-core'
+import { parseDepth, utcDate } from './depth-options'
 import { printErrorLine, printJson, printLine } from './terminal-output'
 import { firstOwnWalletText, type DemoKept } from '@shared/domain/first-own-wallet'
 
@@ -17,6 +20,34 @@ async function withCore<T>(
   }
 }
 
+/**
+ * The first sync's estimate, from the cheapest look at the wallet (about 22 credits): its
+ * figure on stdout, its parts and what the look cost on stderr. One that asks first is
+ * agreed to with `--yes`, or said to ask.
+ */
+async function printFirstSyncEstimate(
+  core: Awaited<ReturnType<typeof openCore>>,
+  address: string,
+  yes: boolean,
+): Promise<void> {
+  const estimate = await callCore(core, 'sync:first-sync-estimate', { address })
+  printLine(estimate.summary)
+  const looked =
+    estimate.probeCredits > 0 ? `; this estimate cost ${creditsText(estimate.probeCredits)}` : ''
+  printErrorLine(`  ${estimate.breakdown}${looked}`)
+  const { ask } = estimate
+  if (!ask.isAsked || ask.leftThisMonth === null) return
+  const high = estimate.cost.credits.high
+  if (yes) {
+    await callCore(core, 'sync:approve', { address, credits: high })
+    printErrorLine(`Agreed: the first sync may take up to ${creditsText(high)}.`)
+    return
+  }
+  printErrorLine(
+    `Up to ${creditsText(high)} is more than a tenth of the ${creditsText(ask.leftThisMonth)} left this month, so the first sync asks first: \`heliograph sync --once --yes\` agrees to it, or the app asks.`,
+  )
+}
+
 /** `watch add|list|rename|remove|tag|untag`: manage the watchlist from a terminal or a script. */
 export function registerWatchCommand(program: Command): void {
   const watch = program.command('watch').description('manage the watchlist')
@@ -24,25 +55,56 @@ export function registerWatchCommand(program: Command): void {
 
   watch
     .command('add <address>')
-    .description('start watching a wallet')
+    .description(
+      'start watching a wallet; its first sync stores the newest 1,000 transactions unless --depth or --since says otherwise',
+    )
     .option('--label <label>', 'a name for the wallet')
-    .action(async (address: string, opts: { label?: string }) => {
-      const wallet = await withCore(globals(), 'add', 'create', async (core) => {
-        // The first wallet of one's own, added while the demo is shown, switches to one's
-        // own data: say so, and what the demo keeps.
-        const stop = core.events.subscribe((event, payload) => {
-          const { demoKept } = payload as { demoKept?: DemoKept }
-          if (event === 'app:data-source' && demoKept)
-            printErrorLine(firstOwnWalletText(demoKept, '`--data-source demo`'))
+    .option(
+      '--depth <all|N>',
+      'how much history the first sync stores: all of it, or the newest N transactions (default 1000)',
+      parseDepth,
+    )
+    .option(
+      '--since <date>',
+      'store the history back to DATE (YYYY-MM-DD, UTC)',
+      utcDate('--since'),
+    )
+    .option(
+      '--yes',
+      'agree now to a first sync that would take more than a tenth of the credits left this month',
+    )
+    .action(
+      async (
+        address: string,
+        opts: { label?: string; depth?: number | 'all'; since?: number; yes?: boolean },
+      ) => {
+        if (opts.depth === 'all' && opts.since !== undefined)
+          throw new AppError('--depth all and --since contradict each other: give one of them.')
+        const depth =
+          opts.depth === undefined && opts.since === undefined
+            ? undefined
+            : {
+                maxTransactions: opts.depth === 'all' ? null : (opts.depth ?? null),
+                sinceSec: opts.since ?? null,
+              }
+        await withCore(globals(), 'add', 'create', async (core) => {
+          // The first wallet of one's own, added while the demo is shown, switches to one's
+          // own data: say so, and what the demo keeps.
+          const stop = core.events.subscribe((event, payload) => {
+            const { demoKept } = payload as { demoKept?: DemoKept }
+            if (event === 'app:data-source' && demoKept)
+              printErrorLine(firstOwnWalletText(demoKept, '`--data-source demo`'))
+          })
+          const wallet = await callCore(core, 'watchlist:add', {
+            address,
+            label: opts.label,
+            ...(depth ? { depth } : {}),
+          }).finally(stop)
+          printLine(`Watching ${wallet.address}${wallet.label ? ` (${wallet.label})` : ''}`)
+          await printFirstSyncEstimate(core, wallet.address, opts.yes === true)
         })
-        try {
-          return await callCore(core, 'watchlist:add', { address, label: opts.label })
-        } finally {
-          stop()
-        }
-      })
-      printLine(`Watching ${wallet.address}${wallet.label ? ` (${wallet.label})` : ''}`)
-    })
+      },
+    )
 
   watch
     .command('list')

@@ -7,6 +7,7 @@ import { ActivityStore } from './stores/activity-store'
 import { AlertStore } from './stores/alert-store'
 import { HealthStore } from './stores/health-store'
 import { KeptAsideStore } from './stores/kept-aside-store'
+import { HistoryLoadStore } from './stores/history-load-store'
 import { AlertFactsReader } from './stores/alert-facts-reader'
 import { AlertRuleStore } from './stores/alert-rule-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
@@ -48,6 +49,7 @@ export abstract class KyselyMirror implements Mirror {
   readonly feed: FeedStore
   readonly review: ReviewReader
   readonly syncState: SyncStateStore
+  readonly historyLoads: HistoryLoadStore
   readonly schedule: WatchScheduleStore
   readonly watchState: WatchStateStore
   readonly mints: MintStore
@@ -93,6 +95,7 @@ export abstract class KyselyMirror implements Mirror {
     this.review = views.review
     this.search = views.search
     this.syncState = new SyncStateStore(db)
+    this.historyLoads = new HistoryLoadStore(db)
     this.schedule = new WatchScheduleStore(db)
     this.watchState = new WatchStateStore(db)
     this.mints = new MintStore(db)

@@ -4,6 +4,7 @@ import type { ActivityStore } from './stores/activity-store'
 import type { AlertStore } from './stores/alert-store'
 import type { HealthStore } from './stores/health-store'
 import type { KeptAsideStore } from './stores/kept-aside-store'
+import type { HistoryLoadStore } from './stores/history-load-store'
 import type { AlertFactsReader } from './stores/alert-facts-reader'
 import type { AlertRuleStore } from './stores/alert-rule-store'
 import type { CreditLedgerStore } from './stores/credit-ledger-store'
@@ -69,6 +70,8 @@ export interface Mirror {
   readonly review: ReviewReader
   /** Streams' status and depth limits. */
   readonly syncState: SyncStateStore
+  /** Loads of history: the look at a wallet's size, the load under way, what was agreed. */
+  readonly historyLoads: HistoryLoadStore
   /** The sync engine's page writes, each with its cursor in one transaction. */
   readonly writer: MirrorWriter
   readonly schedule: WatchScheduleStore

@@ -28,6 +28,8 @@ export interface Database {
   webhooks: WebhooksTable
   webhook_listing: WebhookListingTable
   sync_leases: SyncLeasesTable
+  wallet_size_probes: WalletSizeProbesTable
+  history_loads: HistoryLoadsTable
   webhook_deliveries: WebhookDeliveriesTable
   webhook_mode_log: WebhookModeLogTable
   team_users: TeamUsersTable
@@ -347,6 +349,33 @@ export interface SyncLeasesTable {
   holder: string
   acquired_at_ms: number
   expires_at_ms: number
+}
+
+/** The cheap look at a wallet before its first sync (0024), keyed by address. */
+export interface WalletSizeProbesTable {
+  address: string
+  probed_at_sec: number
+  signatures: number
+  has_more_signatures: number
+  oldest_signature_sec: number | null
+  newest_signature_sec: number | null
+  fungible_tokens: number | null
+  nfts: number | null
+  funded_at_sec: number | null
+  /** The funded-by answer as the names store keeps it (WalletFunding), for the first sync. */
+  funding_json: string | null
+  credits: number
+}
+
+/** A wallet's load of history under way and what the person agreed to spend on it (0024). */
+export interface HistoryLoadsTable {
+  wallet_id: number
+  /** 'first-sync' | 'older' */
+  kind: string
+  target_count: number | null
+  target_since_sec: number | null
+  approved_credits: number | null
+  asked_at_sec: number
 }
 
 /** A transaction signature a webhook delivery carried, kept so a repeat syncs nothing (0012). */

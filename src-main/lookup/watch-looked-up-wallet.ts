@@ -1,4 +1,5 @@
 import type { OperationName } from '@shared/api/operations'
+import { FIRST_SYNC_DEPTH } from '@shared/ipc/sync-schemas'
 import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
 import type { Mirror } from '../db/mirror'
 import type { RecordedCall } from '../db/stores/lookup-cache-store'
@@ -37,6 +38,8 @@ export async function watchLookedUpWallet(
     { address: input.address, ...(input.label === undefined ? {} : { label: input.label }) },
     nowSec,
   )
+  // A new wallet's first sync holds its newest transactions; older history on request.
+  await mirror.syncState.setDepthLimit(wallet.address, FIRST_SYNC_DEPTH)
   const entry = await desk.cachedEntry({ view: 'wallet', address: input.address })
   const walletId = await mirror.writer.walletId(input.address)
   if (entry === null || walletId === null) return wallet

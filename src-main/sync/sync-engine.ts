@@ -17,6 +17,7 @@ import { STREAM_NAMES, type MirrorWriter, type StreamName } from '../db/mirror-w
 import type { HoldingsStore } from '../db/stores/holdings-store'
 import type { KeptAsideCount, KeptAsideStore } from '../db/stores/kept-aside-store'
 import type { SyncStateStore } from '../db/stores/sync-state-store'
+import { isHistoryWhole } from '../db/queries/sync-status'
 import type { MintStore } from '../db/stores/mint-store'
 import type { NamesStore } from '../db/stores/names-store'
 import type { ServiceClient } from '../service/service-client'
@@ -25,6 +26,7 @@ import { countText } from '@shared/domain/display-text'
 import { callAttribution } from './call-attribution'
 import { UnreadableAnswerError } from './retry-policy'
 import { writeReadableKeptAside } from './kept-aside-reread'
+import type { HistoryLoads } from './history-loads'
 import { assertMaySpend } from './spender'
 import { fillUnknownMints } from './mint-metadata'
 import { DEFAULT_NAMES_REFRESH_SEC, fillCounterpartyNames, fillWalletNames } from './wallet-names'
@@ -35,7 +37,13 @@ import { syncBalances } from './streams/balances-stream'
 import { syncChange, type ChangeEvidence, type ChangeSyncResult } from './streams/change-stream'
 import { syncCompressedSignatures } from './streams/compressed-signatures-stream'
 import { syncHistory } from './streams/history-stream'
-import type { StreamContext, StreamProgress, StreamResult } from './streams/stream-context'
+import type {
+  HistoryDepth,
+  HistoryReach,
+  StreamContext,
+  StreamProgress,
+  StreamResult,
+} from './streams/stream-context'
 import { syncTransfers } from './streams/transfers-stream'
 
 /** What the engine tells the shells. */
@@ -85,6 +93,11 @@ export interface SyncEngineOptions {
    */
   keptAside?: KeptAsideStore
   onKeptAside?: (counts: KeptAsideCount[]) => void
+  /**
+   * Prices a first sync or a load of older history before it starts, and refuses one that
+   * asks first (more than a tenth of what is left this month) and was not agreed to.
+   */
+  loads?: HistoryLoads
 }
 
 /** Options of one wallet's sync. */
@@ -97,7 +110,23 @@ export interface SyncWalletOptions {
    * accounts' new transactions (change-stream.ts); the streams run only if that declines.
    */
   change?: ChangeEvidence
+  /**
+   * A load of older history (`sync --deeper`): history, then the streams that follow it,
+   * run only their backfill, on past complete rows down to this depth; every call is in
+   * the ledger as OLDER_HISTORY_PURPOSE.
+   */
+  older?: { depth: HistoryDepth }
 }
+
+/** The ledger's name for the calls of a load of older history, apart from routine syncing. */
+export const OLDER_HISTORY_PURPOSE = 'older-history'
+
+/** The streams that go back as far as the stored history reaches ("their transfers"). */
+const FOLLOWS_HISTORY: readonly StreamName[] = [
+  'transfers',
+  'compressed-owner',
+  'compressed-token-owner',
+]
 
 /** The streams a change sync answers together. */
 const CHANGE_STREAMS: readonly StreamName[] = ['history', 'transfers']
@@ -222,6 +251,7 @@ export class SyncEngine {
     try {
       const walletId = await this.writer.walletId(address)
       if (walletId === null) throw new Error(`Wallet ${address} is not on the watchlist.`)
+      await this.#assertMayStart(walletId, address, options)
       this.#emit({ type: 'wallet-state', address, state: 'syncing' })
       const streams: StreamName[] = []
       let hasLookedUpPages = false
@@ -241,9 +271,7 @@ export class SyncEngine {
       const rest = quick?.answered ? streams.filter((s) => !quick.covered.includes(s)) : streams
       const outcomes = [
         ...(quick?.answered ? quick.outcomes : []),
-        ...(await Promise.all(
-          rest.map((stream) => this.#runStream(walletId, address, stream, controller, run)),
-        )),
+        ...(await this.#runStreams(walletId, address, rest, controller, run, options.older)),
       ].map((o) =>
         // A declined change sync's calls are the history stream's cost.
         quick && !quick.answered && o.stream === 'history'
@@ -261,7 +289,8 @@ export class SyncEngine {
       if (hasNewMints && !controller.signal.aborted && run.stopError === undefined) {
         // Naming new mints is a courtesy to the views: its failure fails no stream.
         await fillUnknownMints(
-          (operation, input, signal) => this.callFor(address, operation, input, signal),
+          (operation, input, signal) =>
+            this.#callForRun(address, options, operation, input, signal),
           this.#options.mints,
           walletId,
           this.#nowSec(),
@@ -274,7 +303,7 @@ export class SyncEngine {
         // Names, like mints, are a courtesy to the views: their failure fails no stream.
         const names = this.#options.names
         const call: WalletCall = (operation, input, signal) =>
-          this.callFor(address, operation, input, signal)
+          this.#callForRun(address, options, operation, input, signal)
         const asOf = { nowSec: this.#nowSec(), refreshSec: await this.#namesRefreshSec() }
         await fillWalletNames(call, names, {
           walletId,
@@ -293,6 +322,7 @@ export class SyncEngine {
       }
       await this.#options.afterWalletWritten?.(address).catch(() => {})
       await this.#tellKeptAside()
+      await this.#options.loads?.afterRun(walletId).catch(() => {})
       // The outcome is final only once every call it made is in the ledger.
       await this.#options.meter.idle()
       const outcome: WalletSyncOutcome = { address, streams: outcomes, state, newTransactions }
@@ -305,6 +335,29 @@ export class SyncEngine {
       this.#running.delete(address)
       this.#runStops.delete(address)
     }
+  }
+
+  /**
+   * A run that backfills the history (a first sync, or a load of older history) starts only
+   * if it does not ask first, or the person agreed to it (HistoryLoads.assertMayStart).
+   */
+  async #assertMayStart(
+    walletId: number,
+    address: string,
+    options: SyncWalletOptions,
+  ): Promise<void> {
+    const loads = this.#options.loads
+    if (!loads) return
+    const history = await this.writer.stream(walletId, 'history')
+    const isFirstSync =
+      options.older === undefined &&
+      (options.streams ?? STREAM_NAMES).includes('history') &&
+      !history.isBackfillComplete &&
+      !history.isPaused
+    await loads.assertMayStart(walletId, address, {
+      isFirstSync,
+      ...(options.older ? { older: options.older.depth } : {}),
+    })
   }
 
   /**
@@ -413,6 +466,76 @@ export class SyncEngine {
   }
 
   /**
+   * Runs the streams side by side; but while the history's reach can move in this run (its
+   * backfill under way, or a load of older history), the streams that follow it start once
+   * the history has run, and go back as far as it got.
+   */
+  async #runStreams(
+    walletId: number,
+    address: string,
+    streams: readonly StreamName[],
+    controller: AbortController,
+    run: RunStop,
+    older: SyncWalletOptions['older'],
+  ): Promise<StreamOutcome[]> {
+    const start = (stream: StreamName): Promise<StreamOutcome> =>
+      this.#runStream(
+        walletId,
+        address,
+        stream,
+        controller,
+        run,
+        async (ctx) => {
+          const followed = FOLLOWS_HISTORY.includes(stream)
+            ? { historyReach: await this.#historyReach(walletId, stream, depth) }
+            : {}
+          return runStream({ ...ctx, ...followed, ...(older ? { older } : {}) }, stream)
+        },
+        older ? OLDER_HISTORY_PURPOSE : stream,
+      )
+    const history = await this.writer.stream(walletId, 'history')
+    const depth = older?.depth ?? {
+      maxTransactions: history.depthLimitCount,
+      sinceSec: history.depthLimitSinceSec,
+    }
+    // Without a depth the whole history is wanted, and with it every transfer: no waiting.
+    const waits =
+      streams.includes('history') &&
+      isBounded(depth) &&
+      (older !== undefined || !history.isBackfillComplete)
+    if (!waits) return Promise.all(streams.map(start))
+    const leading = streams.filter((s) => !FOLLOWS_HISTORY.includes(s))
+    const leadingRuns = leading.map(start)
+    await leadingRuns[leading.indexOf('history')]
+    const following = streams.filter((s) => FOLLOWS_HISTORY.includes(s))
+    const followingRuns = following.map(start)
+    const outcomes = await Promise.all([...leadingRuns, ...followingRuns])
+    const order = [...leading, ...following]
+    return streams.map((s) => outcomes[order.indexOf(s)] as StreamOutcome)
+  }
+
+  /**
+   * How far back the stored history reaches, for a stream that follows it; no bound when
+   * the history is held, or wanted, whole (`depth` has no limit).
+   */
+  async #historyReach(
+    walletId: number,
+    stream: StreamName,
+    depth: HistoryDepth,
+  ): Promise<HistoryReach> {
+    const history = await this.writer.stream(walletId, 'history')
+    if (!isBounded(depth) || isHistoryWhole(history))
+      return { sinceSec: null, isHistoryComplete: true, isReached: false }
+    const { syncState } = this.#options
+    const sinceSec = await syncState.oldestStoredSec(walletId, 'history')
+    const isHistoryComplete = history.isBackfillComplete
+    // Nothing held yet: nothing of this stream's past is asked for until there is.
+    if (sinceSec === null) return { sinceSec: null, isHistoryComplete, isReached: true }
+    const own = await syncState.oldestStoredSec(walletId, stream as 'transfers')
+    return { sinceSec, isHistoryComplete, isReached: own !== null && own < sinceSec }
+  }
+
+  /**
    * Runs one stream (or `runner` in its name: null from it means it declined, and the
    * stream is left as it was for its own run).
    */
@@ -423,6 +546,8 @@ export class SyncEngine {
     controller: AbortController,
     run: RunStop,
     runner: (ctx: StreamContext) => Promise<StreamResult | null> = (ctx) => runStream(ctx, stream),
+    /** The ledger's name for the stream's calls: the stream's own unless the run has one. */
+    ledgerName: string = stream,
   ): Promise<StreamOutcome> {
     let credits = 0
     const ctx: StreamContext = {
@@ -435,7 +560,12 @@ export class SyncEngine {
       unpricedByDas: this.#unpricedByDas,
       call: (operation, input) => {
         if (run.stopError !== undefined) return Promise.reject(run.stopError)
-        const promise = this.#call(operation, input, { address, stream }, controller.signal)
+        const promise = this.#call(
+          operation,
+          input,
+          { address, stream: ledgerName },
+          controller.signal,
+        )
         credits += creditsPerCall(getOperation(operation).priceKey)
         return promise
       },
@@ -488,6 +618,18 @@ export class SyncEngine {
     signal?: AbortSignal,
   ): Promise<OperationOutput<N>> {
     return this.#callRecorded(operation, input, { address, stream: null }, signal)
+  }
+
+  /** A call for a wallet's run beside its streams (mints, names): a load of older history's are its own. */
+  #callForRun<N extends OperationName>(
+    address: string,
+    options: SyncWalletOptions,
+    operation: N,
+    input: OperationInput<N>,
+    signal?: AbortSignal,
+  ): Promise<OperationOutput<N>> {
+    const stream = options.older ? OLDER_HISTORY_PURPOSE : null
+    return this.#callRecorded(operation, input, { address, stream }, signal)
   }
 
   /**
@@ -569,6 +711,11 @@ export class SyncEngine {
   #emit(event: SyncEvent): void {
     this.#options.emit?.(event)
   }
+}
+
+/** Whether a depth stops short of the history's start (a count or a date). */
+function isBounded(depth: HistoryDepth): boolean {
+  return depth.maxTransactions !== null || depth.sinceSec !== null
 }
 
 /** What stops every stream of one wallet's run: set by the first budget stop. */

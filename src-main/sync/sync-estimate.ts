@@ -1,4 +1,5 @@
 import { CREDIT_PRICES } from '@shared/api/prices'
+import type { CostLine, CreditRange, HistoryLoadCost } from '@shared/domain/history-load-cost'
 import type { SyncEstimate } from '@shared/ipc/sync-schemas'
 import type { StreamRow } from '../db/mirror-writer'
 import { DAS_MAX_LIMIT } from '@shared/api/das'
@@ -27,13 +28,17 @@ export function estimateSyncCredits(
   rows: Record<string, StreamRow>,
   nftCount: number | null = null,
   nowSec?: number,
+  firstSync?: { cost: HistoryLoadCost; summary: string },
 ): SyncEstimate {
+  // The backfills a first sync still has to do are priced by the history-load model.
+  const priced = firstSync ? backfillPrices(firstSync.cost) : undefined
   const isFresh = (row: StreamRow | undefined): boolean =>
     nowSec !== undefined && row !== undefined && isLookedUpTopFresh(row, nowSec)
   const isSnapshotFresh = isFresh(rows.balances)
   const lines: Line[] = [
     pagedLine('history', rows.history, HISTORY_PAGE_LIMIT, CREDIT_PRICES.wallet, 'transactions', {
       isTopFresh: isFresh(rows.history),
+      priced: priced?.history,
     }),
     pagedLine(
       'transfers',
@@ -43,6 +48,7 @@ export function estimateSyncCredits(
       'transfers',
       {
         isTopFresh: isFresh(rows.transfers),
+        priced: priced?.transfers,
       },
     ),
     isSnapshotFresh
@@ -62,6 +68,7 @@ export function estimateSyncCredits(
       1000,
       CREDIT_PRICES.compression,
       'signatures',
+      { priced: priced?.compressed },
     ),
     pagedLine(
       'compressed-token-owner',
@@ -69,6 +76,7 @@ export function estimateSyncCredits(
       1000,
       CREDIT_PRICES.compression,
       'signatures',
+      { priced: priced?.compressed },
     ),
   ]
   // Holdings of unknown size are left out of the bound and said apart: no depth limit caps them.
@@ -79,6 +87,15 @@ export function estimateSyncCredits(
   const history = lines[0] as Line
   const head = history.note.charAt(0).toUpperCase() + history.note.slice(1)
   const unbounded = streamLines.filter((l) => l.credits === null).map((l) => l.stream)
+  // A first sync's high figure counts its names too, which no stream line holds.
+  if (firstSync)
+    return {
+      address,
+      maxCredits: firstSync.cost.credits.high,
+      lines,
+      summary: firstSync.summary,
+      isFirstSync: true,
+    }
   const summary =
     maxCredits === null
       ? `${head}: the size of ${unbounded.join(' and ')} is unknown until fetched (${CREDIT_PRICES.wallet} credits per ${HISTORY_PAGE_LIMIT} items); set a depth limit to cap it.`
@@ -124,7 +141,7 @@ function pagedLine(
   pageSize: number,
   price: number,
   noun: string,
-  { isTopFresh = false }: { isTopFresh?: boolean } = {},
+  { isTopFresh = false, priced }: { isTopFresh?: boolean; priced?: PricedBackfill } = {},
 ): Line {
   // Complete with its top just read by a look-up: the first sync asks nothing.
   if (row?.isBackfillComplete && isTopFresh) {
@@ -137,6 +154,15 @@ function pagedLine(
       calls: 1,
       credits: price,
       note: `new ${noun} only (one call when nothing is new)`,
+    }
+  }
+  if (priced !== undefined) {
+    // At most what the model's high figure says: an estimate, not a count of pages.
+    return {
+      stream,
+      calls: Math.ceil(priced.credits.high / price),
+      credits: priced.credits.high,
+      note: priced.note,
     }
   }
   const stored = row?.itemsStored ?? 0
@@ -156,6 +182,32 @@ function pagedLine(
       ? `backfill back to ${new Date(since * 1000).toISOString().slice(0, 10)}`
       : `full backfill of all ${noun}`
   return { stream, calls: null, credits: null, note: what }
+}
+
+/** A backfill as the history-load model prices it. */
+interface PricedBackfill {
+  credits: CreditRange
+  note: string
+}
+
+/** The model's figures per stream: the compressed line covers both signature streams. */
+function backfillPrices(
+  cost: HistoryLoadCost,
+): Record<'history' | 'transfers' | 'compressed', PricedBackfill> {
+  const line = (part: CostLine['part']): CostLine =>
+    cost.lines.find((l) => l.part === part) as CostLine
+  const compressed = line('compressed')
+  return {
+    history: line('history'),
+    transfers: line('transfers'),
+    compressed: {
+      credits: {
+        low: Math.ceil(compressed.credits.low / 2),
+        high: Math.ceil(compressed.credits.high / 2),
+      },
+      note: compressed.note,
+    },
+  }
 }
 
 function fmt(n: number): string {

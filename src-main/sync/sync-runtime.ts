@@ -14,7 +14,9 @@ import { callAttribution } from './call-attribution'
 import type { CallReport } from '../service/call-report'
 import { CreditMeter, type CreditBudget, type SpendingCheck } from './credit-meter'
 import { RateShaper, type RateShaperOptions } from './rate-shaper'
+import { HistoryLoads } from './history-loads'
 import { SyncEngine, type SyncEvent } from './sync-engine'
+import { DEFAULT_NAMES_REFRESH_SEC } from './wallet-names'
 
 /** Requests per second: a plan (docs/service.md, Rate limits), custom numbers, or unpaced ('off'). */
 export type RateSetting = Plan | 'off' | { custom: Record<EndpointClass, number> }
@@ -46,6 +48,12 @@ export interface SyncRuntimeOptions {
   /** See SyncEngineOptions.afterWalletWritten: the alert rules' turn after each wallet. */
   afterWalletWritten?: (address: string) => Promise<void>
   health?: HealthSignals
+  /**
+   * The month's credits a load of history is weighed against (the monthly budget, else the
+   * plan's): one that would take more than a tenth of what is left asks first. Without it
+   * nothing asks.
+   */
+  monthlyAllowance?: () => Promise<number | null>
 }
 
 /** Who hears what the engine sees that can stop or slow syncing (alerts/health-monitor.ts). */
@@ -63,6 +71,8 @@ export interface HealthSignals {
 /** The parts of a running sync: engine, and what it is built from. */
 export interface SyncRuntime {
   engine: SyncEngine
+  /** Prices loads of history and keeps the ask before a large one. */
+  loads: HistoryLoads
   client: ServiceClient
   shaper: RateShaper
   meter: CreditMeter
@@ -108,6 +118,19 @@ export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
       options.emit?.({ type: 'network', state })
     },
   })
+  const namesRefreshSec = options.namesRefreshSec ?? (async () => DEFAULT_NAMES_REFRESH_SEC)
+  const monthlyAllowance = options.monthlyAllowance
+  const loads = new HistoryLoads({
+    loads: options.mirror.historyLoads,
+    names: options.mirror.names,
+    writer: options.mirror.writer,
+    month: async () => ({
+      allowance: monthlyAllowance ? await monthlyAllowance() : null,
+      spent: (await meter.spent()).month,
+    }),
+    namesRefreshSec,
+    nowSec: () => Math.floor(clock.nowMs() / 1000),
+  })
   const engine = new SyncEngine({
     writer: options.mirror.writer,
     mints: options.mirror.mints,
@@ -128,6 +151,7 @@ export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
     ...(health ? { onKeptAside: (counts: KeptAsideCount[]) => health.onKeptAside(counts) } : {}),
     ...(options.afterWalletWritten ? { afterWalletWritten: options.afterWalletWritten } : {}),
     clock,
+    loads,
   })
-  return { engine, client, shaper, meter }
+  return { engine, loads, client, shaper, meter }
 }

@@ -1,6 +1,6 @@
 import type { Identity } from '@shared/api/wallet-rest'
 import { DEFAULT_NAMES_REFRESH_DAYS } from '@shared/ipc/settings-schemas'
-import type { AddressName, NamesStore } from '../db/stores/names-store'
+import type { AddressName, NamesStore, WalletFunding } from '../db/stores/names-store'
 import { NotFoundError, PlanError } from '../service/service-errors'
 import type { WalletCall } from './service-caller'
 
@@ -50,31 +50,46 @@ export async function fillWalletNames(
   const funding = await names.funding(walletId)
   if (funding === null || (funding.status === 'unavailable' && funding.fetchedAtSec < askedSince)) {
     calls++
-    await call('wallet.fundedBy', { wallet: address }, signal).then(
-      (f) =>
-        names.saveFunding(walletId, {
-          status: 'found',
-          funder: f.funder,
-          funderName: f.funderName,
-          funderType: f.funderType,
-          mint: f.mint,
-          symbol: f.symbol,
-          amountRaw: f.amountRaw,
-          decimals: f.decimals,
-          signature: f.signature,
-          fundedAtSec: f.timestamp,
-          fetchedAtSec: nowSec,
-        }),
-      (error: unknown) =>
-        names.saveFunding(walletId, {
-          ...NO_FUNDING,
-          status: unansweredStatus(error) === 'none' ? 'none' : 'unavailable',
-          fetchedAtSec: nowSec,
-        }),
-    )
+    await names.saveFunding(walletId, await askFunding(call, address, nowSec, signal))
   }
 
   return calls
+}
+
+/**
+ * Who funded a wallet, as the names store keeps it: found, none (404), or not on this plan
+ * (403, asked again after the refresh period). Other failures are thrown.
+ *
+ * @example
+ * const funding = await askFunding(call, address, nowSec)
+ * funding.fundedAtSec // when its history starts
+ */
+export async function askFunding(
+  call: WalletCall,
+  address: string,
+  nowSec: number,
+  signal?: AbortSignal,
+): Promise<WalletFunding> {
+  return call('wallet.fundedBy', { wallet: address }, signal).then(
+    (f): WalletFunding => ({
+      status: 'found',
+      funder: f.funder,
+      funderName: f.funderName,
+      funderType: f.funderType,
+      mint: f.mint,
+      symbol: f.symbol,
+      amountRaw: f.amountRaw,
+      decimals: f.decimals,
+      signature: f.signature,
+      fundedAtSec: f.timestamp,
+      fetchedAtSec: nowSec,
+    }),
+    (error: unknown): WalletFunding => ({
+      ...NO_FUNDING,
+      status: unansweredStatus(error) === 'none' ? 'none' : 'unavailable',
+      fetchedAtSec: nowSec,
+    }),
+  )
 }
 
 export interface CounterpartyNamesOptions {

@@ -10,6 +10,7 @@ import {
   type WalletFindings,
   type WatchTarget,
 } from './change-detector'
+import { ApprovalNeededError, type ApprovalNeeded } from '@shared/ipc/history-load-schemas'
 import type { SyncEngine, WalletSyncOutcome } from './sync-engine'
 import type { ChangeEvidence } from './streams/change-stream'
 import type { LookedAccounts } from './holdings-from-look'
@@ -76,6 +77,11 @@ export interface WatchSchedulerOptions {
   /** Told when the scheduler stops itself (budget reached). */
   onStopped?: (reason: string) => void
   /**
+   * Told when a wallet's first sync asks first (more than a tenth of what is left this
+   * month): it waits, unsynced, until the person agrees and asks for it (syncNow).
+   */
+  onAskedFirst?: (address: string, details: ApprovalNeeded) => void
+  /**
    * On a mirror shared by several sync workers: the wallets this worker holds leases on,
    * asked at each round; the others' wallets are theirs to watch. All wallets without it.
    */
@@ -96,6 +102,8 @@ export class WatchScheduler {
   readonly #forceFull = new Set<string>()
   /** Wallets whose last sync failed: not retried before `retrySec`. */
   readonly #failures = new Map<string, { count: number; retrySec: number }>()
+  /** Wallets whose first sync asks first: left alone until the person asks for them. */
+  readonly #askedFirst = new Set<string>()
   #stopTimer: Cancel | null = null
   #round: Promise<void> | null = null
   #lastRoundSec: number | null = null
@@ -157,6 +165,7 @@ export class WatchScheduler {
   async syncNow(address: string): Promise<void> {
     this.#forceFull.add(address)
     this.#failures.delete(address)
+    this.#askedFirst.delete(address)
     if (this.#stoppedReason !== null) this.#restarts++
     this.#stoppedReason = null
     this.#isRoundAsked = true
@@ -258,6 +267,7 @@ export class WatchScheduler {
       const row = (s: StreamName) => rows[STREAM_NAMES.indexOf(s)]
       const failure = this.#failures.get(w.address)
       if (failure && failure.retrySec > now && !forced.has(w.address)) continue
+      if (this.#askedFirst.has(w.address)) continue
       const isComplete = rows.every((r) => r.isBackfillComplete || r.isPaused)
       targets.push({
         walletId: w.walletId,
@@ -362,6 +372,20 @@ export class WatchScheduler {
         }
       : undefined
     const outcome = await this.#syncStreams(target, reasons, change)
+    // Asked first: not a failure; it waits for the person (no round retries it).
+    if (this.#askedFirst.has(target.address)) {
+      const info = {
+        address: target.address,
+        outcome: null,
+        wasComplete: target.wasComplete,
+        reasons,
+        detectedSec,
+        finishedSec: this.#now,
+        syncCredits: 0,
+      }
+      this.#o.onChecked?.(info)
+      return info
+    }
     // A sync that read the history past the deliveries confirms them (or found the missing).
     if (outcome?.state === 'ok') cover?.markVerified(target.address)
     const syncCredits = outcome ? outcomeCredits(outcome) : 0
@@ -420,7 +444,11 @@ export class WatchScheduler {
         streams: streamsFor(reasons, target.hasCompressedState),
         ...(change ? { change } : {}),
       })
-    } catch {
+    } catch (error) {
+      if (error instanceof ApprovalNeededError) {
+        this.#askedFirst.add(target.address)
+        this.#o.onAskedFirst?.(target.address, error.details as ApprovalNeeded)
+      }
       return null
     }
   }

@@ -81,6 +81,16 @@ import {
   Recognised,
 } from './lookup-schemas'
 import { MirrorSearchInput, MirrorSearchResult } from './search-schemas'
+import {
+  FirstSyncEstimate,
+  FirstSyncEstimateInput,
+  HistoryDepthView,
+  OlderHistoryOutcome,
+  OlderHistoryPlan,
+  OlderHistoryPlanInput,
+  OlderHistoryRunInput,
+  SyncApproveInput,
+} from './history-load-schemas'
 import { FeedMarkViewedInput, FeedPage, FeedPageInput } from './feed-schemas'
 import {
   BalanceAtInput,
@@ -343,6 +353,32 @@ export const contract = {
     role: 'admin',
     refusal: 'manage alert channels',
   },
+  // Loading history: estimates before every spend, older history on request (issue 48).
+  /** A first sync's estimate; looks at the wallet's size first (about 22 credits) unless it did lately. */
+  'sync:first-sync-estimate': {
+    input: FirstSyncEstimateInput,
+    output: FirstSyncEstimate,
+    role: 'editor',
+    refusal: 'spend credits estimating a first sync',
+  },
+  /** The person agrees a wallet's pending load (first sync or older history) may take that many credits. */
+  'sync:approve': {
+    input: SyncApproveInput,
+    output: z.void(),
+    role: 'editor',
+    refusal: 'agree to spend credits',
+  },
+  /** What a load of older history would do and cost: reads only. */
+  'sync:older-plan': { input: OlderHistoryPlanInput, output: OlderHistoryPlan, role: 'viewer' },
+  /** Loads older history (progress as `sync:progress`, cancelled by `sync:cancel`). */
+  'sync:older': {
+    input: OlderHistoryRunInput,
+    output: OlderHistoryOutcome,
+    role: 'editor',
+    refusal: 'spend credits loading older history',
+  },
+  /** How much of a wallet's history the mirror holds, and the next load of older history. */
+  'sync:history-depth': { input: WalletInput, output: HistoryDepthView, role: 'viewer' },
 } as const satisfies Record<string, ChannelSpec>
 
 /** Every channel name, e.g. `'watchlist:add'`. */

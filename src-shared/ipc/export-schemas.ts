@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { countText } from '../domain/display-text'
 import { WalletAddressInput } from '../domain/wallet-address'
 import { AppError, registerErrorClass } from './ipc-errors'
+import { HistoryGap } from './history-load-schemas'
 import { SignatureSearch } from './review-schemas'
 import { BalanceAtSource, CalendarDate } from './wallet-schemas'
 
@@ -207,6 +208,11 @@ export const ExportPreview = z.object({
   fileName: z.string(),
   /** Credits the run spends (balances at a date asked of the service); 0 for the mirror's rows. */
   serviceCredits: z.number().int().default(0),
+  /**
+   * Wallets whose stored history does not reach back to the export's start (or, without
+   * one, to their first transaction): said before writing, with the load that fills it.
+   */
+  gaps: z.array(HistoryGap).default([]),
 })
 export type ExportPreview = z.infer<typeof ExportPreview>
 

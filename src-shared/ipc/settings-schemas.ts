@@ -104,6 +104,11 @@ export const AppSettings = z.object({
   customMonthlyCredits: CustomMonthlyCredits,
   dailyBudget: Credits,
   monthlyBudget: Credits,
+  /**
+   * The monthly budget is the plan's monthly credits and moves with the plan (a new data
+   * folder's default), until the person sets one of their own.
+   */
+  monthlyBudgetFollowsPlan: z.boolean(),
   watch: WatchCadence,
   /** Slow watching to last the month's credits when the projection exceeds them. */
   fitToBudget: z.boolean(),
@@ -155,6 +160,8 @@ export const SettingsUpdate = z
     customMonthlyCredits: CustomMonthlyCredits,
     dailyBudget: Credits,
     monthlyBudget: Credits,
+    /** True: the monthly budget is the plan's monthly credits again (a budget sent with it is ignored). */
+    monthlyBudgetFollowsPlan: z.boolean(),
     watch: WatchCadence,
     fitToBudget: z.boolean(),
     namesRefreshDays: NamesRefreshDays,

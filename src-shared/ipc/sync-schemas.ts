@@ -75,6 +75,19 @@ export const WalletSyncState = z.enum([
 ])
 export type WalletSyncState = z.infer<typeof WalletSyncState>
 
+/**
+ * A load of history that asks first (more than a tenth of what is left of this month's
+ * credits): the wallet, what it would take (its high estimate), what is left, in words.
+ */
+export const ApprovalNeeded = z.object({
+  address: z.string(),
+  kind: z.enum(['first-sync', 'older']),
+  credits: z.number().int().min(0),
+  leftThisMonth: z.number().int().min(0),
+  summary: z.string(),
+})
+export type ApprovalNeeded = z.infer<typeof ApprovalNeeded>
+
 /** A wallet's sync status with its streams. */
 export const WalletSyncStatus = z.object({
   address: z.string(),
@@ -86,6 +99,8 @@ export const WalletSyncStatus = z.object({
   /** All-time credits of the wallet's calls (its streams' and its mint look-ups'). */
   creditsSpent: z.number().int(),
   streams: z.array(StreamStatus),
+  /** Its first sync waits for the person to agree to what it costs (watching asked first). */
+  askedFirst: ApprovalNeeded.optional(),
 })
 export type WalletSyncStatus = z.infer<typeof WalletSyncStatus>
 
@@ -181,6 +196,12 @@ export const DepthLimit = z.object({
 })
 export type DepthLimit = z.infer<typeof DepthLimit>
 
+/**
+ * How deep a new wallet's first sync goes unless the person chooses otherwise: its newest
+ * 1,000 transactions (and their transfers). Older history is loaded on request.
+ */
+export const FIRST_SYNC_DEPTH: DepthLimit = { maxTransactions: 1_000, sinceSec: null }
+
 /** Input of `sync:start`: one wallet, or every watched wallet when omitted. */
 export const SyncStartInput = z.object({ address: WalletAddressInput.optional() })
 
@@ -208,6 +229,8 @@ export const SyncEstimate = z.object({
     }),
   ),
   summary: z.string(),
+  /** The wallet's first sync is still to run or finish: the whole of it is priced, and it may ask first. */
+  isFirstSync: z.boolean().optional(),
 })
 export type SyncEstimate = z.infer<typeof SyncEstimate>
 

@@ -1,3 +1,4 @@
+import { HistoryGap } from './history-load-schemas'
 import { z } from 'zod'
 import { Address, WalletAddress } from '../api/base58'
 
@@ -138,6 +139,8 @@ export const BalanceAtPlan = z.object({
   /** What asking about the NFT mints too costs (included in `serviceCredits` when asked). */
   nftCredits: z.number().int(),
   includeNfts: z.boolean(),
+  /** Not covered because the history held does not reach that day: the load that fills it. */
+  gap: HistoryGap.optional(),
 })
 export type BalanceAtPlan = z.infer<typeof BalanceAtPlan>
 

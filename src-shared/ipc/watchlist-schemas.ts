@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { WalletAddressInput } from '../domain/wallet-address'
 import { InvalidInputError } from './ipc-errors'
+import { DepthLimit } from './sync-schemas'
 
 /** Longest label a person can give a wallet; long enough for a sentence, short enough for a sidebar. */
 export const MAX_LABEL_LENGTH = 64
@@ -99,10 +100,17 @@ export const WatchedWallet = z.object({
 })
 export type WatchedWallet = z.infer<typeof WatchedWallet>
 
-/** Input of `watchlist:add`: an address and an optional label (blank means none). */
+/**
+ * Input of `watchlist:add`: an address, an optional label (blank means none), how deep its
+ * first sync goes (default FIRST_SYNC_DEPTH: the newest 1,000 transactions; both limits
+ * null: all of it), and the credits the person agreed its first sync may take when it
+ * costs more than a tenth of what is left this month (asked first).
+ */
 export const WatchAddInput = z.object({
   address: WalletAddressInput,
   label: Label.optional(),
+  depth: DepthLimit.optional(),
+  approvedCredits: z.number().int().min(0).optional(),
 })
 export type WatchAddInput = z.input<typeof WatchAddInput>
 

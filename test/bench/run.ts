@@ -3,6 +3,7 @@ import { benchTable, type BenchFigure } from './bench-table'
 import { runColdStartBench } from './cold-start.bench'
 import { runDeskBench } from './desk.bench'
 import { runExportBench } from './export.bench'
+import { runFirstSyncBench } from './first-sync.bench'
 import { runFeedQueriesBench } from './feed-queries.bench'
 import { runHistoryQueriesBench } from './history-queries.bench'
 import { runMirrorSearchBench } from './mirror-search.bench'
@@ -97,6 +98,12 @@ const BENCHES: {
     name: 'watch-day',
     title: 'Watching 50 wallets for 24 simulated hours, against rotki-style and naive polling',
     run: () => runWatchDayBench(),
+  },
+  {
+    name: 'first-sync',
+    title:
+      "A new user's first sync of each default profile wallet at the default depth (newest 1,000), against the floor",
+    run: () => runFirstSyncBench(),
   },
   {
     name: 'alerts',

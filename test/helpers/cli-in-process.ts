@@ -18,6 +18,11 @@ export interface InProcessOptions {
    */
   clock?: Clock
   /**
+   * Answers the run's yes/no questions as a person at a terminal would; without it the run
+   * has no terminal and is asked nothing (a script).
+   */
+  ask?: (question: string) => Promise<boolean>
+  /**
    * What is piped into the run's stdin (read by a secret option given as `-`); without
    * it the run has an empty stdin, never a terminal to ask at.
    */
@@ -60,6 +65,7 @@ export function startCliInProcess(args: string[], options: InProcessOptions = {}
       return () => void signals.off('signal', listener)
     },
     exitCode: undefined,
+    ...(options.ask ? { ask: options.ask } : {}),
     secretInput: {
       isTerminal: false,
       prompt: () => Promise.reject(new Error('no terminal in an in-process run')),

@@ -22,11 +22,22 @@ import { layoutFor } from '../../export/csv-presets'
 import { countExportRecords, runExport, type ExportRowSource } from '../../export/export-job'
 import { endOfDaySec } from '../balances-at'
 import { balancesAtRows, planBalancesAtExport } from '../balances-at-export'
+import { historyGaps } from '../history-gaps'
 import { callerAccount } from '../../sync/spender'
 import type { HandlerContext } from './handler-context'
 import type { HandlerGroup, HandlerTable } from './handler-table'
 
 type BalancesAtPlan = Awaited<ReturnType<typeof planBalancesAtExport>>
+
+/** A period of history an export asks for that the mirror does not hold, with the load that fills it. */
+async function gapsOf(
+  ctx: HandlerContext,
+  kind: ExportKind,
+  filters: ExportRowFilters,
+): Promise<ExportPreview['gaps']> {
+  if (kind !== 'balance-changes' && kind !== 'transfers') return []
+  return historyGaps(ctx, filters.walletAddresses, filters.fromSec)
+}
 
 /**
  * Handlers of the `export:*` channels. Exports read the mirror only (no service calls but
@@ -105,6 +116,7 @@ export function exportHandlers(ctx: HandlerContext) {
           description: `up to ${plan.describe(rows)}`,
           fileName: plan.fileName,
           serviceCredits: plan.balancesAt.serviceCredits,
+          gaps: [],
         }
       }
       const rows = await mirrorRowsOf(ctx, kind, plan.balancesAt, plan.rowFilters)
@@ -114,6 +126,7 @@ export function exportHandlers(ctx: HandlerContext) {
         description: plan.describe(rows),
         fileName: plan.fileName,
         serviceCredits: 0,
+        gaps: await gapsOf(ctx, kind, plan.rowFilters),
       }
     },
     'export:choose-path': async ({ kind, format, filters }) => {

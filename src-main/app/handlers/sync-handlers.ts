@@ -8,6 +8,7 @@ import { readWatchFootprint } from '../../sync/watch-footprint'
 import type { WatchScheduler } from '../../sync/watch-scheduler'
 import { readSettings } from '../app-settings'
 import type { HandlerContext } from './handler-context'
+import { historyLoadsOf } from './history-load-handlers'
 import type { HandlerGroup } from './handler-table'
 
 /** Handlers of the `sync:*` and `credits:*` channels, over the session's engine and scheduler. */
@@ -84,6 +85,10 @@ export function syncHandlers(ctx: HandlerContext) {
       const rows = await Promise.all(STREAM_NAMES.map((s) => writer.stream(id, s)))
       // The latest snapshot's NFT count sizes the holdings pages; none before a first sync.
       const snapshot = await ctx.mirror.review.currentBalances(address)
+      // A first sync still to run (or finish) is priced whole: history, transfers, names.
+      const firstSync = rows[0]?.isBackfillComplete
+        ? undefined
+        : await historyLoadsOf(ctx).firstSyncEstimate(address, null, 0)
       return estimateSyncCredits(
         address,
         Object.fromEntries(STREAM_NAMES.map((s, i) => [s, rows[i]])) as Parameters<
@@ -91,6 +96,7 @@ export function syncHandlers(ctx: HandlerContext) {
         >[1],
         snapshot.takenAtSec === null ? null : snapshot.nftCount,
         ctx.nowSec(),
+        firstSync,
       )
     },
     'sync:set-depth': async ({ address, depth }) => {

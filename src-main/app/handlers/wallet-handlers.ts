@@ -1,6 +1,7 @@
 import { NotFoundError } from '@shared/ipc/ipc-errors'
 import type { BalanceAtPlan, BalanceAtResult } from '@shared/ipc/wallet-schemas'
-import { assertDayHasBegun, balancesAt, endOfDaySec, planOf } from '../balances-at'
+import { assertDayHasBegun, balancesAt, endOfDaySec, planOf, startOfDaySec } from '../balances-at'
+import { historyGaps } from '../history-gaps'
 import type { HandlerContext } from './handler-context'
 import type { HandlerGroup } from './handler-table'
 
@@ -23,7 +24,11 @@ export function walletHandlers(ctx: HandlerContext) {
   ): Promise<BalanceAtPlan> => {
     assertDayHasBegun(ctx, date)
     await ensureWatched(address)
-    return planOf(await review().balancesAt(address, endOfDaySec(date)), includeNfts)
+    const planned = planOf(await review().balancesAt(address, endOfDaySec(date)), includeNfts)
+    if (planned.coveredLocally) return planned
+    // The history held does not reach that day: the load of older history that fills it.
+    const [gap] = await historyGaps(ctx, [address], startOfDaySec(date))
+    return gap ? { ...planned, gap } : planned
   }
   return {
     'wallet:whole': async ({ address }) => {

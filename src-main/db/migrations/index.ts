@@ -21,6 +21,7 @@ import * as m0019 from './0019-transaction-directions'
 import * as m0020 from './0020-feed-wallet-filter-order'
 import * as m0021 from './0021-filter-columns-in-indexes'
 import * as m0022 from './0022-service-variety'
+import * as m0024 from './0024-history-loads'
 import * as m0025 from './0025-alert-read-marks'
 import * as m0026 from './0026-team-changes'
 
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '0020-feed-wallet-filter-order': m0020,
   '0021-filter-columns-in-indexes': m0021,
   '0022-service-variety': m0022,
+  '0024-history-loads': m0024,
   '0025-alert-read-marks': m0025,
   '0026-team-changes': m0026,
 }

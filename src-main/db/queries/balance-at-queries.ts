@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import { rawFromDecimalText } from '@shared/domain/exact-amount'
 import type { Database } from '../schema'
 import { latestSnapshot } from './balance-queries'
+import { isHistoryWhole } from './sync-status'
 
 /** A wallet's balances at a time, rebuilt from the mirror, or why it cannot be. */
 export interface LocalBalancesAt {
@@ -85,17 +86,25 @@ export async function historyCoverage(
 ): Promise<HistoryCoverage> {
   const history = await db
     .selectFrom('sync_streams')
-    .select(['is_backfill_complete', 'depth_limit_count', 'depth_limit_since_sec', 'gap_cursor'])
+    .select([
+      'is_backfill_complete',
+      'backfill_cursor',
+      'depth_limit_count',
+      'depth_limit_since_sec',
+      'gap_cursor',
+    ])
     .where('wallet_id', '=', walletId)
     .where('stream', '=', 'history')
     .executeTakeFirst()
   if (!history) return { covered: false, reason: 'the wallet’s history has not been synced yet' }
   if (history.gap_cursor !== null)
     return { covered: false, reason: 'the newest part of the history is still being synced' }
-  const isWhole =
-    history.is_backfill_complete === 1 &&
-    history.depth_limit_count === null &&
-    history.depth_limit_since_sec === null
+  const isWhole = isHistoryWhole({
+    isBackfillComplete: history.is_backfill_complete === 1,
+    backfillCursor: history.backfill_cursor,
+    depthLimitCount: history.depth_limit_count,
+    depthLimitSinceSec: history.depth_limit_since_sec,
+  })
   if (isWhole) return { covered: true, fromSec: null, snapshot: null }
   const oldest = await db
     .selectFrom('transactions')

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { StreamStatus, WalletSyncState, WalletSyncStatus } from '@shared/ipc/sync-schemas'
-import { STREAM_NAMES } from '../mirror-writer'
+import { compressedKindOf } from '../ingest/page-rows'
+import { STREAM_NAMES, type StreamRow } from '../mirror-writer'
 import { creditsOfWallets } from '../stores/credit-ledger-store'
 import type { Database } from '../schema'
 
@@ -96,20 +97,30 @@ function overallState(streams: StreamStatus[], isSyncing: boolean): WalletSyncSt
   return 'up-to-date'
 }
 
-/** Sets the backfill depth limit of a wallet's streams (history, transfers, compression). */
+/**
+ * Sets how deep a wallet's history goes (its `history` row). The streams that follow the
+ * history (transfers, compression signatures) go as far back as the stored history
+ * reaches, so their own limits are cleared. A depth past what a finished backfill holds
+ * opens the backfills again, to go on from where they stopped.
+ */
 export async function setDepthLimit(
   db: Kysely<Database>,
   walletId: number,
   depth: { maxTransactions: number | null; sinceSec: number | null },
 ): Promise<void> {
+  const reopens = await isDeeperThanHeld(db, walletId, depth)
   for (const stream of STREAM_NAMES.filter((s) => s !== 'balances')) {
+    const limits =
+      stream === 'history'
+        ? { depth_limit_count: depth.maxTransactions, depth_limit_since_sec: depth.sinceSec }
+        : { depth_limit_count: null, depth_limit_since_sec: null }
+    const update = reopens ? { ...limits, is_backfill_complete: 0 } : limits
     await db
       .insertInto('sync_streams')
       .values({
         wallet_id: walletId,
         stream,
-        depth_limit_count: depth.maxTransactions,
-        depth_limit_since_sec: depth.sinceSec,
+        ...limits,
         newest_key: null,
         backfill_cursor: null,
         gap_cursor: null,
@@ -117,12 +128,90 @@ export async function setDepthLimit(
         last_error: null,
         last_error_at_sec: null,
       })
-      .onConflict((oc) =>
-        oc.columns(['wallet_id', 'stream']).doUpdateSet({
-          depth_limit_count: depth.maxTransactions,
-          depth_limit_since_sec: depth.sinceSec,
-        }),
-      )
+      .onConflict((oc) => oc.columns(['wallet_id', 'stream']).doUpdateSet(update))
       .execute()
   }
+}
+
+/** Whether `depth` asks for history a finished backfill, stopped short of the start, lacks. */
+async function isDeeperThanHeld(
+  db: Kysely<Database>,
+  walletId: number,
+  depth: { maxTransactions: number | null; sinceSec: number | null },
+): Promise<boolean> {
+  const history = await db
+    .selectFrom('sync_streams')
+    .select(['is_backfill_complete', 'backfill_cursor', 'items_stored'])
+    .where('wallet_id', '=', walletId)
+    .where('stream', '=', 'history')
+    .executeTakeFirst()
+  if (!history || history.is_backfill_complete !== 1 || history.backfill_cursor === null)
+    return false
+  const oldest = await oldestStoredSec(db, walletId, 'history')
+  return (
+    (depth.maxTransactions === null || depth.maxTransactions > history.items_stored) &&
+    (depth.sinceSec === null || oldest === null || depth.sinceSec < oldest)
+  )
+}
+
+/**
+ * Whether a wallet's history is held back to its start: its backfill is complete with no
+ * cursor left (the walk reached the start), or — as rows written before the start cleared
+ * the cursor say it — complete without a depth limit.
+ */
+export function isHistoryWhole(
+  history: Pick<
+    StreamRow,
+    'isBackfillComplete' | 'backfillCursor' | 'depthLimitCount' | 'depthLimitSinceSec'
+  >,
+): boolean {
+  return (
+    history.isBackfillComplete &&
+    (history.backfillCursor === null ||
+      (history.depthLimitCount === null && history.depthLimitSinceSec === null))
+  )
+}
+
+/** Block time of a wallet's newest stored transaction, or null when it holds none. */
+export async function newestStoredSec(
+  db: Kysely<Database>,
+  walletId: number,
+): Promise<number | null> {
+  const row = await db
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.max('block_time_sec').as('t'))
+    .where('wallet_id', '=', walletId)
+    .executeTakeFirst()
+  return row?.t == null ? null : Number(row.t)
+}
+
+/**
+ * The block time of the oldest item a wallet's stream holds (history, transfers or
+ * compression signatures), or null when it holds none with a known time.
+ */
+export async function oldestStoredSec(
+  db: Kysely<Database>,
+  walletId: number,
+  stream: 'history' | 'transfers' | 'compressed-owner' | 'compressed-token-owner',
+): Promise<number | null> {
+  const row =
+    stream === 'history'
+      ? await db
+          .selectFrom('transactions')
+          .select((eb) => eb.fn.min('block_time_sec').as('t'))
+          .where('wallet_id', '=', walletId)
+          .executeTakeFirst()
+      : stream === 'transfers'
+        ? await db
+            .selectFrom('transfers')
+            .select((eb) => eb.fn.min('block_time_sec').as('t'))
+            .where('wallet_id', '=', walletId)
+            .executeTakeFirst()
+        : await db
+            .selectFrom('compressed_signatures')
+            .select((eb) => eb.fn.min('block_time_sec').as('t'))
+            .where('wallet_id', '=', walletId)
+            .where('kind', '=', compressedKindOf(stream))
+            .executeTakeFirst()
+  return row?.t == null ? null : Number(row.t)
 }

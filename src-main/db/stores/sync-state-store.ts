@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { DepthLimit, WalletSyncStatus } from '@shared/ipc/sync-schemas'
-import { readSyncStatus, setDepthLimit } from '../queries/sync-status'
+import { oldestStoredSec, readSyncStatus, setDepthLimit } from '../queries/sync-status'
 import { walletIdOf } from '../queries/wallet-summary-queries'
 import type { Database } from '../schema'
 
@@ -50,7 +50,15 @@ export class SyncStateStore {
     return row?.slot ?? null
   }
 
-  /** Sets the backfill depth limit of a watched wallet's streams. */
+  /** The block time of the oldest item a wallet's paged stream holds, or null. */
+  oldestStoredSec(
+    walletId: number,
+    stream: Parameters<typeof oldestStoredSec>[2],
+  ): Promise<number | null> {
+    return oldestStoredSec(this.#db, walletId, stream)
+  }
+
+  /** Sets how deep a watched wallet's history goes (the streams that follow it, as far). */
   async setDepthLimit(address: string, depth: DepthLimit): Promise<void> {
     await setDepthLimit(this.#db, await walletIdOf(this.#db, address), depth)
   }

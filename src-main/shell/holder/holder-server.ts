@@ -71,8 +71,9 @@ class Connection {
 
   /** Notes an export or a wallet's sync under way; returns what forgets it. */
   #track(channel: string, input: unknown): (() => void) | null {
-    const set =
-      channel === 'export:run' ? this.#exports : channel === 'sync:run' ? this.#syncs : null
+    // A load of older history is a sync of its wallet: cancelled the same way.
+    const isSync = channel === 'sync:run' || channel === 'sync:older'
+    const set = channel === 'export:run' ? this.#exports : isSync ? this.#syncs : null
     const key = (input as { exportId?: unknown; address?: unknown } | null)?.[
       channel === 'export:run' ? 'exportId' : 'address'
     ]

@@ -19,7 +19,6 @@ export async function syncCompressedSignatures(
     stream === 'compressed-owner'
       ? 'compression.getCompressionSignaturesForOwner'
       : 'compression.getCompressionSignaturesForTokenOwner'
-  const { depthLimitSinceSec: sinceSec } = await ctx.writer.stream(ctx.walletId, stream)
   const result = await syncCursorStream<CompressionSignature>(ctx, {
     stream,
     operation,
@@ -36,11 +35,10 @@ export async function syncCompressedSignatures(
     keyOf: (item) => item.signature,
     apply: (items, patch) =>
       ctx.writer.applyCompressedSignaturesPage(ctx.walletId, stream, items, patch),
-    ...(sinceSec === null
-      ? {}
-      : { isBeyondDepth: (item: CompressionSignature) => item.blockTime < sinceSec }),
+    timeOf: (item) => item.blockTime,
   })
-  // The owner stream also refreshes what the signatures changed: the compressed state.
-  if (stream === 'compressed-owner') result.pages += await syncCompressedState(ctx)
+  // The owner stream also refreshes what the signatures changed: the compressed state (now,
+  // so not in a load of older history).
+  if (stream === 'compressed-owner' && !ctx.older) result.pages += await syncCompressedState(ctx)
   return result
 }

@@ -26,8 +26,8 @@ export interface CursorStreamSpec<T> {
   keyOf(item: T): string
   /** Writes the items and the patch in one transaction; resolves to how many were new. */
   apply(items: T[], patch: StreamPatch): Promise<number>
-  /** Whether an item is older than the user's depth limit (a date); the backfill stops there. */
-  isBeyondDepth?(item: T): boolean
+  /** An item's block time (null when unknown): the history's reach is told in time. */
+  timeOf(item: T): number | null
 }
 
 /**
@@ -35,8 +35,9 @@ export interface CursorStreamSpec<T> {
  * signatures). New items: walk down from the top and stop at the first known item. If
  * that walk is cut short, its cursor is saved as the gap cursor with each page, and the
  * next run closes the gap before anything else — so new and old items always meet.
- * Then the backfill continues from its own cursor to the end. A top a look-up read
- * moments ago ("watch this wallet") is trusted instead of walked again.
+ * Then the backfill continues from its own cursor to the end, or as far back as the
+ * stored history reaches (`ctx.historyReach`). A top a look-up read moments ago ("watch
+ * this wallet") is trusted instead of walked again.
  */
 export async function syncCursorStream<T>(
   ctx: StreamContext,
@@ -46,7 +47,7 @@ export async function syncCursorStream<T>(
   const result: StreamResult = { stream: spec.stream, pages: 0, newItems: 0 }
   let row = await writer.stream(walletId, spec.stream)
   const isTopFresh = isLookedUpTopFresh(row, ctx.nowSec())
-  if (row.newestKey === null && row.isBackfillComplete && !isTopFresh) {
+  if (row.newestKey === null && row.isBackfillComplete && !isTopFresh && !ctx.older) {
     // Nothing was ever found: look again from the top.
     await writer.patchStream(walletId, spec.stream, {
       isBackfillComplete: false,
@@ -56,8 +57,8 @@ export async function syncCursorStream<T>(
   }
 
   type Page = { items: T[]; nextCursor: string | null; keptAside?: readonly KeptAsideItem[] }
-  const page = async (cursor: string | undefined, limit = spec.pageLimit): Promise<Page> => {
-    const fetched = await spec.fetchPage(cursor, limit)
+  const page = async (cursor: string | undefined): Promise<Page> => {
+    const fetched = await spec.fetchPage(cursor, spec.pageLimit)
     result.pages += 1
     return fetched
   }
@@ -97,51 +98,49 @@ export async function syncCursorStream<T>(
     }
   }
 
-  if (row.gapCursor !== null) await walkDown(row.gapCursor, 'gap')
-  if (row.newestKey !== null && !isTopFresh) await walkDown(undefined, 'new-items')
-  row = await writer.stream(walletId, spec.stream)
+  const isOlder = ctx.older !== undefined
+  if (!isOlder) {
+    if (row.gapCursor !== null) await walkDown(row.gapCursor, 'gap')
+    if (row.newestKey !== null && !isTopFresh) await walkDown(undefined, 'new-items')
+    row = await writer.stream(walletId, spec.stream)
+  }
 
-  // A count limit asks only for what it still allows: N stored, not a full last page.
-  // Each call costs the same whatever its limit (docs/service.md), so never more.
-  const limitFor = (stored: number): number =>
-    row.depthLimitCount === null
-      ? spec.pageLimit
-      : Math.min(spec.pageLimit, row.depthLimitCount - stored)
-  if (!row.isBackfillComplete && limitFor(row.itemsStored) <= 0) {
-    await writer.patchStream(walletId, spec.stream, { isBackfillComplete: true })
+  // Routine syncs backfill an incomplete stream; a load of older history goes on from the
+  // cursor of a complete one (none left: its end is held).
+  if (isOlder ? row.backfillCursor === null : row.isBackfillComplete) return result
+  const reach = ctx.historyReach
+  if (reach?.isReached) {
+    // As deep as the history already: done once the history's backfill is.
+    if (!isOlder && reach.isHistoryComplete)
+      await writer.patchStream(walletId, spec.stream, { isBackfillComplete: true })
     return result
   }
-  if (row.isBackfillComplete) return result
-
+  const bound = reach?.sinceSec ?? null
   const writes = new BackfillWrites(ctx, row, (inserted) => {
     result.newItems += inserted
     report('backfill')
   })
-  let next: Promise<Page> | null = page(row.backfillCursor ?? undefined, limitFor(row.itemsStored))
+  let next: Promise<Page> | null = page(row.backfillCursor ?? undefined)
   try {
     while (next !== null) {
       const fetched: Page = await next
       const { items, nextCursor } = fetched
       const keptAside = fetched.keptAside ?? []
-      const storedBefore = writes.storedAfterPending
-      const beyond =
-        spec.isBeyondDepth !== undefined && items.some((item) => spec.isBeyondDepth?.(item))
-      const countReached =
-        row.depthLimitCount !== null && storedBefore + items.length >= row.depthLimitCount
       const isEmpty: boolean = items.length === 0 && keptAside.length === 0
-      const complete: boolean = nextCursor === null || isEmpty || beyond || countReached
+      const reachedEnd: boolean = nextCursor === null || isEmpty
+      const isPastReach: boolean =
+        bound !== null && items.some((item) => (spec.timeOf(item) ?? Infinity) < bound)
+      // Past the history's reach the walk stops; it is complete once the history's is.
+      const complete = reachedEnd || (isPastReach && (reach?.isHistoryComplete ?? true))
       // The next page is asked for while this one (and those before it) are written.
-      next =
-        complete || nextCursor === null
-          ? null
-          : page(nextCursor, limitFor(storedBefore + items.length))
+      next = reachedEnd || isPastReach || nextCursor === null ? null : page(nextCursor)
       next?.catch(() => {})
       const first = items[0]
       const sent = {
         items: items.length,
         newestKey: first === undefined ? undefined : spec.keyOf(first),
         cursor: nextCursor,
-        isComplete: complete,
+        isComplete: isOlder || complete,
         isLast: next === null,
       }
       const aside = keptAsidePatch(spec.operation, keptAside, ctx.nowSec())

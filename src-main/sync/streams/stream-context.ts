@@ -1,3 +1,4 @@
+import type { LoadDepth } from '@shared/domain/history-load-cost'
 import type { OperationInput, OperationName, OperationOutput } from '@shared/api/operations'
 import type { MirrorWriter, StreamName } from '../../db/mirror-writer'
 
@@ -38,6 +39,38 @@ export interface StreamContext {
    * day. One map per engine, shared by its runs.
    */
   unpricedByDas?: Map<string, number>
+  /**
+   * For a stream that follows the history (transfers, compression signatures): how far
+   * back the stored history reaches, which is as far back as this stream goes. Absent: the
+   * stream goes back to its end.
+   */
+  historyReach?: HistoryReach
+  /**
+   * Set for a load of older history (`sync --deeper`): only the backfill runs, from the
+   * stream's cursor on past a complete row, as far as this depth (history) or the history's
+   * reach (the others). The row stays complete: routine syncs keep to new items meanwhile.
+   */
+  older?: { depth: HistoryDepth }
+}
+
+/** How deep the history goes: a number of transactions held, a date, or both null (all). */
+export type HistoryDepth = LoadDepth
+
+/**
+ * How far back the stored history of a wallet reaches, for the streams that follow it: a
+ * wallet's first sync holds its newest transactions "and their transfers", not the newest
+ * transfers of its whole life.
+ */
+export interface HistoryReach {
+  /**
+   * The oldest stored transaction's time: the backfill stops at the page that reaches an
+   * item older than it. Null: the history is held to its start, so there is no bound.
+   */
+  sinceSec: number | null
+  /** Whether the history's backfill is done: only then does reaching the bound complete this one's. */
+  isHistoryComplete: boolean
+  /** This stream already holds an item past the bound: nothing older is asked for now. */
+  isReached: boolean
 }
 
 /** A stream's tally for one run. */

@@ -5,9 +5,11 @@ import type { StreamContext, StreamResult } from './stream-context'
 /** Transfers page size: the interface's maximum (4.1; default 50), so each call buys the most. */
 export const TRANSFERS_PAGE_LIMIT = 100
 
-/** Keeps a wallet's transfers complete: newest first, opaque cursor, stop at the first known. */
+/**
+ * Keeps a wallet's transfers complete: newest first, opaque cursor, stop at the first known;
+ * back as far as the stored history reaches.
+ */
 export async function syncTransfers(ctx: StreamContext): Promise<StreamResult> {
-  const { depthLimitSinceSec: sinceSec } = await ctx.writer.stream(ctx.walletId, 'transfers')
   return syncCursorStream<TransferEntry>(ctx, {
     stream: 'transfers',
     operation: 'wallet.transfers',
@@ -27,6 +29,6 @@ export async function syncTransfers(ctx: StreamContext): Promise<StreamResult> {
     firstKnown: (items) => ctx.writer.firstKnownTransfer(ctx.walletId, items),
     keyOf: (t) => t.signature,
     apply: (items, patch) => ctx.writer.applyTransfersPage(ctx.walletId, items, patch),
-    ...(sinceSec === null ? {} : { isBeyondDepth: (t: TransferEntry) => t.timestamp < sinceSec }),
+    timeOf: (t) => t.timestamp,
   })
 }

@@ -1,5 +1,6 @@
 import type { WalletSummary } from '@shared/ipc/review-schemas'
 import type { DemoWalletsAdded, WatchedWallet } from '@shared/ipc/watchlist-schemas'
+import type { DepthLimit } from '@shared/ipc/sync-schemas'
 import { client } from './connection.svelte'
 import { go } from './router.svelte'
 
@@ -90,8 +91,12 @@ export function startAddingWallet(): void {
 }
 
 /** Adds a wallet; throws the core's error (invalid or duplicate address) for the form to show. */
-export async function addWallet(address: string, label: string): Promise<WatchedWallet> {
-  const wallet = await client.call('watchlist:add', { address, label })
+export async function addWallet(
+  address: string,
+  label: string,
+  firstSync: { depth?: DepthLimit; approvedCredits?: number } = {},
+): Promise<WatchedWallet> {
+  const wallet = await client.call('watchlist:add', { address, label, ...firstSync })
   if (!watchlist.wallets.some((w) => w.address === wallet.address)) watchlist.wallets.push(wallet)
   return wallet
 }

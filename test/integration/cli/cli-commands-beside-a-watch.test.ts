@@ -75,7 +75,12 @@ describe('CLI: commands beside a watching `sync`', () => {
       expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0)
       return run
     }
-    await ran('watch', 'add', second, '--label', 'Second')
+    // watch add looks at the wallet for its first sync's estimate: paced calls in the
+    // watching process, on its clock, which moves while the command waits.
+    let isAdded = false
+    const adding = ran('watch', 'add', second, '--label', 'Second').finally(() => (isAdded = true))
+    await advanceUntil(clock, async () => isAdded, 60_000)
+    expect((await adding).stdout).toMatch(/^First sync ≈ [\d,]+ credits/m)
     await ran('notify', 'add', 'hook', '--format', 'json', '--url', receiver.url)
     await ran('alerts', 'add', '--when', 'activity', '--name', 'loud', '--notify', 'hook')
     await ran('alerts', 'add', '--when', 'activity', '--name', 'quiet', '--notify', 'hook')

@@ -72,7 +72,8 @@ describe('CLI: one rule for demo data', () => {
     const own = testAddress(51)
     const first = await at('watch', 'add', own)
     expect(first.code, first.stderr).toBe(0)
-    expect(first.stdout).toBe(`Watching ${own}\n`)
+    // Then the first sync's estimate (no key: from what is known, never "unknown").
+    expect(first.stdout).toMatch(new RegExp(`^Watching ${own}\\nFirst sync ≈ [\\d,]+ credits`))
     expect(first.stderr).toContain(
       firstOwnWalletText({ rules: 1, taggedWallets: 1 }, '`--data-source demo`'),
     )

@@ -33,7 +33,9 @@ describe('CLI: one rule for where data goes', () => {
     const dir = join(temp.dir, 'new-user')
     const added = await runCli(['--data-dir', dir, 'watch', 'add', address, '--label', 'Mine'])
     expect(added.code, added.stderr).toBe(0)
-    expect(added.stdout).toBe(`Watching ${address} (Mine)\n`)
+    // Without a key nothing is looked at; the estimate is made from what is known, never nothing.
+    expect(added.stdout.split('\n')[0]).toBe(`Watching ${address} (Mine)`)
+    expect(added.stdout).toMatch(/^First sync ≈ [\d,]+ credits \(newest 1,000 transactions/m)
     expect(existsSync(demoDatabasePath(dir))).toBe(false)
 
     const synced = await runCli([

@@ -32,15 +32,16 @@ describe.each(ENGINES)(
     })
     afterAll(() => fx.stop())
 
-    it('estimates the cost first: ≤ 5,000 credits for history, more than the budget in all', async () => {
+    it('estimates the cost first: 5,000 credits for history, more than the budget in all', async () => {
       const rows: Record<string, StreamRow> = {}
       for (const s of STREAM_NAMES) rows[s] = await fx.runtime.engine.writer.stream(walletId, s)
-      const estimate = estimateSyncCredits(address, rows)
+      const first = await fx.runtime.loads.firstSyncEstimate(address, null, 0)
+      const estimate = estimateSyncCredits(address, rows, null, undefined, first)
 
       const history = estimate.lines.find((l) => l.stream === 'history')
       expect(history).toMatchObject({ calls: 50, credits: 5_000 })
-      expect(estimate.summary).toMatch(/≤ 5,000 credits for history/)
-      expect(estimate.summary).toMatch(/5,000 transactions/)
+      expect(estimate.summary).toMatch(/^First sync ≈ [\d,]+ credits \(newest 5,000 transactions/)
+      expect(estimate.isFirstSync).toBe(true)
       expect(estimate.maxCredits).toBeGreaterThan(DAILY_BUDGET)
       // The estimate is free: nothing was called.
       expect(await ledgerTotal()).toBe(0)
