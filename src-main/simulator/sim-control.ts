@@ -3,8 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import type { ApiKeys } from './api-keys'
 import type { Injection } from './chain/injections'
-import { INJECTION_KINDS, SILENT_VARIANTS } from './chain/injections'
-import type { SimChain, SimWallet, TxView } from './chain/sim-chain'
+import { SILENT_VARIANTS, type InjectionKind } from './chain/injections'
+import type { SimChain, SimWallet } from './chain/sim-chain'
+import type { InjectionAnswer } from './chain/injection-answer'
 import {
   historyEntry,
   nftEntry,
@@ -39,7 +40,7 @@ interface ControlDeps {
   /** Appends activity and tells webhooks. */
   addActivity: (wallet: SimWallet, count: number) => string[]
   /** Injects one transaction and tells webhooks. */
-  inject: (wallet: SimWallet, injection: Injection) => TxView
+  inject: (wallet: SimWallet, injection: Injection) => InjectionAnswer
   /** How many collectible images were served. */
   images: { served: number }
 }
@@ -66,22 +67,37 @@ const LiveBody = z
     message: 'give everySec or perDay, not both',
     path: ['perDay'],
   })
+const AmountRaw = z
+  .string()
+  .regex(/^\d+$/, 'expected a positive integer as a decimal string')
+  .transform((text) => BigInt(text))
+/** A mint of the simulator by address (or its index in the mint table). */
+const MintText = z.union([z.string().min(1), z.int().min(0)])
+/** An injection of a token (its own mint unless given, and amount). */
+const tokenInjection = <K extends 'token-airdrop' | 'token-purchase'>(kind: K) =>
+  z.strictObject({
+    wallet: z.string().min(1),
+    kind: z.literal(kind),
+    mint: MintText.optional(),
+    amountRaw: AmountRaw.optional(),
+  })
 const InjectBody = z.discriminatedUnion('kind', [
+  tokenInjection('token-airdrop'),
   z.strictObject({
     wallet: z.string().min(1),
-    kind: z.literal(INJECTION_KINDS[0]),
-    mint: z.string().min(1).optional(),
-    amountRaw: z
-      .string()
-      .regex(/^\d+$/, 'expected a positive integer as a decimal string')
-      .optional(),
-  }),
-  z.strictObject({
-    wallet: z.string().min(1),
-    kind: z.literal(INJECTION_KINDS[1]),
+    kind: z.literal('silent'),
     variant: z.enum(SILENT_VARIANTS).optional(),
   }),
-])
+  tokenInjection('token-purchase'),
+  z.strictObject({
+    wallet: z.string().min(1),
+    kind: z.literal('token-receipt'),
+    mint: MintText,
+    amountRaw: AmountRaw.optional(),
+  }),
+  z.strictObject({ wallet: z.string().min(1), kind: z.literal('close-account'), mint: MintText }),
+  z.strictObject({ wallet: z.string().min(1), kind: z.literal('failed-swap') }),
+]) satisfies z.ZodType<{ kind: InjectionKind }>
 
 function resolveWallet(chain: SimChain, text: string): SimWallet {
   const wallet = chain.walletByAddress(text) ?? chain.wallets.find((w) => w.profile.id === text)
@@ -352,42 +368,17 @@ function walletsView(chain: ControlDeps['chain']) {
   }
 }
 
-/** Adds one transaction of an asked kind (an airdrop, a scam…) to a wallet. */
+/** Adds one transaction of an asked kind (an airdrop, a purchase, a close…) to a wallet. */
 async function inject(req: IncomingMessage, res: ServerResponse, deps: ControlDeps): Promise<void> {
-  const { chain } = deps
-  const body = await readJson(req, InjectBody)
-  const wallet = resolveWallet(chain, body.wallet)
-  const injection: Injection =
-    body.kind === 'token-airdrop'
-      ? {
-          kind: body.kind,
-          ...(body.mint !== undefined ? { mint: body.mint } : {}),
-          ...(body.amountRaw !== undefined ? { amountRaw: BigInt(body.amountRaw) } : {}),
-        }
-      : { kind: body.kind, ...(body.variant !== undefined ? { variant: body.variant } : {}) }
-  let tx: TxView
+  const { wallet: text, ...injection } = await readJson(req, InjectBody)
+  const wallet = resolveWallet(deps.chain, text)
+  let answer: InjectionAnswer
   try {
-    tx = deps.inject(wallet, injection)
+    answer = deps.inject(wallet, injection)
   } catch (e) {
     throw new SimRequestError(400, -32602, e instanceof Error ? e.message : String(e))
   }
-  const received = tx.kind === 'airdrop' ? tx.changes[0] : undefined
-  const mint = received ? chain.mints[received.mint] : undefined
-  sendJson(res, 200, {
-    wallet: wallet.address,
-    kind: body.kind,
-    signature: tx.signature,
-    timestamp: tx.timestamp,
-    slot: tx.slot,
-    txCount: chain.txCount(wallet),
-    ...(received && mint
-      ? {
-          mint: mint.address,
-          amountRaw: received.raw.toString(),
-          tokenAccount: chain.tokenAccountAddress(wallet, mint.index),
-        }
-      : {}),
-  })
+  sendJson(res, 200, answer)
 }
 
 /** The chain's truth about a wallet, for tests to compare the mirror with; false when not asked. */
