@@ -120,6 +120,9 @@ export class ChangeDetector {
         observations: [],
         statePatch: {},
         listed: null,
+        knownBefore: (known.get(t.walletId) ?? [])
+          .filter((a) => a.kind === 'token')
+          .map((a) => a.address),
       })
     }
 
@@ -154,7 +157,8 @@ export class ChangeDetector {
       moved: w.reasons.size > 0 ? movedAccounts(w) : [],
       looked: w.reasons.size > 0 ? lookedAccounts(w) : null,
       commit: async () => {
-        if (w.listed) await this.#store.replaceTokenAccounts(w.target.walletId, w.listed, nowSec)
+        if (w.listed)
+          await this.#store.replaceTokenAccounts(w.target.walletId, w.listed, nowSec, w.knownBefore)
         await this.#store.saveObservations(w.observations)
         await this.#store.patchState(w.target.walletId, w.statePatch)
       },
@@ -175,7 +179,7 @@ export class ChangeDetector {
         listed.push({ address: item.pubkey, mint, program })
       }
     }
-    const before = new Set(w.accounts.filter((a) => a.kind === 'token').map((a) => a.address))
+    const before = new Set(w.knownBefore)
     const isFirstListing = w.state.tokenAccountsListedSec === null
     for (const a of isFirstListing ? [] : listed.filter((l) => !before.has(l.address))) {
       w.reasons.add('new-token-account')
@@ -228,7 +232,12 @@ export class ChangeDetector {
           w.moved.add(a.address)
         }
         if (a.observed !== observed)
-          w.observations.push({ walletId: a.walletId, address: a.address, observed })
+          w.observations.push({
+            walletId: a.walletId,
+            address: a.address,
+            observed,
+            previous: a.observed,
+          })
       })
     }
   }
@@ -285,6 +294,8 @@ interface WalletWork {
   observations: Observation[]
   statePatch: Partial<WalletWatchState>
   listed: ListedTokenAccount[] | null
+  /** The token accounts watched when the round began (a listing replaces only these). */
+  knownBefore: string[]
 }
 
 /** The accounts whose look moved, with what the round read; the wallet's own first. */
@@ -325,8 +336,13 @@ function lookedAccounts(w: WalletWork): LookedAccounts | null {
 function observedValue(kind: WatchedAccount['kind'], account: AccountInfo | null): string {
   if (account === null) return 'closed'
   if (kind === 'wallet') return String(account.lamports)
-  const bytes = base64Data(account.data)
-  return bytes.length >= 8 ? bytes.readBigUInt64LE(0).toString() : 'closed'
+  return slicedTokenAmount(account.data)?.toString() ?? 'closed'
+}
+
+/** A token account's amount read through the amount's dataSlice (null: too few bytes). */
+export function slicedTokenAmount(data: AccountInfo['data']): bigint | null {
+  const bytes = base64Data(data)
+  return bytes.length >= 8 ? bytes.readBigUInt64LE(0) : null
 }
 
 /** The bytes of account data asked for as base64 (a parsed answer breaks the request's contract). */

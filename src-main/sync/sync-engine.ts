@@ -6,6 +6,7 @@ import {
   type OperationOutput,
 } from '@shared/api/operations'
 import { creditsPerCall } from '@shared/api/prices'
+import type { ConfirmedTransaction } from '@shared/api/rpc-transaction'
 import type {
   ActivityNotice,
   StreamOutcome,
@@ -16,6 +17,7 @@ import type {
 import { STREAM_NAMES, type MirrorWriter, type StreamName } from '../db/mirror-writer'
 import type { HoldingsStore } from '../db/stores/holdings-store'
 import type { SyncStateStore } from '../db/stores/sync-state-store'
+import type { WatchStateStore } from '../db/stores/watch-state-store'
 import type { MintStore } from '../db/stores/mint-store'
 import type { NamesStore } from '../db/stores/names-store'
 import type { ServiceClient } from '../service/service-client'
@@ -23,6 +25,7 @@ import { InvalidResponseError, ServiceError } from '../service/service-errors'
 import { callAttribution } from './call-attribution'
 import { assertMaySpend } from './spender'
 import { fillUnknownMints } from './mint-metadata'
+import { accountsLeftBy, watchHeldMints } from './account-learning'
 import { DEFAULT_NAMES_REFRESH_SEC, fillCounterpartyNames, fillWalletNames } from './wallet-names'
 import type { WalletCall } from './service-caller'
 import { BudgetExceededError, type CreditMeter } from './credit-meter'
@@ -57,6 +60,11 @@ export interface SyncEngineOptions {
   holdings: HoldingsStore
   /** Where the history's newest key stands (a change's newest key only moves forward). */
   syncState: SyncStateStore
+  /**
+   * Watching's accounts: the token accounts a written transaction or balances answer shows
+   * as the wallet's are watched from that write (account-learning.ts). Not learned without.
+   */
+  watchState?: WatchStateStore
   /** Names of the wallet, its counterparties and its funder; not asked for when absent. */
   names?: NamesStore
   /** How long an asked name stays fresh (default monthly). */
@@ -235,6 +243,8 @@ export class SyncEngine {
           ? { ...o, pages: o.pages + quick.calls, credits: o.credits + quick.credits }
           : o,
       )
+      if (!controller.signal.aborted && run.stopError === undefined)
+        await this.#learnAccounts(walletId, address, quick, outcomes, controller.signal)
       const state = outcomes.reduce<StreamState>(
         (worst, o) => (STATE_RANK[o.state] > STATE_RANK[worst] ? o.state : worst),
         'ok',
@@ -291,6 +301,50 @@ export class SyncEngine {
   }
 
   /**
+   * Watches the token accounts this run's writes show as the wallet's: those its change's
+   * transactions left (their amounts replace the look's when the change was answered from
+   * them: they are newer), and those of mints a balances answer holds that no watched
+   * account holds (listed by mint, 1 credit each, counted as the balances stream's). Like
+   * naming mints, a courtesy that fails no stream: the next listing finds what it missed.
+   */
+  async #learnAccounts(
+    walletId: number,
+    address: string,
+    change: { answered: boolean; transactions: readonly ConfirmedTransaction[] } | null,
+    outcomes: StreamOutcome[],
+    signal: AbortSignal,
+  ): Promise<void> {
+    const store = this.#options.watchState
+    if (!store) return
+    const isOk = (stream: StreamName) =>
+      outcomes.find((o) => o.stream === stream && o.state === 'ok')
+    try {
+      if (change && change.transactions.length > 0 && isOk('history'))
+        await store.learnTokenAccounts(
+          walletId,
+          accountsLeftBy(address, change.transactions),
+          change.answered,
+        )
+      const balances = isOk('balances')
+      if (!balances || balances.pages === 0) return
+      const holdings = await this.#options.holdings.latest(walletId)
+      if (holdings === null) return
+      const calls = await watchHeldMints(
+        store,
+        walletId,
+        address,
+        holdings,
+        (operation, input, s) => this.#call(operation, input, { address, stream: 'balances' }, s),
+        signal,
+      )
+      balances.credits +=
+        calls * creditsPerCall(getOperation('rpc.getTokenAccountsByOwner').priceKey)
+    } catch {
+      // Left to the next listing of the wallet's accounts.
+    }
+  }
+
+  /**
    * Names the counterparties still unnamed after a run over the watchlist (the batches
    * short of 100 that each wallet's sync left for later). Resolves to the calls made.
    */
@@ -337,8 +391,10 @@ export class SyncEngine {
     run: RunStop,
     asked: readonly StreamName[],
   ): Promise<
-    | { answered: true; outcomes: StreamOutcome[]; covered: readonly StreamName[] }
-    | { answered: false; calls: number; credits: number }
+    (
+      | { answered: true; outcomes: StreamOutcome[]; covered: readonly StreamName[] }
+      | { answered: false; calls: number; credits: number }
+    ) & { transactions: readonly ConfirmedTransaction[] }
   > {
     let result: ChangeSyncResult | null = null
     const stores = {
@@ -358,9 +414,11 @@ export class SyncEngine {
       },
     )
     const answer = result as ChangeSyncResult | null
+    const transactions = answer?.transactions ?? []
     if (answer !== null && !answer.answered)
-      return { answered: false, calls: answer.calls, credits: outcome.credits }
-    if (answer === null) return { answered: true, outcomes: [outcome], covered: CHANGE_STREAMS }
+      return { answered: false, calls: answer.calls, credits: outcome.credits, transactions }
+    if (answer === null)
+      return { answered: true, outcomes: [outcome], covered: CHANGE_STREAMS, transactions }
     // Told only of the streams asked for (a compressed change asks for no transfers).
     const written = [answer.transfers, ...(answer.balances ? [answer.balances] : [])].filter((w) =>
       asked.includes(w.stream),
@@ -375,6 +433,7 @@ export class SyncEngine {
       answered: true,
       outcomes: [outcome, ...written.map((w) => ({ ...w, state: 'ok' as const, credits: 0 }))],
       covered: [...CHANGE_STREAMS, ...(answer.balances ? (['balances'] as const) : [])],
+      transactions,
     }
   }
 

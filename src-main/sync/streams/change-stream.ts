@@ -42,7 +42,7 @@ export const HOLDINGS_PRICES_FRESH_SEC = 86_400
 export const CHANGE_SIGNATURE_LIMIT = 20
 
 /** How a change sync ended: the streams it answered, or declined (the endpoints answer). */
-export type ChangeSyncResult =
+export type ChangeSyncResult = (
   | {
       answered: true
       history: StreamResult
@@ -51,6 +51,10 @@ export type ChangeSyncResult =
       balances: StreamResult | null
     }
   | { answered: false; why: string; calls: number }
+) & {
+  /** The transactions it read (written when answered; the endpoints write them otherwise). */
+  transactions: readonly ConfirmedTransaction[]
+}
 
 /**
  * Syncs a change watching found for a wallet whose history is complete, without the
@@ -88,12 +92,17 @@ export async function syncChange(
   const { mints } = stores
   const { writer, walletId } = ctx
   let calls = 0
-  const decline = (why: string): ChangeSyncResult => ({ answered: false, why, calls })
+  const found = new Map<string, ConfirmedTransaction>()
+  const decline = (why: string): ChangeSyncResult => ({
+    answered: false,
+    why,
+    calls,
+    transactions: [...found.values()],
+  })
   const history = await writer.stream(walletId, 'history')
   if (history.newestKey === null || !history.isBackfillComplete)
     return decline('the history is not complete')
 
-  const found = new Map<string, ConfirmedTransaction>()
   const delivered = new Set(evidence.delivered ?? [])
   /**
    * An account's newest signatures down to the first one a read of the service confirmed
@@ -127,6 +136,7 @@ export async function syncChange(
       history: { stream: 'history', pages: calls, newItems: 0 },
       transfers: { stream: 'transfers', pages: 0, newItems: 0 },
       balances: null,
+      transactions: [],
     }
   }
   for (const moved of evidence.moved) {
@@ -188,6 +198,7 @@ export async function syncChange(
   )
   return {
     answered: true,
+    transactions,
     history: { stream: 'history', pages: calls, newItems: newTransactions },
     transfers: { stream: 'transfers', pages: 0, newItems: newTransfers },
     balances:

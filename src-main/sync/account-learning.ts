@@ -1,0 +1,135 @@
+import { NATIVE_SOL_MINT } from '@shared/api/base58'
+import { TOKEN_AMOUNT_SLICE } from '@shared/api/rpc'
+import type { ConfirmedTransaction } from '@shared/api/rpc-transaction'
+import type { EnhancedTransaction } from '@shared/api/webhook-delivery'
+import { decimalText, rawFromDecimalText } from '@shared/domain/exact-amount'
+import type { StoredHoldings } from '../db/stores/holdings-store'
+import type { LearnedTokenAccount, WatchStateStore } from '../db/stores/watch-state-store'
+import { slicedTokenAmount } from './change-detector'
+import type { WalletCall } from './service-caller'
+
+/**
+ * What the mirror learns, watching learns (ARCHITECTURE, "Watching"). A token account
+ * can change without the wallet signing: someone sends a token into it, and the wallet's
+ * own address is not among that transaction's accounts, so neither its lamports nor its
+ * signatures show it. Only a watched account's look does. So every account a written
+ * transaction, a delivery, a balances answer or a look-up shows as the wallet's is watched
+ * from that write, with the amount it was left at; an account closed in a transaction is
+ * no longer watched. The hourly listing of the wallet's accounts is left with what nothing
+ * the wallet does shows: an account someone else opened for it.
+ */
+
+/**
+ * The wallet's token accounts as transactions left them, each by the newest transaction
+ * that names it: an account a balance after the transaction names the wallet as owner of is
+ * open at that amount; one a balance before it names, and none after it, was closed in it.
+ *
+ * @example
+ * accountsLeftBy(wallet, [purchase]) // [{ address: 'Ata1…', mint, state: 'open', amount: '5000000' }]
+ */
+export function accountsLeftBy(
+  wallet: string,
+  transactions: readonly ConfirmedTransaction[],
+): LearnedTokenAccount[] {
+  const out = new Map<string, LearnedTokenAccount>()
+  for (const tx of [...transactions].sort((a, b) => a.slot - b.slot)) {
+    if (tx.meta === null) continue
+    const keys = tx.transaction.message.accountKeys
+    const after = new Map((tx.meta.postTokenBalances ?? []).map((b) => [b.accountIndex, b]))
+    for (const b of tx.meta.postTokenBalances ?? []) {
+      const address = keys[b.accountIndex]?.pubkey
+      if (b.owner !== wallet || address === undefined) continue
+      out.set(address, {
+        address,
+        mint: b.mint,
+        program: b.programId ?? null,
+        state: 'open',
+        amount: b.uiTokenAmount.amount,
+      })
+    }
+    for (const b of tx.meta.preTokenBalances ?? []) {
+      const address = keys[b.accountIndex]?.pubkey
+      if (b.owner !== wallet || address === undefined || after.has(b.accountIndex)) continue
+      out.set(address, { address, state: 'closed' })
+    }
+  }
+  return [...out.values()]
+}
+
+/**
+ * The token accounts delivered transactions name as the wallet's that watching does not
+ * know yet. A delivery gives what each account changed by, not what it holds, so an account
+ * is watched with the wallet's holdings of its mint when it is the wallet's only account of
+ * that mint, and otherwise unobserved (the next look reads it). A delivery does not say
+ * that an account closed: the next look reads it closed, and the next listing drops it.
+ */
+export function accountsDeliveredTo(
+  wallet: string,
+  events: readonly EnhancedTransaction[],
+  watched: ReadonlySet<string>,
+  watchedMints: ReadonlySet<string>,
+  holdings: StoredHoldings | null,
+): LearnedTokenAccount[] {
+  const found = new Map<string, string>()
+  // An entry of accountData is the token account whose balance its changes are.
+  for (const e of events)
+    for (const a of e.accountData)
+      for (const c of a.tokenBalanceChanges)
+        if (c.userAccount === wallet && !watched.has(a.account)) found.set(a.account, c.mint)
+  const perMint = new Map<string, number>()
+  for (const mint of found.values()) perMint.set(mint, (perMint.get(mint) ?? 0) + 1)
+  return [...found].flatMap(([address, mint]): LearnedTokenAccount[] => {
+    const isOnly = perMint.get(mint) === 1 && !watchedMints.has(mint)
+    const amount = isOnly && holdings ? heldRaw(holdings, mint) : null
+    // Emptied: on Solana an owner mostly closes an account it empties; the look will say.
+    if (amount === '0') return []
+    return [{ address, mint, program: null, state: 'open', amount }]
+  })
+}
+
+/** The raw amount of a mint the holdings hold (as text), or null when they do not say. */
+function heldRaw(holdings: StoredHoldings, mint: string): string | null {
+  const b = holdings.balances.find((x) => x.mint === mint)
+  if (b === undefined) return '0'
+  return rawFromDecimalText(decimalText(b.balance), b.decimals)
+}
+
+/**
+ * Watches the accounts of the mints a balances answer holds that no watched account of the
+ * wallet holds: each such mint's accounts are listed (getTokenAccountsByOwner by mint, 1
+ * credit) and watched with their amounts. Only for a wallet whose accounts were listed
+ * before (the first listing covers a new wallet's). Resolves to the calls made.
+ */
+export async function watchHeldMints(
+  store: WatchStateStore,
+  walletId: number,
+  owner: string,
+  holdings: StoredHoldings,
+  call: WalletCall,
+  signal?: AbortSignal,
+): Promise<number> {
+  const state = (await store.states([walletId])).get(walletId)
+  if (state?.tokenAccountsListedSec == null) return 0
+  const watchedMints = new Set((await store.accounts([walletId])).map((a) => a.mint))
+  const missing = holdings.balances
+    .filter((b) => b.mint !== NATIVE_SOL_MINT && b.balance !== 0 && !watchedMints.has(b.mint))
+    .map((b) => b.mint)
+  const learned: LearnedTokenAccount[] = []
+  for (const mint of missing) {
+    const listed = await call(
+      'rpc.getTokenAccountsByOwner',
+      [owner, { mint }, { encoding: 'base64', dataSlice: TOKEN_AMOUNT_SLICE }],
+      signal,
+    )
+    for (const item of listed.value)
+      learned.push({
+        address: item.pubkey,
+        mint,
+        program: item.account.owner,
+        state: 'open',
+        amount: slicedTokenAmount(item.account.data)?.toString() ?? null,
+      })
+  }
+  await store.learnTokenAccounts(walletId, learned, false)
+  return missing.length
+}
