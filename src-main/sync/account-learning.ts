@@ -1,4 +1,5 @@
 import { NATIVE_SOL_MINT } from '@shared/api/base58'
+import type { TokenAccount } from '@shared/api/das'
 import { TOKEN_AMOUNT_SLICE } from '@shared/api/rpc'
 import type { ConfirmedTransaction } from '@shared/api/rpc-transaction'
 import type { EnhancedTransaction } from '@shared/api/webhook-delivery'
@@ -68,7 +69,7 @@ export function accountsDeliveredTo(
   events: readonly EnhancedTransaction[],
   watched: ReadonlySet<string>,
   watchedMints: ReadonlySet<string>,
-  holdings: StoredHoldings | null,
+  holdings: StoredHoldings,
 ): LearnedTokenAccount[] {
   const found = new Map<string, string>()
   // An entry of accountData is the token account whose balance its changes are.
@@ -80,7 +81,7 @@ export function accountsDeliveredTo(
   for (const mint of found.values()) perMint.set(mint, (perMint.get(mint) ?? 0) + 1)
   return [...found].flatMap(([address, mint]): LearnedTokenAccount[] => {
     const isOnly = perMint.get(mint) === 1 && !watchedMints.has(mint)
-    const amount = isOnly && holdings ? heldRaw(holdings, mint) : null
+    const amount = isOnly ? heldRaw(holdings, mint) : null
     // Emptied: on Solana an owner mostly closes an account it empties; the look will say.
     if (amount === '0') return []
     return [{ address, mint, program: null, state: 'open', amount }]
@@ -92,6 +93,28 @@ function heldRaw(holdings: StoredHoldings, mint: string): string | null {
   const b = holdings.balances.find((x) => x.mint === mint)
   if (b === undefined) return '0'
   return rawFromDecimalText(decimalText(b.balance), b.decimals)
+}
+
+/**
+ * The token accounts a look-up's listing (DAS getTokenAccounts) shows, by owner, each open
+ * at its amount (unknown above 2^53, where a JSON number cannot carry it exactly).
+ */
+export function accountsListedBy(
+  accounts: readonly TokenAccount[],
+): Map<string, LearnedTokenAccount[]> {
+  const out = new Map<string, LearnedTokenAccount[]>()
+  for (const a of accounts) {
+    const list = out.get(a.owner) ?? []
+    list.push({
+      address: a.address,
+      mint: a.mint,
+      program: null,
+      state: 'open',
+      amount: Number.isSafeInteger(a.amount) ? String(a.amount) : null,
+    })
+    out.set(a.owner, list)
+  }
+  return out
 }
 
 /**
