@@ -38,6 +38,7 @@ import { walletHandlers } from './handlers/wallet-handlers'
 import { lookupHandlers } from './handlers/lookup-handlers'
 import { LookupDesk } from '../lookup/lookup-desk'
 import { syncHandlers } from './handlers/sync-handlers'
+import { watchCadenceHandlers } from './handlers/watch-cadence-handlers'
 import { watchlistHandlers } from './handlers/watchlist-handlers'
 import { webhookHandlers } from './handlers/webhook-handlers'
 import { alertHandlers } from './handlers/alert-handlers'
@@ -446,6 +447,7 @@ function handlerTableOf(
     ...reviewHandlers(ctx),
     ...exportHandlers(ctx),
     ...syncHandlers(ctx),
+    ...watchCadenceHandlers(ctx),
     ...settingsHandlers(ctx),
     ...walletHandlers(ctx),
     ...lookupHandlers(ctx, lookups),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander'
 import { callCore, openCore, type FolderUse, type GlobalOptions } from './cli-core'
 import { printJson, printLine } from './terminal-output'
+import { registerWatchCadenceCommand } from './watch-cadence-command'
 
 async function withCore<T>(
   options: GlobalOptions,
@@ -16,7 +17,7 @@ async function withCore<T>(
   }
 }
 
-/** `watch add|list|rename|remove|tag|untag`: manage the watchlist from a terminal or a script. */
+/** `watch add|list|rename|remove|tag|untag|cadence`: manage the watchlist and its cadence from a terminal or a script. */
 export function registerWatchCommand(program: Command): void {
   const watch = program.command('watch').description('manage the watchlist')
   const globals = (): GlobalOptions => program.opts<GlobalOptions>()
@@ -81,6 +82,8 @@ export function registerWatchCommand(program: Command): void {
       )
       printLine(`Renamed ${wallet.address} to ${wallet.label ?? '(no label)'}`)
     })
+
+  registerWatchCadenceCommand(watch, globals)
 
   watch
     .command('remove <address>')

@@ -12,7 +12,10 @@ const DAY_SEC = 86_400
 /** How far back a wallet's change rate is measured. */
 const RATE_WINDOW_SEC = 7 * DAY_SEC
 
-/** Whether a wallet ever held compressed state, from its compressed streams' rows. */
+/**
+ * Whether a wallet ever held compressed state, from its compressed streams' rows (the same
+ * rule as SyncStateStore.walletsWithItems over COMPRESSED_STREAMS).
+ */
 export function holdsCompressedState(rows: readonly (StreamRow | null | undefined)[]): boolean {
   return rows.some(
     (r) =>
@@ -36,9 +39,10 @@ export async function readWatchFootprint(mirror: Mirror, nowSec: number): Promis
   const accounts = await mirror.watchState.accounts(ids)
   const changes = await mirror.watchState.changesSince(nowSec - RATE_WINDOW_SEC)
   const watchedSince = await mirror.watchState.watchedSince()
+  // Read only: `watch cadence` and Settings ask this beside the process that syncs.
+  const compressed = await mirror.syncState.walletsWithItems(ids, COMPRESSED_STREAMS)
   const footprints: WatchedWalletFootprint[] = []
   for (const { walletId } of wallets) {
-    const rows = await Promise.all(COMPRESSED_STREAMS.map((s) => mirror.writer.stream(walletId, s)))
     const measured = changes.get(walletId)
     const since = watchedSince.get(walletId) ?? nowSec
     const days = Math.max(1, Math.min(RATE_WINDOW_SEC, nowSec - since) / DAY_SEC)
@@ -46,7 +50,7 @@ export async function readWatchFootprint(mirror: Mirror, nowSec: number): Promis
     footprints.push({
       tokenAccounts: tokenAccounts.length,
       collectibleAccounts: tokenAccounts.filter((a) => a.isCollectible).length,
-      hasCompressedState: holdsCompressedState(rows),
+      hasCompressedState: compressed.has(walletId),
       changesPerDay: (measured?.count ?? 0) / days,
       creditsPerChange: measured && measured.count > 0 ? measured.credits / measured.count : null,
     })

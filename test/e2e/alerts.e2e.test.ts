@@ -100,6 +100,18 @@ describe('e2e: the Alerts page, the rule editor and the bell', () => {
       '#/settings',
     )
     expect(await editor().getByRole('group', { name: 'Also send to' }).count()).toBe(0)
+
+    // A new-token rule says how soon it can fire, at the saved cadence (the defaults here).
+    await editor().getByLabel('Watch for').selectOption('new-token')
+    await expect
+      .poll(() => editor().textContent())
+      .toContain(
+        'How soon: a token the wallet buys is seen within 1 min; a new token account someone else opens for it, within 1 h while polling at these settings; seconds with webhooks.',
+      )
+    expect(await editor().getByLabel('Watch for').getAttribute('aria-describedby')).toMatch(
+      /-how-soon$/,
+    )
+    await screenshot(page, 'alerts-editor-new-token')
   })
 
   it('tries a failed rule on one wallet’s past: the count the core and the simulator’s truth give, no credits', async () => {

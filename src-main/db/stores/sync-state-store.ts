@@ -30,6 +30,23 @@ export class SyncStateStore {
     return row?.slot ?? null
   }
 
+  /** Which of the wallets hold items in any of `streams` (a read only: no stream row is made). */
+  async walletsWithItems(
+    walletIds: readonly number[],
+    streams: readonly string[],
+  ): Promise<Set<number>> {
+    if (walletIds.length === 0 || streams.length === 0) return new Set()
+    const rows = await this.#db
+      .selectFrom('sync_streams')
+      .select('wallet_id')
+      .distinct()
+      .where('wallet_id', 'in', walletIds)
+      .where('stream', 'in', streams)
+      .where('items_stored', '>', 0)
+      .execute()
+    return new Set(rows.map((r) => r.wallet_id))
+  }
+
   /** Sets the backfill depth limit of a watched wallet's streams. */
   async setDepthLimit(address: string, depth: DepthLimit): Promise<void> {
     await setDepthLimit(this.#db, await walletIdOf(this.#db, address), depth)
