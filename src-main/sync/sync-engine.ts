@@ -31,10 +31,21 @@ import type { WalletCall } from './service-caller'
 import { BudgetExceededError, type CreditMeter } from './credit-meter'
 import { OfflineError, type RateShaper } from './rate-shaper'
 import { syncBalances } from './streams/balances-stream'
-import { syncChange, type ChangeEvidence, type ChangeSyncResult } from './streams/change-stream'
+import {
+  earlierMissing,
+  syncChange,
+  type ChangeEvidence,
+  type ChangeSyncResult,
+  type MissingSince,
+} from './streams/change-stream'
 import { syncCompressedSignatures } from './streams/compressed-signatures-stream'
 import { syncHistory } from './streams/history-stream'
-import type { StreamContext, StreamProgress, StreamResult } from './streams/stream-context'
+import type {
+  MissingBelowNewest,
+  StreamContext,
+  StreamProgress,
+  StreamResult,
+} from './streams/stream-context'
 import { syncTransfers } from './streams/transfers-stream'
 
 /** What the engine tells the shells. */
@@ -95,6 +106,11 @@ export interface SyncWalletOptions {
    * accounts' new transactions (change-stream.ts); the streams run only if that declines.
    */
   change?: ChangeEvidence
+  /**
+   * Watching's full check found transactions the mirror lacks below its newest item: the
+   * history and transfers streams read from below them.
+   */
+  missingSince?: MissingSince
 }
 
 /** The streams a change sync answers together. */
@@ -232,10 +248,16 @@ export class SyncEngine {
           ? await this.#syncChange(walletId, address, options.change, controller, run, streams)
           : null
       const rest = quick?.answered ? streams.filter((s) => !quick.covered.includes(s)) : streams
+      const missing = await this.#missingBelowNewest(
+        walletId,
+        earlierMissing(options.missingSince, quick?.answered === false ? quick.missingSince : null),
+      )
       const outcomes = [
         ...(quick?.answered ? quick.outcomes : []),
         ...(await Promise.all(
-          rest.map((stream) => this.#runStream(walletId, address, stream, controller, run)),
+          rest.map((stream) =>
+            this.#runStream(walletId, address, stream, controller, run, undefined, missing),
+          ),
         )),
       ].map((o) =>
         // A declined change sync's calls are the history stream's cost.
@@ -298,6 +320,20 @@ export class SyncEngine {
       this.#running.delete(address)
       this.#runStops.delete(address)
     }
+  }
+
+  /**
+   * Where the streams read from when transactions the mirror lacks lie below its newest
+   * item: history after the newest stored one below them. Null when none is stored below
+   * them (they are older than what the mirror keeps) or nothing is missing.
+   */
+  async #missingBelowNewest(
+    walletId: number,
+    since: MissingSince | null,
+  ): Promise<MissingBelowNewest | undefined> {
+    if (since === null) return undefined
+    const after = await this.#options.syncState.newestBelowSlot(walletId, since.slot)
+    return after === null ? undefined : { historyAfter: after, sinceSec: since.timestampSec }
   }
 
   /**
@@ -393,7 +429,7 @@ export class SyncEngine {
   ): Promise<
     (
       | { answered: true; outcomes: StreamOutcome[]; covered: readonly StreamName[] }
-      | { answered: false; calls: number; credits: number }
+      | { answered: false; calls: number; credits: number; missingSince: MissingSince | null }
     ) & { transactions: readonly ConfirmedTransaction[] }
   > {
     let result: ChangeSyncResult | null = null
@@ -416,7 +452,13 @@ export class SyncEngine {
     const answer = result as ChangeSyncResult | null
     const transactions = answer?.transactions ?? []
     if (answer !== null && !answer.answered)
-      return { answered: false, calls: answer.calls, credits: outcome.credits, transactions }
+      return {
+        answered: false,
+        calls: answer.calls,
+        credits: outcome.credits,
+        missingSince: answer.missingSince,
+        transactions,
+      }
     if (answer === null)
       return { answered: true, outcomes: [outcome], covered: CHANGE_STREAMS, transactions }
     // Told only of the streams asked for (a compressed change asks for no transfers).
@@ -448,9 +490,11 @@ export class SyncEngine {
     controller: AbortController,
     run: RunStop,
     runner: (ctx: StreamContext) => Promise<StreamResult | null> = (ctx) => runStream(ctx, stream),
+    missing?: MissingBelowNewest,
   ): Promise<StreamOutcome> {
     let credits = 0
     const ctx: StreamContext = {
+      ...(missing ? { missing } : {}),
       walletId,
       address,
       writer: this.writer,

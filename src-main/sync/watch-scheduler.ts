@@ -11,7 +11,7 @@ import {
   type WatchTarget,
 } from './change-detector'
 import type { SyncEngine, WalletSyncOutcome } from './sync-engine'
-import type { ChangeEvidence } from './streams/change-stream'
+import type { ChangeEvidence, MissingSince } from './streams/change-stream'
 import type { LookedAccounts } from './holdings-from-look'
 import { COMPRESSED_STREAMS, holdsCompressedState } from './watch-footprint'
 import { runAsApp } from './spender'
@@ -361,7 +361,7 @@ export class WatchScheduler {
           ...(cover ? { delivered: cover.unverifiedSignatures(target.address) } : {}),
         }
       : undefined
-    const outcome = await this.#syncStreams(target, reasons, change)
+    const outcome = await this.#syncStreams(target, reasons, change, found.missingSince)
     // A sync that read the history past the deliveries confirms them (or found the missing).
     if (outcome?.state === 'ok') cover?.markVerified(target.address)
     const syncCredits = outcome ? outcomeCredits(outcome) : 0
@@ -413,12 +413,14 @@ export class WatchScheduler {
     target: WatchTarget,
     reasons: readonly (ChangeReason | 'full')[],
     change: ChangeEvidence | undefined,
+    missingSince: MissingSince | null,
   ): Promise<WalletSyncOutcome | null> {
     const { engine } = this.#o
     try {
       return await engine.syncWallet(target.address, {
         streams: streamsFor(reasons, target.hasCompressedState),
         ...(change ? { change } : {}),
+        ...(missingSince ? { missingSince } : {}),
       })
     } catch {
       return null

@@ -30,6 +30,20 @@ export class SyncStateStore {
     return row?.slot ?? null
   }
 
+  /** The newest transaction the wallet's history holds below a slot, or null. */
+  async newestBelowSlot(walletId: number, slot: number): Promise<string | null> {
+    const row = await this.#db
+      .selectFrom('transactions')
+      .select('signature')
+      .where('wallet_id', '=', walletId)
+      .where('slot', '<', slot)
+      .orderBy('slot', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+    return row?.signature ?? null
+  }
+
   /** Which of the wallets hold items in any of `streams` (a read only: no stream row is made). */
   async walletsWithItems(
     walletIds: readonly number[],

@@ -10,6 +10,22 @@ import { InvalidResponseError } from '../../service/service-errors'
 import { walletView } from '../transaction-derivation'
 import type { StreamContext, StreamResult } from './stream-context'
 
+/** Where transactions the mirror lacks begin: the oldest one's slot and time. */
+export interface MissingSince {
+  slot: number
+  timestampSec: number | null
+}
+
+/** The earlier of two starts of what is missing. */
+export function earlierMissing(
+  a: MissingSince | null | undefined,
+  b: MissingSince | null | undefined,
+): MissingSince | null {
+  if (!a) return b ?? null
+  if (!b) return a
+  return a.slot <= b.slot ? a : b
+}
+
 /** An account whose look differed from the last: lamports or a token amount (0: closed or not yet open). */
 export interface MovedAccount {
   address: string
@@ -50,7 +66,13 @@ export type ChangeSyncResult = (
       /** Set when the holdings were written too (else the balances stream runs). */
       balances: StreamResult | null
     }
-  | { answered: false; why: string; calls: number }
+  | {
+      answered: false
+      why: string
+      calls: number
+      /** The oldest transaction the lists it read show the mirror lacks (the streams read from there). */
+      missingSince: MissingSince | null
+    }
 ) & {
   /** The transactions it read (written when answered; the endpoints write them otherwise). */
   transactions: readonly ConfirmedTransaction[]
@@ -93,10 +115,13 @@ export async function syncChange(
   const { writer, walletId } = ctx
   let calls = 0
   const found = new Map<string, ConfirmedTransaction>()
+  /** The oldest signature the lists showed the mirror lacks. */
+  let missingSince: MissingSince | null = null
   const decline = (why: string): ChangeSyncResult => ({
     answered: false,
     why,
     calls,
+    missingSince,
     transactions: [...found.values()],
   })
   const history = await writer.stream(walletId, 'history')
@@ -119,6 +144,9 @@ export async function syncChange(
       walletId,
       listed.map((s) => s.signature),
     )
+    for (const s of listed)
+      if (!known.has(s.signature))
+        missingSince = earlierMissing(missingSince, { slot: s.slot, timestampSec: s.blockTime })
     const confirmed = listed.findIndex((s) => known.has(s.signature) && !delivered.has(s.signature))
     if (confirmed === -1 && listed.length === CHANGE_SIGNATURE_LIMIT) return null
     return { window: confirmed === -1 ? listed : listed.slice(0, confirmed), known }

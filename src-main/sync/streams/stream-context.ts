@@ -33,6 +33,23 @@ export interface StreamContext {
    * they were fetched. Its top pages are marked as read then, for the first sync to trust.
    */
   lookupFetchedAtSec?: number
+  /**
+   * Transactions of the wallet the mirror lacks below its newest item (watching listed
+   * them): the streams read from below them instead of from their newest item.
+   */
+  missing?: MissingBelowNewest
+}
+
+/**
+ * Where the new items a sync must read begin, when some lie below the newest stored item:
+ * a transaction found on a signature list after a newer one was stored (a memo naming the
+ * wallet, then a receipt into its token account, found first by the look).
+ */
+export interface MissingBelowNewest {
+  /** History pages `after` this stored signature (the newest below the missing ones). */
+  historyAfter: string
+  /** Transfers are walked down to the first known one older than this (UTC seconds). */
+  sinceSec: number | null
 }
 
 /** A stream's tally for one run. */

@@ -5,9 +5,13 @@ import type { StreamContext, StreamResult } from './stream-context'
 /** Transfers page size: the interface's maximum (4.1; default 50), so each call buys the most. */
 export const TRANSFERS_PAGE_LIMIT = 100
 
-/** Keeps a wallet's transfers complete: newest first, opaque cursor, stop at the first known. */
+/**
+ * Keeps a wallet's transfers complete: newest first, opaque cursor, stop at the first known
+ * (below the missing transactions watching found, when it found some).
+ */
 export async function syncTransfers(ctx: StreamContext): Promise<StreamResult> {
   const { depthLimitSinceSec: sinceSec } = await ctx.writer.stream(ctx.walletId, 'transfers')
+  const missingSec = ctx.missing?.sinceSec
   return syncCursorStream<TransferEntry>(ctx, {
     stream: 'transfers',
     pageLimit: TRANSFERS_PAGE_LIMIT,
@@ -26,5 +30,8 @@ export async function syncTransfers(ctx: StreamContext): Promise<StreamResult> {
     keyOf: (t) => t.signature,
     apply: (items, patch) => ctx.writer.applyTransfersPage(ctx.walletId, items, patch),
     ...(sinceSec === null ? {} : { isBeyondDepth: (t: TransferEntry) => t.timestamp < sinceSec }),
+    ...(missingSec === null || missingSec === undefined
+      ? {}
+      : { isBelowMissing: (t: TransferEntry) => t.timestamp < missingSec }),
   })
 }

@@ -28,8 +28,12 @@ afterEach(async () => {
   while (fixtures.length > 0) await fixtures.pop()?.stop()
 })
 
-async function start(engine: TestEngine, profile: WatchDayProfileId = 'watch-idle') {
-  const watching = await startWatchFixture(engine, profile, CADENCE, fixtures)
+async function start(
+  engine: TestEngine,
+  profile: WatchDayProfileId = 'watch-idle',
+  cadence: WatchCadence = CADENCE,
+) {
+  const watching = await startWatchFixture(engine, profile, cadence, fixtures)
   const { fx, address, scheduler } = watching
   const wallet = fx.sim.chain.walletByAddress(address)!
   const walletId = (await fx.mirror.writer.walletId(address))!
@@ -131,6 +135,47 @@ describe.each(ENGINES)('watching learns the accounts the mirror learns (on %s)',
     expect(found.reasons).toEqual(['new-token-account'])
     expect(found.detectedSec).toBe(listedAt + CADENCE.tokenAccountsEverySec)
     expect(await isStored(receipt.signature)).toBe(true)
+    await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
+  })
+  it('a transaction found below one stored since is read from below it: a memo under a receipt, at the full check', async () => {
+    const hourly = { ...CADENCE, backstopEverySec: 3_600 }
+    const { address, nextRound, inject, isStored, fx, wallet } = await start(
+      engine,
+      'watch-idle',
+      hourly,
+    )
+    const checkAt = fx.sim.chain.clock.nowSec() + hourly.backstopEverySec
+    await nextRound()
+    const memo = inject({ kind: 'silent' })
+    await nextRound()
+    const held = fx.sim.chain.mintsOf(wallet).filter((m) => m > 0)[0]!
+    const receipt = inject({ kind: 'token-receipt', mint: held })
+    expect((await nextRound())?.reasons).toEqual(['balance'])
+    expect(await isStored(receipt.signature)).toBe(true)
+    expect(await isStored(memo.signature)).toBe(false)
+    let found: CheckedWallet | undefined
+    while (fx.sim.chain.clock.nowSec() < checkAt) found = (await nextRound()) ?? found
+    expect(found?.reasons).toEqual(['backstop-signature'])
+    expect(await isStored(memo.signature)).toBe(true)
+    await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
+  })
+
+  it('an account the listing found, whose transaction lies below one stored since and cannot be derived, is read from below it', async () => {
+    const { address, nextRound, inject, isStored, fx, wallet } = await start(engine)
+    const listAt = fx.sim.chain.clock.nowSec() + CADENCE.tokenAccountsEverySec
+    await nextRound()
+    // A mint the mirror has no symbol for: the derivation declines and the endpoints answer.
+    const airdrop = inject({ kind: 'token-airdrop' })
+    await nextRound()
+    const held = fx.sim.chain.mintsOf(wallet).filter((m) => m > 0)[0]!
+    const receipt = inject({ kind: 'token-receipt', mint: held })
+    await nextRound()
+    expect(await isStored(receipt.signature)).toBe(true)
+    expect(await isStored(airdrop.signature)).toBe(false)
+    let found: CheckedWallet | undefined
+    while (fx.sim.chain.clock.nowSec() < listAt) found = (await nextRound()) ?? found
+    expect(found?.reasons).toEqual(['new-token-account'])
+    expect(await isStored(airdrop.signature)).toBe(true)
     await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
   })
 })
