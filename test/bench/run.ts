@@ -12,6 +12,7 @@ import { runSimulatorBench } from './simulator.bench'
 import { runSyncIngestBench } from './sync-ingest.bench'
 import { runSyncMemoryBench } from './sync-memory.bench'
 import { runWatchDayBench } from './watch-day.bench'
+import { runWatchFuzzBench } from './watch-fuzz.bench'
 
 // `npm run bench [-- name]`: every benchmark in sequence, each under a header; a name
 // (or part of one) runs only the matching ones, e.g. `npm run bench -- sync`.
@@ -90,6 +91,12 @@ const BENCHES: {
     name: 'watch-day',
     title: 'Watching 50 wallets for 24 simulated hours, against rotki-style and naive polling',
     run: () => runWatchDayBench(),
+  },
+  {
+    name: 'watch-fuzz',
+    title:
+      'The watch fuzz: seeded days of real-world patterns over the watch-day population, every change found in its bound, the mirror equal to the truth',
+    run: () => runWatchFuzzBench(),
   },
   {
     name: 'alerts',

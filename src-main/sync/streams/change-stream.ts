@@ -221,8 +221,15 @@ export async function syncChange(
     views.map((v) => v.entry),
     { ...(isNewer ? { newestKey: newest.signature } : {}), addPages: calls, ...news, ...stamp },
   )
+  // The look read the accounts it watched: a mint moved in another (a token account the
+  // transactions opened) is not among its amounts, so the balances endpoint answers.
+  const read = new Set(evidence.looked?.tokens.map((t) => t.mint) ?? [])
   const movesUnreadHoldings = views.some(
-    (v) => v.movesAccountlessAssets || v.entry.balanceChanges.some((c) => c.decimals === 0),
+    (v) =>
+      v.movesAccountlessAssets ||
+      v.entry.balanceChanges.some(
+        (c) => c.decimals === 0 || (c.mint !== NATIVE_SOL_MINT && !read.has(c.mint)),
+      ),
   )
   return {
     answered: true,
