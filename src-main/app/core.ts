@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { nowSec as clockNowSec, systemClock, type Clock } from '@shared/clock'
 import { join } from 'node:path'
 import { SIM_IMAGE_HOST, SIM_IMAGE_PATH } from '../simulator/sim-images'
@@ -15,6 +16,7 @@ import { tightenDataDir } from '../db/private-files'
 import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from '../sync/lease-keeper'
 import { runAsCaller } from '../sync/spender'
 import type { TeamRole } from '@shared/domain/team-roles'
+import type { DemoKept } from '@shared/domain/first-own-wallet'
 import { runSharedSyncRound, type SharedSyncRoundResult } from '../sync/shared-sync-round'
 import type { WalletSyncOutcome } from '@shared/ipc/sync-schemas'
 import { acquireWriterLock, type WriterLock } from '../db/writer-lock'
@@ -25,6 +27,7 @@ import { newKeyOrigin } from '@shared/domain/key-origins'
 import { databasePath, demoDatabasePath, holdsMirror, writerLockPath } from './data-dir'
 import type { DemoOptions } from './demo-data'
 import { invalidInput, toErrorPayload } from './error-payload'
+import { secretDigest } from './holder-address'
 import { EventBus } from './event-bus'
 import { appHandlers } from './handlers/app-handlers'
 import { exportHandlers } from './handlers/export-handlers'
@@ -114,6 +117,31 @@ export interface CoreConfig {
    * page connected (the CLI) it is marked delivered unshown: the app's history has it.
    */
   desktopNotifier?: DesktopNotifier
+  /**
+   * Whether a person with nothing of their own is shown the demo, which is then made (the
+   * app, `serve`, `server`; default). A command of the CLI shows the demo only where it was
+   * made already, or where `--data-source demo` asks for it.
+   */
+  isDemoShownToNewUser?: boolean
+  /**
+   * Serves the folder's other processes while this core holds it (the holder socket):
+   * started as soon as the folder is held, with the core still opening, and closed before
+   * the folder is let go.
+   */
+  serveOthers?: (core: Promise<Core>) => Promise<FolderService>
+}
+
+/** What serves the other processes of a data folder while its holder runs. */
+export interface FolderService {
+  close(): Promise<void>
+}
+
+/** Who asks for one dispatch, beyond its channel and input. */
+export interface DispatchContext {
+  /** The team account it runs for: what it spends is checked against its role. */
+  role?: TeamRole
+  /** The save dialog of this request (another process's `--out`), instead of the shell's. */
+  choosePath?: ChoosePath
 }
 
 /** The app's core: one per process, shared by whichever shell hosts it. */
@@ -126,7 +154,7 @@ export interface Core {
    * A team server passes the signed-in account as `caller`: what the channel spends is
    * then checked against its role, whatever path the spending takes.
    */
-  dispatch(channel: string, input: unknown, caller?: { role: TeamRole }): Promise<Envelope<unknown>>
+  dispatch(channel: string, input: unknown, context?: DispatchContext): Promise<Envelope<unknown>>
   /** Takes a finished export waiting for its one download (web shell), or null. */
   takeExportDownload(id: string): PendingDownload | null
   /** A cached image by its key (`/images/<key>`), fetched once when needed; null if none. */
@@ -159,6 +187,28 @@ export interface Core {
     addresses: readonly string[],
     options?: SharedSyncOptions,
   ): Promise<SharedSyncRoundResult>
+  /**
+   * The data source a request of another process works on: `requested` when it names one,
+   * else what a command shows on this folder now (the person's own data once it holds a
+   * wallet or a key is set, else the demo where it was made).
+   */
+  sourceFor(requested: DataSource | null): Promise<DataSource>
+  /**
+   * A core on `source` beside this one, in the process that holds the folder: for another
+   * process's command on the data source this core does not show. It writes but does not
+   * watch; the caller closes it.
+   */
+  openForSource(source: DataSource): Promise<Core>
+  /**
+   * Whether a command given these for its run only (null: not given) may run on this core:
+   * each one given must be the one this core runs with (the key and the database URL as
+   * their SHA-256 digests).
+   */
+  runsWith(run: {
+    serviceUrl: string | null
+    apiKeyDigest: string | null
+    databaseUrlDigest: string | null
+  }): boolean
   close(): Promise<void>
 }
 
@@ -185,20 +235,44 @@ export async function createCore(config: CoreConfig): Promise<Core> {
         dataDir: config.dataDir,
       })
     }
-    return buildCore(config, null)
+    return buildCore(config, { kind: 'reader' })
   }
   // One writer per folder: two would each sync, and each spend the whole credit budget.
   const lock = acquireWriterLock(
     writerLockPath(config.dataDir),
     config.processName ?? SHELL_NAMES[config.shell],
   )
+  // The others are served from the moment the folder is held: a command sent while the
+  // mirror still migrates waits for it instead of finding nobody to ask.
+  let opened: (core: Core) => void = () => {}
+  let failed: (error: unknown) => void = () => {}
+  const opening = new Promise<Core>((resolve, reject) => {
+    opened = resolve
+    failed = reject
+  })
+  opening.catch(() => {})
+  let service: FolderService | null = null
   try {
-    return await buildCore(config, lock)
+    service = config.serveOthers ? await config.serveOthers(opening) : null
+    const core = await buildCore(config, { kind: 'holder', lock, service })
+    opened(core)
+    return core
   } catch (error) {
+    failed(error)
+    await service?.close()
     lock.release()
     throw error
   }
 }
+
+/**
+ * How a core holds its folder: as the holder (the writer lock, serving the others), beside
+ * the holder in its process (another data source for a client), or read-only.
+ */
+type Holding =
+  | { kind: 'holder'; lock: WriterLock; service: FolderService | null }
+  | { kind: 'alongside' }
+  | { kind: 'reader' }
 
 /** How a second process names the shell that holds the folder. */
 const SHELL_NAMES: Record<AppInfo['shell'], string> = {
@@ -218,7 +292,8 @@ interface CoreStores {
   notices: string[]
 }
 
-async function openStores(config: CoreConfig, isReadOnly: boolean): Promise<CoreStores> {
+async function openStores(config: CoreConfig, holding: Holding): Promise<CoreStores> {
+  const isReadOnly = holding.kind === 'reader'
   // A folder made before Heliograph made its folders private (or by hand) is made so now.
   const looserMode = tightenDataDir(config.dataDir)
   // The person's own mirror is always open: it keeps the settings, whatever the source.
@@ -251,8 +326,8 @@ async function openStores(config: CoreConfig, isReadOnly: boolean): Promise<Core
       `The stored API key is not sent to ${keyWithheldFrom}, a service it has not been used with; give this run a key of its own with --api-key or HELIOGRAPH_API_KEY.`,
     )
   const exports = new ExportHandoffs(config.dataDir)
-  // Pending downloads are the writer's: a reader must not remove what the writer offers.
-  if (!isReadOnly) await exports.removeLeftovers()
+  // Pending downloads are the holder's: no other core may remove what the holder offers.
+  if (holding.kind === 'holder') await exports.removeLeftovers()
 
   const openDemoMirror = async (): Promise<Mirror> => {
     const path = demoDatabasePath(config.dataDir)
@@ -285,7 +360,9 @@ interface CoreSessions {
   readonly webhookMode: WebhookMode | null
   webhookSecrets: SecretStore
   startWebhookMode(options: WebhookModeOptions): Promise<WebhookMode>
-  switchDataSource(source: DataSource): Promise<void>
+  switchDataSource(source: DataSource, demoKept?: DemoKept): Promise<void>
+  /** What a request of another process works on (see Core.sourceFor). */
+  sourceFor(requested: DataSource | null): Promise<DataSource>
   reconnect(): Promise<void>
   /** Stops webhook mode and the session, and closes the demo mirror if it is open. */
   closeCurrent(): Promise<void>
@@ -302,15 +379,21 @@ async function openSessions(
   const override: ServiceOverride = config.serviceUrl ? { serviceUrl: config.serviceUrl } : {}
   // The demo is shown only while the person has nothing of their own: no choice made, no
   // key, and no wallet in their own mirror (a watchlist can exist before the key does).
-  const chooseSource = async (): Promise<DataSource> => {
-    if (config.dataSource) return config.dataSource
+  const resolveSource = async (
+    requested: DataSource | undefined,
+    makesDemo: boolean,
+  ): Promise<DataSource> => {
+    if (requested) return requested
     if (config.apiKey !== undefined || config.serviceUrl) return 'service'
     const chosen = (await readSettings(home.settings)).dataSource
     if (chosen !== null) return chosen
     if (apiKey() !== null || (await home.watchlist.list()).length > 0) return 'service'
-    // A reader cannot make the demo data; where none was made, the own mirror is all there is.
-    return isReadOnly && !existsSync(demoDatabasePath(config.dataDir)) ? 'service' : 'demo'
+    // Only the app makes the demo for a new person; where none was made, a command (or a
+    // reader, which cannot make it) has the own mirror.
+    return makesDemo || existsSync(demoDatabasePath(config.dataDir)) ? 'demo' : 'service'
   }
+  const makesDemo = !isReadOnly && config.isDemoShownToNewUser !== false
+  const chooseSource = (): Promise<DataSource> => resolveSource(config.dataSource, makesDemo)
   const open = async (source: DataSource): Promise<{ mirror: Mirror; session: ServiceSession }> => {
     const mirror = source === 'demo' ? await stores.openDemoMirror() : home
     const session = new ServiceSession({
@@ -382,15 +465,16 @@ async function openSessions(
       webhookModeOptions = options
       return webhookMode
     },
-    async switchDataSource(source) {
+    async switchDataSource(source, demoKept) {
       if (source === info.dataSource) return sessions.reconnect()
       await sessions.closeCurrent()
       current = await open(source)
       info.dataSource = source
       await current.session.start()
       await restartWebhookMode()
-      events.emit('app:data-source', { source })
+      events.emit('app:data-source', { source, ...(demoKept ? { demoKept } : {}) })
     },
+    sourceFor: (requested) => resolveSource(requested ?? undefined, false),
     async reconnect() {
       const source = await chooseSource()
       if (source !== info.dataSource) return sessions.switchDataSource(source)
@@ -409,10 +493,16 @@ async function openSessions(
   return sessions
 }
 
+/** The save dialog of the request being answered, when it brought its own (see DispatchContext). */
+const requestSaveDialog = new AsyncLocalStorage<ChoosePath>()
+
 /** Answers a channel: its input parsed, its handler run, its output held to the contract. */
 function dispatcherOf(handlers: HandlerTable, redact: (text: string) => string): Core['dispatch'] {
-  const dispatch: Core['dispatch'] = async (channel, input, caller) => {
-    if (caller) return runAsCaller(caller.role, () => dispatch(channel, input))
+  const dispatch: Core['dispatch'] = async (channel, input, context) => {
+    const { role, choosePath } = context ?? {}
+    if (role)
+      return runAsCaller(role, () => dispatch(channel, input, { ...context, role: undefined }))
+    if (choosePath) return requestSaveDialog.run(choosePath, () => dispatch(channel, input))
     try {
       if (!isChannel(channel)) {
         throw new InvalidInputError(`Unknown channel “${channel}”.`, { channel })
@@ -487,13 +577,13 @@ async function syncSharedOn(
   })
 }
 
-/** The core over an open data folder: as its writer (holding `lock`), or read-only. */
-async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<Core> {
-  const isReadOnly = lock === null
+/** The core over an open data folder: as its holder, beside the holder, or read-only. */
+async function buildCore(config: CoreConfig, holding: Holding): Promise<Core> {
+  const isReadOnly = holding.kind === 'reader'
   const events = new EventBus()
   const clock = config.clock ?? systemClock
   const nowSec = (): number => clockNowSec(clock)
-  const stores = await openStores(config, isReadOnly)
+  const stores = await openStores(config, holding)
   const { home, secretStore, apiKey, exports } = stores
   const sessions = await openSessions(config, stores, events, isReadOnly, clock)
   const { info } = sessions
@@ -544,10 +634,12 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
     isKeyNeeded: () => sessions.session.isWaitingForKey,
     exports,
     images,
-    choosePath: config.choosePath,
+    get choosePath() {
+      return requestSaveDialog.getStore() ?? config.choosePath
+    },
     nowSec,
     webhookMode: () => sessions.webhookMode,
-    switchDataSource: (source) => sessions.switchDataSource(source),
+    switchDataSource: (source, demoKept) => sessions.switchDataSource(source, demoKept),
     reconnect: () => sessions.reconnect(),
   }
   const lookups = new LookupDesk({
@@ -608,11 +700,24 @@ async function buildCore(config: CoreConfig, lock: WriterLock | null): Promise<C
       if (isReadOnly) throw new AppError('Syncing needs the process that writes the mirror.')
       return syncSharedOn(sessions, clock, addresses, options)
     },
+    sourceFor: (requested) => sessions.sourceFor(requested),
+    runsWith: (run) =>
+      (run.serviceUrl === null || run.serviceUrl === (config.serviceUrl ?? null)) &&
+      (run.apiKeyDigest === null || run.apiKeyDigest === secretDigest(apiKey())) &&
+      (run.databaseUrlDigest === null ||
+        run.databaseUrlDigest === secretDigest(config.databaseUrl)),
+    openForSource: (source) =>
+      buildCore(
+        { ...config, dataSource: source, isWatching: false, serveOthers: undefined },
+        { kind: 'alongside' },
+      ),
     close: async () => {
+      // Nobody is served any more before the folder is let go.
+      if (holding.kind === 'holder') await holding.service?.close()
       await deliverer?.stop()
       await sessions.closeCurrent()
       await home.close()
-      lock?.release()
+      if (holding.kind === 'holder') holding.lock.release()
     },
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { accessSync, constants, existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { callerRole } from '../sync/spender'
@@ -54,6 +54,20 @@ export function writerLockPath(dataDir: string): string {
  */
 export function holdsMirror(dataDir: string): boolean {
   return existsSync(databasePath(dataDir))
+}
+
+/**
+ * Why this process cannot use `dataDir` although it exists (another user's folder: the
+ * 0700 mode keeps everyone else out), in one line saying what to do; null when it can.
+ */
+export function folderAccessProblem(dataDir: string): string | null {
+  if (!existsSync(dataDir)) return null
+  try {
+    accessSync(dataDir, constants.R_OK | constants.W_OK | constants.X_OK)
+    return null
+  } catch {
+    return `The data folder ${dataDir} is not yours to use (permission denied): Heliograph keeps each person's data private; run the command as the folder's owner, or give --data-dir a folder of your own.`
+  }
 }
 
 /**

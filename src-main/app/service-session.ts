@@ -293,6 +293,20 @@ export class ServiceSession {
   }
 
   /**
+   * Makes the demo data where none was made yet (a command asked for the demo on a folder
+   * that never showed it): the first-run demo wallets, each synced once from the built-in
+   * simulator. Says how many wallets the demo has and how many were synced now.
+   */
+  async makeDemoData(): Promise<{ wallets: number; synced: number }> {
+    await this.seedDemoWallets({ onlyFirstRun: true })
+    const runtime = await this.runtime()
+    const statuses = await this.#o.mirror.syncState.status(new Set())
+    const unsynced = statuses.filter((s) => s.state === 'never')
+    for (const wallet of unsynced) await runtime.engine.syncWallet(wallet.address)
+    return { wallets: statuses.length, synced: unsynced.length }
+  }
+
+  /**
    * After the budget was raised or removed: when spending is under every budget again,
    * the wallets the budget stopped sync again by themselves (and watching restarts if the
    * budget had stopped it). Returns the wallets resumed.

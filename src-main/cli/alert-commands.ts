@@ -17,8 +17,7 @@ import {
   type AlertView,
 } from '@shared/ipc/alert-schemas'
 import { describeInputIssues } from '@shared/validation/input-issues'
-import type { Core } from '../app/core'
-import { callCore, openCore, type FolderUse, type GlobalOptions } from './cli-core'
+import { callCore, openCore, type CliCore, type FolderUse, type GlobalOptions } from './cli-core'
 import { printJson, printLine } from './terminal-output'
 
 /** A rule's options as commander hands them over (every value still text). */
@@ -150,7 +149,7 @@ function parseBounded(flag: string, text: string, max: number): number {
 export function registerAlertCommands(program: Command): void {
   const alerts = program.command('alerts').description('alert rules and the alerts they fired')
   const globals = (): GlobalOptions => program.opts<GlobalOptions>()
-  const run = async <T>(command: string, use: FolderUse, work: (core: Core) => Promise<T>) => {
+  const run = async <T>(command: string, use: FolderUse, work: (core: CliCore) => Promise<T>) => {
     const core = await openCore(globals(), { command: `alerts ${command}`, use })
     try {
       return await work(core)

@@ -213,7 +213,7 @@ export function registerExportCommand(program: Command): void {
         command: 'export',
         use: asksService ? 'change' : 'read',
         data: 'shown',
-        choosePath: async () => out,
+        savePath: out,
       })
       const exportId = `cli-${randomBytes(9).toString('base64url')}`
       // The first signal cancels the export; a second one ends the process as usual.

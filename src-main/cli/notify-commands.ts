@@ -1,8 +1,7 @@
 import type { Command } from 'commander'
 import { Option } from 'commander'
 import type { NotifyChannelView } from '@shared/ipc/notify-schemas'
-import type { Core } from '../app/core'
-import { callCore, openCore, type FolderUse, type GlobalOptions } from './cli-core'
+import { callCore, openCore, type CliCore, type FolderUse, type GlobalOptions } from './cli-core'
 import { setExitCode } from './cli-context'
 import { printJson, printLine } from './terminal-output'
 
@@ -42,7 +41,7 @@ export function registerNotifyCommands(program: Command): void {
   async function withCore<T>(
     command: string,
     use: FolderUse,
-    work: (core: Core) => Promise<T>,
+    work: (core: CliCore) => Promise<T>,
   ): Promise<T> {
     const core = await openCore(globals(), { command: `notify ${command}`, use, data: 'own' })
     try {

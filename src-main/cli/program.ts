@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander'
 import { readAppVersion } from '../app/app-version'
 import { registerAlertCommands } from './alert-commands'
+import { registerBudgetCommand } from './budget-command'
 import { registerExportCommand } from './export-command'
 import { registerFeedCommand } from './feed-command'
 import { registerLookupCommands } from './lookup-commands'
@@ -57,6 +58,7 @@ function buildProgram(): Command {
   registerNotifyCommands(program)
   registerSimulatorCommand(program)
   registerFeedCommand(program)
+  registerBudgetCommand(program)
   return program
 }
 

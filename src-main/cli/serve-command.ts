@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
 import { AppError } from '@shared/ipc/ipc-errors'
 import type { Core } from '../app/core'
-import { isRendererBuilt, openCore, RENDERER_DIR, type GlobalOptions } from './cli-core'
+import { isRendererBuilt, openHoldingCore, RENDERER_DIR, type GlobalOptions } from './cli-core'
 import { printLine } from './terminal-output'
 
 /** Parses a TCP port, naming the option when it is not one. */
@@ -21,12 +21,12 @@ export async function openCoreToServe(options: GlobalOptions, command: string): 
   if (!isRendererBuilt()) {
     throw new AppError('The renderer is not built yet: run `npm run build` first.')
   }
-  return openCore(options, {
+  return openHoldingCore(options, {
     command,
     use: 'create',
-    data: 'shown',
     shell: 'web',
     isWatching: true,
+    isDemoShownToNewUser: true,
   })
 }
 

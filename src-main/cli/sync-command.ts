@@ -1,10 +1,9 @@
 import type { Command } from 'commander'
 import type { WatchedWallet } from '@shared/ipc/watchlist-schemas'
-import type { Core } from '../app/core'
 import { AppError, SyncStoppedError } from '@shared/ipc/ipc-errors'
 import { countText } from '@shared/domain/display-text'
 import type { SyncProgress, WalletSyncOutcome, WatchChange } from '@shared/ipc/sync-schemas'
-import { callCore, openCore, type GlobalOptions } from './cli-core'
+import { callCore, openCore, openHoldingCore, type CliCore, type GlobalOptions } from './cli-core'
 import { printErrorLine, printLine, walletName } from './terminal-output'
 import { cliContext, setExitCode, type StopSignal } from './cli-context'
 
@@ -39,16 +38,18 @@ function untilStopSignal(): { signal: Promise<StopSignal>; stop(): void } {
 async function openSyncCore(
   globals: GlobalOptions,
   opts: { once?: boolean; estimate?: boolean },
-): Promise<{ core: Core; stopSignal: ReturnType<typeof untilStopSignal> | null }> {
+): Promise<{ core: CliCore; stopSignal: ReturnType<typeof untilStopSignal> | null }> {
   const isWatching = opts.once !== true && opts.estimate !== true
   const stopSignal = isWatching ? untilStopSignal() : null
-  // --estimate spends nothing: no watching round may start while it prices.
-  const core = await openCore(globals, { command: 'sync', use: 'create', isWatching }).catch(
-    (error: unknown) => {
-      stopSignal?.stop()
-      throw error
-    },
-  )
+  // --estimate spends nothing: no watching round may start while it prices. Watching is
+  // holding the folder; a sync once runs through whatever holds it.
+  const extra = { command: 'sync', use: 'create', data: 'own', isWatching } as const
+  const core = await (
+    isWatching ? openHoldingCore(globals, extra) : openCore(globals, extra)
+  ).catch((error: unknown) => {
+    stopSignal?.stop()
+    throw error
+  })
   return { core, stopSignal }
 }
 
@@ -136,8 +137,13 @@ export function registerSyncCommand(program: Command): void {
           throw new AppError('--wallet goes with --once (watching keeps every wallet current).')
         const { core, stopSignal } = await openSyncCore(globals, opts)
         // --once: a signal cancels the sync (exit 130). Watching: a signal ends the wait
-        // below, and closing the core finishes the page in flight (exit 0).
-        const cancel = (): void => void callCore(core, 'sync:cancel', {}).catch(() => {})
+        // below, and closing the core finishes the page in flight (exit 0). Only this run's
+        // wallets are cancelled: the process holding the folder may be syncing others.
+        let chosen: WatchedWallet[] = []
+        const cancel = (): void => {
+          for (const { address } of chosen)
+            void callCore(core, 'sync:cancel', { address }).catch(() => {})
+        }
         // The first signal cancels; a second one ends the process as usual.
         const stopListening = opts.once
           ? cliContext().onStopSignal(() => {
@@ -147,7 +153,7 @@ export function registerSyncCommand(program: Command): void {
           : () => {}
         try {
           const wallets = await callCore(core, 'watchlist:list', undefined)
-          const chosen = opts.wallet ? wallets.filter((w) => w.address === opts.wallet) : wallets
+          chosen = opts.wallet ? wallets.filter((w) => w.address === opts.wallet) : wallets
           if (opts.wallet && chosen.length === 0)
             throw new AppError(
               `Wallet ${opts.wallet} is not on the watchlist; add it with \`watch add\`.`,
@@ -245,21 +251,23 @@ export function registerSyncCommand(program: Command): void {
 }
 
 /** Prints each stream's progress on stderr, at most once a second (a new cost at once). */
-function printProgress(core: Core, chosen: readonly WatchedWallet[]): void {
+function printProgress(core: CliCore, chosen: readonly WatchedWallet[]): void {
   let last = 0
   // A cost still to come is printed as soon as it is known, whatever the throttle.
   const costShown = new Set<string>()
   core.events.subscribe((event, payload) => {
     if (event !== 'sync:progress') return
     const p = payload as SyncProgress
+    // The process holding the folder may be syncing other wallets meanwhile.
+    const wallet = chosen.find((w) => w.address === p.address)
+    if (wallet === undefined) return
     const costKey = `${p.address} ${p.stream}`
     const isNewCost = (p.estimatedRemainingCredits ?? 0) > 0 && !costShown.has(costKey)
     const now = cliContext().clock.nowMs()
     if (p.phase !== 'done' && !isNewCost && now - last < 1_000) return
     last = now
     if (isNewCost) costShown.add(costKey)
-    const wallet = chosen.find((w) => w.address === p.address)
-    const name = wallet ? walletName(wallet) : p.address
+    const name = walletName(wallet)
     const toGo =
       p.phase !== 'done' && (p.estimatedRemainingPages ?? 0) > 0
         ? `, ~${countText(p.estimatedRemainingPages ?? 0, 'page')} to go${p.estimatedRemainingCredits === null ? '' : ` (${p.estimatedRemainingCredits.toLocaleString('en-US')} credits)`}`
@@ -272,7 +280,7 @@ function printProgress(core: Core, chosen: readonly WatchedWallet[]): void {
 
 /** Watching: saves --every as the cadence, prints each change, and waits for a stop signal. */
 async function watchUntilStopped(
-  core: Core,
+  core: CliCore,
   chosen: readonly WatchedWallet[],
   every: number | undefined,
   stopped: Promise<StopSignal>,

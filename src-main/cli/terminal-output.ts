@@ -51,6 +51,20 @@ export function printJson(value: unknown): void {
 }
 
 /**
+ * Ends the process at once, with exit 0 and nothing printed, when whoever reads its output
+ * has closed it (`heliograph feed | head -n 1`): a reader that has what it wanted is a normal
+ * end, not an error. What the process held is let go as a killed process lets it go (each
+ * page is one transaction; the folder's lock and holder file go with the process).
+ */
+export function endQuietlyOnClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0)
+      throw error
+    })
+}
+
+/**
  * How the CLI names a wallet, the same way in every line of a run: its label, else its
  * whole address (never a shortened one beside the long one).
  */

@@ -1,7 +1,8 @@
 import type { Command } from 'commander'
 import { callCore, openCore, type FolderUse, type GlobalOptions } from './cli-core'
-import { printJson, printLine } from './terminal-output'
+import { printErrorLine, printJson, printLine } from './terminal-output'
 import { registerWatchCadenceCommand } from './watch-cadence-command'
+import { firstOwnWalletText, type DemoKept } from '@shared/domain/first-own-wallet'
 
 async function withCore<T>(
   options: GlobalOptions,
@@ -27,9 +28,20 @@ export function registerWatchCommand(program: Command): void {
     .description('start watching a wallet')
     .option('--label <label>', 'a name for the wallet')
     .action(async (address: string, opts: { label?: string }) => {
-      const wallet = await withCore(globals(), 'add', 'create', (core) =>
-        callCore(core, 'watchlist:add', { address, label: opts.label }),
-      )
+      const wallet = await withCore(globals(), 'add', 'create', async (core) => {
+        // The first wallet of one's own, added while the demo is shown, switches to one's
+        // own data: say so, and what the demo keeps.
+        const stop = core.events.subscribe((event, payload) => {
+          const { demoKept } = payload as { demoKept?: DemoKept }
+          if (event === 'app:data-source' && demoKept)
+            printErrorLine(firstOwnWalletText(demoKept, '`--data-source demo`'))
+        })
+        try {
+          return await callCore(core, 'watchlist:add', { address, label: opts.label })
+        } finally {
+          stop()
+        }
+      })
       printLine(`Watching ${wallet.address}${wallet.label ? ` (${wallet.label})` : ''}`)
     })
 

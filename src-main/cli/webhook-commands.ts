@@ -13,8 +13,7 @@ import {
   type WebhookView,
 } from '@shared/ipc/webhook-schemas'
 import { describeInputIssues } from '@shared/validation/input-issues'
-import type { Core } from '../app/core'
-import { callCore, openCore, type GlobalOptions } from './cli-core'
+import { callCore, openCore, type CliCore, type GlobalOptions } from './cli-core'
 import { printErrorLine, printJson, printLine } from './terminal-output'
 
 /** Options of `create` and `update`, as commander hands them over. */
@@ -88,7 +87,7 @@ export function registerWebhookCommands(program: Command): void {
   async function run<T>(
     action: WebhookAction,
     opts: RunOptions,
-    work: (core: Core) => Promise<T>,
+    work: (core: CliCore) => Promise<T>,
   ): Promise<T | undefined> {
     const plan = planWebhookAction(action)
     printErrorLine(
@@ -96,7 +95,11 @@ export function registerWebhookCommands(program: Command): void {
     )
     if (opts.estimate) return undefined
     // The account's webhooks need no watched wallet: a new data folder may be made for them.
-    const core = await openCore(globals(), { command: `webhooks ${action}`, use: 'create' })
+    const core = await openCore(globals(), {
+      command: `webhooks ${action}`,
+      use: 'create',
+      data: 'own',
+    })
     try {
       return await work(core)
     } finally {

@@ -21,8 +21,8 @@ export class DataFolderInUseError extends StorageError {
   ) {
     const who = holder ? `${holder.name} (pid ${holder.pid})` : 'another Heliograph process'
     super(
-      `The data folder ${folder} is in use by ${who}: one Heliograph process at a time may write to it. ` +
-        'Stop that one first; status, credits, watch list and export can run beside it.',
+      `The data folder ${folder} is in use by ${who}, which holds it: every other command runs through it, ` +
+        'but a second app, web shell or watching sync cannot run beside it. Stop that one first.',
       { folder, holder },
     )
   }

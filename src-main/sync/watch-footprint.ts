@@ -39,9 +39,10 @@ export async function readWatchFootprint(mirror: Mirror, nowSec: number): Promis
   const accounts = await mirror.watchState.accounts(ids)
   const changes = await mirror.watchState.changesSince(nowSec - RATE_WINDOW_SEC)
   const watchedSince = await mirror.watchState.watchedSince()
-  // Read only: `watch cadence` and Settings ask this beside the process that syncs.
-  const compressed = await mirror.syncState.walletsWithItems(ids, COMPRESSED_STREAMS)
   const footprints: WatchedWalletFootprint[] = []
+  // Read without making stream rows: a process that only reads (`heliograph budget`, `watch
+  // cadence`, Settings) asks beside the process that syncs.
+  const compressed = await mirror.syncState.walletsWithItems(ids, COMPRESSED_STREAMS)
   for (const { walletId } of wallets) {
     const measured = changes.get(walletId)
     const since = watchedSince.get(walletId) ?? nowSec

@@ -69,6 +69,8 @@ import {
 import type { TeamRole } from '../domain/team-roles'
 import { WatchFootprint } from '../domain/watch-cost'
 import { WatchCadenceChange, WatchCadenceView } from './watch-cadence-schemas'
+import { DemoKept } from '../domain/first-own-wallet'
+import { BudgetStatus } from '../domain/budget-status'
 import {
   LookupAnswer,
   LookupCacheEntry,
@@ -197,6 +199,8 @@ export const contract = {
     refusal: 'spend credits naming counterparties',
   },
   'credits:overview': { input: z.void(), output: CreditsOverview, role: 'viewer' },
+  /** The budgets, what is spent against them, and the month's projection at the cadence. */
+  'credits:budget': { input: z.void(), output: BudgetStatus, role: 'viewer' },
   'watch:footprint': { input: z.void(), output: WatchFootprint, role: 'viewer' },
   /** The watching cadence with each clock's cost and how soon each change is seen (CLI `watch cadence`). */
   'watch:cadence': { input: z.void(), output: WatchCadenceView, role: 'viewer' },
@@ -242,6 +246,12 @@ export const contract = {
     role: 'viewer',
   },
   'demo:wallets': { input: z.void(), output: z.array(z.string()), role: 'viewer' },
+  /** Makes the demo data where it was never made (a command asked for the demo): no credits. */
+  'demo:make': {
+    input: z.void(),
+    output: z.object({ wallets: z.number().int(), synced: z.number().int() }),
+    role: 'editor',
+  },
   'lookup:recognise': { input: RecogniseInput, output: Recognised, role: 'viewer' },
   /** The header search over the mirror: labels, names, tokens, id prefixes. Free, offline. */
   'lookup:search': { input: MirrorSearchInput, output: MirrorSearchResult, role: 'viewer' },
@@ -369,7 +379,11 @@ export const events = {
   /** Rules fired (or gathered more matches into) these alerts; `unread` counts the bell. */
   'alerts:fired': z.object({ alerts: z.array(AlertView), unread: z.number().int() }),
   /** The data source was switched: every view reads another mirror now, so the page reloads. */
-  'app:data-source': z.object({ source: DataSource }),
+  'app:data-source': z.object({
+    source: DataSource,
+    /** Set when the person's first own wallet made the switch: what the demo keeps. */
+    demoKept: DemoKept.optional(),
+  }),
   /** A health condition was raised or resolved, or watching was fitted to the budget. */
   'health:changed': HealthStatus,
   /** An alert for the desktop: the web shell's page shows it as a browser notification. */

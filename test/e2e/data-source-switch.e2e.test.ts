@@ -43,7 +43,16 @@ describe('e2e: demo data and the own mirror, one at a time; what the person adds
     expect(await sidebar()).not.toContain('My treasury')
   })
 
-  it('a wallet added on demo data goes into the own mirror, which is shown from then on', async () => {
+  it('a wallet added on demo data goes into the own mirror, which is shown from then on, saying what the demo keeps', async () => {
+    // A rule made while the demo is shown is the demo's (README, "Where data lives").
+    const rule = await fx.core.dispatch('alerts:add-rule', {
+      trigger: 'failed',
+      options: {},
+      scope: { wallets: [], tags: [] },
+      channels: [],
+      cooldownSec: 0,
+    })
+    expect(rule.ok).toBe(true)
     await page.getByLabel('Wallet address').fill(ADDED_WALLET)
     await page.getByLabel('Label (optional)').fill('Cold wallet')
     await page.getByRole('button', { name: 'Watch wallet' }).click()
@@ -54,7 +63,15 @@ describe('e2e: demo data and the own mirror, one at a time; what the person adds
     }
     await expect.poll(listed).toEqual(['Cold wallet', 'My treasury'])
     await expect.poll(() => banner().count()).toBe(0)
+    const note = page.getByRole('status', { name: 'Your own data' })
+    await expect
+      .poll(() => note.textContent())
+      .toContain(
+        'Your own data is shown from now on. What was made on the demo (1 alert rule) stays with it (Settings → Data source shows it)',
+      )
     await screenshot(page, 'data-source-added-own')
+    await note.getByRole('button', { name: 'Dismiss' }).click()
+    await expect.poll(() => note.count()).toBe(0)
   })
 
   it('Show demo data lists none of the own wallets; the demo never took the added one', async () => {

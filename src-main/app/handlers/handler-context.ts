@@ -1,6 +1,7 @@
 import type { ImageCache } from '../image-cache'
 import type { AppFacts } from '@shared/ipc/app-schemas'
 import type { DataSource } from '@shared/ipc/settings-schemas'
+import type { DemoKept } from '@shared/domain/first-own-wallet'
 import type { Mirror } from '../../db/mirror'
 import type { SettingsStore } from '../../db/stores/settings-store'
 import type { ExportHandoffs } from '../../export/export-downloads'
@@ -40,8 +41,11 @@ export interface HandlerContext {
   readonly images: ImageCache
   /** The shell's save dialog; absent where the browser downloads exports instead. */
   readonly choosePath: ChoosePath | undefined
-  /** Switches to another data source: closes one mirror and session, opens the other's. */
-  switchDataSource(source: DataSource): Promise<void>
+  /**
+   * Switches to another data source: closes one mirror and session, opens the other's. A
+   * switch made by the first own wallet says what the demo keeps.
+   */
+  switchDataSource(source: DataSource, demoKept?: DemoKept): Promise<void>
   /** Rebuilds the session after the key or the service settings changed. */
   reconnect(): Promise<void>
   nowSec(): number

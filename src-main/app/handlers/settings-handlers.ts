@@ -133,5 +133,6 @@ export function settingsHandlers(ctx: HandlerContext) {
     },
     'demo:add-wallets': () => ctx.session.seedDemoWallets({ onlyFirstRun: false }),
     'demo:wallets': () => ctx.session.demoWalletAddresses(),
+    'demo:make': () => ctx.session.makeDemoData(),
   } satisfies HandlerGroup
 }

@@ -1,5 +1,7 @@
 import { AppError, NotFoundError } from '@shared/ipc/ipc-errors'
 import type { CreditsOverview } from '@shared/ipc/sync-schemas'
+import { projectMonth, type BudgetStatus } from '@shared/domain/budget-status'
+import { projectWatchCost } from '@shared/domain/watch-cost'
 import { STREAM_NAMES } from '../../db/mirror-writer'
 import { estimateSyncCredits } from '../../sync/sync-estimate'
 import { readWatchFootprint } from '../../sync/watch-footprint'
@@ -104,5 +106,26 @@ export function syncHandlers(ctx: HandlerContext) {
       }
     },
     'watch:footprint': async () => readWatchFootprint(ctx.mirror, ctx.nowSec()),
+    'credits:budget': async (): Promise<BudgetStatus> => {
+      const nowMs = ctx.nowSec() * 1000
+      const settings = await readSettings(ctx.settings)
+      const { todayCredits, monthCredits } = await ctx.mirror.ledger.summarize(nowMs)
+      // The same projection as the Settings and Activity pages show, at the saved cadence.
+      const footprint = await readWatchFootprint(ctx.mirror, ctx.nowSec())
+      const perDay = settings.watch.isWatching
+        ? projectWatchCost(footprint.wallets, settings.watch, {
+            plan: settings.plan,
+            monthlyBudget: settings.monthlyBudget,
+            customMonthlyCredits: settings.customMonthlyCredits,
+          }).perDay
+        : 0
+      return {
+        dailyBudget: settings.dailyBudget,
+        monthlyBudget: settings.monthlyBudget,
+        todayCredits,
+        monthCredits,
+        projection: projectMonth(monthCredits, perDay, nowMs),
+      }
+    },
   } satisfies HandlerGroup
 }

@@ -12,11 +12,17 @@ export function watchlistHandlers(ctx: HandlerContext) {
     'watchlist:list': () => ctx.mirror.watchlist.list(),
     'watchlist:add': async (input) => {
       // The demo is sample data: a wallet of the person's own goes into their own mirror,
-      // which is shown from then on (key or no key). Only the demo's wallets join the demo.
+      // which is shown from then on (key or no key). Only the demo's wallets join the demo,
+      // which keeps what was made on it (rules, tags, labels) for when it is shown again.
       if (ctx.info.dataSource === 'demo' && !(await ctx.session.isDemoChainWallet(input.address))) {
         const wallet = await ctx.ownMirror.watchlist.add(input, ctx.nowSec())
+        const kept = {
+          rules: (await ctx.mirror.alertRules.list()).length,
+          taggedWallets: (await ctx.mirror.watchlist.list()).filter((w) => w.tags.length > 0)
+            .length,
+        }
         await writeSettings(ctx.settings, { dataSource: 'service' }, ctx.nowSec())
-        await ctx.switchDataSource('service')
+        await ctx.switchDataSource('service', kept)
         await announceChange(ctx)
         return wallet
       }

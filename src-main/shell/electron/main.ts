@@ -20,6 +20,7 @@ import { EVENT_CHANNEL } from '@shared/ipc/bridge'
 import type { ActivityNotice } from '@shared/ipc/sync-schemas'
 import { walletName } from '@shared/domain/wallet-address'
 import { createCore, type Core } from '../../app/core'
+import { serveFolder } from '../holder/holder-server'
 import { migrationNotice } from '../../app/migration-notice'
 import { APP_ENTRY_URL, APP_HOST, APP_ORIGIN, APP_SCHEME, originOf } from './app-origin'
 import { devServerUrlToLoad } from './dev-server'
@@ -162,6 +163,8 @@ async function main(): Promise<void> {
       },
       isWatching: true,
       choosePath: chooseSavePath,
+      // The CLI's commands run through the app while it holds the folder.
+      serveOthers: (opening) => serveFolder({ dataDir, name: 'the Heliograph app' }, opening),
       ...(databaseUrl ? { databaseUrl } : {}),
       onMigration: async (progress) => {
         const notice = migrationNotice(progress)

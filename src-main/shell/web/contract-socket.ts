@@ -39,7 +39,11 @@ export function refuseUpgrade(socket: Duplex): void {
 }
 
 /** Carries the contract over one accepted socket: requests to the core, its events back. */
-export function serveContract(ws: WebSocket, core: Core, guard: ContractGuard = {}): void {
+export function serveContract(
+  ws: WebSocket,
+  core: Pick<Core, 'events' | 'dispatch'>,
+  guard: ContractGuard = {},
+): void {
   // A frame over maxPayload or a broken frame is reported here, and ws then closes the
   // socket (1009, 1002); without a listener the error would end the whole process.
   ws.on('error', () => ws.terminate())

@@ -1,4 +1,5 @@
 import type { AppInfo } from '@shared/ipc/app-schemas'
+import { firstOwnWalletText } from '@shared/domain/first-own-wallet'
 import { connectContractClient } from '../ipc/contract-client'
 import type { SocketState } from '../ipc/websocket-bridge'
 import { loadTeamSession, refusalFor } from './team-session.svelte'
@@ -27,11 +28,24 @@ if (client.transport === 'electron') connection.socket = 'open'
 
 // Every view reads another mirror after a switch: start the page afresh so nothing from
 // the other data source stays on screen.
-client.on('app:data-source', () => {
+client.on('app:data-source', ({ demoKept }) => {
   // The person chose what is shown: the reload keeps them where they are.
   sessionStorage.setItem(KEY_ASKED, 'yes')
+  // Their first own wallet made the switch: the page says so, and what the demo keeps.
+  if (demoKept)
+    sessionStorage.setItem(SWITCH_NOTE, firstOwnWalletText(demoKept, 'Settings → Data source'))
   location.reload()
 })
+
+/** Set in the tab when the first own wallet switched to one's own data; shown once after. */
+const SWITCH_NOTE = 'heliograph:switch-note'
+
+/** What the page says, once, after the first own wallet switched to one's own data; else null. */
+export function takeSwitchNote(): string | null {
+  const note = sessionStorage.getItem(SWITCH_NOTE)
+  sessionStorage.removeItem(SWITCH_NOTE)
+  return note
+}
 
 client.on('app:network', ({ state }) => {
   connection.network = state

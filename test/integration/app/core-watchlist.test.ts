@@ -124,8 +124,12 @@ describe('core: the watchlist over the dispatcher, on a real SQLite file', () =>
       ['watchlist:changed', [expect.objectContaining({ address: a })]],
       ['watchlist:changed', []],
     ])
-    // The first wallet of one's own, added on demo data, moved the app to the own mirror.
-    expect(seen).toContainEqual(['app:data-source', { source: 'service' }])
+    // The first wallet of one's own, added on demo data, moved the app to the own mirror,
+    // saying what the demo keeps (nothing was made on it here).
+    expect(seen).toContainEqual([
+      'app:data-source',
+      { source: 'service', demoKept: { rules: 0, taggedWallets: 0 } },
+    ])
   })
 
   it('describes itself as demo data when no API key is set', async () => {

@@ -36,7 +36,7 @@ describe('a --data-dir without Heliograph data', () => {
         const run = await runCli(['--data-dir', dir, ...command])
         expect(run.code, `${command.join(' ')}: ${run.stdout}`).not.toBe(0)
         expect(run.stderr).toContain(
-          `No Heliograph data in ${dir}; create it with \`watch add\` or check --data-dir.`,
+          `No Heliograph data in ${dir}; create it with \`watch add\` or check --data-dir (--data-source demo shows the demo).`,
         )
       }
     }

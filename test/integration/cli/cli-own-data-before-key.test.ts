@@ -75,13 +75,21 @@ describe('CLI: one rule for where data goes', () => {
     expect(after.stderr).not.toContain(DEMO_DATA_NOTICE)
   }, 120_000)
 
-  it('a command that changes data refuses --data-source demo, naming the rule', async () => {
+  it('a command on what is always the person’s own (syncing, channels) refuses --data-source demo, naming the rule', async () => {
     const dir = join(temp.dir, 'refused')
-    const run = await runCli(['--data-dir', dir, '--data-source', 'demo', 'watch', 'add', address])
-    expect(run.code).toBe(1)
-    expect(run.stderr).toContain(
-      '`heliograph watch add` acts on your own mirror: the demo is read-only sample data (drop --data-source demo).',
-    )
+    for (const [name, command] of [
+      ['sync', ['sync', '--once']],
+      [
+        'notify add',
+        ['notify', 'add', 'hook', '--format', 'json', '--url', 'https://example.com/hook'],
+      ],
+    ] as const) {
+      const run = await runCli(['--data-dir', dir, '--data-source', 'demo', ...command])
+      expect(run.code).toBe(1)
+      expect(run.stderr).toContain(
+        `\`heliograph ${name}\` acts on your own data, whatever is shown (syncing, webhooks, alert channels and budgets are yours): drop --data-source demo.`,
+      )
+    }
     expect(existsSync(demoDatabasePath(dir))).toBe(false)
   })
 })
