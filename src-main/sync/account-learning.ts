@@ -138,21 +138,50 @@ export async function watchHeldMints(
     .filter((b) => b.mint !== NATIVE_SOL_MINT && b.balance !== 0 && !watchedMints.has(b.mint))
     .map((b) => b.mint)
   const learned: LearnedTokenAccount[] = []
+  const net = await store.historyNetOf(walletId, missing)
   for (const mint of missing) {
     const listed = await call(
       'rpc.getTokenAccountsByOwner',
       [owner, { mint }, { encoding: 'base64', dataSlice: TOKEN_AMOUNT_SLICE }],
       signal,
     )
-    for (const item of listed.value)
-      learned.push({
-        address: item.pubkey,
-        mint,
-        program: item.account.owner,
-        state: 'open',
-        amount: slicedTokenAmount(item.account.data)?.toString() ?? null,
-      })
+    const accounts = listed.value.map((item) => ({
+      address: item.pubkey,
+      program: item.account.owner,
+      amount: slicedTokenAmount(item.account.data) ?? null,
+    }))
+    learned.push(...accountsAtHistory(mint, accounts, net.get(mint) ?? 0n))
   }
   await store.learnTokenAccounts(walletId, learned, false)
   return missing.length
+}
+
+/**
+ * The accounts of a mint a balances answer revealed, at the amounts to watch them from. When
+ * they hold what the wallet's stored transactions left it of the mint, at what they hold.
+ * When not, a transaction the history lacks moved them (a token sent into an account the
+ * wallet had closed, which names only that account): they are watched from what the
+ * history left (the first at it, the rest at 0), so the next look sees them move and the
+ * change check reads their new transactions.
+ *
+ * @example
+ * accountsAtHistory(mint, [{ address: 'Ata1…', program, amount: 10717n }], 0n)
+ * // [{ address: 'Ata1…', mint, program, state: 'open', amount: '0' }]
+ */
+export function accountsAtHistory(
+  mint: string,
+  accounts: readonly { address: string; program: string; amount: bigint | null }[],
+  historyNet: bigint,
+): LearnedTokenAccount[] {
+  const held = accounts.reduce((sum, a) => sum + (a.amount ?? 0n), 0n)
+  const isExplained = accounts.every((a) => a.amount !== null) && held === historyNet
+  return accounts.map((a, i) => ({
+    address: a.address,
+    mint,
+    program: a.program,
+    state: 'open',
+    amount: isExplained
+      ? (a.amount as bigint).toString()
+      : (i === 0 && historyNet > 0n ? historyNet : 0n).toString(),
+  }))
 }

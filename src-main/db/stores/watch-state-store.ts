@@ -4,6 +4,7 @@ import type {
   OnConflictDoNothingBuilder,
   OnConflictUpdateBuilder,
 } from 'kysely'
+import { rawOfChange } from '../queries/balance-at-queries'
 import type { Database } from '../schema'
 
 /** An account watched for balance changes, with the value last observed on it. */
@@ -243,6 +244,23 @@ export class WatchStateStore {
         )
       }
     })
+  }
+
+  /**
+   * What the wallet's stored transactions left it of each mint, in raw units: the sum of
+   * its balance changes in that mint (0 for a mint they never moved).
+   */
+  async historyNetOf(walletId: number, mints: readonly string[]): Promise<Map<string, bigint>> {
+    const out = new Map<string, bigint>(mints.map((m) => [m, 0n]))
+    if (mints.length === 0) return out
+    const rows = await this.#db
+      .selectFrom('balance_changes')
+      .select(['mint', 'amount_raw', 'amount_text', 'decimals'])
+      .where('wallet_id', '=', walletId)
+      .where('mint', 'in', mints)
+      .execute()
+    for (const r of rows) out.set(r.mint, (out.get(r.mint) ?? 0n) + rawOfChange(r))
+    return out
   }
 
   /** Each wallet's watch clocks (wallets never watched get all-null clocks). */

@@ -114,6 +114,31 @@ describe.each(ENGINES)('watching learns the accounts the mirror learns (on %s)',
     await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
   })
 
+  it('an account a balances answer reveals holding more than the history left is watched from the history: the receipt that reopened it is synced', async () => {
+    const { address, nextRound, inject, watched, isStored, fx, wallet } = await start(engine)
+    const [first, second] = fx.sim.chain.mintsOf(wallet).filter((m) => m > 0)
+    const account = fx.sim.chain.tokenAccountAddress(wallet, first!)
+    inject({ kind: 'close-account', mint: first! })
+    inject({ kind: 'close-account', mint: second! })
+    await nextRound()
+    expect((await watched()).has(account)).toBe(false)
+    // Someone sends the first mint back: its account opens again, and only it is named.
+    const receipt = inject({ kind: 'token-receipt', mint: first! })
+    expect(receipt).toMatchObject({ tokenAccount: account, tokenAccountState: 'opened' })
+    // Before any listing, the wallet buys the second back: a mint the look did not read, so
+    // the balances endpoint answers, holding the first mint in an account the history
+    // left closed.
+    const bought = inject({ kind: 'token-purchase', mint: second! })
+    await nextRound()
+    expect(await isStored(bought.signature)).toBe(true)
+    expect(await isStored(receipt.signature)).toBe(false)
+    expect((await watched()).get(account)).toBe('0')
+    // The next look sees it move from what the history left, and reads what moved it.
+    expect((await nextRound())?.reasons).toEqual(['balance'])
+    expect(await isStored(receipt.signature)).toBe(true)
+    await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
+  })
+
   it('an account someone else opened without naming the wallet waits for the listing, at most its cadence', async () => {
     const { address, nextRound, inject, isStored, fx } = await start(engine)
     const listedAt = fx.sim.chain.clock.nowSec()

@@ -3,7 +3,11 @@ import { EnhancedTransaction } from '@shared/api/webhook-delivery'
 import { enhancedTransaction } from '../../../src-main/simulator/chain/enhanced-transactions'
 import { parsedTransaction } from '../../../src-main/simulator/chain/parsed-transactions'
 import { SimChain } from '../../../src-main/simulator/chain/sim-chain'
-import { accountsDeliveredTo, accountsLeftBy } from '../../../src-main/sync/account-learning'
+import {
+  accountsAtHistory,
+  accountsDeliveredTo,
+  accountsLeftBy,
+} from '../../../src-main/sync/account-learning'
 import type { InjectionAnswer } from '../../../src-main/simulator/chain/injection-answer'
 import { injectionAnswer } from '../../../src-main/simulator/chain/injection-answer'
 import type { Injection } from '../../../src-main/simulator/chain/injections'
@@ -117,5 +121,44 @@ describe('accountsDeliveredTo', () => {
         holdings,
       ),
     ).toEqual([])
+  })
+})
+
+describe('accountsAtHistory: where a revealed account is watched from', () => {
+  const program = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
+  const open = (address: string, amount: string) => ({
+    address,
+    mint: 'M',
+    program,
+    state: 'open',
+    amount,
+  })
+
+  it('at what it holds when the stored history left the wallet that much', () => {
+    expect(accountsAtHistory('M', [{ address: 'A', program, amount: 10_717n }], 10_717n)).toEqual([
+      open('A', '10717'),
+    ])
+  })
+
+  it('at what the history left when it holds more: a transaction the history lacks moved it', () => {
+    expect(accountsAtHistory('M', [{ address: 'A', program, amount: 10_717n }], 0n)).toEqual([
+      open('A', '0'),
+    ])
+    expect(
+      accountsAtHistory(
+        'M',
+        [
+          { address: 'A', program, amount: 7n },
+          { address: 'B', program, amount: 5n },
+        ],
+        9n,
+      ),
+    ).toEqual([open('A', '9'), open('B', '0')])
+  })
+
+  it('an amount it could not read is not taken as explained', () => {
+    expect(accountsAtHistory('M', [{ address: 'A', program, amount: null }], 0n)).toEqual([
+      open('A', '0'),
+    ])
   })
 })
