@@ -185,3 +185,37 @@ export function accountsAtHistory(
       : (i === 0 && historyNet > 0n ? historyNet : 0n).toString(),
   }))
 }
+
+/**
+ * What a change's transactions left, with each account of a mint no watched account of the
+ * wallet holds checked against the history as {@link accountsAtHistory} does: a transaction
+ * the wallet signed can spend from an account someone else opened (or reopened) for it, and
+ * the receipt that filled it, which names only that account, is not among the change's.
+ */
+export async function unwatchedAtHistory(
+  store: WatchStateStore,
+  walletId: number,
+  learned: readonly LearnedTokenAccount[],
+): Promise<LearnedTokenAccount[]> {
+  const watchedMints = new Set((await store.accounts([walletId])).map((a) => a.mint))
+  const fresh = new Map<string, Extract<LearnedTokenAccount, { state: 'open' }>[]>()
+  const out: LearnedTokenAccount[] = []
+  for (const a of learned) {
+    if (a.state === 'closed' || watchedMints.has(a.mint)) out.push(a)
+    else fresh.set(a.mint, [...(fresh.get(a.mint) ?? []), a])
+  }
+  const net = await store.historyNetOf(walletId, [...fresh.keys()])
+  for (const [mint, accounts] of fresh)
+    out.push(
+      ...accountsAtHistory(
+        mint,
+        accounts.map((a) => ({
+          address: a.address,
+          program: a.program ?? '',
+          amount: a.amount === null ? null : BigInt(a.amount),
+        })),
+        net.get(mint) ?? 0n,
+      ).map((a, i) => ({ ...a, program: accounts[i]?.program ?? null })),
+    )
+  return out
+}

@@ -25,7 +25,7 @@ import { InvalidResponseError, ServiceError } from '../service/service-errors'
 import { callAttribution } from './call-attribution'
 import { assertMaySpend } from './spender'
 import { fillUnknownMints } from './mint-metadata'
-import { accountsLeftBy, watchHeldMints } from './account-learning'
+import { accountsLeftBy, unwatchedAtHistory, watchHeldMints } from './account-learning'
 import { DEFAULT_NAMES_REFRESH_SEC, fillCounterpartyNames, fillWalletNames } from './wallet-names'
 import type { WalletCall } from './service-caller'
 import { BudgetExceededError, type CreditMeter } from './credit-meter'
@@ -358,7 +358,7 @@ export class SyncEngine {
       if (change && change.transactions.length > 0 && isOk('history'))
         await store.learnTokenAccounts(
           walletId,
-          accountsLeftBy(address, change.transactions),
+          await unwatchedAtHistory(store, walletId, accountsLeftBy(address, change.transactions)),
           change.answered,
         )
       const balances = isOk('balances')
