@@ -44,6 +44,7 @@ import { lookupHandlers } from './handlers/lookup-handlers'
 import { LookupDesk } from '../lookup/lookup-desk'
 import { syncHandlers } from './handlers/sync-handlers'
 import { historyLoadHandlers } from './handlers/history-load-handlers'
+import { watchCadenceHandlers } from './handlers/watch-cadence-handlers'
 import { watchlistHandlers } from './handlers/watchlist-handlers'
 import { webhookHandlers } from './handlers/webhook-handlers'
 import { alertHandlers } from './handlers/alert-handlers'
@@ -558,6 +559,7 @@ function handlerTableOf(
     ...exportHandlers(ctx),
     ...syncHandlers(ctx),
     ...historyLoadHandlers(ctx),
+    ...watchCadenceHandlers(ctx),
     ...settingsHandlers(ctx),
     ...walletHandlers(ctx),
     ...lookupHandlers(ctx, lookups),

@@ -1,3 +1,5 @@
+import { newTokenSeenText } from '@shared/domain/watch-bounds'
+import { DEFAULT_WATCH_CADENCE } from '../app/app-settings'
 import type { Command } from 'commander'
 import {
   AlertRuleInput,
@@ -178,6 +180,11 @@ export function registerAlertCommands(program: Command): void {
     )
     .option('--name <text>', 'a name for the rule')
     .option('--json', 'print the rule as JSON')
+    .addHelpText(
+      'after',
+      `\nHow soon new-token fires: ${newTokenSeenText(DEFAULT_WATCH_CADENCE, 'the default settings')}.` +
+        '\n`heliograph watch cadence` shows and sets your cadence, with what each clock costs.',
+    )
     .action((flags: RuleFlags & { json?: boolean }) =>
       refusingBadInput(async () => {
         const input = ruleFromFlags(flags)

@@ -4,6 +4,7 @@ import { AppError } from '@shared/ipc/ipc-errors'
 import { callCore, openCore, type FolderUse, type GlobalOptions } from './cli-core'
 import { parseDepth, utcDate } from './depth-options'
 import { printErrorLine, printJson, printLine } from './terminal-output'
+import { registerWatchCadenceCommand } from './watch-cadence-command'
 import { firstOwnWalletText, type DemoKept } from '@shared/domain/first-own-wallet'
 
 async function withCore<T>(
@@ -48,7 +49,7 @@ async function printFirstSyncEstimate(
   )
 }
 
-/** `watch add|list|rename|remove|tag|untag`: manage the watchlist from a terminal or a script. */
+/** `watch add|list|rename|remove|tag|untag|cadence`: manage the watchlist and its cadence from a terminal or a script. */
 export function registerWatchCommand(program: Command): void {
   const watch = program.command('watch').description('manage the watchlist')
   const globals = (): GlobalOptions => program.opts<GlobalOptions>()
@@ -155,6 +156,8 @@ export function registerWatchCommand(program: Command): void {
       )
       printLine(`Renamed ${wallet.address} to ${wallet.label ?? '(no label)'}`)
     })
+
+  registerWatchCadenceCommand(watch, globals)
 
   watch
     .command('remove <address>')

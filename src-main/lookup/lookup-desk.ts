@@ -7,8 +7,10 @@ import {
   type LookupPlan,
   type Recognised,
 } from '@shared/ipc/lookup-schemas'
+import type { GetTokenAccountsResult } from '@shared/api/das'
 import type { Mirror } from '../db/mirror'
 import type { CachedLookup, RecordedCall } from '../db/stores/lookup-cache-store'
+import { accountsListedBy } from '../sync/account-learning'
 import type { WalletCall } from '../sync/service-caller'
 import type { SyncEngine } from '../sync/sync-engine'
 import { fetchLookupResult } from './lookup-fetch'
@@ -130,6 +132,7 @@ export class LookupDesk {
       credits,
     }
     await mirror.lookups.put(entry)
+    if (result.view === 'token-accounts') await watchListedAccounts(mirror, result.page)
     return { ...(await this.#answerOf(entry)), fromCache: false }
   }
 
@@ -161,5 +164,16 @@ export class LookupDesk {
       fromCache: true,
       images: imagesOfResult(result, (uri) => this.#s.imageUrlFor(uri)),
     }
+  }
+}
+
+/**
+ * What a look-up shows of a watched wallet, watching learns: its token accounts a listing
+ * names are watched from now on, each with the amount listed.
+ */
+async function watchListedAccounts(mirror: Mirror, page: GetTokenAccountsResult): Promise<void> {
+  for (const [owner, learned] of accountsListedBy(page.token_accounts)) {
+    const walletId = await mirror.writer.walletId(owner)
+    if (walletId !== null) await mirror.watchState.learnTokenAccounts(walletId, learned, false)
   }
 }

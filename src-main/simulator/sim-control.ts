@@ -3,8 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import type { ApiKeys } from './api-keys'
 import type { Injection } from './chain/injections'
-import { INJECTION_KINDS, SILENT_VARIANTS } from './chain/injections'
-import type { SimChain, SimWallet, TxView } from './chain/sim-chain'
+import { SILENT_VARIANTS, type InjectionKind } from './chain/injections'
+import type { SimChain, SimWallet } from './chain/sim-chain'
+import type { InjectionAnswer } from './chain/injection-answer'
 import {
   historyEntry,
   nftEntry,
@@ -23,7 +24,6 @@ import type { RateLimiter } from './rate-limiter'
 import { readBody, sendJson, SimRequestError } from './routes/http-io'
 import type { WebhookDeliveries } from './webhook-deliveries'
 import { tokenProgramId } from './chain/accounts'
-import { counterpartyAddress } from './chain/counterparties'
 
 // The /__sim/ control surface: only on the simulator, no key needed, never charged. Tests
 // and demos use it to list wallets, read credits, move the clock, add or inject activity,
@@ -40,7 +40,7 @@ interface ControlDeps {
   /** Appends activity and tells webhooks. */
   addActivity: (wallet: SimWallet, count: number) => string[]
   /** Injects one transaction and tells webhooks. */
-  inject: (wallet: SimWallet, injection: Injection) => TxView
+  inject: (wallet: SimWallet, injection: Injection) => InjectionAnswer
   /** How many collectible images were served. */
   images: { served: number }
 }
@@ -67,16 +67,23 @@ const LiveBody = z
     message: 'give everySec or perDay, not both',
     path: ['perDay'],
   })
+const AmountRaw = z
+  .string()
+  .regex(/^\d+$/, 'expected a positive integer as a decimal string')
+  .transform((text) => BigInt(text))
+/** A mint of the simulator by address (or its index in the mint table). */
+const MintText = z.union([z.string().min(1), z.int().min(0)])
+/** An injection of a token (its own mint unless given, and amount). */
+const tokenInjection = <K extends 'token-airdrop' | 'token-purchase'>(kind: K) =>
+  z.strictObject({
+    wallet: z.string().min(1),
+    kind: z.literal(kind),
+    mint: MintText.optional(),
+    amountRaw: AmountRaw.optional(),
+  })
 const InjectBody = z.discriminatedUnion('kind', [
-  z
-    .strictObject({
-      wallet: z.string().min(1),
-      kind: z.literal(INJECTION_KINDS[0]),
-      mint: z.string().min(1).optional(),
-      amountRaw: z
-        .string()
-        .regex(/^\d+$/, 'expected a positive integer as a decimal string')
-        .optional(),
+  tokenInjection('token-airdrop')
+    .extend({
       // A new mint issued for the airdrop, named as its issuer chose (any text: the chain
       // does not check what a token calls itself).
       symbol: z.string().min(1).max(200).optional(),
@@ -88,11 +95,30 @@ const InjectBody = z.discriminatedUnion('kind', [
     }),
   z.strictObject({
     wallet: z.string().min(1),
-    kind: z.literal(INJECTION_KINDS[1]),
+    kind: z.literal('silent'),
     variant: z.enum(SILENT_VARIANTS).optional(),
   }),
-  z.strictObject({ wallet: z.string().min(1), kind: z.literal(INJECTION_KINDS[2]) }),
-])
+  z.strictObject({ wallet: z.string().min(1), kind: z.literal('address-poisoning') }),
+  tokenInjection('token-purchase'),
+  z.strictObject({
+    wallet: z.string().min(1),
+    kind: z.literal('token-receipt'),
+    mint: MintText,
+    amountRaw: AmountRaw.optional(),
+  }),
+  z.strictObject({ wallet: z.string().min(1), kind: z.literal('close-account'), mint: MintText }),
+  z.strictObject({ wallet: z.string().min(1), kind: z.literal('failed-swap') }),
+]) satisfies z.ZodType<{ kind: InjectionKind }>
+
+/** An injection as the chain takes it: an airdrop's symbol and name ask for a new mint. */
+function injectionOf(body: z.output<typeof InjectBody>): Injection {
+  if (body.kind !== 'token-airdrop') {
+    const { wallet: _wallet, ...injection } = body
+    return injection
+  }
+  const { wallet: _wallet, symbol, name, ...airdrop } = body
+  return symbol === undefined ? airdrop : { ...airdrop, issue: { symbol, name: name ?? symbol } }
+}
 
 function resolveWallet(chain: SimChain, text: string): SimWallet {
   const wallet = chain.walletByAddress(text) ?? chain.wallets.find((w) => w.profile.id === text)
@@ -363,49 +389,18 @@ function walletsView(chain: ControlDeps['chain']) {
   }
 }
 
-/** Adds one transaction of an asked kind (an airdrop, a scam…) to a wallet. */
+/** Adds one transaction of an asked kind (an airdrop, a purchase, a close…) to a wallet. */
 async function inject(req: IncomingMessage, res: ServerResponse, deps: ControlDeps): Promise<void> {
-  const { chain } = deps
   const body = await readJson(req, InjectBody)
-  const wallet = resolveWallet(chain, body.wallet)
-  const injection: Injection =
-    body.kind === 'token-airdrop'
-      ? {
-          kind: body.kind,
-          ...(body.mint !== undefined ? { mint: body.mint } : {}),
-          ...(body.amountRaw !== undefined ? { amountRaw: BigInt(body.amountRaw) } : {}),
-          ...(body.symbol !== undefined
-            ? { issue: { symbol: body.symbol, name: body.name ?? body.symbol } }
-            : {}),
-        }
-      : body.kind === 'silent'
-        ? { kind: body.kind, ...(body.variant !== undefined ? { variant: body.variant } : {}) }
-        : { kind: body.kind }
-  let tx: TxView
+  const wallet = resolveWallet(deps.chain, body.wallet)
+  const injection = injectionOf(body)
+  let answer: InjectionAnswer
   try {
-    tx = deps.inject(wallet, injection)
+    answer = deps.inject(wallet, injection)
   } catch (e) {
     throw new SimRequestError(400, -32602, e instanceof Error ? e.message : String(e))
   }
-  const received = tx.kind === 'airdrop' ? tx.changes[0] : undefined
-  const sender = tx.kind === 'airdrop' ? tx.legs[0]?.counterparty : undefined
-  const mint = received ? chain.mints[received.mint] : undefined
-  sendJson(res, 200, {
-    wallet: wallet.address,
-    kind: body.kind,
-    signature: tx.signature,
-    timestamp: tx.timestamp,
-    slot: tx.slot,
-    txCount: chain.txCount(wallet),
-    ...(sender !== undefined ? { from: counterpartyAddress(chain.seed, sender) } : {}),
-    ...(received && mint
-      ? {
-          mint: mint.address,
-          amountRaw: received.raw.toString(),
-          tokenAccount: chain.tokenAccountAddress(wallet, mint.index),
-        }
-      : {}),
-  })
+  sendJson(res, 200, answer)
 }
 
 /** The chain's truth about a wallet, for tests to compare the mirror with; false when not asked. */

@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net'
 import { ApiKeys, DEFAULT_KEYS } from './api-keys'
 import type { ClockOptions } from './chain/clock'
 import type { Injection } from './chain/injections'
+import { injectionAnswer, type InjectionAnswer } from './chain/injection-answer'
 import type { PopulationId } from './chain/populations'
 import { SimChain } from './chain/sim-chain'
-import type { SimWallet, TxView } from './chain/sim-chain'
+import type { SimWallet } from './chain/sim-chain'
 import { CreditCounter } from './credit-counter'
 import { FaultInjector } from './fault-injector'
 import { LiveActivity, startDefaultLive } from './live-activity'
@@ -71,8 +72,8 @@ export interface RunningSimulator {
   readonly keys: ApiKeys
   /** Appends `count` transactions to a wallet (as POST /__sim/activity does). */
   addActivity(wallet: SimWallet, count: number): string[]
-  /** Injects one transaction into a wallet at the clock's time (as POST /__sim/inject does). */
-  inject(wallet: SimWallet, injection: Injection): TxView
+  /** Injects one transaction into a wallet at the clock's time; answers as POST /__sim/inject does. */
+  inject(wallet: SimWallet, injection: Injection): InjectionAnswer
   /** Collectible images served at /__sim/images/ so far. */
   imagesServed(): number
   close(): Promise<void>
@@ -104,10 +105,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     webhooks.onActivity(wallet, txs)
     return txs.map((tx) => tx.signature)
   }
-  const inject = (wallet: SimWallet, injection: Injection): TxView => {
+  const inject = (wallet: SimWallet, injection: Injection): InjectionAnswer => {
     const tx = chain.injectActivity(wallet, injection)
     webhooks.onActivity(wallet, [tx])
-    return tx
+    return injectionAnswer(chain, wallet, injection.kind, tx)
   }
   const service: ServiceDeps = {
     chain,

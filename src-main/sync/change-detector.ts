@@ -11,7 +11,11 @@ import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import type { ChangeReason } from '@shared/ipc/sync-schemas'
 import type { MirrorWriter } from '../db/mirror-writer'
 import type { LookedAccounts } from './holdings-from-look'
-import type { MovedAccount } from './streams/change-stream'
+import {
+  CHANGE_SIGNATURE_LIMIT,
+  type MissingSince,
+  type MovedAccount,
+} from './streams/change-stream'
 import type {
   ListedTokenAccount,
   Observation,
@@ -69,6 +73,8 @@ export interface WalletFindings {
   moved: MovedAccount[]
   /** Lamports and fungible token amounts as this round read them (null: some never read yet, or nothing moved). */
   looked: LookedAccounts | null
+  /** The oldest transaction the full check found the mirror lacks (null: none found). */
+  missingSince: MissingSince | null
   /**
    * Saves what the round saw as the new baseline. For a wallet that changed, call it only
    * after its sync succeeded: until then the next round sees the same difference again.
@@ -120,6 +126,10 @@ export class ChangeDetector {
         observations: [],
         statePatch: {},
         listed: null,
+        knownBefore: (known.get(t.walletId) ?? [])
+          .filter((a) => a.kind === 'token')
+          .map((a) => a.address),
+        missingSince: null,
       })
     }
 
@@ -153,8 +163,10 @@ export class ChangeDetector {
       // Worked out only for a wallet that changed: a round reads every wallet, every minute.
       moved: w.reasons.size > 0 ? movedAccounts(w) : [],
       looked: w.reasons.size > 0 ? lookedAccounts(w) : null,
+      missingSince: w.missingSince,
       commit: async () => {
-        if (w.listed) await this.#store.replaceTokenAccounts(w.target.walletId, w.listed, nowSec)
+        if (w.listed)
+          await this.#store.replaceTokenAccounts(w.target.walletId, w.listed, nowSec, w.knownBefore)
         await this.#store.saveObservations(w.observations)
         await this.#store.patchState(w.target.walletId, w.statePatch)
       },
@@ -175,7 +187,7 @@ export class ChangeDetector {
         listed.push({ address: item.pubkey, mint, program })
       }
     }
-    const before = new Set(w.accounts.filter((a) => a.kind === 'token').map((a) => a.address))
+    const before = new Set(w.knownBefore)
     const isFirstListing = w.state.tokenAccountsListedSec === null
     for (const a of isFirstListing ? [] : listed.filter((l) => !before.has(l.address))) {
       w.reasons.add('new-token-account')
@@ -228,7 +240,12 @@ export class ChangeDetector {
           w.moved.add(a.address)
         }
         if (a.observed !== observed)
-          w.observations.push({ walletId: a.walletId, address: a.address, observed })
+          w.observations.push({
+            walletId: a.walletId,
+            address: a.address,
+            observed,
+            previous: a.observed,
+          })
       })
     }
   }
@@ -257,7 +274,7 @@ export class ChangeDetector {
   }
 
   /**
-   * Verifies that the mirror holds the wallet's newest signature (10 credits). Its token
+   * Verifies that the mirror holds the wallet's newest signatures (10 credits). Its token
    * accounts need no listing of their own: what leaves one is signed by the wallet, so it
    * is on the wallet's list, and what arrives changes the amount the looks compare. What
    * neither shows — a delegate sending on what arrived between two looks, or an NFT coming
@@ -265,14 +282,27 @@ export class ChangeDetector {
    */
   async #backstop(w: WalletWork, nowSec: number, signal?: AbortSignal): Promise<void> {
     w.statePatch.backstopCheckedSec = nowSec
-    const [newest] = await this.#call(
+    // The same 10 credits list up to 1,000: the newest few also show a transaction the
+    // mirror lacks below one it holds (a memo, then a receipt the look found first).
+    const listed = await this.#call(
       'rpc.getSignaturesForAddress',
-      [w.target.address, { limit: 1 }],
+      [w.target.address, { limit: CHANGE_SIGNATURE_LIMIT }],
       signal,
     )
-    if (newest === undefined) return
-    const known = await this.#writer.knownSignatures(w.target.walletId, [newest.signature])
-    if (!known.has(newest.signature)) w.reasons.add('backstop-signature')
+    if (listed.length === 0) return
+    const known = await this.#writer.knownSignatures(
+      w.target.walletId,
+      listed.map((s) => s.signature),
+    )
+    // Unknown below every stored one listed: older than what the mirror keeps (a depth limit).
+    const oldestKnown = listed.findLastIndex((s) => known.has(s.signature))
+    const missing = listed.filter(
+      (s, i) => !known.has(s.signature) && (oldestKnown === -1 || i < oldestKnown),
+    )
+    if (missing.length === 0) return
+    w.reasons.add('backstop-signature')
+    const oldest = missing.at(-1) as (typeof missing)[number]
+    w.missingSince = { slot: oldest.slot, timestampSec: oldest.blockTime }
   }
 }
 
@@ -285,6 +315,10 @@ interface WalletWork {
   observations: Observation[]
   statePatch: Partial<WalletWatchState>
   listed: ListedTokenAccount[] | null
+  /** The token accounts watched when the round began (a listing replaces only these). */
+  knownBefore: string[]
+  /** The oldest transaction the full check found the mirror lacks. */
+  missingSince: MissingSince | null
 }
 
 /** The accounts whose look moved, with what the round read; the wallet's own first. */
@@ -325,8 +359,13 @@ function lookedAccounts(w: WalletWork): LookedAccounts | null {
 function observedValue(kind: WatchedAccount['kind'], account: AccountInfo | null): string {
   if (account === null) return 'closed'
   if (kind === 'wallet') return String(account.lamports)
-  const bytes = base64Data(account.data)
-  return bytes.length >= 8 ? bytes.readBigUInt64LE(0).toString() : 'closed'
+  return slicedTokenAmount(account.data)?.toString() ?? 'closed'
+}
+
+/** A token account's amount read through the amount's dataSlice (null: too few bytes). */
+export function slicedTokenAmount(data: AccountInfo['data']): bigint | null {
+  const bytes = base64Data(data)
+  return bytes.length >= 8 ? bytes.readBigUInt64LE(0) : null
 }
 
 /** The bytes of account data asked for as base64 (a parsed answer breaks the request's contract). */

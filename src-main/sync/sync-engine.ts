@@ -6,6 +6,7 @@ import {
   type OperationOutput,
 } from '@shared/api/operations'
 import { creditsPerCall } from '@shared/api/prices'
+import type { ConfirmedTransaction } from '@shared/api/rpc-transaction'
 import type {
   ActivityNotice,
   StreamOutcome,
@@ -18,6 +19,7 @@ import type { HoldingsStore } from '../db/stores/holdings-store'
 import type { KeptAsideCount, KeptAsideStore } from '../db/stores/kept-aside-store'
 import type { SyncStateStore } from '../db/stores/sync-state-store'
 import { isHistoryWhole } from '../db/queries/sync-status'
+import type { WatchStateStore } from '../db/stores/watch-state-store'
 import type { MintStore } from '../db/stores/mint-store'
 import type { NamesStore } from '../db/stores/names-store'
 import type { ServiceClient } from '../service/service-client'
@@ -29,17 +31,25 @@ import { writeReadableKeptAside } from './kept-aside-reread'
 import type { HistoryLoads } from './history-loads'
 import { assertMaySpend } from './spender'
 import { fillUnknownMints } from './mint-metadata'
+import { accountsLeftBy, unwatchedAtHistory, watchHeldMints } from './account-learning'
 import { DEFAULT_NAMES_REFRESH_SEC, fillCounterpartyNames, fillWalletNames } from './wallet-names'
 import type { WalletCall } from './service-caller'
 import { BudgetExceededError, type CreditMeter } from './credit-meter'
 import { OfflineError, type RateShaper } from './rate-shaper'
 import { syncBalances } from './streams/balances-stream'
-import { syncChange, type ChangeEvidence, type ChangeSyncResult } from './streams/change-stream'
+import {
+  earlierMissing,
+  syncChange,
+  type ChangeEvidence,
+  type ChangeSyncResult,
+  type MissingSince,
+} from './streams/change-stream'
 import { syncCompressedSignatures } from './streams/compressed-signatures-stream'
 import { syncHistory } from './streams/history-stream'
 import type {
   HistoryDepth,
   HistoryReach,
+  MissingBelowNewest,
   StreamContext,
   StreamProgress,
   StreamResult,
@@ -69,6 +79,11 @@ export interface SyncEngineOptions {
   holdings: HoldingsStore
   /** Where the history's newest key stands (a change's newest key only moves forward). */
   syncState: SyncStateStore
+  /**
+   * Watching's accounts: the token accounts a written transaction or balances answer shows
+   * as the wallet's are watched from that write (account-learning.ts). Not learned without.
+   */
+  watchState?: WatchStateStore
   /** Names of the wallet, its counterparties and its funder; not asked for when absent. */
   names?: NamesStore
   /** How long an asked name stays fresh (default monthly). */
@@ -116,6 +131,11 @@ export interface SyncWalletOptions {
    * the ledger as OLDER_HISTORY_PURPOSE.
    */
   older?: { depth: HistoryDepth }
+  /**
+   * Watching's full check found transactions the mirror lacks below its newest item: the
+   * history and transfers streams read from below them.
+   */
+  missingSince?: MissingSince
 }
 
 /** The ledger's name for the calls of a load of older history, apart from routine syncing. */
@@ -269,15 +289,24 @@ export class SyncEngine {
           ? await this.#syncChange(walletId, address, options.change, controller, run, streams)
           : null
       const rest = quick?.answered ? streams.filter((s) => !quick.covered.includes(s)) : streams
+      const missing = await this.#missingBelowNewest(
+        walletId,
+        earlierMissing(options.missingSince, quick?.answered === false ? quick.missingSince : null),
+      )
       const outcomes = [
         ...(quick?.answered ? quick.outcomes : []),
-        ...(await this.#runStreams(walletId, address, rest, controller, run, options.older)),
+        ...(await this.#runStreams(walletId, address, rest, controller, run, {
+          older: options.older,
+          missing,
+        })),
       ].map((o) =>
         // A declined change sync's calls are the history stream's cost.
         quick && !quick.answered && o.stream === 'history'
           ? { ...o, pages: o.pages + quick.calls, credits: o.credits + quick.credits }
           : o,
       )
+      if (!controller.signal.aborted && run.stopError === undefined)
+        await this.#learnAccounts(walletId, address, quick, outcomes, controller.signal)
       const state = outcomes.reduce<StreamState>(
         (worst, o) => (STATE_RANK[o.state] > STATE_RANK[worst] ? o.state : worst),
         'ok',
@@ -361,6 +390,64 @@ export class SyncEngine {
   }
 
   /**
+   * Where the streams read from when transactions the mirror lacks lie below its newest
+   * item: history after the newest stored one below them. Null when none is stored below
+   * them (they are older than what the mirror keeps) or nothing is missing.
+   */
+  async #missingBelowNewest(
+    walletId: number,
+    since: MissingSince | null,
+  ): Promise<MissingBelowNewest | undefined> {
+    if (since === null) return undefined
+    const after = await this.#options.syncState.newestBelowSlot(walletId, since.slot)
+    return after === null ? undefined : { historyAfter: after, sinceSec: since.timestampSec }
+  }
+
+  /**
+   * Watches the token accounts this run's writes show as the wallet's: those its change's
+   * transactions left (their amounts replace the look's when the change was answered from
+   * them: they are newer), and those of mints a balances answer holds that no watched
+   * account holds (listed by mint, 1 credit each, counted as the balances stream's). Like
+   * naming mints, a courtesy that fails no stream: the next listing finds what it missed.
+   */
+  async #learnAccounts(
+    walletId: number,
+    address: string,
+    change: { answered: boolean; transactions: readonly ConfirmedTransaction[] } | null,
+    outcomes: StreamOutcome[],
+    signal: AbortSignal,
+  ): Promise<void> {
+    const store = this.#options.watchState
+    if (!store) return
+    const isOk = (stream: StreamName) =>
+      outcomes.find((o) => o.stream === stream && o.state === 'ok')
+    try {
+      if (change && change.transactions.length > 0 && isOk('history'))
+        await store.learnTokenAccounts(
+          walletId,
+          await unwatchedAtHistory(store, walletId, accountsLeftBy(address, change.transactions)),
+          change.answered,
+        )
+      const balances = isOk('balances')
+      if (!balances || balances.pages === 0) return
+      const holdings = await this.#options.holdings.latest(walletId)
+      if (holdings === null) return
+      const calls = await watchHeldMints(
+        store,
+        walletId,
+        address,
+        holdings,
+        (operation, input, s) => this.#call(operation, input, { address, stream: 'balances' }, s),
+        signal,
+      )
+      balances.credits +=
+        calls * creditsPerCall(getOperation('rpc.getTokenAccountsByOwner').priceKey)
+    } catch {
+      // Left to the next listing of the wallet's accounts.
+    }
+  }
+
+  /**
    * Names the counterparties still unnamed after a run over the watchlist (the batches
    * short of 100 that each wallet's sync left for later). Resolves to the calls made.
    */
@@ -424,8 +511,10 @@ export class SyncEngine {
     run: RunStop,
     asked: readonly StreamName[],
   ): Promise<
-    | { answered: true; outcomes: StreamOutcome[]; covered: readonly StreamName[] }
-    | { answered: false; calls: number; credits: number }
+    (
+      | { answered: true; outcomes: StreamOutcome[]; covered: readonly StreamName[] }
+      | { answered: false; calls: number; credits: number; missingSince: MissingSince | null }
+    ) & { transactions: readonly ConfirmedTransaction[] }
   > {
     let result: ChangeSyncResult | null = null
     const stores = {
@@ -445,9 +534,17 @@ export class SyncEngine {
       },
     )
     const answer = result as ChangeSyncResult | null
+    const transactions = answer?.transactions ?? []
     if (answer !== null && !answer.answered)
-      return { answered: false, calls: answer.calls, credits: outcome.credits }
-    if (answer === null) return { answered: true, outcomes: [outcome], covered: CHANGE_STREAMS }
+      return {
+        answered: false,
+        calls: answer.calls,
+        credits: outcome.credits,
+        missingSince: answer.missingSince,
+        transactions,
+      }
+    if (answer === null)
+      return { answered: true, outcomes: [outcome], covered: CHANGE_STREAMS, transactions }
     // Told only of the streams asked for (a compressed change asks for no transfers).
     const written = [answer.transfers, ...(answer.balances ? [answer.balances] : [])].filter((w) =>
       asked.includes(w.stream),
@@ -462,6 +559,7 @@ export class SyncEngine {
       answered: true,
       outcomes: [outcome, ...written.map((w) => ({ ...w, state: 'ok' as const, credits: 0 }))],
       covered: [...CHANGE_STREAMS, ...(answer.balances ? (['balances'] as const) : [])],
+      transactions,
     }
   }
 
@@ -476,7 +574,7 @@ export class SyncEngine {
     streams: readonly StreamName[],
     controller: AbortController,
     run: RunStop,
-    older: SyncWalletOptions['older'],
+    { older, missing }: { older?: SyncWalletOptions['older']; missing?: MissingBelowNewest },
   ): Promise<StreamOutcome[]> {
     const start = (stream: StreamName): Promise<StreamOutcome> =>
       this.#runStream(
@@ -489,7 +587,8 @@ export class SyncEngine {
           const followed = FOLLOWS_HISTORY.includes(stream)
             ? { historyReach: await this.#historyReach(walletId, stream, depth) }
             : {}
-          return runStream({ ...ctx, ...followed, ...(older ? { older } : {}) }, stream)
+          const asked = { ...(older ? { older } : {}), ...(missing ? { missing } : {}) }
+          return runStream({ ...ctx, ...followed, ...asked }, stream)
         },
         older ? OLDER_HISTORY_PURPOSE : stream,
       )

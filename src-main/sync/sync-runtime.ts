@@ -136,6 +136,7 @@ export function createSyncRuntime(options: SyncRuntimeOptions): SyncRuntime {
     mints: options.mirror.mints,
     holdings: options.mirror.holdings,
     syncState: options.mirror.syncState,
+    watchState: options.mirror.watchState,
     names: options.mirror.names,
     ...(options.namesRefreshSec ? { namesRefreshSec: options.namesRefreshSec } : {}),
     client,

@@ -153,7 +153,9 @@ export function walletView(
       BigInt(meta.postBalances[walletIndex] ?? 0) - BigInt(meta.preBalances[walletIndex] ?? 0)
     if (lamports !== 0n) deltas.set(NATIVE_SOL_MINT, { raw: lamports, decimals: 9 })
   }
-  for (const t of tokens.values()) {
+  // In the order the accounts come, whichever side names them (an account the transaction
+  // closed has a balance only before it).
+  for (const [, t] of [...tokens].sort(([a], [b]) => a - b)) {
     if (t.owner !== wallet) continue
     const sum = deltas.get(t.mint) ?? { raw: 0n, decimals: t.decimals }
     sum.raw += t.post - t.pre

@@ -12,7 +12,10 @@ const DAY_SEC = 86_400
 /** How far back a wallet's change rate is measured. */
 const RATE_WINDOW_SEC = 7 * DAY_SEC
 
-/** Whether a wallet ever held compressed state, from its compressed streams' rows. */
+/**
+ * Whether a wallet ever held compressed state, from its compressed streams' rows (the same
+ * rule as SyncStateStore.walletsWithItems over COMPRESSED_STREAMS).
+ */
 export function holdsCompressedState(rows: readonly (StreamRow | null | undefined)[]): boolean {
   return rows.some(
     (r) =>
@@ -37,7 +40,8 @@ export async function readWatchFootprint(mirror: Mirror, nowSec: number): Promis
   const changes = await mirror.watchState.changesSince(nowSec - RATE_WINDOW_SEC)
   const watchedSince = await mirror.watchState.watchedSince()
   const footprints: WatchedWalletFootprint[] = []
-  // Read without making stream rows: a process that only reads (`heliograph budget`) asks too.
+  // Read without making stream rows: a process that only reads (`heliograph budget`, `watch
+  // cadence`, Settings) asks beside the process that syncs.
   const compressed = await mirror.syncState.walletsWithItems(ids, COMPRESSED_STREAMS)
   for (const { walletId } of wallets) {
     const measured = changes.get(walletId)

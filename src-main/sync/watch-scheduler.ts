@@ -12,7 +12,7 @@ import {
 } from './change-detector'
 import { ApprovalNeededError, type ApprovalNeeded } from '@shared/ipc/history-load-schemas'
 import type { SyncEngine, WalletSyncOutcome } from './sync-engine'
-import type { ChangeEvidence } from './streams/change-stream'
+import type { ChangeEvidence, MissingSince } from './streams/change-stream'
 import type { LookedAccounts } from './holdings-from-look'
 import { COMPRESSED_STREAMS, holdsCompressedState } from './watch-footprint'
 import { runAsApp } from './spender'
@@ -371,7 +371,7 @@ export class WatchScheduler {
           ...(cover ? { delivered: cover.unverifiedSignatures(target.address) } : {}),
         }
       : undefined
-    const outcome = await this.#syncStreams(target, reasons, change)
+    const outcome = await this.#syncStreams(target, reasons, change, found.missingSince)
     // Asked first: not a failure; it waits for the person (no round retries it).
     if (this.#askedFirst.has(target.address)) {
       const info = {
@@ -437,12 +437,14 @@ export class WatchScheduler {
     target: WatchTarget,
     reasons: readonly (ChangeReason | 'full')[],
     change: ChangeEvidence | undefined,
+    missingSince: MissingSince | null,
   ): Promise<WalletSyncOutcome | null> {
     const { engine } = this.#o
     try {
       return await engine.syncWallet(target.address, {
         streams: streamsFor(reasons, target.hasCompressedState),
         ...(change ? { change } : {}),
+        ...(missingSince ? { missingSince } : {}),
       })
     } catch (error) {
       if (error instanceof ApprovalNeededError) {

@@ -58,6 +58,7 @@ export class DeliveryReceiver {
         writer: deps.engine.writer,
         mints: mirror.mints,
         holdings: mirror.holdings,
+        watchState: mirror.watchState,
         nowSec: deps.nowSec,
         nowMs: () => deps.nowSec() * 1_000,
       },

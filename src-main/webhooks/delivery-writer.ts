@@ -6,12 +6,16 @@ import type { MirrorWriter } from '../db/mirror-writer'
 import type { HoldingsStore, StoredHoldings } from '../db/stores/holdings-store'
 import type { MintStore } from '../db/stores/mint-store'
 import { repriced } from '../sync/holdings-from-look'
+import { accountsDeliveredTo } from '../sync/account-learning'
+import type { WatchStateStore } from '../db/stores/watch-state-store'
 import { deliveredView, type Delta } from '../sync/transaction-derivation'
 
 export interface DeliveryWriterDeps {
   writer: MirrorWriter
   mints: MintStore
   holdings: HoldingsStore
+  /** Watching's accounts: a new token account a delivery names is watched from its write. */
+  watchState?: WatchStateStore
   nowSec: () => number
   nowMs: () => number
 }
@@ -81,8 +85,30 @@ export async function writeDelivered(
       ...stamp,
       forAlertsAtMs: deps.nowMs(),
     })
+    // Unwritten holdings are read from the balances endpoint, whose answer watches its mints.
+    if (deps.watchState)
+      await learnDelivered(deps.watchState, walletId, address, events, { ...previous, balances })
   }
   return { newTransactions, newTransfers, wroteHoldings: balances !== null }
+}
+
+/** Watches the token accounts the events name as the wallet's that watching does not know. */
+async function learnDelivered(
+  store: WatchStateStore,
+  walletId: number,
+  address: string,
+  events: readonly EnhancedTransaction[],
+  holdings: StoredHoldings,
+): Promise<void> {
+  const tokens = (await store.accounts([walletId])).filter((a) => a.kind === 'token')
+  const learned = accountsDeliveredTo(
+    address,
+    events,
+    new Set(tokens.map((a) => a.address)),
+    new Set(tokens.flatMap((a) => (a.mint === null ? [] : [a.mint]))),
+    holdings,
+  )
+  await store.learnTokenAccounts(walletId, learned, false)
 }
 
 /**

@@ -1,4 +1,5 @@
 import { projectWatchCost, type WatchClocks, type WatchedWalletFootprint } from './watch-cost'
+import { spanText } from './watch-bounds'
 
 // Fit to budget: when watching at the person's cadence would spend more than what is left
 // of the month's credits, every clock of watching is stretched by one factor, so that
@@ -63,11 +64,9 @@ export function fitCadenceToBudget(
   }
 }
 
-/** "every 4 min", "every 90 s", "every 2 h". */
+/** "every 4 min", "every 45 s", "every 2 h". */
 export function everyText(sec: number): string {
-  if (sec < 60) return `every ${sec} s`
-  if (sec < 3_600 || sec % 3_600 !== 0) return `every ${Math.round(sec / 60)} min`
-  return `every ${sec / 3_600} h`
+  return `every ${spanText(sec)}`
 }
 
 /** "Watching every 4 min instead of every 1 min to last the month." */

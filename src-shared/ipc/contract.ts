@@ -68,6 +68,7 @@ import {
 } from './sync-schemas'
 import type { TeamRole } from '../domain/team-roles'
 import { WatchFootprint } from '../domain/watch-cost'
+import { WatchCadenceChange, WatchCadenceView } from './watch-cadence-schemas'
 import { DemoKept } from '../domain/first-own-wallet'
 import { BudgetStatus } from '../domain/budget-status'
 import {
@@ -211,6 +212,9 @@ export const contract = {
   /** The budgets, what is spent against them, and the month's projection at the cadence. */
   'credits:budget': { input: z.void(), output: BudgetStatus, role: 'viewer' },
   'watch:footprint': { input: z.void(), output: WatchFootprint, role: 'viewer' },
+  /** The watching cadence with each clock's cost and how soon each change is seen (CLI `watch cadence`). */
+  'watch:cadence': { input: z.void(), output: WatchCadenceView, role: 'viewer' },
+  'watch:set-cadence': { input: WatchCadenceChange, output: WatchCadenceView, role: 'editor' },
   'settings:get': { input: z.void(), output: AppSettings, role: 'viewer' },
   'settings:update': { input: SettingsUpdate, output: AppSettings, role: 'editor' },
   'settings:set-api-key': {

@@ -14,6 +14,7 @@ import { runSyncIngestBench } from './sync-ingest.bench'
 import { runSyncMemoryBench } from './sync-memory.bench'
 import { runTeamBench } from './team.bench'
 import { runWatchDayBench } from './watch-day.bench'
+import { runWatchFuzzBench } from './watch-fuzz.bench'
 
 // `npm run bench [-- name]`: every benchmark in sequence, each under a header; a name
 // (or part of one) runs only the matching ones, e.g. `npm run bench -- sync`.
@@ -104,6 +105,12 @@ const BENCHES: {
     title:
       "A new user's first sync of each default profile wallet at the default depth (newest 1,000), against the floor",
     run: () => runFirstSyncBench(),
+  },
+  {
+    name: 'watch-fuzz',
+    title:
+      'The watch fuzz: seeded days of real-world patterns over the watch-day population, every change found in its bound, the mirror equal to the truth',
+    run: () => runWatchFuzzBench(),
   },
   {
     name: 'alerts',

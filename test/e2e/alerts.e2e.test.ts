@@ -102,6 +102,18 @@ describe('e2e: the Alerts page, the rule editor and the bell', () => {
       '#/settings',
     )
     expect(await editor().getByRole('group', { name: 'Also send to' }).count()).toBe(0)
+
+    // A new-token rule says how soon it can fire, at the saved cadence (the defaults here).
+    await editor().getByLabel('Watch for').selectOption('new-token')
+    await expect
+      .poll(() => editor().textContent())
+      .toContain(
+        'How soon: a token the wallet buys is seen within 1 min; a new token account someone else opens for it, within 1 h while polling at these settings; seconds with webhooks.',
+      )
+    expect(await editor().getByLabel('Watch for').getAttribute('aria-describedby')).toMatch(
+      /-how-soon$/,
+    )
+    await screenshot(page, 'alerts-editor-new-token')
   })
 
   it('refuses in the command line’s words, with field names: the core’s checks too', async () => {

@@ -66,6 +66,32 @@ describe('e2e: the cost of watching in Settings and Activity', () => {
     await screenshot(page, 'watch-cost-settings')
   })
 
+  it('beside each clock, what it costs a day and how soon it sees what only it finds', async () => {
+    const listField = () => page.getByLabel('List new token accounts every (minutes)')
+    const hintOf = async (label: string) =>
+      page
+        .locator(`#${await page.getByLabel(label).getAttribute('aria-describedby')}`)
+        .textContent()
+    // Each wallet's two token programs listed hourly: 96 credits a day.
+    await expect
+      .poll(() => hintOf('List new token accounts every (minutes)'))
+      .toBe('≈ 96 credits/day · a new token account someone else opens for a wallet: within 1 h')
+    await expect
+      .poll(() => hintOf('Look at balances every (seconds)'))
+      .toBe(
+        '≈ 1,400 credits/day · what a wallet signs, a token sent into an account the mirror knows: within 1 min',
+      )
+    await listField().fill('30')
+    await expect
+      .poll(() => hintOf('List new token accounts every (minutes)'))
+      .toBe(
+        '≈ 192 credits/day · a new token account someone else opens for a wallet: within 30 min',
+      )
+    await listField().scrollIntoViewIfNeeded()
+    await screenshot(page, 'watch-cost-clock-hints')
+    await listField().fill('60')
+  })
+
   it('follows the cadence as it is typed, before saving', async () => {
     await balanceField().fill('15')
     // 5,760 looks + 96 lists + 20 = 5,876 a day, 176,280 a month.

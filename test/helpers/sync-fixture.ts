@@ -126,13 +126,22 @@ export async function startSyncFixture(
       await mirror.watchlist.add({ address: wallet.address, label: profile }, 1_700_000_000)
       return wallet.address
     },
-    async stop() {
-      runtime.engine.cancel()
-      await runtime.meter.idle().catch(() => {})
-      await mirror.close()
-      await postgres?.drop()
-      await sim.close()
-      temp.remove()
-    },
+    stop: () => closeSyncSetting({ runtime, mirror, postgres, sim, temp }),
   }
+}
+
+/** Closes what a sync test set up, in order: syncs, the ledger, the mirror, its server, the simulator. */
+export async function closeSyncSetting(setting: {
+  runtime: SyncRuntime
+  mirror: Mirror
+  postgres: { drop(): Promise<void> } | null
+  sim: RunningSimulator
+  temp: { remove(): void }
+}): Promise<void> {
+  setting.runtime.engine.cancel()
+  await setting.runtime.meter.idle().catch(() => {})
+  await setting.mirror.close()
+  await setting.postgres?.drop()
+  await setting.sim.close()
+  setting.temp.remove()
 }

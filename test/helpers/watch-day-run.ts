@@ -1,28 +1,18 @@
-import { join } from 'node:path'
 import { CREDIT_PRICES } from '@shared/api/prices'
 import { projectWatchCost, type WatchCostProjection } from '@shared/domain/watch-cost'
 import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import { DEFAULT_WATCH_CADENCE } from '../../src-main/app/app-settings'
-import { openPostgresMirror } from '../../src-main/db/postgres/mirror'
-import { openSqliteMirror } from '../../src-main/db/sqlite/mirror'
-import { singleOriginServiceSettings } from '../../src-main/service/service-settings'
+import type { Mirror } from '../../src-main/db/mirror'
 import { walletTokenAccounts } from '../../src-main/simulator/chain/accounts'
 import type { SimWallet } from '../../src-main/simulator/chain/sim-chain'
-import { startSimulator } from '../../src-main/simulator/simulator-server'
 import type { Variance } from '../../src-main/simulator/real-variance'
-import { createSyncRuntime } from '../../src-main/sync/sync-runtime'
-import { AlertEvaluator, type EvaluationReport } from '../../src-main/alerts/alert-evaluator'
-import type { Mirror } from '../../src-main/db/mirror'
 import type { RunningSimulator } from '../../src-main/simulator/simulator-server'
-import { AlertRuleInput } from '@shared/domain/alert-rules'
 import { readWatchFootprint } from '../../src-main/sync/watch-footprint'
-import { WatchScheduler } from '../../src-main/sync/watch-scheduler'
-import { expectMirrorEqualsTruth } from '../integration/sync/mirror-truth-assertions'
-import { createTestDatabase } from './postgres'
-import { FAST_RETRIES, type TestEngine } from './sync-fixture'
-import { makeTempDir } from './temp-dir'
-import { clockReading } from './clocks'
+import type { TestEngine } from './sync-fixture'
 import { WatchDayWebhooks } from './watch-day-webhooks'
+import { startWatchRun, WATCH_KEY, type WatchDayAlerts } from './watch-run'
+
+export type { WatchDayAlerts }
 
 // The watch day (issue 11): the watch-day population (50 wallets, seed 7) on the
 // simulator's manual clock, the real engine and scheduler over HTTP, and a round every
@@ -37,7 +27,6 @@ import { WatchDayWebhooks } from './watch-day-webhooks'
 
 const REFERENCE_TICK_SEC = 300
 const WALLET_PAGE = 100
-const KEY = 'demo'
 
 export interface WatchDayResult {
   wallets: number
@@ -62,15 +51,6 @@ export interface WatchDayResult {
   webhooks: { deliveries: number; latenciesSec: number[] } | null
   /** What `inspect` found before the run closed its mirror and simulator. */
   inspection: unknown
-}
-
-/** Alert rules over the watch day, evaluated after each wallet's sync as the app does. */
-export interface WatchDayAlerts {
-  rules(wallets: readonly SimWallet[]): AlertRuleInput[]
-  /** Tags put on wallets before watching starts. */
-  tags?(wallets: readonly SimWallet[]): { address: string; tag: string }[]
-  /** Told after each evaluation that wrote alerts. */
-  onFired?(report: EvaluationReport): void
 }
 
 /**
@@ -103,57 +83,16 @@ export async function runWatchDay(
 ): Promise<WatchDayResult> {
   const hours = options.hours ?? 24
   const cadence = options.cadence ?? DEFAULT_WATCH_CADENCE
-  const temp = makeTempDir('heliograph-watch-day-')
-  const sim = await startSimulator({
+  const run = await startWatchRun({
     seed: 7,
-    population: 'watch-day',
-    clock: { mode: 'manual' },
+    cadence,
     variance: options.variance ?? 'none',
+    ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.alerts ? { alerts: options.alerts } : {}),
   })
-  const postgres = options.engine === 'postgres' ? await createTestDatabase() : null
-  const mirror = postgres
-    ? await openPostgresMirror(postgres.url)
-    : await openSqliteMirror(join(temp.dir, 'heliograph.sqlite'))
-  const db = mirror.database.db
-  const alerts = options.alerts
-  const evaluator = alerts
-    ? new AlertEvaluator({ mirror, ...(alerts.onFired ? { onFired: alerts.onFired } : {}) })
-    : null
-  const clock = sim.chain.clock
-  const runtime = createSyncRuntime({
-    mirror,
-    // The mirror's times are the chain's, as the scheduler's and the webhook mode's are.
-    clock: clockReading(() => clock.nowSec()),
-    service: singleOriginServiceSettings(sim.url, KEY, { timeoutMs: 10_000 }),
-    rate: 'off',
-    budget: async () => ({ dailyCredits: null, monthlyCredits: null }),
-    emit: () => {},
-    retry: FAST_RETRIES,
-    ...(evaluator
-      ? { afterWalletWritten: async () => void (await evaluator.evaluatePending()) }
-      : {}),
-  })
-  const scheduler = new WatchScheduler({
-    schedule: mirror.schedule,
-    watchState: mirror.watchState,
-    engine: runtime.engine,
-    cadence: async () => cadence,
-    clock: clockReading(() => clock.nowSec()),
-  })
-  const credits = () => sim.credits.forKey(KEY).total
-  const wallets = sim.chain.wallets
+  const { sim, mirror, runtime, scheduler, clock, wallets, credits } = run
   let webhooks: WatchDayWebhooks | null = null
   try {
-    for (const w of wallets)
-      await mirror.watchlist.add({ address: w.address, label: w.profile.id }, clock.nowSec())
-    if (alerts) {
-      for (const rule of alerts.rules(wallets))
-        await mirror.alertRules.add(AlertRuleInput.parse(rule), clock.nowSec())
-      for (const { address, tag } of alerts.tags?.(wallets) ?? []) {
-        const walletId = (await mirror.writer.walletId(address)) as number
-        await db.insertInto('wallet_tags').values({ wallet_id: walletId, tag }).execute()
-      }
-    }
     // Round 0 meets every wallet: a full sync of each, which watching does not repeat.
     await scheduler.runRound()
     // Registering the webhook is set-up too, like the first sync: counted with it.
@@ -173,19 +112,6 @@ export async function runWatchDay(
     const pending = new Map<string, number>()
     const newSignatures = new Map<string, string[]>(wallets.map((w) => [w.address, []]))
     const latenciesSec: number[] = []
-    /** Which of the signatures the mirror holds now. */
-    const storedOf = async (signatures: string[]): Promise<Set<string>> =>
-      signatures.length === 0
-        ? new Set()
-        : new Set(
-            (
-              await db
-                .selectFrom('transactions')
-                .select('signature')
-                .where('signature', 'in', signatures)
-                .execute()
-            ).map((r) => r.signature),
-          )
     const rotki = new ReferenceReplay(wallets, countAt)
     let changes = 0
     const start = clock.nowSec()
@@ -209,7 +135,7 @@ export async function runWatchDay(
       await webhooks?.settle()
       await webhooks?.maybeCheckHealth(now)
       if (!webhooks || webhooks.isRoundDue(now)) await scheduler.runRound()
-      const stored = await storedOf([...pending.keys()])
+      const stored = await run.storedOf([...pending.keys()])
       for (const [signature, timestamp] of pending) {
         if (!stored.has(signature)) continue
         latenciesSec.push(clock.nowSec() - timestamp)
@@ -218,15 +144,7 @@ export async function runWatchDay(
       if ((now - start) % 3_600 === 0) options.onHour?.((now - start) / 3_600, credits())
     }
 
-    let mismatch: string | null = null
-    for (const w of wallets) {
-      try {
-        await expectMirrorEqualsTruth(db, sim.url, w.address)
-      } catch (e) {
-        mismatch = `${w.profile.id} ${w.address}: ${e instanceof Error ? e.message : String(e)}`
-        break
-      }
-    }
+    const mismatch = await run.firstMismatch()
     const footprint = await readWatchFootprint(mirror, clock.nowSec())
     const inspection = await options.inspect?.({ sim, mirror, newSignatures })
     return {
@@ -247,18 +165,12 @@ export async function runWatchDay(
         monthlyBudget: null,
       }),
       webhooks: webhooks
-        ? { deliveries: webhooks.deliveries(KEY), latenciesSec: webhooks.latenciesSec }
+        ? { deliveries: webhooks.deliveries(WATCH_KEY), latenciesSec: webhooks.latenciesSec }
         : null,
     }
   } finally {
     await webhooks?.stop()
-    scheduler.stop()
-    runtime.engine.cancel()
-    await runtime.meter.idle().catch(() => {})
-    await mirror.close()
-    await postgres?.drop()
-    await sim.close()
-    temp.remove()
+    await run.close()
   }
 }
 

@@ -1,12 +1,14 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 /**
- * Files that run longest for their size: a virtual watch day on each engine, and every
- * profile synced on both engines. Without timings from an earlier run (a fresh clone, CI)
- * vitest starts the largest files first, and these small files started last, so the
- * run's tail was one of them.
+ * Files that run longest for their size: the watch fuzz's seeded days, a virtual watch day
+ * on each engine, and every profile synced on both engines. Without timings from an earlier
+ * run (a fresh clone, CI) vitest starts the largest files first, and these small files
+ * started last, so the run's tail was one of them.
  */
 const LONG_FILES = [
+  'sync/watch-fuzz.seed-1.test.ts',
+  'sync/watch-fuzz.seed-2.test.ts',
   'sync/watch-day.postgres.test.ts',
   'sync/watch-day.test.ts',
   'sync/balance-at.test.ts',

@@ -19,26 +19,6 @@ export class SyncStateStore {
     return readSyncStatus(this.#db, syncing, address)
   }
 
-  /**
-   * Which of these wallets hold items in any of `streams`: a read only, so a process that
-   * only reads the mirror can ask it (a stream row is made by the writer on first use).
-   */
-  async walletsWithItems(
-    walletIds: readonly number[],
-    streams: readonly string[],
-  ): Promise<Set<number>> {
-    if (walletIds.length === 0) return new Set()
-    const rows = await this.#db
-      .selectFrom('sync_streams')
-      .select('wallet_id')
-      .distinct()
-      .where('wallet_id', 'in', walletIds)
-      .where('stream', 'in', streams)
-      .where('items_stored', '>', 0)
-      .execute()
-    return new Set(rows.map((r) => r.wallet_id))
-  }
-
   /** The slot of a transaction the wallet's history holds, or null. */
   async slotOf(walletId: number, signature: string): Promise<number | null> {
     const row = await this.#db
@@ -56,6 +36,37 @@ export class SyncStateStore {
     stream: Parameters<typeof oldestStoredSec>[2],
   ): Promise<number | null> {
     return oldestStoredSec(this.#db, walletId, stream)
+  }
+
+  /** The newest transaction the wallet's history holds below a slot, or null. */
+  async newestBelowSlot(walletId: number, slot: number): Promise<string | null> {
+    const row = await this.#db
+      .selectFrom('transactions')
+      .select('signature')
+      .where('wallet_id', '=', walletId)
+      .where('slot', '<', slot)
+      .orderBy('slot', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+    return row?.signature ?? null
+  }
+
+  /** Which of the wallets hold items in any of `streams` (a read only: no stream row is made). */
+  async walletsWithItems(
+    walletIds: readonly number[],
+    streams: readonly string[],
+  ): Promise<Set<number>> {
+    if (walletIds.length === 0 || streams.length === 0) return new Set()
+    const rows = await this.#db
+      .selectFrom('sync_streams')
+      .select('wallet_id')
+      .distinct()
+      .where('wallet_id', 'in', walletIds)
+      .where('stream', 'in', streams)
+      .where('items_stored', '>', 0)
+      .execute()
+    return new Set(rows.map((r) => r.wallet_id))
   }
 
   /** Sets how deep a watched wallet's history goes (the streams that follow it, as far). */

@@ -1,4 +1,10 @@
-import type { Kysely } from 'kysely'
+import type {
+  Kysely,
+  OnConflictBuilder,
+  OnConflictDoNothingBuilder,
+  OnConflictUpdateBuilder,
+} from 'kysely'
+import { rawOfChange } from '../queries/balance-at-queries'
 import type { Database } from '../schema'
 
 /** An account watched for balance changes, with the value last observed on it. */
@@ -20,12 +26,24 @@ export interface WatchedAccount {
   isCollectible: boolean
 }
 
-/** One observed value, to be saved. */
+/**
+ * One observed value, to be saved unless the account was learned anew since the round
+ * read `previous` (what was observed on it when the round began).
+ */
 export interface Observation {
   walletId: number
   address: string
   observed: string
+  previous: string | null
 }
+
+/**
+ * A token account of a wallet as a transaction, an answer or a look-up showed it: open
+ * with an amount (raw, as text; null when not known), or closed (it stops being watched).
+ */
+export type LearnedTokenAccount =
+  | { address: string; mint: string; program: string | null; state: 'open'; amount: string | null }
+  | { address: string; state: 'closed' }
 
 /** A wallet's watch clocks and the compressed-balance fingerprint it was last seen with. */
 export interface WalletWatchState {
@@ -65,7 +83,7 @@ const NO_STATE: WalletWatchState = {
  * last observed on them, and when each wallet's slower checks last ran.
  *
  * @example
- * await store.replaceTokenAccounts(walletId, 'So1…', listed, nowSec)
+ * await store.replaceTokenAccounts(walletId, listed, nowSec, knownBefore)
  * const accounts = await store.accounts([walletId])
  */
 export class WatchStateStore {
@@ -143,42 +161,41 @@ export class WatchStateStore {
   }
 
   /**
-   * Replaces the wallet's token accounts with the service's list: accounts no longer
-   * listed stop being watched, new ones start unobserved, known ones keep what was seen.
+   * Replaces the wallet's token accounts with the service's list: accounts watched when the
+   * list was asked for (`knownBefore`) and not on it stop being watched, new ones start
+   * unobserved, known ones keep what was seen. An account learned since the list was asked
+   * for (a sync wrote the transaction that opened it) stays.
    */
   async replaceTokenAccounts(
     walletId: number,
     listed: readonly ListedTokenAccount[],
     nowSec: number,
+    knownBefore: readonly string[],
   ): Promise<void> {
     await this.#db.transaction().execute(async (tx) => {
-      let gone = tx
-        .deleteFrom('watched_accounts')
-        .where('wallet_id', '=', walletId)
-        .where('kind', '=', 'token')
-      const keep = listed.map((a) => a.address)
-      if (keep.length > 0) gone = gone.where('address', 'not in', keep)
-      await gone.execute()
-      for (const a of listed) {
+      const keep = new Set(listed.map((a) => a.address))
+      const gone = knownBefore.filter((address) => !keep.has(address))
+      // In slices: a wallet can hold thousands of accounts, and engines bound parameters.
+      for (let i = 0; i < gone.length; i += 500)
         await tx
-          .insertInto('watched_accounts')
-          .values({
-            wallet_id: walletId,
-            address: a.address,
-            kind: 'token',
-            mint: a.mint,
-            program: a.program,
-          })
-          .onConflict((oc) =>
-            oc.columns(['wallet_id', 'address']).doUpdateSet({ mint: a.mint, program: a.program }),
-          )
+          .deleteFrom('watched_accounts')
+          .where('wallet_id', '=', walletId)
+          .where('kind', '=', 'token')
+          .where('address', 'in', gone.slice(i, i + 500))
           .execute()
-      }
+      for (const a of listed)
+        await watchTokenAccount(tx, walletId, { ...a, observed: null }, (oc) =>
+          oc.doUpdateSet({ mint: a.mint, program: a.program }),
+        )
       await upsertState(tx, walletId, { tokenAccountsListedSec: nowSec })
     })
   }
 
-  /** Saves observed values in one transaction. */
+  /**
+   * Saves observed values in one transaction. An account whose value changed since the
+   * round read it keeps the newer one: a sync learned it from a transaction written after
+   * the round's look.
+   */
   async saveObservations(observations: readonly Observation[]): Promise<void> {
     if (observations.length === 0) return
     await this.#db.transaction().execute(async (tx) => {
@@ -188,9 +205,62 @@ export class WatchStateStore {
           .set({ observed: o.observed })
           .where('wallet_id', '=', o.walletId)
           .where('address', '=', o.address)
+          .where((eb) =>
+            o.previous === null ? eb('observed', 'is', null) : eb('observed', '=', o.previous),
+          )
           .execute()
       }
     })
+  }
+
+  /**
+   * Watches what the mirror learned of a wallet's token accounts, in one transaction: an
+   * open account is watched with its amount, a closed one no longer. `isNewest`: the
+   * amounts are the accounts' latest (a change's transactions, read after the round's look),
+   * so they replace what was observed; otherwise only accounts not yet watched are added.
+   */
+  async learnTokenAccounts(
+    walletId: number,
+    learned: readonly LearnedTokenAccount[],
+    isNewest: boolean,
+  ): Promise<void> {
+    if (learned.length === 0) return
+    await this.#db.transaction().execute(async (tx) => {
+      for (const a of learned) {
+        if (a.state === 'closed') {
+          await tx
+            .deleteFrom('watched_accounts')
+            .where('wallet_id', '=', walletId)
+            .where('address', '=', a.address)
+            .where('kind', '=', 'token')
+            .execute()
+          continue
+        }
+        const amount = a.amount
+        await watchTokenAccount(tx, walletId, { ...a, observed: amount }, (oc) =>
+          isNewest && amount !== null
+            ? oc.doUpdateSet({ mint: a.mint, observed: amount })
+            : oc.doNothing(),
+        )
+      }
+    })
+  }
+
+  /**
+   * What the wallet's stored transactions left it of each mint, in raw units: the sum of
+   * its balance changes in that mint (0 for a mint they never moved).
+   */
+  async historyNetOf(walletId: number, mints: readonly string[]): Promise<Map<string, bigint>> {
+    const out = new Map<string, bigint>(mints.map((m) => [m, 0n]))
+    if (mints.length === 0) return out
+    const rows = await this.#db
+      .selectFrom('balance_changes')
+      .select(['mint', 'amount_raw', 'amount_text', 'decimals'])
+      .where('wallet_id', '=', walletId)
+      .where('mint', 'in', mints)
+      .execute()
+    for (const r of rows) out.set(r.mint, (out.get(r.mint) ?? 0n) + rawOfChange(r))
+    return out
   }
 
   /** Each wallet's watch clocks (wallets never watched get all-null clocks). */
@@ -257,6 +327,31 @@ export class WatchStateStore {
   async patchState(walletId: number, patch: Partial<WalletWatchState>): Promise<void> {
     await upsertState(this.#db, walletId, patch)
   }
+}
+
+/** Inserts a watched token account; `onConflict` says what becomes of one already watched. */
+async function watchTokenAccount(
+  db: Kysely<Database>,
+  walletId: number,
+  a: { address: string; mint: string; program: string | null; observed: string | null },
+  onConflict: (
+    oc: OnConflictBuilder<Database, 'watched_accounts'>,
+  ) =>
+    | OnConflictUpdateBuilder<Database, 'watched_accounts'>
+    | OnConflictDoNothingBuilder<Database, 'watched_accounts'>,
+): Promise<void> {
+  await db
+    .insertInto('watched_accounts')
+    .values({
+      wallet_id: walletId,
+      address: a.address,
+      kind: 'token',
+      mint: a.mint,
+      program: a.program,
+      observed: a.observed,
+    })
+    .onConflict((oc) => onConflict(oc.columns(['wallet_id', 'address'])))
+    .execute()
 }
 
 async function upsertState(

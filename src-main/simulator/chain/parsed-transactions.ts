@@ -18,7 +18,8 @@ import type { SimChain, SimWallet, TxView } from './sim-chain'
 //   `transferChecked` between the two owners' token accounts for tokens and NFTs; swaps and
 //   compressions move their legs as inner instructions of the pool's program;
 // - lamports and token balances before and after are the wallet's running balances; a
-//   token account the transaction opened has no balance before it (as on Solana);
+//   token account the transaction opened has no balance before it, and one it emptied
+//   (and so closed) none after it (as on Solana);
 // - a compressed NFT's mint is a Bubblegum instruction the node does not parse, and a
 //   failed transaction keeps only its error and the fee.
 
@@ -181,7 +182,10 @@ function recordChanges(b: Build): void {
       writable: true,
     })
     if (had > 0n) b.pre.push(tokenBalance(i, m, wallet.address, had))
-    b.post.push(tokenBalance(i, m, wallet.address, had + change.raw))
+    // An emptied fungible account is closed by its owner in the same transaction, so it has
+    // no balance after it (as on Solana for a closed account).
+    const left = had + change.raw
+    if (left > 0n || change.mint < 0) b.post.push(tokenBalance(i, m, wallet.address, left))
   }
 }
 
@@ -279,7 +283,11 @@ function arrange(
   if (tx.collectible?.kind === 'cnft')
     instructions.push(rawInstruction(BUBBLEGUM_PROGRAM_ID, [wallet.address]))
   const viaProgram =
-    tx.kind === 'swap' ? SWAP_PROGRAM_ID : tx.kind === 'compress' ? LIGHT_SYSTEM_PROGRAM_ID : null
+    tx.kind === 'swap' || tx.kind === 'purchase'
+      ? SWAP_PROGRAM_ID
+      : tx.kind === 'compress'
+        ? LIGHT_SYSTEM_PROGRAM_ID
+        : null
   if (viaProgram !== null && moves.length > 0) {
     inner.push({
       index: instructions.length,

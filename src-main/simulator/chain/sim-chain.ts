@@ -6,9 +6,18 @@ import {
 } from './entity-ids'
 import type { ChainTx, DeriveContext } from './history'
 import { BLOCK_SIZE, computeDrift, deriveBlock } from './history'
-import type { Injection, SilentVariant } from './injections'
+import type { Injection, MintChoice, SilentVariant } from './injections'
 import { LOOKALIKE_BASE } from './counterparties'
-import { airdropTx, defaultAirdropRaw, poisoningTx, silentTx } from './injections'
+import {
+  closeAccountTx,
+  defaultAirdropRaw,
+  failedSwapTx,
+  poisoningTx,
+  priceInLamports,
+  purchaseTx,
+  receiptTx,
+  silentTx,
+} from './injections'
 import type { MintInfo } from './mints'
 import { buildMints, issuedMint, SOL_MINT_INDEX } from './mints'
 import type { Population, PopulationId } from './populations'
@@ -333,7 +342,7 @@ export class SimChain {
   injectTokenAirdrop(
     wallet: SimWallet,
     options: {
-      mint?: number | string
+      mint?: MintChoice
       amountRaw?: bigint
       issue?: { symbol: string; name: string }
     } = {},
@@ -343,22 +352,74 @@ export class SimChain {
       ? this.issueMint(options.issue)
       : options.mint === undefined
         ? this.mints.find((m) => m.index !== SOL_MINT_INDEX && !held.has(m.index))
-        : typeof options.mint === 'number'
-          ? this.mints[options.mint]
-          : this.mintByAddress.get(options.mint)
-    if (!mint)
-      throw new Error(
-        `mint: ${String(options.mint ?? 'none left')} is not a token mint the wallet can receive`,
-      )
-    if (mint.index === SOL_MINT_INDEX || held.has(mint.index))
+        : this.tokenMint(options.mint)
+    if (!mint) throw new Error('mint: none left that the wallet never held')
+    if (held.has(mint.index))
       throw new Error(
         `mint: the wallet has held ${mint.symbol} before; an airdrop brings a new mint`,
       )
-    const raw = options.amountRaw ?? defaultAirdropRaw(mint)
-    if (raw <= 0n) throw new Error('amountRaw: must be positive')
-    const tx = this.inject(wallet, (index) => airdropTx(this.seed, wallet.id, index, mint, raw))
-    wallet.extraMints.push(mint.index)
-    return tx
+    const raw = positiveAmount(options.amountRaw ?? defaultAirdropRaw(mint))
+    return this.injectReceived(wallet, mint, (index) =>
+      receiptTx(this.seed, wallet.id, index, mint, raw, true),
+    )
+  }
+
+  /**
+   * The wallet swaps SOL for a mint it holds no account of (the first mint it never held
+   * unless `mint` is given; one whose account it closed opens again), about 50 USD of it
+   * or a tenth of its SOL's worth: its own transaction opens the token account.
+   */
+  injectTokenPurchase(
+    wallet: SimWallet,
+    options: { mint?: MintChoice; amountRaw?: bigint } = {},
+  ): TxView {
+    const held = new Set(this.mintsOf(wallet))
+    const balances = this.balancesNow(wallet)
+    const mint =
+      options.mint === undefined
+        ? this.mints.find((m) => m.index !== SOL_MINT_INDEX && !held.has(m.index))
+        : this.tokenMint(options.mint)
+    if (!mint) throw new Error('mint: none left that the wallet never held')
+    if ((balances[mint.index] ?? 0n) > 0n)
+      throw new Error(
+        `mint: the wallet's ${mint.symbol} account is open; a purchase opens a new account`,
+      )
+    const sol = this.mints[SOL_MINT_INDEX] as MintInfo
+    const raw = positiveAmount(
+      options.amountRaw ?? affordableRaw(mint, sol, balances[SOL_MINT_INDEX] ?? 0n),
+    )
+    const lamports = priceInLamports(mint, raw, sol)
+    const tx = purchaseTx(this.seed, wallet.id, 0, mint, raw, lamports)
+    if ((balances[SOL_MINT_INDEX] ?? 0n) < -(tx.changes[0]?.raw ?? 0n))
+      throw new Error(`wallet: not enough SOL to buy ${mint.symbol} for ${lamports} lamports`)
+    return this.injectReceived(wallet, mint, (index) =>
+      purchaseTx(this.seed, wallet.id, index, mint, raw, lamports),
+    )
+  }
+
+  /**
+   * Someone else sends the wallet a mint into its account of it, or into one opened for it
+   * when it has none, signing and paying: the wallet's own address is not among the
+   * transaction's accounts.
+   */
+  injectTokenReceipt(wallet: SimWallet, options: { mint: MintChoice; amountRaw?: bigint }): TxView {
+    const mint = this.tokenMint(options.mint)
+    const raw = positiveAmount(options.amountRaw ?? defaultAirdropRaw(mint))
+    return this.injectReceived(wallet, mint, (index) =>
+      receiptTx(this.seed, wallet.id, index, mint, raw, false),
+    )
+  }
+
+  /** The wallet sends all it holds of a mint to someone and closes the emptied token account. */
+  injectCloseAccount(wallet: SimWallet, options: { mint: MintChoice }): TxView {
+    const mint = this.tokenMint(options.mint)
+    const balances = this.balancesNow(wallet)
+    const raw = balances[mint.index] ?? 0n
+    if (raw <= 0n) throw new Error(`mint: the wallet has no open ${mint.symbol} account to close`)
+    const tx = closeAccountTx(this.seed, wallet.id, 0, mint, raw)
+    if ((balances[SOL_MINT_INDEX] ?? 0n) < tx.feeLamports)
+      throw new Error('wallet: not enough SOL for the fee')
+    return this.inject(wallet, (index) => closeAccountTx(this.seed, wallet.id, index, mint, raw))
   }
 
   /** Injects one transaction of a kind (see injections.ts) at the clock's time. */
@@ -370,6 +431,18 @@ export class SimChain {
         return this.injectSilent(wallet, injection.variant)
       case 'address-poisoning':
         return this.injectPoisoning(wallet)
+      case 'token-purchase':
+        return this.injectTokenPurchase(wallet, injection)
+      case 'token-receipt':
+        return this.injectTokenReceipt(wallet, injection)
+      case 'close-account':
+        return this.injectCloseAccount(wallet, injection)
+      case 'failed-swap': {
+        const fee = failedSwapTx(wallet.id, 0).feeLamports
+        if ((this.balancesNow(wallet)[SOL_MINT_INDEX] ?? 0n) < fee)
+          throw new Error('wallet: not enough SOL for the fee')
+        return this.inject(wallet, (index) => failedSwapTx(wallet.id, index))
+      }
     }
   }
 
@@ -408,6 +481,25 @@ export class SimChain {
   /** A transaction naming the wallet that changes none of its balances (memo or failed). */
   injectSilent(wallet: SimWallet, variant: SilentVariant = 'memo'): TxView {
     return this.inject(wallet, (index) => silentTx(this.seed, wallet.id, index, variant))
+  }
+
+  /** Injects a transaction that brings the wallet a mint, which it then holds among its mints. */
+  private injectReceived(
+    wallet: SimWallet,
+    mint: MintInfo,
+    build: (index: number) => ChainTx,
+  ): TxView {
+    const tx = this.inject(wallet, build)
+    if (!this.mintsOf(wallet).includes(mint.index)) wallet.extraMints.push(mint.index)
+    return tx
+  }
+
+  /** A token mint (not SOL) by index or address; an error names what is wrong. */
+  private tokenMint(choice: MintChoice): MintInfo {
+    const mint = typeof choice === 'number' ? this.mints[choice] : this.mintByAddress.get(choice)
+    if (!mint) throw new Error(`mint: ${String(choice)} is not a mint of the simulator`)
+    if (mint.index === SOL_MINT_INDEX) throw new Error('mint: SOL is held in no token account')
+    return mint
   }
 
   /** Indices of the wallet's NFT, compressed-NFT and compression transactions so far. */
@@ -475,4 +567,19 @@ export class SimChain {
     }
     return null
   }
+}
+
+/** About 50 USD of a mint, or what a tenth of the wallet's SOL buys when that is less. */
+function affordableRaw(mint: MintInfo, sol: MintInfo, lamports: bigint): bigint {
+  const fifty = defaultAirdropRaw(mint)
+  const price = priceInLamports(mint, fifty, sol)
+  const tenth = lamports / 10n
+  if (price <= tenth) return fifty
+  return (fifty * tenth) / price > 0n ? (fifty * tenth) / price : 1n
+}
+
+/** An amount that must be positive, or an error naming it. */
+function positiveAmount(raw: bigint): bigint {
+  if (raw <= 0n) throw new Error('amountRaw: must be positive')
+  return raw
 }

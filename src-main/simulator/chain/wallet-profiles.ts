@@ -40,7 +40,15 @@ export const TX_KINDS = [
   'failed',
 ] as const
 /** Generated kinds, the first and block-closing transactions, and injected ones (injections.ts). */
-export type TxKind = (typeof TX_KINDS)[number] | 'funding' | 'balancing' | 'airdrop' | 'memo'
+export type TxKind =
+  | (typeof TX_KINDS)[number]
+  | 'funding'
+  | 'balancing'
+  | 'airdrop'
+  | 'memo'
+  | 'purchase'
+  | 'receipt'
+  | 'close'
 
 export type KindWeights = Readonly<Partial<Record<(typeof TX_KINDS)[number], number>>>
 

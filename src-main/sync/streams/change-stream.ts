@@ -11,6 +11,22 @@ import { UnreadableAnswerError } from '../retry-policy'
 import { walletView } from '../transaction-derivation'
 import type { StreamContext, StreamResult } from './stream-context'
 
+/** Where transactions the mirror lacks begin: the oldest one's slot and time. */
+export interface MissingSince {
+  slot: number
+  timestampSec: number | null
+}
+
+/** The earlier of two starts of what is missing. */
+export function earlierMissing(
+  a: MissingSince | null | undefined,
+  b: MissingSince | null | undefined,
+): MissingSince | null {
+  if (!a) return b ?? null
+  if (!b) return a
+  return a.slot <= b.slot ? a : b
+}
+
 /** An account whose look differed from the last: lamports or a token amount (0: closed or not yet open). */
 export interface MovedAccount {
   address: string
@@ -43,7 +59,7 @@ export const HOLDINGS_PRICES_FRESH_SEC = 86_400
 export const CHANGE_SIGNATURE_LIMIT = 20
 
 /** How a change sync ended: the streams it answered, or declined (the endpoints answer). */
-export type ChangeSyncResult =
+export type ChangeSyncResult = (
   | {
       answered: true
       history: StreamResult
@@ -51,7 +67,17 @@ export type ChangeSyncResult =
       /** Set when the holdings were written too (else the balances stream runs). */
       balances: StreamResult | null
     }
-  | { answered: false; why: string; calls: number }
+  | {
+      answered: false
+      why: string
+      calls: number
+      /** The oldest transaction the lists it read show the mirror lacks (the streams read from there). */
+      missingSince: MissingSince | null
+    }
+) & {
+  /** The transactions it read (written when answered; the endpoints write them otherwise). */
+  transactions: readonly ConfirmedTransaction[]
+}
 
 /**
  * Syncs a change watching found for a wallet whose history is complete, without the
@@ -89,12 +115,20 @@ export async function syncChange(
   const { mints } = stores
   const { writer, walletId } = ctx
   let calls = 0
-  const decline = (why: string): ChangeSyncResult => ({ answered: false, why, calls })
+  const found = new Map<string, ConfirmedTransaction>()
+  /** The oldest signature the lists showed the mirror lacks. */
+  let missingSince: MissingSince | null = null
+  const decline = (why: string): ChangeSyncResult => ({
+    answered: false,
+    why,
+    calls,
+    missingSince,
+    transactions: [...found.values()],
+  })
   const history = await writer.stream(walletId, 'history')
   if (history.newestKey === null || !history.isBackfillComplete)
     return decline('the history is not complete')
 
-  const found = new Map<string, ConfirmedTransaction>()
   const delivered = new Set(evidence.delivered ?? [])
   /**
    * An account's newest signatures down to the first one a read of the service confirmed
@@ -111,6 +145,9 @@ export async function syncChange(
       walletId,
       listed.map((s) => s.signature),
     )
+    for (const s of listed)
+      if (!known.has(s.signature))
+        missingSince = earlierMissing(missingSince, { slot: s.slot, timestampSec: s.blockTime })
     const confirmed = listed.findIndex((s) => known.has(s.signature) && !delivered.has(s.signature))
     if (confirmed === -1 && listed.length === CHANGE_SIGNATURE_LIMIT) return null
     return { window: confirmed === -1 ? listed : listed.slice(0, confirmed), known }
@@ -128,6 +165,7 @@ export async function syncChange(
       history: { stream: 'history', pages: calls, newItems: 0 },
       transfers: { stream: 'transfers', pages: 0, newItems: 0 },
       balances: null,
+      transactions: [],
     }
   }
   for (const moved of evidence.moved) {
@@ -185,11 +223,19 @@ export async function syncChange(
     views.map((v) => v.entry),
     { ...(isNewer ? { newestKey: newest.signature } : {}), addPages: calls, ...news, ...stamp },
   )
+  // The look read the accounts it watched: a mint moved in another (a token account the
+  // transactions opened) is not among its amounts, so the balances endpoint answers.
+  const read = new Set(evidence.looked?.tokens.map((t) => t.mint) ?? [])
   const movesUnreadHoldings = views.some(
-    (v) => v.movesAccountlessAssets || v.entry.balanceChanges.some((c) => c.decimals === 0),
+    (v) =>
+      v.movesAccountlessAssets ||
+      v.entry.balanceChanges.some(
+        (c) => c.decimals === 0 || (c.mint !== NATIVE_SOL_MINT && !read.has(c.mint)),
+      ),
   )
   return {
     answered: true,
+    transactions,
     history: { stream: 'history', pages: calls, newItems: newTransactions },
     transfers: { stream: 'transfers', pages: 0, newItems: newTransfers },
     balances:

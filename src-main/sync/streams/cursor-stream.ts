@@ -28,6 +28,11 @@ export interface CursorStreamSpec<T> {
   apply(items: T[], patch: StreamPatch): Promise<number>
   /** An item's block time (null when unknown): the history's reach is told in time. */
   timeOf(item: T): number | null
+  /**
+   * Whether a known item may end the walk for new items: items the mirror lacks can lie
+   * below known ones (watching found them), and the walk goes down to them. All by default.
+   */
+  isBelowMissing?(item: T): boolean
 }
 
 /**
@@ -72,6 +77,16 @@ export async function syncCursorStream<T>(
       estimatedRemainingCredits: null,
     })
 
+  /** The first known item that may end the walk for new items, or -1. */
+  const firstKnownEnd = async (items: readonly T[]): Promise<number> => {
+    const below = spec.isBelowMissing
+    if (below === undefined) return spec.firstKnown(items)
+    const from = items.findIndex((item) => below(item))
+    if (from === -1) return -1
+    const at = await spec.firstKnown(items.slice(from))
+    return at === -1 ? -1 : from + at
+  }
+
   // Walks down from `cursor` (undefined = the top) until a known item or the end.
   const walkDown = async (
     cursor: string | undefined,
@@ -80,7 +95,7 @@ export async function syncCursorStream<T>(
     let isFirstPage = phase === 'new-items'
     for (;;) {
       const { items, nextCursor, keptAside = [] } = await page(cursor)
-      const knownAt = await spec.firstKnown(items)
+      const knownAt = await firstKnownEnd(items)
       const fresh = knownAt === -1 ? items : items.slice(0, knownAt)
       const closed = knownAt !== -1 || nextCursor === null
       result.newItems += await spec.apply(fresh, {

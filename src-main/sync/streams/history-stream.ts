@@ -11,7 +11,8 @@ export const HISTORY_PAGE_LIMIT = 100
 
 /**
  * Keeps a wallet's history complete. New items come with `after` = the newest stored
- * signature: pages ascend and every page moves the cursor forward, so it
+ * signature (or a stored one below transactions watching found missing under it): pages
+ * ascend and every page moves the cursor forward, so it
  * costs ⌈new/100⌉ calls (one when nothing is new) — never more than walking down from
  * the newest until a known signature, which needs that extra known item. Then the
  * backfill walks newest → oldest with `before` until the end or the depth limit (a load
@@ -35,7 +36,9 @@ export async function syncHistory(ctx: StreamContext): Promise<StreamResult> {
   }
 
   if (row.newestKey !== null && !isTopFresh) {
-    let after = row.newestKey
+    // Items the mirror lacks below its newest: page up from below them (what is stored
+    // already is written once).
+    let after = ctx.missing?.historyAfter ?? row.newestKey
     for (;;) {
       const page = await ctx.call('wallet.history', {
         wallet: ctx.address,

@@ -51,6 +51,11 @@ export interface StreamContext {
    * reach (the others). The row stays complete: routine syncs keep to new items meanwhile.
    */
   older?: { depth: HistoryDepth }
+  /**
+   * Transactions of the wallet the mirror lacks below its newest item (watching listed
+   * them): the streams read from below them instead of from their newest item.
+   */
+  missing?: MissingBelowNewest
 }
 
 /** How deep the history goes: a number of transactions held, a date, or both null (all). */
@@ -71,6 +76,18 @@ export interface HistoryReach {
   isHistoryComplete: boolean
   /** This stream already holds an item past the bound: nothing older is asked for now. */
   isReached: boolean
+}
+
+/**
+ * Where the new items a sync must read begin, when some lie below the newest stored item:
+ * a transaction found on a signature list after a newer one was stored (a memo naming the
+ * wallet, then a receipt into its token account, found first by the look).
+ */
+export interface MissingBelowNewest {
+  /** History pages `after` this stored signature (the newest below the missing ones). */
+  historyAfter: string
+  /** Transfers are walked down to the first known one older than this (UTC seconds). */
+  sinceSec: number | null
 }
 
 /** A stream's tally for one run. */

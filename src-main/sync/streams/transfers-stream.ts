@@ -6,10 +6,12 @@ import type { StreamContext, StreamResult } from './stream-context'
 export const TRANSFERS_PAGE_LIMIT = 100
 
 /**
- * Keeps a wallet's transfers complete: newest first, opaque cursor, stop at the first known;
- * back as far as the stored history reaches.
+ * Keeps a wallet's transfers complete: newest first, opaque cursor, stop at the first known
+ * (below the missing transactions watching found, when it found some); back as far as the
+ * stored history reaches.
  */
 export async function syncTransfers(ctx: StreamContext): Promise<StreamResult> {
+  const missingSec = ctx.missing?.sinceSec
   return syncCursorStream<TransferEntry>(ctx, {
     stream: 'transfers',
     operation: 'wallet.transfers',
@@ -30,5 +32,8 @@ export async function syncTransfers(ctx: StreamContext): Promise<StreamResult> {
     keyOf: (t) => t.signature,
     apply: (items, patch) => ctx.writer.applyTransfersPage(ctx.walletId, items, patch),
     timeOf: (t) => t.timestamp,
+    ...(missingSec === null || missingSec === undefined
+      ? {}
+      : { isBelowMissing: (t: TransferEntry) => t.timestamp < missingSec }),
   })
 }

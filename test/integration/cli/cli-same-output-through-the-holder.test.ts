@@ -43,6 +43,8 @@ describe('CLI: the same output through the holder as alone', () => {
     ['credits', '--json'],
     ['credits'],
     ['budget', '--json'],
+    ['watch', 'cadence', '--json'],
+    ['watch', 'cadence'],
     ['feed', '--limit', '5', '--json'],
     ['feed', '--tag', 'daily', '--limit', '5'],
     ['show', casual, '--json'],

@@ -175,6 +175,33 @@ describe.each(ENGINES)(
       expect(await credits(fresh)).toBe(before)
     })
 
+    it('a look-up of a watched wallet’s token accounts watches each with the amount it lists', async () => {
+      const wallet = f.sim.chain.walletByProfile('active-trader')
+      await f.call('watchlist:add', { address: wallet.address })
+      const watched = () =>
+        f.readStored((db) =>
+          db
+            .selectFrom('watched_accounts as a')
+            .innerJoin('wallets as w', 'w.id', 'a.wallet_id')
+            .select(['a.address', 'a.mint', 'a.observed'])
+            .where('w.address', '=', wallet.address)
+            .where('a.kind', '=', 'token')
+            .execute(),
+        )
+      expect(await watched()).toEqual([])
+      const answer = await f.call<LookupAnswer>('lookup:run', {
+        request: { view: 'token-accounts', owner: wallet.address, page: 1 },
+      })
+      if (answer.result.view !== 'token-accounts') throw new Error('wrong view')
+      const listed = answer.result.page.token_accounts
+      expect(listed.length).toBeGreaterThan(0)
+      expect((await watched()).sort((a, b) => a.address.localeCompare(b.address))).toEqual(
+        listed
+          .map((a) => ({ address: a.address, mint: a.mint, observed: String(a.amount) }))
+          .sort((a, b) => a.address.localeCompare(b.address)),
+      )
+    })
+
     it('a cached answer opens offline, with when it was fetched', async () => {
       const address = f.sim.chain.walletByProfile('casual').address
       const request = { view: 'wallet', address }

@@ -306,15 +306,181 @@ describe('injected activity', () => {
     },
   )
 
+  it('token-purchase: the wallet pays for a mint it never held, and its own transaction opens the account', async () => {
+    const { sim, client } = await start()
+    const w = sim.chain.walletByProfile('casual')
+    const lamportsBefore = sim.chain.balancesNow(w)[0] ?? 0n
+    const { status, body } = await inject(sim.url, { wallet: 'casual', kind: 'token-purchase' })
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ kind: 'token-purchase', tokenAccountState: 'opened' })
+    const mint = body.mint as string
+    const account = body.tokenAccount as string
+    expect(sim.chain.balancesNow(w)[0]).toBeLessThan(lamportsBefore)
+    // Signed by the wallet: first on its own signatures and on the account's.
+    const [own] = await client.rpc.getSignaturesForAddress([w.address, { limit: 1 }])
+    expect(own?.signature).toBe(body.signature)
+    const [onAccount] = await client.rpc.getSignaturesForAddress([account, { limit: 1 }])
+    expect(onAccount?.signature).toBe(body.signature)
+    const tx = await client.rpc.getTransaction([
+      body.signature as string,
+      { encoding: 'jsonParsed', maxSupportedTransactionVersion: 0 },
+    ])
+    const keys = tx!.transaction.message.accountKeys.map((k) => k.pubkey)
+    expect(keys[0]).toBe(w.address)
+    const index = keys.indexOf(account)
+    expect(tx!.meta!.preTokenBalances!.some((b) => b.accountIndex === index)).toBe(false)
+    expect(tx!.meta!.postTokenBalances!.find((b) => b.accountIndex === index)).toMatchObject({
+      mint,
+      owner: w.address,
+      programId: body.tokenProgram,
+      uiTokenAmount: { amount: body.amountRaw },
+    })
+    const history = await client.wallet.history({ wallet: w.address, limit: 1 })
+    expect(history.data[0]?.feePayer).toBe(w.address)
+    expect(history.data[0]?.balanceChanges.map((c) => c.mint)).toContain(mint)
+    await expectAccountsAgree(sim.chain, client, w)
+    await expectTokenListsAgree(client, w.address, await programsByMint(sim.url))
+    // Its account is open now: a purchase opens an account, it does not top one up.
+    const again = await inject(sim.url, { wallet: 'casual', kind: 'token-purchase', mint })
+    expect(again.status).toBe(400)
+    expect(again.body.error).toMatch(/^mint: .*open/)
+  })
+
+  it('token-receipt: another wallet signs and pays; the wallet is not among the accounts, its token account is', async () => {
+    const { sim, client } = await start()
+    const w = sim.chain.walletByProfile('casual')
+    const bought = await inject(sim.url, { wallet: w.address, kind: 'token-purchase' })
+    const mint = bought.body.mint as string
+    const account = bought.body.tokenAccount as string
+    const lamportsBefore = sim.chain.balancesNow(w)[0]
+    const { status, body } = await inject(sim.url, {
+      wallet: w.address,
+      kind: 'token-receipt',
+      mint,
+      amountRaw: '10717',
+    })
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ tokenAccount: account, amountRaw: '10717' })
+    expect(body.tokenAccountState).toBe('credited')
+    expect(sim.chain.balancesNow(w)[0]).toBe(lamportsBefore)
+    const tx = await client.rpc.getTransaction([
+      body.signature as string,
+      { encoding: 'jsonParsed', maxSupportedTransactionVersion: 0 },
+    ])
+    const keys = tx!.transaction.message.accountKeys.map((k) => k.pubkey)
+    expect(keys).not.toContain(w.address)
+    expect(keys[0]).not.toBe(w.address)
+    const post = tx!.meta!.postTokenBalances!.find((b) => b.accountIndex === keys.indexOf(account))
+    expect(post?.owner).toBe(w.address)
+    // Not on the wallet's signatures; on its token account's and in its history.
+    const [own] = await client.rpc.getSignaturesForAddress([w.address, { limit: 1 }])
+    expect(own?.signature).toBe(bought.body.signature)
+    const [onAccount] = await client.rpc.getSignaturesForAddress([account, { limit: 1 }])
+    expect(onAccount?.signature).toBe(body.signature)
+    const history = await client.wallet.history({ wallet: w.address, limit: 1 })
+    expect(history.data[0]?.signature).toBe(body.signature)
+    await expectAccountsAgree(sim.chain, client, w)
+
+    // A mint it has no account of: one is opened for it, still without naming the wallet.
+    const other = sim.chain.mints.find(
+      (m) => m.index > 0 && !sim.chain.mintsOf(w).includes(m.index),
+    )!
+    const fresh = await inject(sim.url, {
+      wallet: w.address,
+      kind: 'token-receipt',
+      mint: other.address,
+    })
+    expect(fresh.body.tokenAccountState).toBe('opened')
+    const freshTx = await client.rpc.getTransaction([
+      fresh.body.signature as string,
+      { encoding: 'jsonParsed', maxSupportedTransactionVersion: 0 },
+    ])
+    expect(freshTx!.transaction.message.accountKeys.map((k) => k.pubkey)).not.toContain(w.address)
+    await expectTokenListsAgree(client, w.address, await programsByMint(sim.url))
+    const refused = await inject(sim.url, { wallet: w.address, kind: 'token-receipt' })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error).toMatch(/mint/)
+  })
+
+  it('close-account: the wallet sends all of a mint away and the account closes in that transaction', async () => {
+    const { sim, client } = await start()
+    const w = sim.chain.walletByProfile('active-trader')
+    const m = sim.chain.mintsOf(w).find((i) => i > 0 && (sim.chain.balancesNow(w)[i] ?? 0n) > 0n)!
+    const mint = sim.chain.mints[m]!
+    const held = sim.chain.balancesNow(w)[m]!
+    const { status, body } = await inject(sim.url, {
+      wallet: w.address,
+      kind: 'close-account',
+      mint: mint.address,
+    })
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ tokenAccountState: 'closed', amountRaw: held.toString() })
+    const account = body.tokenAccount as string
+    const read = await client.rpc.getMultipleAccounts([
+      [account],
+      { encoding: 'base64', dataSlice: TOKEN_AMOUNT_SLICE },
+    ])
+    expect(read.value[0]).toBeNull()
+    const tx = await client.rpc.getTransaction([
+      body.signature as string,
+      { encoding: 'jsonParsed', maxSupportedTransactionVersion: 0 },
+    ])
+    const index = tx!.transaction.message.accountKeys.findIndex((k) => k.pubkey === account)
+    expect(tx!.meta!.preTokenBalances!.find((b) => b.accountIndex === index)).toMatchObject({
+      owner: w.address,
+      uiTokenAmount: { amount: held.toString() },
+    })
+    expect(tx!.meta!.postTokenBalances!.some((b) => b.accountIndex === index)).toBe(false)
+    const transfers = await client.wallet.transfers({ wallet: w.address, limit: 1 })
+    expect(transfers.data[0]).toMatchObject({ direction: 'out', amountRaw: held.toString() })
+    await expectAccountsAgree(sim.chain, client, w)
+    await expectTokenListsAgree(client, w.address, await programsByMint(sim.url))
+    const again = await inject(sim.url, { wallet: w.address, kind: 'close-account', mint: m })
+    expect(again.status).toBe(400)
+    expect(again.body.error).toMatch(/^mint: the wallet has no open .* account to close/)
+    // Bought again: the same address opens again.
+    const reopened = await inject(sim.url, { wallet: w.address, kind: 'token-purchase', mint: m })
+    expect(reopened.body).toMatchObject({ tokenAccount: account, tokenAccountState: 'opened' })
+  })
+
+  it('failed-swap: the wallet signs a swap that fails and pays only its fee', async () => {
+    const { sim, client } = await start()
+    const w = sim.chain.walletByProfile('casual')
+    const before = sim.chain.balancesNow(w)
+    const { body } = await inject(sim.url, { wallet: w.address, kind: 'failed-swap' })
+    const history = await client.wallet.history({ wallet: w.address, limit: 1 })
+    expect(history.data[0]).toMatchObject({ signature: body.signature, feePayer: w.address })
+    expect(history.data[0]?.error).not.toBeNull()
+    expect(history.data[0]?.balanceChanges).toEqual([
+      expect.objectContaining({ amount: -history.data[0]!.fee }),
+    ])
+    const after = sim.chain.balancesNow(w)
+    expect(after.slice(1)).toEqual(before.slice(1))
+    expect(body.mint).toBeUndefined()
+  })
+
   it('keeps every view consistent across injections at every block position', async () => {
     const { sim, client } = await start()
     const w = sim.chain.walletByProfile('casual')
-    for (let k = 0; k < 9; k++) {
-      await inject(sim.url, {
+    let bought: string | null = null
+    for (let k = 0; k < 16; k++) {
+      const step = k % 8
+      const answer = await inject(sim.url, {
         wallet: 'casual',
-        kind: k % 3 === 0 ? 'token-airdrop' : 'silent',
-        ...(k % 3 === 2 ? { variant: 'failed' } : {}),
+        ...(step === 0
+          ? { kind: 'token-airdrop' }
+          : step === 1
+            ? { kind: 'token-purchase' }
+            : step === 3 && bought
+              ? { kind: 'token-receipt', mint: bought }
+              : step === 5 && bought
+                ? { kind: 'close-account', mint: bought }
+                : step === 6
+                  ? { kind: 'failed-swap' }
+                  : { kind: 'silent', ...(step === 2 ? { variant: 'failed' } : {}) }),
       })
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+      if (step === 1) bought = answer.body.mint as string
       sim.addActivity(w, 1 + (k % 2))
       await expectAccountsAgree(sim.chain, client, w)
       await expectBalancesEqualHistorySums(client, w.address)

@@ -11,8 +11,8 @@ import { EnhancedTransaction } from '@shared/api/webhook-delivery'
 // A change is synced from getTransaction, and a webhook delivery written as it comes: the
 // history entry and the transfers worked out from each transaction, read or delivered,
 // must be the ones the history and transfers endpoints list, for every wallet profile of
-// both populations; the derivation declines only a failed transaction (the history names
-// its error in words the transaction does not carry).
+// both populations and for the injected patterns; the derivation declines only a failed
+// transaction (the history names its error in words the transaction does not carry).
 
 const ENTRIES_PER_WALLET = 100
 
@@ -60,6 +60,19 @@ describe.each<PopulationId>(['default', 'watch-day'])('the %s population', (popu
     client = createServiceClient(singleOriginServiceSettings(sim.url, 'demo', { timeoutMs: 5_000 }))
     // What the mirror learns from balances snapshots: each fungible mint's symbol.
     symbols = new Map(sim.chain.mints.map((m) => [m.address, m.symbol]))
+    // The patterns watching must read whole: a purchase opening an account, a receipt the
+    // wallet did not sign into it and into a new one, a close, a failed swap of its own.
+    const first = sim.chain.wallets[0] as (typeof sim.chain.wallets)[number]
+    const bought = sim.inject(first, { kind: 'token-purchase' })
+    sim.chain.clock.advance(60)
+    sim.inject(first, { kind: 'token-receipt', mint: bought.mint as string })
+    sim.chain.clock.advance(60)
+    sim.inject(first, { kind: 'close-account', mint: bought.mint as string })
+    const unheld = sim.chain.mints.find(
+      (m) => m.index > 0 && !sim.chain.mintsOf(first).includes(m.index),
+    )
+    sim.inject(first, { kind: 'token-receipt', mint: unheld?.address as string })
+    sim.inject(first, { kind: 'failed-swap' })
     const seen = new Set<string>()
     for (const wallet of sim.chain.wallets) {
       if (seen.has(wallet.profile.id)) continue

@@ -5,16 +5,11 @@ import { changeSyncCredits } from '@shared/domain/watch-cost'
 import type { WatchCadence } from '@shared/ipc/settings-schemas'
 import { walletTokenAccounts } from '../../../src-main/simulator/chain/accounts'
 import type { WatchDayProfileId } from '../../../src-main/simulator/chain/wallet-profiles'
-import { WatchScheduler, type CheckedWallet } from '../../../src-main/sync/watch-scheduler'
+import type { CheckedWallet } from '../../../src-main/sync/watch-scheduler'
 import { sortedHoldings } from '../../../src-main/simulator/chain/views'
-import {
-  ENGINES,
-  startSyncFixture,
-  type SyncFixture,
-  type TestEngine,
-} from '../../helpers/sync-fixture'
+import { ENGINES, type SyncFixture, type TestEngine } from '../../helpers/sync-fixture'
+import { startWatchFixture } from '../../helpers/watch-fixture'
 import { expectMirrorEqualsTruth } from './mirror-truth-assertions'
-import { clockReading } from '../../helpers/clocks'
 
 // Watching by balance looks (issue 11), on the watch-day population with its live activity
 // off and the simulator's clock moved by hand: what a round costs, and that what balances
@@ -35,28 +30,8 @@ afterEach(async () => {
 })
 
 async function start(engine: TestEngine, profile: WatchDayProfileId) {
-  const fx = await startSyncFixture({
-    engine,
-    sim: { population: 'watch-day', live: false, clock: { mode: 'manual' } },
-  })
-  fixtures.push(fx)
-  const address = await fx.watch(profile)
-  const wallet = fx.sim.chain.walletByProfile(profile)
-  const scheduler = new WatchScheduler({
-    schedule: fx.mirror.schedule,
-    watchState: fx.mirror.watchState,
-    engine: fx.runtime.engine,
-    cadence: async () => CADENCE,
-    clock: clockReading(() => fx.sim.chain.clock.nowSec()),
-  })
-  const credits = () => fx.sim.credits.forKey('demo').total
-  /** Moves the clock one cadence and runs a round; returns its syncs and what it cost. */
-  const nextRound = async (): Promise<{ checked: CheckedWallet[]; spent: number }> => {
-    fx.sim.chain.clock.advance(CADENCE.checkEverySec)
-    const before = credits()
-    const checked = await scheduler.runRound()
-    return { checked, spent: credits() - before }
-  }
+  const watching = await startWatchFixture(engine, profile, CADENCE, fixtures)
+  const wallet = watching.fx.sim.chain.walletByProfile(profile)
   /**
    * A balance look of the wallet and its token accounts as they are on the chain now: its
    * NFT token accounts only in a round that lists the token accounts.
@@ -64,11 +39,12 @@ async function start(engine: TestEngine, profile: WatchDayProfileId) {
   const lookCredits = (isListing = false) =>
     Math.ceil(
       (1 +
-        walletTokenAccounts(fx.sim.chain, wallet).filter((a) => isListing || a.decimals > 0)
-          .length) /
+        walletTokenAccounts(watching.fx.sim.chain, wallet).filter(
+          (a) => isListing || a.decimals > 0,
+        ).length) /
         MAX_MULTIPLE_ACCOUNTS,
     ) * CREDIT_PRICES.rpcStandard
-  return { fx, address, scheduler, credits, nextRound, lookCredits }
+  return { ...watching, lookCredits }
 }
 
 async function inject(simUrl: string, body: Record<string, string>) {
@@ -84,15 +60,6 @@ async function inject(simUrl: string, body: Record<string, string>) {
 /** Every call in the ledger so far, oldest first: the operation and the stream it was for. */
 async function ledgerOperations(fx: SyncFixture) {
   return fx.db.selectFrom('credit_ledger').select(['operation', 'stream']).orderBy('id').execute()
-}
-
-async function isStored(fx: SyncFixture, signature: string): Promise<boolean> {
-  const row = await fx.db
-    .selectFrom('transactions')
-    .select('id')
-    .where('signature', '=', signature)
-    .executeTakeFirst()
-  return row !== undefined
 }
 
 describe.each(ENGINES)('watch scheduler: what watching costs (on %s)', (engine) => {
@@ -134,7 +101,7 @@ describe.each(ENGINES)('watch scheduler: what watching costs (on %s)', (engine) 
   )
 
   it('a wallet that moved is synced alone, from its new transaction: no history, transfers or balances page', async () => {
-    const { fx, address, scheduler, nextRound } = await start(engine, 'watch-idle')
+    const { fx, address, scheduler, nextRound, isStored } = await start(engine, 'watch-idle')
     const other = await fx.watch('watch-active')
     await scheduler.runRound()
     await nextRound()
@@ -163,14 +130,14 @@ describe.each(ENGINES)('watch scheduler: what watching costs (on %s)', (engine) 
     )
     const looks = Math.ceil(accounts / MAX_MULTIPLE_ACCOUNTS) * CREDIT_PRICES.rpcStandard
     expect(spent).toBeLessThanOrEqual(looks + changeSyncCredits(false))
-    for (const s of moved) expect(await isStored(fx, s), s).toBe(true)
+    for (const s of moved) expect(await isStored(s), s).toBe(true)
     await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
   })
 })
 
 describe.each(ENGINES)('watch scheduler: what balance looks cannot see (on %s)', (engine) => {
   it('a new token account someone else paid for is noticed at the next listing', async () => {
-    const { fx, address, scheduler, nextRound } = await start(engine, 'watch-idle')
+    const { fx, address, scheduler, nextRound, isStored } = await start(engine, 'watch-idle')
     await scheduler.runRound()
     const listedAt = fx.sim.chain.clock.nowSec()
     await nextRound()
@@ -188,7 +155,7 @@ describe.each(ENGINES)('watch scheduler: what balance looks cannot see (on %s)',
     // Found by the listing, not by a balance look (the wallet's lamports did not move).
     expect(found.reasons).toEqual(['new-token-account'])
     expect(found.detectedSec).toBe(listedAt + CADENCE.tokenAccountsEverySec)
-    expect(await isStored(fx, airdrop.signature)).toBe(true)
+    expect(await isStored(airdrop.signature)).toBe(true)
     await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
   })
 
@@ -199,7 +166,7 @@ describe.each(ENGINES)('watch scheduler: what balance looks cannot see (on %s)',
   ])(
     '%s: a %s transaction that moves no balance is caught by the full check',
     async (profile, variant) => {
-      const { fx, address, scheduler, nextRound } = await start(engine, profile)
+      const { fx, address, scheduler, nextRound, isStored } = await start(engine, profile)
       await scheduler.runRound()
       const fullCheckAt = fx.sim.chain.clock.nowSec() + CADENCE.backstopEverySec
       await nextRound()
@@ -214,7 +181,7 @@ describe.each(ENGINES)('watch scheduler: what balance looks cannot see (on %s)',
       expect(found.detectedSec).toBe(fullCheckAt)
       expect(found.reasons).toEqual(['backstop-signature'])
       expect(found.detectedSec - silent.timestamp).toBeLessThanOrEqual(CADENCE.backstopEverySec)
-      expect(await isStored(fx, silent.signature)).toBe(true)
+      expect(await isStored(silent.signature)).toBe(true)
       await expectMirrorEqualsTruth(fx.db, fx.sim.url, address)
     },
   )

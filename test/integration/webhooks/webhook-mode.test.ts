@@ -19,7 +19,7 @@ import {
   type TestEngine,
 } from '../../helpers/sync-fixture'
 import { addActivityAndDeliver } from '../../helpers/webhook-truth'
-import { expectMirrorEqualsTruth } from '../sync/mirror-truth-assertions'
+import { expectMirrorEqualsTruth, expectWalletEqualsTruth } from '../sync/mirror-truth-assertions'
 import { clockReading } from '../../helpers/clocks'
 
 // Webhook mode (issue 17, item 5) against the simulator's real deliveries: the simulator
@@ -450,6 +450,30 @@ describe.each(RUNS)(
       }
       // The ledger counts every event a delivery carried; these replays were never charged.
       expect(await ledgerTotal()).toBe(simTotal() + 2 * signatures.length)
+    })
+
+    it('a token account a delivered purchase opens is watched with its amount; a receipt into it the wallet never signed is delivered and written', async () => {
+      const w = fx.sim.chain.walletByAddress(wallet)!
+      const walletId = (await fx.mirror.writer.walletId(wallet))!
+      const watched = async () =>
+        new Map(
+          (await fx.mirror.watchState.accounts([walletId])).map((a) => [a.address, a.observed]),
+        )
+      const bought = fx.sim.inject(w, { kind: 'token-purchase' })
+      await fx.sim.webhooks.idle()
+      await waitStored([bought.signature], Date.now())
+      await mode.idle()
+      expect((await watched()).get(bought.tokenAccount!)).toBe(bought.amountRaw)
+
+      const receipt = fx.sim.inject(w, { kind: 'token-receipt', mint: bought.mint! })
+      await fx.sim.webhooks.idle()
+      await waitStored([receipt.signature], Date.now())
+      await mode.idle()
+      // The probe's next look reads the account moved, and finds the delivery accounted for it.
+      fx.sim.chain.clock.advance(SLOW_CHECK_EVERY_SEC)
+      expect(await scheduler.runRound()).toEqual([])
+      // The ledger counts the replays above that were never charged: the wallet's rows alone.
+      await expectWalletEqualsTruth(db(), fx.sim.url, wallet)
     })
   },
 )

@@ -101,10 +101,19 @@ describe('injected activity', () => {
     const chain = new SimChain({ seed: 4, clock: { mode: 'manual' } })
     const w = chain.walletByProfile('casual')
     const start = chain.txCount(w)
+    const mix = (c: SimChain, wallet: typeof w, k: number): void => {
+      if (k % 4 === 0) c.injectTokenAirdrop(wallet)
+      else if (k % 8 === 1) c.injectTokenPurchase(wallet, { amountRaw: 1_000n })
+      else if (k % 8 === 3) c.injectTokenReceipt(wallet, { mint: c.mintsOf(wallet).at(-1)! })
+      else if (k % 8 === 5) {
+        const open = c.mintsOf(wallet).filter((m) => m > 0 && (c.balancesNow(wallet)[m] ?? 0n) > 0n)
+        c.injectCloseAccount(wallet, { mint: open.at(-1)! })
+      } else if (k % 8 === 7) c.injectActivity(wallet, { kind: 'failed-swap' })
+      else c.injectSilent(wallet, k % 2 === 0 ? 'failed' : 'memo')
+    }
     for (let k = 0; k < 20; k++) {
       chain.clock.advance(60)
-      if (k % 4 === 0) chain.injectTokenAirdrop(w)
-      else chain.injectSilent(w, k % 2 === 0 ? 'failed' : 'memo')
+      mix(chain, w, k)
       // Reading between injections caches blocks the next injection must not leave stale.
       chain.balancesNow(w)
       chain.appendActivity(w, k % 3)
@@ -117,8 +126,7 @@ describe('injected activity', () => {
     const w2 = again.walletByProfile('casual')
     for (let k = 0; k < 20; k++) {
       again.clock.advance(60)
-      if (k % 4 === 0) again.injectTokenAirdrop(w2)
-      else again.injectSilent(w2, k % 2 === 0 ? 'failed' : 'memo')
+      mix(again, w2, k)
       again.appendActivity(w2, k % 3)
     }
     for (let i = start; i < chain.txCount(w); i++) expect(again.tx(w2, i)).toEqual(chain.tx(w, i))

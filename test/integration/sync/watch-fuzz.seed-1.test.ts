@@ -1,0 +1,3 @@
+import { describeWatchFuzz } from './watch-fuzz-story'
+
+describeWatchFuzz(1)
