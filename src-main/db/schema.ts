@@ -351,7 +351,7 @@ export interface SyncLeasesTable {
   expires_at_ms: number
 }
 
-/** The cheap look at a wallet before its first sync (0024), keyed by address. */
+/** The cheap look at a wallet before its first sync (0023), keyed by address. */
 export interface WalletSizeProbesTable {
   address: string
   probed_at_sec: number
@@ -367,7 +367,7 @@ export interface WalletSizeProbesTable {
   credits: number
 }
 
-/** A wallet's load of history under way and what the person agreed to spend on it (0024). */
+/** A wallet's load of history under way and what the person agreed to spend on it (0023). */
 export interface HistoryLoadsTable {
   wallet_id: number
   /** 'first-sync' | 'older' */
@@ -412,7 +412,7 @@ export interface TeamSessionsTable {
   last_seen_at_sec: number
 }
 
-/** The one row whose revision moves with every change to accounts and sessions (0026). */
+/** The one row whose revision moves with every change to accounts and sessions (0025). */
 export interface TeamChangesTable {
   id: number
   revision: number
@@ -465,10 +465,10 @@ export interface AlertsTable {
   match_count: Generated<number>
   /** A burst within the rule's cool-down gathers into the row until this time. */
   deliver_after_sec: number
-  /** 0016's one read flag for everyone; read state is per reader since 0025 (alert_read_marks). */
+  /** 0016's one read flag for everyone; read state is per reader since 0024 (alert_read_marks). */
   is_read: Generated<Flag>
   dedupe_key: string
-  /** 1: written to be sent when its rule's cool-down ends; it fires (and is listed) then (0025). */
+  /** 1: written to be sent when its rule's cool-down ends; it fires (and is listed) then (0024). */
   waits_for_cooldown: Generated<Flag>
 }
 
@@ -484,7 +484,7 @@ export interface AlertDeliveriesTable {
   delivered_at_sec: number | null
 }
 
-/** How far each reader has seen the alerts (0025): a mark in their order (fired time, id). */
+/** How far each reader has seen the alerts (0024): a mark in their order (fired time, id). */
 export interface AlertReadMarksTable {
   /** A team account's name, or '' for the person at this machine. */
   reader: string

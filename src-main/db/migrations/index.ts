@@ -21,9 +21,9 @@ import * as m0019 from './0019-transaction-directions'
 import * as m0020 from './0020-feed-wallet-filter-order'
 import * as m0021 from './0021-filter-columns-in-indexes'
 import * as m0022 from './0022-service-variety'
-import * as m0024 from './0024-history-loads'
-import * as m0025 from './0025-alert-read-marks'
-import * as m0026 from './0026-team-changes'
+import * as m0023 from './0023-history-loads'
+import * as m0024 from './0024-alert-read-marks'
+import * as m0025 from './0025-team-changes'
 
 /**
  * Every migration in order. Listed here rather than read from the folder so the bundled
@@ -52,7 +52,7 @@ export const migrations: Record<string, Migration> = {
   '0020-feed-wallet-filter-order': m0020,
   '0021-filter-columns-in-indexes': m0021,
   '0022-service-variety': m0022,
-  '0024-history-loads': m0024,
-  '0025-alert-read-marks': m0025,
-  '0026-team-changes': m0026,
+  '0023-history-loads': m0023,
+  '0024-alert-read-marks': m0024,
+  '0025-team-changes': m0025,
 }
