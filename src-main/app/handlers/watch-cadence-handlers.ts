@@ -54,7 +54,11 @@ export function watchCadenceHandlers(ctx: HandlerContext) {
       perDay: p.perDay,
       perMonth: p.perMonth,
       shareOfMonth: p.shareOfMonth,
-      shareOf: settings.monthlyBudget === null ? 'plan' : 'monthly budget',
+      // A budget that follows the plan (a fresh mirror's) is the plan's credits: said so.
+      shareOf:
+        settings.monthlyBudget === null || settings.monthlyBudgetFollowsPlan
+          ? 'plan'
+          : 'monthly budget',
       plan: settings.plan,
       changes: changeBounds(cadence),
       newAccountSeen: newAccountSeenText(cadence),
