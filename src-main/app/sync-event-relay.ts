@@ -126,9 +126,9 @@ export class SyncEventRelay {
   async #announceAlerts(alertIds: readonly number[]): Promise<void> {
     // An alert gathering matches in its rule's cool-down fires when the cool-down ends: it
     // is announced then (its desktop delivery), not while it gathers.
-    const due = (
-      await this.#mirror.alerts.views(alertIds, { firedBySec: this.#nowSec() })
-    ).filter((a) => !this.#announced.has(a.id))
+    const due = (await this.#mirror.alerts.views(alertIds, { firedBySec: this.#nowSec() })).filter(
+      (a) => !this.#announced.has(a.id),
+    )
     for (const a of due) {
       this.#announced.add(a.id)
       // Bounded: an alert is announced within moments of firing, never again after.
