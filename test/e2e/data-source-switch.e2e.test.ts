@@ -56,6 +56,11 @@ describe('e2e: demo data and the own mirror, one at a time; what the person adds
     await page.getByLabel('Wallet address').fill(ADDED_WALLET)
     await page.getByLabel('Label (optional)').fill('Cold wallet')
     await page.getByRole('button', { name: 'Watch wallet' }).click()
+    // Issue 48: the wallet is added from the first sync's dialog.
+    await page
+      .getByRole('dialog', { name: 'First sync' })
+      .getByRole('button', { name: /^Start watching — first sync ≈/ })
+      .click()
     // The switch to the own mirror reloads the page: the list is read whole once it is back.
     const listed = async () => {
       const text = (await sidebar()) ?? ''

@@ -90,7 +90,7 @@ describe('e2e: export from the History view', () => {
       )
       .toBe(1)
     await screenshot(page, 'export-02-done')
-  })
+  }, 60_000)
 
   it('exports two wallets in the Koinly layout from the Export page', async () => {
     await page.getByRole('link', { name: 'Export', exact: true }).click()
@@ -121,13 +121,41 @@ describe('e2e: export from the History view', () => {
   })
 
   it('the wallet page shows what the next sync may cost and takes a depth limit', async () => {
+    // The depth and cost section is the first sync's (issue 48): a wallet whose first sync
+    // waits for a yes shows it. A monthly budget of the person's own with 2,000 credits left:
+    // the trader's first sync (newest 1,000 transactions) is more than a tenth of that.
+    const dispatch = async <T>(channel: string, input: unknown): Promise<T> => {
+      const reply = await app.core.dispatch(channel, input)
+      if (!reply.ok) throw new Error(`${channel}: ${reply.error.message}`)
+      return reply.result as T
+    }
+    const spent = (await dispatch<{ totalCredits: number }>('credits:overview', undefined))
+      .totalCredits
+    await dispatch('settings:update', {
+      monthlyBudget: spent + 2_000,
+      monthlyBudgetFollowsPlan: false,
+    })
+    address = await app.watchProfile('active-trader', 'Trader')
+    await expect
+      .poll(
+        async () =>
+          (
+            await dispatch<{ address: string; askedFirst?: { kind: string } | null }[]>(
+              'sync:status',
+              undefined,
+            )
+          ).find((s) => s.address === address)?.askedFirst?.kind,
+        { timeout: 30_000 },
+      )
+      .toBe('first-sync')
     await page.goto(`${app.shell.url.split('?')[0]}#/wallet/${address}/overview`)
     await page.getByText('Backfill depth and cost').click()
-    // An up-to-date wallet: new items only, one call per stream when nothing is new, and
-    // one page of NFT holdings (10 credits) for the few NFTs of its last snapshot.
-    await expect
-      .poll(() => page.locator('.estimate').textContent())
-      .toMatch(/≤ 100 credits for history; ≤ 330 credits in all\. NFT holdings: 10 credits for/)
+    // What the next sync may cost, before it spends: the estimate the core makes for it.
+    const estimate = await dispatch<{ summary: string }>('sync:estimate', { address })
+    expect(estimate.summary).toMatch(
+      /^First sync ≈ [\d,]+ credits \(newest 1,000 transactions, holdings, names\); older history on request$/,
+    )
+    await expect.poll(() => page.locator('.estimate').textContent()).toBe(estimate.summary)
     await page.getByLabel('Newest transactions only').fill('5000')
     await page.getByRole('button', { name: 'Set limit' }).click()
     await expect
@@ -144,5 +172,5 @@ describe('e2e: export from the History view', () => {
     ).find((s) => s.address === address)?.streams
     expect(streams?.find((s) => s.stream === 'history')?.depthLimitCount).toBe(5000)
     await screenshot(page, 'export-04-depth')
-  })
+  }, 60_000)
 })

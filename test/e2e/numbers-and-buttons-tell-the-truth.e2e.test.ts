@@ -71,6 +71,11 @@ describe('e2e: every number and every button tells the truth', () => {
     const name = shortAddress(idle)
     await page.keyboard.type(idle)
     await page.keyboard.press('Enter')
+    // Issue 48: Enter opens the first sync's dialog; the wallet is added from it.
+    await page
+      .getByRole('dialog', { name: 'First sync' })
+      .getByRole('button', { name: /^Start watching — first sync ≈/ })
+      .click()
     await expect.poll(() => page.locator('#add-wallet-message').textContent()).toContain(name)
     const row = page.locator(`tr[data-address="${idle}"]`)
     await expect.poll(() => row.locator('td').first().textContent()).toContain(name)

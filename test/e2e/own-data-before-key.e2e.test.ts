@@ -42,6 +42,11 @@ describe('e2e: own data before there is a key', () => {
     await page.getByLabel('Wallet address').fill(testAddress(51))
     await page.getByLabel('Label (optional)').fill('Before the key')
     await page.getByRole('button', { name: 'Watch wallet' }).click()
+    // Issue 48: the wallet is added from the first sync's dialog.
+    await page
+      .getByRole('dialog', { name: 'First sync' })
+      .getByRole('button', { name: /^Start watching — first sync ≈/ })
+      .click()
     await expect.poll(() => page.getByRole('navigation').textContent()).toContain('Before the key')
     // Day one: the empty cards say when their data will come, not just that there is none.
     await expect

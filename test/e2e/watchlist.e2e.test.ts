@@ -39,6 +39,12 @@ describe('e2e: the watchlist in Chromium against the web shell', () => {
     await page.getByLabel('Wallet address').fill(address)
     await page.getByLabel('Label (optional)').fill('Trading wallet')
     await page.getByRole('button', { name: 'Watch wallet' }).click()
+    // Issue 48: the first sync's depth and cost are chosen in a dialog before it is added.
+    await page
+      .getByRole('dialog', { name: 'First sync' })
+      .getByRole('button', { name: /^Start watching — first sync ≈/ })
+      .click()
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
     const row = page.locator(`tr[data-address="${address}"]`)
     await expect.poll(() => row.textContent()).toContain('Trading wallet')
     await expect.poll(() => page.getByRole('navigation').textContent()).toContain('Trading wallet')
@@ -70,9 +76,15 @@ describe('e2e: the watchlist in Chromium against the web shell', () => {
   it('shows the duplicate error from the core', async () => {
     await page.getByLabel('Wallet address').fill(testAddress(31))
     await page.getByRole('button', { name: 'Watch wallet' }).click()
+    const dialog = page.getByRole('dialog', { name: 'First sync' })
+    await dialog.getByRole('button', { name: /^Start watching — first sync ≈/ }).click()
     await expect
-      .poll(() => page.getByRole('alert').filter({ hasNotText: 'API key' }).textContent())
+      .poll(() => dialog.getByRole('alert').filter({ hasNotText: 'API key' }).textContent())
       .toMatch(/already on the watchlist as “Trading wallet”/)
+    // Refused, nothing more is added; closing the dialog leaves the page usable.
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
+    await expect.poll(() => page.locator('tbody tr[data-address]').count()).toBe(1)
   })
 
   it('renames and removes a wallet', async () => {
